@@ -1,0 +1,43 @@
+# The two commands of the README:
+#   make demo   install what is missing, build, simulate examples/rectifier.cir, write CSV + plot
+#   make test   install what is missing, build, run the whole test suite through ctest
+# Others: make build, make sanitize (ASan+UBSan build and tests), make bench, make format, make clean
+BUILD   ?= build
+JOBS    ?= $(shell nproc)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DNSSPICE_WERROR=ON
+DEMO    ?= examples/rectifier.cir
+OUT     ?= out
+
+.PHONY: deps build demo test sanitize bench format clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@mkdir -p $(OUT)
+	./$(BUILD)/nsspice run $(DEMO) -o $(OUT)/rectifier.csv --plot $(OUT)/rectifier.png --signals 'v(in),v(out),i(d1)'
+	@echo
+	@echo "waveforms: $(OUT)/rectifier.csv"
+	@echo "plot:      $(OUT)/rectifier.png"
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+sanitize: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNSSPICE_WERROR=ON -DNSSPICE_SANITIZE=ON
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@bash scripts/install-deps.sh --peers
+	python3 bench/run_bench.py --build $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf $(BUILD) build-asan $(OUT)

@@ -1,0 +1,35 @@
+#include "app/report.hpp"
+
+#include <fmt/format.h>
+
+namespace nsspice::app {
+
+std::string format_report(const circuit::TransientResult& r, double wall, const std::string& output,
+                          long rows) {
+  const auto& s = r.stats;
+  std::string out;
+  auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("  {:<18} {}\n", key, value);
+  };
+  out += fmt::format("run report ({})\n", r.ok ? "completed" : "stopped early");
+  line("scheme", fmt::format("theta = {}, h = {:.4g} s, t = 0 .. {:.6g} s", r.theta, r.h, r.t_end));
+  line("steps", fmt::format("{} ({} backward-Euler restarts, {} breakpoints)", s.steps,
+                            s.restart_steps, s.breakpoints));
+  line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
+                                 s.pivots, s.mode_changes));
+  line("factorizations", fmt::format("{} full + {} refactorizations; cache {} hits / {} misses",
+                                     s.factorizations, s.refactorizations, s.cache_hits,
+                                     s.cache_misses));
+  line("complementarity", fmt::format("max relative residual {:.2g}{}", s.max_residual,
+                                      s.inaccurate ? fmt::format(", {} inaccurate steps", s.inaccurate)
+                                                   : std::string()));
+  if (!s.impulse_times.empty())
+    line("impulses", fmt::format("{} impulsive step(s), first at t = {:.6g} s (state jump)",
+                                 s.impulse_times.size(), s.impulse_times.front()));
+  line("wall time", fmt::format("{:.3f} s ({:.2f} µs/step)", wall,
+                                s.steps ? 1e6 * wall / static_cast<double>(s.steps) : 0.0));
+  line("output", fmt::format("{} ({} rows)", output, rows));
+  return out;
+}
+
+}  // namespace nsspice::app

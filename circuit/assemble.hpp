@@ -1,0 +1,41 @@
+#pragma once
+// Circuit → MLCS by modified nodal analysis (docs/formulation.md §1; docs/theory.md).
+//
+// Unknowns x: node voltages v_1..v_N (ground excluded), then one branch current per inductor
+// and voltage source (in netlist order). Sign convention (§1.1): row a of KCL holds the sum of
+// currents leaving node a through elements; an element current i from a to k adds +i to row a
+// and −i to row k of  E x' + G x = B λ + b(t).
+//
+//   R:  G[a,a] += 1/R, G[k,k] += 1/R, G[a,k] −= 1/R, G[k,a] −= 1/R
+//   C:  E likewise with C
+//   L (current i, a → b):     KCL ±i;  branch row  L i' − v_a + v_b = 0
+//   V (current i, p → n):     KCL ±i;  branch row  v_p − v_n = V(t)     (S[row, src] = 1)
+//   I (current I, p → n):     b[p] −= I(t), b[n] += I(t)
+//   D (λ = current a → k):    B[a,j] = −1, B[k,j] = +1;  w_j = v_k − v_a + RON λ_j + VF
+//                             (C[j,k] = 1, C[j,a] = −1, D[j,j] = RON, d_j = VF); GOFF as a resistor
+#include <string>
+#include <vector>
+
+#include "circuit/circuit.hpp"
+#include "solvers/mlcs.hpp"
+
+namespace nsspice::circuit {
+
+struct AssembleOptions {
+  // Adds a voltage source for every `.ic v(node)` so that the operating point honours it
+  // (SPICE semantics without UIC); their currents come after the other unknowns.
+  bool hold_ic_nodes = false;
+};
+
+struct Assembled {
+  solvers::Mlcs mlcs;
+  std::vector<std::string> unknown_names;  // "v(out)", "i(l1)", "i(v1)"
+  std::vector<std::string> pair_names;     // device name of each complementarity pair
+  std::vector<int> pair_device;            // index into Circuit::devices
+  std::vector<Waveform> sources;           // s(t) components
+  int node_count = 0;
+};
+
+Assembled assemble(const Circuit& circuit, const AssembleOptions& options = {});
+
+}  // namespace nsspice::circuit

@@ -1,0 +1,157 @@
+#include "circuit/transient.hpp"
+
+#include <fmt/format.h>
+
+#include "solvers/time/operating_point.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+
+std::string pair_list(const Assembled& a, const std::vector<int>& pairs) {
+  std::string out;
+  for (int j : pairs) out += (out.empty() ? "" : ", ") + a.pair_names[static_cast<size_t>(j)];
+  return out.empty() ? "" : " (devices: " + out + ")";
+}
+
+struct InitialPoint {
+  Eigen::VectorXd x, q, lambda;
+  std::vector<char> mode;
+  std::string error;
+};
+
+// UIC: node voltages from .ic (others 0), inductor currents and capacitor voltages from IC=.
+// q0 = E x0 with every capacitor's charge taken from its IC= where given.
+InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
+  const auto& m = a.mlcs;
+  InitialPoint p;
+  p.x = Eigen::VectorXd::Zero(m.n);
+  for (const auto& [node, value] : circuit.ic) p.x[node - 1] = value;
+  int branch = a.node_count;
+  std::vector<const Capacitor*> caps;
+  for (const Device& d : circuit.devices) {
+    std::visit(Overloaded{[&](const Inductor& l) {
+                            if (l.ic) p.x[branch] = *l.ic;
+                            ++branch;
+                          },
+                          [&](const VoltageSource&) { ++branch; }, [&](const Capacitor& c) { caps.push_back(&c); },
+                          [](const auto&) {}},
+               d);
+  }
+  p.q = m.E * p.x;
+  for (const Capacitor* c : caps) {
+    if (!c->ic) continue;
+    auto v = [&](int node) { return node > 0 ? p.x[node - 1] : 0.0; };
+    const double dq = c->c * (*c->ic - (v(c->a) - v(c->b)));
+    if (c->a > 0) p.q[c->a - 1] += dq;
+    if (c->b > 0) p.q[c->b - 1] -= dq;
+  }
+  p.lambda = Eigen::VectorXd::Zero(m.m);
+  p.mode.assign(m.m, 0);
+  return p;
+}
+
+InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
+  InitialPoint p;
+  std::optional<Assembled> held;
+  if (!circuit.ic.empty()) held = assemble(circuit, {.hold_ic_nodes = true});
+  const Assembled& system = held ? *held : a;
+  const solvers::OperatingPoint op = solvers::solve_operating_point(system.mlcs, 0.0);
+  if (op.outcome.status != solvers::LcpStatus::kSuccess &&
+      op.outcome.status != solvers::LcpStatus::kInaccurate) {
+    p.error = fmt::format(
+        "the DC operating point could not be found: {}{}; if the circuit has no DC path for some "
+        "node, give initial conditions and use '.tran ... UIC'",
+        op.outcome.message, pair_list(a, op.outcome.pairs));
+    return p;
+  }
+  p.x = op.x.head(a.mlcs.n);
+  p.q = a.mlcs.E * p.x;
+  p.lambda = op.lambda;
+  p.mode = op.mode;
+  return p;
+}
+
+}  // namespace
+
+void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                           std::vector<double>& out) const {
+  out.resize(names.size());
+  const size_t n = static_cast<size_t>(x.size());
+  for (size_t i = 0; i < n; ++i) out[i] = x[static_cast<Eigen::Index>(i)];
+  auto v = [&](int node) { return node > 0 ? x[node - 1] : 0.0; };
+  for (size_t k = 0; k < diode_pair.size(); ++k)
+    out[n + k] = lambda[diode_pair[k]] + diode_goff[k] * (v(diode_a[k]) - v(diode_k[k]));
+}
+
+SignalTable make_signals(const Circuit& circuit, const Assembled& assembled) {
+  SignalTable t;
+  t.names = assembled.unknown_names;
+  for (size_t j = 0; j < assembled.pair_names.size(); ++j) {
+    const auto& d = std::get<Diode>(circuit.devices[static_cast<size_t>(assembled.pair_device[j])]);
+    t.names.push_back("i(" + d.name + ")");
+    t.diode_pair.push_back(static_cast<int>(j));
+    t.diode_a.push_back(d.a);
+    t.diode_k.push_back(d.k);
+    t.diode_goff.push_back(d.model.goff);
+  }
+  return t;
+}
+
+TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
+                              const TransientOptions& options, const Observer& observer) {
+  TransientResult result;
+  if (!circuit.tran) {
+    result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
+    return result;
+  }
+  const TranSpec& tran = *circuit.tran;
+  solvers::ThetaOptions opt;
+  opt.theta = options.theta.value_or(circuit.theta);
+  opt.h = options.h.value_or(tran.tmax > 0 ? std::min(tran.tstep, tran.tmax) : tran.tstep);
+  opt.t_start = 0.0;
+  opt.t_stop = tran.tstop;
+  opt.restart_steps = options.restart_steps;
+  opt.restart_on_jump = options.restart_on_jump;
+  result.h = opt.h;
+  result.theta = opt.theta;
+  if (std::string why = opt.validate(); !why.empty()) {
+    result.error = why;
+    return result;
+  }
+  InitialPoint init = tran.uic ? uic_point(circuit, assembled) : operating_point(circuit, assembled);
+  if (!init.error.empty()) {
+    result.error = init.error;
+    return result;
+  }
+  solvers::ThetaStepper stepper(assembled.mlcs, opt);
+  stepper.start(init.x, init.q, init.lambda, init.mode);
+  auto emit = [&]() {
+    if (stepper.t() < tran.tstart) return true;
+    ++result.points;
+    return observer(stepper.t(), stepper.x(), stepper.lambda());
+  };
+  bool go_on = emit();
+  while (go_on && !stepper.finished()) {
+    const solvers::MlcpOutcome outcome = stepper.step();
+    if (outcome.status != solvers::LcpStatus::kSuccess &&
+        outcome.status != solvers::LcpStatus::kInaccurate) {
+      result.error = fmt::format("at t = {:.9g} s (step from {:.9g} s): {}{} [{}]",
+                                 stepper.t_next(), stepper.t(), outcome.message,
+                                 pair_list(assembled, outcome.pairs),
+                                 solvers::to_string(outcome.status));
+      break;
+    }
+    go_on = emit();
+  }
+  result.t_end = stepper.t();
+  result.stats = stepper.stats();
+  result.ok = result.error.empty();
+  return result;
+}
+
+}  // namespace nsspice::circuit

@@ -1,0 +1,50 @@
+#pragma once
+// Transient analysis of an elaborated circuit: the initial point (DC operating point, or the
+// UIC/.ic data), then the θ-scheme of solvers/time/theta_stepper.hpp step by step, handing
+// every accepted point to an observer. Failures name the devices and the time.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "circuit/assemble.hpp"
+#include "circuit/circuit.hpp"
+#include "solvers/time/theta_stepper.hpp"
+
+namespace nsspice::circuit {
+
+// The signals written for a run: every unknown (node voltages, branch currents) and every
+// diode current i(d) = λ + GOFF·(v_a − v_k), in that order.
+struct SignalTable {
+  std::vector<std::string> names;
+  std::vector<int> diode_pair;  // per diode signal: its pair
+  std::vector<int> diode_a, diode_k;
+  std::vector<double> diode_goff;
+  void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                std::vector<double>& out) const;
+};
+SignalTable make_signals(const Circuit& circuit, const Assembled& assembled);
+
+struct TransientOptions {
+  std::optional<double> theta;  // overrides .options theta
+  std::optional<double> h;      // overrides the step from .tran
+  int restart_steps = 2;
+  bool restart_on_jump = true;
+};
+
+struct TransientResult {
+  bool ok = false;
+  std::string error;   // when !ok: what happened, where, which devices
+  double t_end = 0;    // last accepted time
+  long points = 0;     // points handed to the observer
+  solvers::RunStats stats;
+  double h = 0, theta = 0;
+};
+
+// Called with every accepted point at or after TSTART (t0 included); returning false stops.
+using Observer = std::function<bool(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda)>;
+
+TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
+                              const TransientOptions& options, const Observer& observer);
+
+}  // namespace nsspice::circuit

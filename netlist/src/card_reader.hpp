@@ -1,0 +1,57 @@
+// Internal: helpers shared by the card parsers (items -> AST pieces with spans).
+//
+//   word   -> Word{text, lower, span}
+//   number := plain word accepted by parse_spice_number        else "expected a number, got 'x'"
+//   param  := word '=' word  (number set when the right side is a SPICE number)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netlist/ast.hpp"
+#include "netlist/diagnostics.hpp"
+#include "netlist/src/lines.hpp"
+#include "netlist/src/syntax.hpp"
+
+namespace nsspice::netlist::detail {
+
+class CardReader {
+ public:
+  CardReader(const LogicalCard& card, Diagnostics& diags) : card_(card), diags_(diags) {}
+
+  Word word(const Token& token) const;
+  SourceSpan span(const Item& item) const { return card_.span_of(item.begin, item.end); }
+  SourceSpan span(const Token& token) const { return card_.span_of(token.begin, token.end); }
+  SourceSpan end_span() const { return card_.end_span(); }
+  SourceSpan card_span() const { return card_.card_span(); }
+  std::string text(const Item& item) const;
+
+  // A plain word that is a SPICE number; otherwise reports and returns nullopt.
+  std::optional<Value> number(const Item& item) const;
+  std::optional<Value> number(const Token& token) const;
+  // True when the item is a plain word holding a SPICE number (no report).
+  static bool is_number(const Item& item);
+  // NAME=VALUE item; otherwise reports "expected NAME=VALUE <where>, got 'x'".
+  std::optional<Param> param(const Item& item, std::string_view where) const;
+  // A plain word used as a name (node, model, ...); otherwise reports "expected <what>, got 'x'".
+  std::optional<Word> name(const Item& item, std::string_view what) const;
+
+  void error(SourceSpan span, std::string message) const { diags_.error(span, std::move(message)); }
+  void warning(SourceSpan span, std::string message) const {
+    diags_.warning(span, std::move(message));
+  }
+
+ private:
+  const LogicalCard& card_;
+  Diagnostics& diags_;
+};
+
+// Card parsers: each reports its own errors and returns nullopt for a bad card.
+std::optional<ElementCard> parse_element(const CardReader& r, const std::vector<Item>& items);
+std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item>& items);
+std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>& items);
+std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items);
+std::optional<OptionsCard> parse_options(const CardReader& r, const std::vector<Item>& items);
+
+}  // namespace nsspice::netlist::detail

@@ -1,0 +1,126 @@
+// Internal: control cards.
+//
+//   .model name type '(' {NAME=VALUE} ')'  |  .model name type {NAME=VALUE}
+//   .tran tstep tstop [tstart [tmax]] [UIC]
+//   .ic {V '(' node ')' '=' value}
+//   .options|.option|.opt {NAME=VALUE | FLAG}
+#include <fmt/format.h>
+
+#include "netlist/src/card_reader.hpp"
+
+namespace nsspice::netlist::detail {
+namespace {
+
+bool add_params(const CardReader& r, const std::vector<Item>& items, std::size_t first,
+                std::string_view where, std::vector<Param>& out) {
+  for (std::size_t i = first; i < items.size(); ++i) {
+    auto p = r.param(items[i], where);
+    if (!p) return false;
+    out.push_back(std::move(*p));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item>& items) {
+  ModelCard card;
+  card.span = r.card_span();
+  if (items.size() < 3) {
+    r.error(r.end_span(), ".model needs a name and a type");
+    return std::nullopt;
+  }
+  auto name = r.name(items[1], "a model name");
+  if (!name) return std::nullopt;
+  card.name = std::move(*name);
+  const Item& type = items[2];
+  if (type.word.text.empty() || type.has_value) {
+    r.error(r.span(type), fmt::format("expected a model type, got '{}'", r.text(type)));
+    return std::nullopt;
+  }
+  card.type = r.word(type.word);
+  if (type.has_group && !add_params(r, type.args, 0, "in .model", card.params)) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 3; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (item.word.text.empty() && item.has_group && !item.has_value) {  // "D (VF=1)"-like
+      if (!add_params(r, item.args, 0, "in .model", card.params)) return std::nullopt;
+      continue;
+    }
+    auto p = r.param(item, "in .model");
+    if (!p) return std::nullopt;
+    card.params.push_back(std::move(*p));
+  }
+  return card;
+}
+
+std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>& items) {
+  TranCard card;
+  card.span = r.card_span();
+  std::vector<Value> values;
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (item.is_plain() && ascii_lower(item.word.text) == "uic") {
+      card.uic = true;
+      continue;
+    }
+    if (card.uic) {
+      r.error(r.span(item), fmt::format("unexpected '{}' after UIC in .tran", r.text(item)));
+      return std::nullopt;
+    }
+    auto v = r.number(item);
+    if (!v) return std::nullopt;
+    if (values.size() == 4) {
+      r.error(v->span, "too many values in .tran (expected TSTEP TSTOP [TSTART [TMAX]])");
+      return std::nullopt;
+    }
+    values.push_back(*v);
+  }
+  if (values.size() < 2) {
+    r.error(r.end_span(), ".tran needs TSTEP and TSTOP");
+    return std::nullopt;
+  }
+  card.tstep = values[0];
+  card.tstop = values[1];
+  if (values.size() > 2) card.tstart = values[2];
+  if (values.size() > 3) card.tmax = values[3];
+  return card;
+}
+
+std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items) {
+  IcCard card;
+  card.span = r.card_span();
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    const Item& item = items[i];
+    const bool shape_ok = ascii_lower(item.word.text) == "v" && item.has_group &&
+                          item.args.size() == 1 && item.args[0].is_plain() && item.has_value;
+    if (!shape_ok) {
+      r.error(r.span(item), fmt::format("expected V(node)=value in .ic, got '{}'", r.text(item)));
+      return std::nullopt;
+    }
+    auto v = r.number(item.value);
+    if (!v) return std::nullopt;
+    card.entries.push_back(IcEntry{r.word(item.args[0].word), *v, r.span(item)});
+  }
+  return card;
+}
+
+std::optional<OptionsCard> parse_options(const CardReader& r, const std::vector<Item>& items) {
+  OptionsCard card;
+  card.span = r.card_span();
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    const Item& item = items[i];
+    if (item.is_plain()) {  // flag
+      card.params.push_back(
+          Param{r.word(item.word), Word{"", "", r.span(item)}, std::nullopt, r.span(item)});
+      continue;
+    }
+    auto p = r.param(item, "in .options");
+    if (!p) return std::nullopt;
+    card.params.push_back(std::move(*p));
+  }
+  return card;
+}
+
+}  // namespace nsspice::netlist::detail

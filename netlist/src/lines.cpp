@@ -1,0 +1,138 @@
+// Internal: physical lines -> logical cards (comments, continuations, .end, .control blocks).
+//
+// For each line after the title: cut the comment tail (first of ';', a '$' or "//" preceded by
+// a blank or at the line start, '$' also followed by a blank or the end), trim blanks, then
+//   ""        -> ignored        '*'... -> comment        '+'... -> append to the current card
+//   otherwise -> start a new card; ".end" ends the netlist.
+#include "netlist/src/lines.hpp"
+
+#include <algorithm>
+
+namespace nsspice::netlist::detail {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+// Length of the line content before any end-of-line comment.
+std::size_t code_length(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const bool after_blank = i == 0 || is_blank(line[i - 1]);
+    if (line[i] == ';') return i;
+    if (line[i] == '$' && after_blank && (i + 1 == line.size() || is_blank(line[i + 1]))) {
+      return i;
+    }
+    if (line[i] == '/' && after_blank && i + 1 < line.size() && line[i + 1] == '/') return i;
+  }
+  return line.size();
+}
+
+// First word of a card, lower-cased (to spot .end/.control/.endc).
+std::string first_word_lower(std::string_view code) {
+  std::size_t n = 0;
+  while (n < code.size() && !is_blank(code[n]) && code[n] != '(' && code[n] != '=' &&
+         code[n] != ',') {
+    ++n;
+  }
+  return ascii_lower(code.substr(0, n));
+}
+
+int to_int(std::size_t v) { return static_cast<int>(std::min<std::size_t>(v, 0x7fffffff)); }
+
+}  // namespace
+
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+SourceSpan LogicalCard::span_of(std::size_t begin, std::size_t end) const {
+  if (segments.empty()) return SourceSpan{file, 0, 0, 0};
+  // Last segment starting at or before `begin` (the joining blank maps to the previous line).
+  auto it = std::upper_bound(segments.begin(), segments.end(), begin,
+                             [](std::size_t b, const Segment& s) { return b < s.offset; });
+  const Segment& seg = it == segments.begin() ? segments.front() : *(it - 1);
+  const std::size_t rel = begin >= seg.offset ? begin - seg.offset : 0;
+  const std::size_t seg_end = seg.offset + seg.length;
+  const std::size_t clipped_end = std::max(std::min(end, seg_end), begin);
+  return SourceSpan{file, seg.line, to_int(seg.column + rel), to_int(clipped_end - begin)};
+}
+
+SourceSpan LogicalCard::end_span() const {
+  if (segments.empty()) return SourceSpan{file, 0, 0, 0};
+  const Segment& seg = segments.back();
+  return SourceSpan{file, seg.line, to_int(seg.column + seg.length), 1};
+}
+
+SourceSpan LogicalCard::card_span() const {
+  if (segments.empty()) return SourceSpan{file, 0, 0, 0};
+  const Segment& seg = segments.front();
+  return SourceSpan{file, seg.line, seg.column, to_int(seg.length)};
+}
+
+SplitText split_cards(int file, std::string_view text, Diagnostics& diags) {
+  SplitText out;
+  std::size_t pos = 0;
+  int line_no = 0;
+  bool have_card = false;
+  bool in_control = false;
+  LogicalCard card;
+  auto flush = [&] {
+    if (have_card) out.cards.push_back(std::move(card));
+    card = LogicalCard{};
+    have_card = false;
+  };
+  while (pos < text.size() || line_no == 0) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_no == 1) {
+      std::size_t skip = line.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // UTF-8 BOM
+      out.title = std::string(line.substr(skip));
+      out.title_span = SourceSpan{file, 1, to_int(skip + 1), to_int(line.size() - skip)};
+      continue;
+    }
+    std::size_t end = code_length(line);
+    std::size_t begin = 0;
+    while (begin < end && is_blank(line[begin])) ++begin;
+    while (end > begin && is_blank(line[end - 1])) --end;
+    if (begin == end || line[begin] == '*') continue;
+    if (in_control) {
+      if (first_word_lower(line.substr(begin, end - begin)) == ".endc") in_control = false;
+      continue;
+    }
+    if (line[begin] == '+') {
+      if (!have_card) {
+        diags.error(SourceSpan{file, line_no, to_int(begin + 1), 1},
+                    "continuation line without a card to continue");
+        continue;
+      }
+      ++begin;
+      card.text += ' ';
+      card.segments.push_back(Segment{card.text.size(), end - begin, line_no, to_int(begin + 1)});
+      card.text.append(line.substr(begin, end - begin));
+      continue;
+    }
+    flush();
+    const std::string_view code = line.substr(begin, end - begin);
+    card.file = file;
+    card.text = std::string(code);
+    card.segments.push_back(Segment{0, code.size(), line_no, to_int(begin + 1)});
+    have_card = true;
+    const std::string word = first_word_lower(code);
+    if (word == ".end") break;
+    if (word == ".control") {
+      flush();
+      in_control = true;
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace nsspice::netlist::detail

@@ -1,0 +1,137 @@
+// Internal: generic card syntax with Boost.Spirit X3.
+//
+//   card  := item*  end                      skipper: blank | ','
+//   item  := raw[ (word [group] | group) ['=' > word] ]
+//   group := '(' > item* > ')'
+//   word  := raw[ lexeme[ +(byte - (blank | ',' | '(' | ')' | '=')) ] ]
+// Parentheses are checked for balance (and nesting depth <= kMaxDepth, to bound recursion)
+// before X3 runs, so unbalanced input gets a precise message.
+#include "netlist/src/syntax.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/spirit/home/x3.hpp>
+
+namespace nsspice::netlist::detail {
+namespace {
+
+namespace x3 = boost::spirit::x3;
+using Iter = std::string::const_iterator;
+
+constexpr int kMaxDepth = 16;
+
+struct BaseTag;  // context slot holding the iterator at the start of the card text
+
+template <typename Context, typename Range>
+Token make_token(const Context& ctx, const Range& r) {
+  const Iter base = x3::get<BaseTag>(ctx);
+  return Token{std::string(r.begin(), r.end()), static_cast<std::size_t>(r.begin() - base),
+               static_cast<std::size_t>(r.end() - base)};
+}
+
+const auto set_token = [](auto& ctx) { x3::_val(ctx) = make_token(ctx, x3::_attr(ctx)); };
+const auto set_word = [](auto& ctx) { x3::_val(ctx).word = x3::_attr(ctx); };
+const auto set_group = [](auto& ctx) { x3::_val(ctx).has_group = true; };
+const auto push_arg = [](auto& ctx) { x3::_val(ctx).args.push_back(x3::_attr(ctx)); };
+const auto set_value = [](auto& ctx) {
+  x3::_val(ctx).has_value = true;
+  x3::_val(ctx).value = x3::_attr(ctx);
+};
+const auto set_range = [](auto& ctx) {
+  const Token t = make_token(ctx, x3::_attr(ctx));
+  x3::_val(ctx).begin = t.begin;
+  x3::_val(ctx).end = t.end;
+};
+
+const auto separator = x3::char_(" \t\r\f\v,");
+const auto word_char = ~x3::char_(" \t\r\f\v,()=");
+
+const x3::rule<class WordRule, Token> word = "word";
+const x3::rule<class ItemRule, Item> item = "item";
+
+const auto word_def = x3::raw[x3::lexeme[+word_char]][set_token];
+const auto group = (x3::lit('(') > *item[push_arg] > x3::lit(')'))[set_group];
+const auto item_def =
+    x3::raw[((word[set_word] >> -group) | group) >> -(x3::lit('=') > word[set_value])][set_range];
+
+BOOST_SPIRIT_DEFINE(word, item)
+
+// Length of the token starting at pos: one punctuation byte or a run of word bytes.
+std::size_t token_length(const std::string& text, std::size_t pos) {
+  if (pos >= text.size()) return 0;
+  std::size_t end = pos + 1;
+  if (text[pos] != '(' && text[pos] != ')' && text[pos] != '=') {
+    while (end < text.size() &&
+           std::string_view(" \t\r\f\v,()=").find(text[end]) == std::string_view::npos) {
+      ++end;
+    }
+  }
+  return end - pos;
+}
+
+// Reports a syntax error at byte `pos` of the card.
+void report_at(const LogicalCard& card, std::size_t pos, Diagnostics& diags) {
+  std::size_t before = pos;
+  while (before > 0 &&
+         std::string_view(" \t\r\f\v,").find(card.text[before - 1]) != std::string_view::npos) {
+    --before;
+  }
+  const std::size_t len = token_length(card.text, pos);
+  const SourceSpan span = len > 0 ? card.span_of(pos, pos + len) : card.end_span();
+  if (before > 0 && card.text[before - 1] == '=') {
+    diags.error(span, "expected a value after '='");
+  } else if (len == 0) {
+    diags.error(span, "unexpected end of card");
+  } else {
+    diags.error(span, fmt::format("unexpected '{}'", card.text.substr(pos, len)));
+  }
+}
+
+// Reports unbalanced or too deeply nested parentheses; true if the card is fine.
+bool check_parentheses(const LogicalCard& card, Diagnostics& diags) {
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < card.text.size(); ++i) {
+    if (card.text[i] == '(') {
+      if (open.size() >= static_cast<std::size_t>(kMaxDepth)) {
+        diags.error(card.span_of(i, i + 1), "parentheses nested too deeply");
+        return false;
+      }
+      open.push_back(i);
+    } else if (card.text[i] == ')') {
+      if (open.empty()) {
+        diags.error(card.span_of(i, i + 1), "unmatched ')'");
+        return false;
+      }
+      open.pop_back();
+    }
+  }
+  if (!open.empty()) {
+    diags.error(card.span_of(open.back(), open.back() + 1), "missing ')' to close this '('");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::vector<Item>> parse_card_syntax(const LogicalCard& card, Diagnostics& diags) {
+  if (!check_parentheses(card, diags)) return std::nullopt;
+  const Iter base = card.text.begin();
+  Iter it = base;
+  const Iter end = card.text.end();
+  std::vector<Item> items;
+  const auto parser = x3::with<BaseTag>(base)[*item];
+  try {
+    x3::phrase_parse(it, end, parser, separator, items);
+  } catch (const x3::expectation_failure<Iter>& e) {
+    report_at(card, static_cast<std::size_t>(e.where() - base), diags);
+    return std::nullopt;
+  }
+  if (it != end) {
+    report_at(card, static_cast<std::size_t>(it - base), diags);
+    return std::nullopt;
+  }
+  return items;
+}
+
+}  // namespace nsspice::netlist::detail

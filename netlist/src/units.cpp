@@ -1,0 +1,59 @@
+// SPICE number parsing with Boost.Spirit X3.
+//
+//   number := real [suffix] alpha*            (whole input must match)
+//   real   := [+-] (digits [. digits*] | . digits) [(e|E) [+-] digits]   (no inf/nan)
+//   suffix := no_case[ f | p | n | u | m | k | meg | g | t | mil ]    (longest match wins)
+// value = real * scale(suffix); must be finite.
+#include "netlist/units.hpp"
+
+#include <boost/spirit/home/x3.hpp>
+#include <cmath>
+
+namespace nsspice::netlist {
+namespace {
+
+namespace x3 = boost::spirit::x3;
+
+// Plain decimal reals only: x3's default policies would also accept "inf" and "nan".
+struct SpiceRealPolicies : x3::real_policies<double> {
+  template <typename Iterator, typename Attribute>
+  static bool parse_nan(Iterator&, Iterator const&, Attribute&) {
+    return false;
+  }
+  template <typename Iterator, typename Attribute>
+  static bool parse_inf(Iterator&, Iterator const&, Attribute&) {
+    return false;
+  }
+};
+
+struct ScaleSuffixes : x3::symbols<double> {
+  ScaleSuffixes() {
+    add("f", 1e-15)("p", 1e-12)("n", 1e-9)("u", 1e-6)("m", 1e-3)("k", 1e3)("meg", 1e6)("g", 1e9)(
+        "t", 1e12)("mil", 25.4e-6);
+  }
+};
+
+bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+}  // namespace
+
+std::optional<double> parse_spice_number(std::string_view text) {
+  const x3::real_parser<double, SpiceRealPolicies> real;
+  static const ScaleSuffixes kSuffixes;  // immutable after (thread-safe) initialisation
+  auto it = text.begin();
+  const auto end = text.end();
+  double mantissa = 0;
+  if (!x3::parse(it, end, real, mantissa)) return std::nullopt;
+  // Only letters may follow (suffix + unit); checking first also keeps non-ASCII bytes away
+  // from no_case[], whose tolower() requires values representable as unsigned char.
+  for (auto rest = it; rest != end; ++rest) {
+    if (!is_ascii_alpha(*rest)) return std::nullopt;
+  }
+  double scale = 1;
+  x3::parse(it, end, x3::no_case[kSuffixes], scale);
+  const double value = mantissa * scale;
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+}  // namespace nsspice::netlist

@@ -1,0 +1,102 @@
+#pragma once
+// Per-step MLCP by mode iteration on sparse factors (docs/formulation.md §3.2, AB08 §12.4).
+//
+// Problem (the step of the θ-scheme, or the static operating point):
+//
+//   W x − B λ = r,    w = C x + D λ + d,    0 ≤ w ⊥ λ ≥ 0.
+//
+// A mode σ ⊂ {1..m} is the set of conducting pairs. Fixing σ (w_j = 0 for j ∈ σ, λ_j = 0
+// otherwise) gives one square sparse system K(σ) u = ρ(σ) in u = (x, λ):
+//
+//   [ W        −B      ] [x]   [ r            ]      row n+j, j ∈ σ:  C_j x + D_j λ = −d_j
+//   [ C_σ, e_σ̄ rows    ] [λ] = [ −d_σ, 0       ]      row n+j, j ∉ σ:  λ_j = 0
+//
+// All K(σ) share one sparsity pattern: a mode change is a numeric refactorization only.
+// The step starts from the previous accepted mode; the solution is accepted when
+// λ_σ ≥ −tol and w_σ̄ ≥ −tol (tolerances derived from the size of the terms, below).
+// Otherwise, with a nonsingular base mode σ, the principal pivot transform gives the LCP
+//
+//   y = M_σ z + q_σ,   z = (w_σ, λ_σ̄) ≥ 0,  y = (λ_σ, w_σ̄) ≥ 0,  y ⊥ z,
+//
+// whose columns cost one solve each with the cached factors of K(σ); lexicographic Lemke
+// solves it, and its final complementary basis names the new mode σ' = σ Δ {j : z_j basic}.
+// Since that basis is nonsingular, so is K(σ') (det K(σ') = ± det K(σ) det (M_σ)_{ZZ}), which
+// is how a singular W (a bridge whose diodes all block) is handled without any hidden gmin:
+// the member of the solution set returned is the one at the vertex Lemke reaches from the
+// previous mode (floating potentials pinned where a blocking pair is at the edge, w_j = 0).
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "solvers/lcp/lcp.hpp"
+#include "solvers/linear/factor_cache.hpp"
+#include "solvers/linear/klu_lu.hpp"
+#include "solvers/mlcs.hpp"
+
+namespace nsspice::solvers {
+
+struct ModeMlcpStats {
+  long solves = 0;        // MLCP solves (one per step)
+  long mode_solves = 0;   // sparse solves with some K(σ)
+  long lemke_calls = 0;   // steps that needed pivoting
+  long pivots = 0;        // Lemke pivots
+  long mode_changes = 0;  // steps whose accepted mode differs from the guess
+  long inaccurate = 0;    // solutions accepted with the looser tolerance
+};
+
+struct MlcpOutcome {
+  LcpStatus status = LcpStatus::kSuccess;
+  bool mode_changed = false;
+  double residual = 0;            // relative complementarity residual of the accepted solution
+  std::vector<int> pairs;         // on failure: the offending pairs
+  std::string message;            // on failure: what went wrong
+};
+
+// The sparsity pattern shared by every K(σ) of (W, B, C, D); W's pattern must be the
+// union of those of E and G so that one pattern serves all step sizes.
+SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
+                                 const SparseMatrix& c, const SparseMatrix& d);
+
+class ModeMlcp {
+ public:
+  // `symbolic` must be the analysis of mode_matrix_pattern(w, b, c, d) and outlive this object.
+  ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
+           const SparseMatrix& d, const KluSymbolic& symbolic, int cache_capacity);
+
+  // Solves the MLCP for right-hand side r and offsets d. `mode` is the guess on entry and the
+  // accepted mode on return (mode[j] = 1: pair j conducts). x, lambda, w receive the solution.
+  MlcpOutcome solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                    Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w);
+
+  const ModeMlcpStats& stats() const { return stats_; }
+  const FactorCache& cache() const { return cache_; }
+
+ private:
+  int n_, m_;
+  SparseMatrix c_, d_;  // for w = C x + D λ + d
+  SparseMatrix k_;      // K values of the current mode (pattern fixed)
+  std::vector<double> on_values_, off_values_;
+  const KluSymbolic& symbolic_;
+  FactorCache cache_;
+  ModeMlcpStats stats_;
+  std::vector<char> base_mode_;  // last mode with a nonsingular K
+  Eigen::VectorXd u_, rho_;
+
+  const KluFactor* factor_for(const std::vector<char>& mode);
+  void solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                  const std::vector<char>& mode);
+  struct Check {
+    bool feasible;
+    double residual;
+    std::vector<int> violated;
+  };
+  Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
+              const Eigen::VectorXd& x, const Eigen::VectorXd& d, double slack) const;
+  bool pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
+                        const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                        std::vector<char>& mode, MlcpOutcome& outcome);
+  void split(const std::vector<char>& mode, const Eigen::VectorXd& d, Eigen::VectorXd& x,
+             Eigen::VectorXd& lambda, Eigen::VectorXd& w) const;
+};
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,43 @@
+#include "solvers/linear/factor_cache.hpp"
+
+namespace nsspice::solvers {
+
+const KluFactor* FactorCache::find(const std::string& key) {
+  auto it = index_.find(key);
+  if (it == index_.end()) return nullptr;
+  entries_.splice(entries_.begin(), entries_, it->second);
+  return &entries_.front().factor;
+}
+
+const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& symbolic,
+                                  const SparseMatrix& a) {
+  if (const KluFactor* hit = find(key)) {
+    ++stats_.hits;
+    return hit;
+  }
+  ++stats_.misses;
+  Entry entry;
+  if (static_cast<int>(entries_.size()) >= capacity_) {
+    // Recycle the least recently used factorization: same pattern, new values.
+    auto last = std::prev(entries_.end());
+    index_.erase(last->key);
+    entry.factor = std::move(last->factor);
+    entries_.erase(last);
+  }
+  const int factorizations_before = entry.factor.factorizations();
+  const int refactorizations_before = entry.factor.refactorizations();
+  const LuStatus status = entry.factor.valid() ? entry.factor.refactor(symbolic, a)
+                                               : entry.factor.factor(symbolic, a);
+  factorizations_ += entry.factor.factorizations() - factorizations_before;
+  refactorizations_ += entry.factor.refactorizations() - refactorizations_before;
+  if (status != LuStatus::kOk || !entry.factor.valid()) {
+    ++stats_.singular;
+    return nullptr;
+  }
+  entry.key = key;
+  entries_.push_front(std::move(entry));
+  index_[key] = entries_.begin();
+  return &entries_.front().factor;
+}
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,241 @@
+// KLU wrapper implementation. Equations and reference: see klu_lu.hpp
+// (P R A Q = L U; Davis & Palamadai Natarajan, ACM TOMS 37(3), 2010).
+#include "solvers/linear/klu_lu.hpp"
+
+#include <klu.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace nsspice::solvers {
+namespace {
+
+klu_common make_common() {
+  klu_common common;
+  klu_defaults(&common);
+  common.halt_if_singular = 1;
+  return common;
+}
+
+// Owns a klu_symbolic; shared between a KluSymbolic and the factors computed from it.
+struct SymbolicHandle {
+  klu_symbolic* symbolic = nullptr;
+  std::vector<int> outer;  // column pointers of the analyzed pattern
+  std::vector<int> inner;  // row indices of the analyzed pattern
+  SymbolicHandle() = default;
+  SymbolicHandle(const SymbolicHandle&) = delete;
+  SymbolicHandle& operator=(const SymbolicHandle&) = delete;
+  ~SymbolicHandle() {
+    if (symbolic != nullptr) {
+      klu_common common = make_common();
+      klu_free_symbolic(&symbolic, &common);
+    }
+  }
+};
+
+bool well_formed(const SparseMatrix& a) { return a.isCompressed() && a.rows() == a.cols(); }
+
+bool same_pattern(const SymbolicHandle& h, const SparseMatrix& a) {
+  const auto n = static_cast<std::size_t>(a.cols());
+  if (!well_formed(a) || h.outer.size() != n + 1) return false;
+  if (!std::equal(h.outer.begin(), h.outer.end(), a.outerIndexPtr())) return false;
+  return std::equal(h.inner.begin(), h.inner.end(), a.innerIndexPtr()) &&
+         h.inner.size() == static_cast<std::size_t>(a.nonZeros());
+}
+
+// KLU's C API takes non-const pointers for inputs it does not modify.
+int* mutable_outer(const SparseMatrix& a) { return const_cast<int*>(a.outerIndexPtr()); }
+int* mutable_inner(const SparseMatrix& a) { return const_cast<int*>(a.innerIndexPtr()); }
+double* mutable_values(const SparseMatrix& a) { return const_cast<double*>(a.valuePtr()); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// KluSymbolic
+
+struct KluSymbolic::Impl {
+  std::shared_ptr<SymbolicHandle> handle;
+  int n = 0;
+};
+
+KluSymbolic::KluSymbolic() : impl_(std::make_unique<Impl>()) {}
+KluSymbolic::~KluSymbolic() = default;
+KluSymbolic::KluSymbolic(KluSymbolic&& other) noexcept = default;
+KluSymbolic& KluSymbolic::operator=(KluSymbolic&& other) noexcept = default;
+
+LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  impl_->handle.reset();
+  impl_->n = 0;
+  if (!well_formed(a)) return LuStatus::kError;
+  auto handle = std::make_shared<SymbolicHandle>();
+  const int n = static_cast<int>(a.rows());
+  if (n > 0) {
+    klu_common common = make_common();
+    handle->symbolic = klu_analyze(n, mutable_outer(a), mutable_inner(a), &common);
+    if (handle->symbolic == nullptr || common.status < KLU_OK) return LuStatus::kError;
+    if (common.structural_rank >= 0 && common.structural_rank < n) return LuStatus::kSingular;
+  }
+  handle->outer.assign(a.outerIndexPtr(), a.outerIndexPtr() + n + 1);
+  handle->inner.assign(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
+  impl_->handle = std::move(handle);
+  impl_->n = n;
+  return LuStatus::kOk;
+}
+
+bool KluSymbolic::analyzed() const { return impl_ && impl_->handle != nullptr; }
+int KluSymbolic::rows() const { return analyzed() ? impl_->n : 0; }
+
+// ---------------------------------------------------------------------------------------
+// KluFactor
+
+struct KluFactor::Impl {
+  klu_common common = make_common();
+  std::shared_ptr<SymbolicHandle> symbolic;  // analysis the numeric object belongs to
+  klu_numeric* numeric = nullptr;            // null for the trivial n = 0 factorization
+  bool ready = false;                        // a valid factorization is held
+  int n = 0;
+  double rcond = 0;
+  double rcond_fresh = 0;
+  double rgrowth_fresh = 0;
+  int factorizations = 0;
+  int refactorizations = 0;
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl() { release(); }
+
+  void release() {
+    if (numeric != nullptr) klu_free_numeric(&numeric, &common);
+    numeric = nullptr;
+    symbolic.reset();
+    ready = false;
+    n = 0;
+    rcond = 0;
+  }
+
+  // Current rcond estimate (0 on failure).
+  double compute_rcond() {
+    if (klu_rcond(symbolic->symbolic, numeric, &common) == 0) return 0;
+    return common.rcond;
+  }
+
+  double compute_rgrowth(const SparseMatrix& a) {
+    if (klu_rgrowth(mutable_outer(a), mutable_inner(a), mutable_values(a), symbolic->symbolic,
+                    numeric, &common) == 0) {
+      return 0;
+    }
+    return common.rgrowth;
+  }
+
+  LuStatus fresh(const std::shared_ptr<SymbolicHandle>& sym, int rows, const SparseMatrix& a) {
+    release();
+    ++factorizations;
+    if (rows == 0) {  // nothing to factor; KLU rejects n = 0
+      symbolic = sym;
+      ready = true;
+      rcond = rcond_fresh = 1.0;
+      return LuStatus::kOk;
+    }
+    numeric =
+        klu_factor(mutable_outer(a), mutable_inner(a), mutable_values(a), sym->symbolic, &common);
+    if (numeric == nullptr) {
+      return common.status == KLU_SINGULAR ? LuStatus::kSingular : LuStatus::kError;
+    }
+    symbolic = sym;
+    n = rows;
+    rcond = compute_rcond();
+    if (!(rcond >= kKluSingularRcond)) {  // also catches NaN
+      release();
+      return LuStatus::kSingular;
+    }
+    ready = true;
+    rcond_fresh = rcond;
+    rgrowth_fresh = compute_rgrowth(a);
+    return LuStatus::kOk;
+  }
+
+  // klu_refactor with the old pivot order; true if the result is accurate enough to keep.
+  bool try_refactor(const SparseMatrix& a) {
+    if (klu_refactor(mutable_outer(a), mutable_inner(a), mutable_values(a), symbolic->symbolic,
+                     numeric, &common) == 0) {
+      return false;
+    }
+    const double rc = compute_rcond();
+    const double rcond_floor = std::max(kKluSingularRcond, kRefactorRcondRatio * rcond_fresh);
+    if (!(rc >= rcond_floor)) return false;
+    if (!(compute_rgrowth(a) >= kRefactorGrowthRatio * rgrowth_fresh)) return false;
+    rcond = rc;
+    return true;
+  }
+};
+
+KluFactor::KluFactor() : impl_(std::make_unique<Impl>()) {}
+KluFactor::~KluFactor() = default;
+KluFactor::KluFactor(KluFactor&& other) noexcept = default;
+KluFactor& KluFactor::operator=(KluFactor&& other) noexcept = default;
+
+LuStatus KluFactor::factor(const KluSymbolic& sym, const SparseMatrix& a) {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  if (!sym.analyzed()) {
+    impl_->release();
+    return LuStatus::kNotAnalyzed;
+  }
+  const auto& handle = sym.impl_->handle;
+  if (!same_pattern(*handle, a)) {
+    impl_->release();
+    return LuStatus::kPatternMismatch;
+  }
+  // Copy the shared_ptr: release() inside fresh() must not drop the last reference.
+  const std::shared_ptr<SymbolicHandle> keep = handle;
+  return impl_->fresh(keep, sym.impl_->n, a);
+}
+
+LuStatus KluFactor::refactor(const KluSymbolic& sym, const SparseMatrix& a) {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  if (!sym.analyzed()) {
+    impl_->release();
+    return LuStatus::kNotAnalyzed;
+  }
+  const auto& handle = sym.impl_->handle;
+  if (!same_pattern(*handle, a)) {
+    impl_->release();
+    return LuStatus::kPatternMismatch;
+  }
+  if (impl_->numeric == nullptr || impl_->symbolic != handle) return factor(sym, a);  // incl. n = 0
+  if (impl_->try_refactor(a)) {
+    ++impl_->refactorizations;
+    return LuStatus::kOk;
+  }
+  return factor(sym, a);
+}
+
+bool KluFactor::valid() const { return impl_ && impl_->ready; }
+
+void KluFactor::solve(Eigen::Ref<Eigen::VectorXd> rhs_in_out) const {
+  if (!valid() || rhs_in_out.size() != impl_->n) {
+    throw std::logic_error("KluFactor::solve: invalid factor or size mismatch");
+  }
+  if (impl_->n == 0) return;
+  klu_solve(impl_->symbolic->symbolic, impl_->numeric, impl_->n, 1, rhs_in_out.data(),
+            &impl_->common);
+}
+
+void KluFactor::solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const {
+  if (!valid() || rhs_in_out.rows() != impl_->n) {
+    throw std::logic_error("KluFactor::solve_many: invalid factor or size mismatch");
+  }
+  if (impl_->n == 0 || rhs_in_out.cols() == 0) return;
+  const int ldim = static_cast<int>(rhs_in_out.outerStride());
+  klu_solve(impl_->symbolic->symbolic, impl_->numeric, ldim, static_cast<int>(rhs_in_out.cols()),
+            rhs_in_out.data(), &impl_->common);
+}
+
+double KluFactor::rcond() const { return valid() ? impl_->rcond : 0.0; }
+int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
+int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
+
+}  // namespace nsspice::solvers

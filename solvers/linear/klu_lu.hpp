@@ -1,0 +1,108 @@
+// Thin RAII wrapper around SuiteSparse KLU (sparse LU for circuit matrices).
+//
+// Equations: for a square sparse A (compressed column storage) KLU computes
+//   P R A Q = L U        (R: row scaling, P/Q: BTF + AMD ordering and partial pivoting)
+// and solves A x = b by x = Q U^-1 L^-1 P R b.  klu_refactor recomputes L, U for new
+// values of A with the *same* P and Q (no pivoting), which is cheap but may be
+// inaccurate when the new values would need different pivots; refactor() then falls back
+// to a fresh factor().
+//
+// Reference: T. A. Davis, E. Palamadai Natarajan, "Algorithm 907: KLU, a direct sparse
+// solver for circuit simulation problems", ACM TOMS 37(3), 2010.
+//
+// The KLU C header is deliberately not included here (pimpl): only klu_lu.cpp sees it.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <limits>
+#include <memory>
+
+namespace nsspice::solvers {
+
+// Column-major, int-indexed sparse matrix. Inputs to KLU must be compressed
+// (a.isCompressed()); uncompressed or non-square inputs are rejected with kError.
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+enum class LuStatus { kOk, kSingular, kNotAnalyzed, kPatternMismatch, kError };
+
+// A matrix whose KLU rcond estimate (min|U_kk| / max|U_kk|) is below this value is
+// treated as numerically singular.
+inline constexpr double kKluSingularRcond = 1e-14;
+
+class KluFactor;
+
+// Symbolic analysis (klu_analyze: BTF + AMD ordering), done once per sparsity pattern.
+// The pattern (outer/inner index arrays) is stored so that factor()/refactor() can reject
+// matrices with a different pattern (kPatternMismatch).
+class KluSymbolic {
+ public:
+  KluSymbolic();
+  ~KluSymbolic();
+  KluSymbolic(KluSymbolic&& other) noexcept;
+  KluSymbolic& operator=(KluSymbolic&& other) noexcept;
+  KluSymbolic(const KluSymbolic&) = delete;
+  KluSymbolic& operator=(const KluSymbolic&) = delete;
+
+  // Analyzes the pattern of `a` (values are ignored). Returns kError for a non-square or
+  // uncompressed matrix or a KLU failure, kSingular for a structurally singular pattern
+  // (structural rank < n, no values can make it nonsingular). On anything but kOk the
+  // object is left not analyzed.
+  LuStatus analyze(const SparseMatrix& a);
+  bool analyzed() const;
+  int rows() const;  // n, or 0 when not analyzed
+
+ private:
+  friend class KluFactor;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One numeric factorization. Each object owns its own klu_common, so distinct objects
+// can be used concurrently from different threads; a single object must not be used from
+// two threads at once (solve() updates the object's klu_common statistics).
+// The factor shares ownership of the symbolic analysis it was computed with, so it stays
+// usable even if the KluSymbolic is destroyed or re-analyzed afterwards.
+class KluFactor {
+ public:
+  KluFactor();
+  ~KluFactor();
+  KluFactor(KluFactor&& other) noexcept;
+  KluFactor& operator=(KluFactor&& other) noexcept;
+  KluFactor(const KluFactor&) = delete;
+  KluFactor& operator=(const KluFactor&) = delete;
+
+  // Fresh numeric factorization with partial pivoting (klu_factor). kSingular when KLU
+  // finds a zero pivot or rcond() < kKluSingularRcond; the factor is then invalid.
+  LuStatus factor(const KluSymbolic& sym, const SparseMatrix& a);
+
+  // Same pattern, new values: klu_refactor with the previous pivot order. Falls back to
+  // factor() when there is no valid factorization of this symbolic yet, when klu_refactor
+  // hits a zero pivot, or when the result looks inaccurate:
+  //   rcond < max(kKluSingularRcond, kRefactorRcondRatio * rcond_fresh), or
+  //   rgrowth < kRefactorGrowthRatio * rgrowth_fresh,
+  // where *_fresh are the estimates of the last fresh factorization (rgrowth: KLU
+  // reciprocal pivot growth, small when stale pivots amplified the entries).
+  LuStatus refactor(const KluSymbolic& sym, const SparseMatrix& a);
+
+  bool valid() const;
+
+  // x = A^-1 b in place. Precondition: valid() and rhs size == n (throws
+  // std::logic_error otherwise).
+  void solve(Eigen::Ref<Eigen::VectorXd> rhs_in_out) const;
+  // Several right-hand sides (columns), in place. Same preconditions.
+  void solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const;
+
+  double rcond() const;          // klu_rcond of the current factorization (0 if invalid)
+  int factorizations() const;    // fresh factorizations (klu_factor) since construction
+  int refactorizations() const;  // successful klu_refactor reuses since construction
+
+  static constexpr double kRefactorRcondRatio = 1e3 * std::numeric_limits<double>::epsilon();
+  static constexpr double kRefactorGrowthRatio = 1e-8;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nsspice::solvers

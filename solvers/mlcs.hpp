@@ -1,0 +1,48 @@
+#pragma once
+// The mixed linear complementarity system (MLCS) produced by modified nodal analysis
+// (docs/formulation.md §1, symbols as there):
+//
+//   E x'(t) + G x(t) = B λ(t) + b(t),      b(t) = S s(t)   (s: values of the independent sources)
+//   w(t) = C x(t) + D λ(t) + d
+//   0 ≤ w(t) ⊥ λ(t) ≥ 0
+//
+// x ∈ R^n (node voltages, branch currents), λ, w ∈ R^m (one complementarity pair per
+// nonsmooth branch). A = −G in the notation of AB08 Def. 4.4. This layer knows nothing of
+// circuits: the source values and their breakpoints come in as callbacks.
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <functional>
+#include <limits>
+
+namespace nsspice::solvers {
+
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+struct Mlcs {
+  int n = 0;  // unknowns x
+  int m = 0;  // complementarity pairs
+  SparseMatrix E, G;  // n × n
+  SparseMatrix B;     // n × m
+  SparseMatrix C;     // m × n
+  SparseMatrix D;     // m × m
+  Eigen::VectorXd d;  // m
+  SparseMatrix S;     // n × (number of sources)
+  // Fills s(t) (size S.cols()).
+  std::function<void(double t, Eigen::Ref<Eigen::VectorXd> s)> source_values;
+  // Smallest source breakpoint strictly after t (+inf if none).
+  std::function<double(double t)> next_breakpoint;
+
+  // b(t) = S s(t).
+  void eval_b(double t, Eigen::VectorXd& s_scratch, Eigen::VectorXd& b) const {
+    b.setZero(n);
+    if (S.cols() == 0) return;
+    s_scratch.resize(S.cols());
+    source_values(t, s_scratch);
+    b = S * s_scratch;
+  }
+  double breakpoint_after(double t) const {
+    return next_breakpoint ? next_breakpoint(t) : std::numeric_limits<double>::infinity();
+  }
+};
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,106 @@
+#pragma once
+// θ-method time stepping with one MLCP per step (Moreau–Jean; docs/formulation.md §3, AB08 §9.5).
+//
+// With y = E x' (capacitor currents in KCL rows, inductor voltages in inductor rows) and
+// q = E x, the θ-method on the differential part with every algebraic relation at t_{k+1}:
+//
+//   q_{k+1} − q_k = h [θ y_{k+1} + (1−θ) y_k],      y_{k+1} + G x_{k+1} = B λ_{k+1} + b(t_{k+1})
+//
+// gives the step's MLCP
+//
+//   W x_{k+1} − B λ_{k+1} = r_k,   W = G + E/(θh),   r_k = b(t_{k+1}) + q_k/(θh) + (1−θ)/θ · y_k
+//   w_{k+1} = C x_{k+1} + D λ_{k+1} + d,   0 ≤ w_{k+1} ⊥ λ_{k+1} ≥ 0
+//
+// and y_{k+1} = ((q_{k+1} − q_k)/h − (1−θ) y_k)/θ. θ = 1 is backward Euler, θ = ½ the
+// trapezoidal rule (order 2 on smooth phases, not L-stable). Restarts (§3.1): the first
+// `restart_steps` steps after t0 and after every source breakpoint are backward-Euler steps,
+// which do not use y_k, so a jump of y (or a state jump: an impulsive step, §3.3) does not
+// leave a (−1)^k oscillation; a mode change after which y jumps (detected as an increment of y
+// far larger than the previous one) is followed by one backward-Euler step. Breakpoints
+// always land on a step boundary; the step then continues with h from there.
+#include <Eigen/Core>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solvers/lcp/mode_mlcp.hpp"
+#include "solvers/linear/klu_lu.hpp"
+#include "solvers/mlcs.hpp"
+
+namespace nsspice::solvers {
+
+struct ThetaOptions {
+  double theta = 0.5;           // θ ∈ [½, 1]
+  double h = 0;                 // step [s]
+  double t_start = 0;           // initial time [s]
+  double t_stop = 0;            // final time [s]
+  int restart_steps = 2;        // backward-Euler steps after t0 and after each breakpoint
+  bool restart_on_jump = true;  // one backward-Euler step after a mode change that makes y jump
+  int cache_capacity = 64;      // factorizations kept per step size
+  // Empty when valid, otherwise what is wrong.
+  std::string validate() const;
+};
+
+struct RunStats {
+  long steps = 0;              // accepted steps
+  long restart_steps = 0;      // backward-Euler restart steps among them
+  long breakpoints = 0;        // source breakpoints landed on
+  long mode_changes = 0;       // steps whose mode differs from the previous step's
+  long lemke_calls = 0;        // steps that needed pivoting
+  long pivots = 0;             // Lemke pivots
+  long mode_solves = 0;        // sparse triangular solve pairs
+  long factorizations = 0;     // numeric factorizations with pivoting
+  long refactorizations = 0;   // numeric refactorizations (same pivot order)
+  long cache_hits = 0;
+  long cache_misses = 0;
+  long inaccurate = 0;         // steps accepted with the looser tolerance
+  double max_residual = 0;     // largest relative complementarity residual of a step
+  std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
+};
+
+class ThetaStepper {
+ public:
+  ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options);
+  ThetaStepper(const ThetaStepper&) = delete;
+  ThetaStepper& operator=(const ThetaStepper&) = delete;
+
+  // Initial point: x0, q0 = E x0 for consistent data (UIC data may give another q0),
+  // λ0 and the initial mode guess.
+  void start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0, const Eigen::VectorXd& lambda0,
+             std::vector<char> mode0);
+  // Advances one step. On failure the state stays at the last accepted point.
+  MlcpOutcome step();
+  bool finished() const { return t_ >= options_.t_stop; }
+
+  double t() const { return t_; }
+  const Eigen::VectorXd& x() const { return x_; }
+  const Eigen::VectorXd& lambda() const { return lambda_; }
+  const Eigen::VectorXd& w() const { return w_; }
+  const std::vector<char>& mode() const { return mode_; }
+  // Time at which the step being attempted (or the last step) ends.
+  double t_next() const { return t_next_; }
+  RunStats stats() const;
+
+ private:
+  const Mlcs& mlcs_;
+  ThetaOptions options_;
+  SparseMatrix pattern_;   // pattern of K(σ) shared by all step sizes
+  KluSymbolic symbolic_;
+  std::map<double, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh
+  RunStats stats_;
+  double t_ = 0, t_next_ = 0;
+  Eigen::VectorXd x_, q_, y_, y_prev_, lambda_, w_;
+  std::vector<char> mode_;
+  int restart_left_ = 0;
+  int since_breakpoint_ = 0;
+  double restart_y_norm_ = 0;
+  Eigen::VectorXd s_, b_, r_, x_new_, lambda_new_, w_new_;
+
+  ModeMlcp& solver_for(double theta_h);
+  bool y_jumped(const Eigen::VectorXd& y_new) const;
+  void account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
+                       double theta_eff);
+};
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,63 @@
+// Source waveforms: values and breakpoints against hand-computed SPICE semantics.
+#include "circuit/waveform.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace nsspice::circuit {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(Waveform, DcIsConstantWithoutBreakpoints) {
+  const Waveform w = Dc{3.5};
+  EXPECT_DOUBLE_EQ(waveform_value(w, 0.0), 3.5);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 1e3), 3.5);
+  EXPECT_EQ(waveform_next_breakpoint(w, 0.0), kInf);
+}
+
+TEST(Waveform, SinWithDelayAndDamping) {
+  const Waveform w = Sin{1.0, 2.0, 50.0, 0.01, 10.0, 30.0};
+  EXPECT_DOUBLE_EQ(waveform_value(w, 0.005), 1.0 + 2.0 * std::sin(std::numbers::pi / 6));
+  const double t = 0.013;
+  const double expected =
+      1.0 + 2.0 * std::exp(-10.0 * 0.003) * std::sin(2 * std::numbers::pi * 50.0 * 0.003 + std::numbers::pi / 6);
+  EXPECT_NEAR(waveform_value(w, t), expected, 1e-14);
+  EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 0.0), 0.01);
+  EXPECT_EQ(waveform_next_breakpoint(w, 0.01), kInf);
+}
+
+TEST(Waveform, PulseShapeAndPeriodicCorners) {
+  // v1=0 v2=5 td=1 tr=1 tf=2 pw=3 per=10
+  const Waveform w = Pulse{0.0, 5.0, 1.0, 1.0, 2.0, 3.0, 10.0};
+  EXPECT_DOUBLE_EQ(waveform_value(w, 0.5), 0.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 1.5), 2.5);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 3.0), 5.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 6.0), 2.5);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 8.0), 0.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 12.0), 5.0);  // second period: 11 + 1 rise
+  const double corners[] = {1.0, 2.0, 5.0, 7.0, 11.0, 12.0, 15.0, 17.0, 21.0};
+  double t = 0.0;
+  for (double c : corners) {
+    t = waveform_next_breakpoint(w, t);
+    EXPECT_DOUBLE_EQ(t, c);
+  }
+}
+
+TEST(Waveform, PwlInterpolatesAndHoldsEnds) {
+  const Waveform w = Pwl{{1.0, 2.0, 4.0}, {0.0, 10.0, -2.0}};
+  EXPECT_DOUBLE_EQ(waveform_value(w, 0.0), 0.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 1.5), 5.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 3.0), 4.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 9.0), -2.0);
+  EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 1.0), 2.0);
+  EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 3.0), 4.0);
+  EXPECT_EQ(waveform_next_breakpoint(w, 4.0), kInf);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit

@@ -1,0 +1,222 @@
+// Tests for each card kind: R C L V I D elements, source functions, .model, .tran, .ic,
+// .options, unknown elements and unknown control cards.
+#include <gtest/gtest.h>
+
+#include "test_helpers.hpp"
+
+namespace nsspice::netlist {
+namespace {
+
+using testing::card;
+using testing::parse;
+
+TEST(NetlistCards, ResistorCapacitorInductor) {
+  auto p = parse("t\nR1 in out 4.7k\nC2 out 0 10uF IC=1.5\nL3 out gnd 1mH ic=-2m\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 3u);
+  const auto& r = card<ElementCard>(p, 0);
+  EXPECT_EQ(r.name.lower, "r1");
+  ASSERT_EQ(r.nodes.size(), 2u);
+  EXPECT_EQ(r.nodes[0].text, "in");
+  EXPECT_EQ(r.nodes[1].text, "out");
+  EXPECT_DOUBLE_EQ(r.value->value, 4.7e3);
+  EXPECT_EQ(r.span.line, 2);
+  EXPECT_EQ(r.span.column, 1);
+  const auto& c = card<ElementCard>(p, 1);
+  EXPECT_DOUBLE_EQ(c.value->value, 10e-6);
+  ASSERT_EQ(c.params.size(), 1u);
+  EXPECT_EQ(c.params[0].name.lower, "ic");
+  EXPECT_EQ(c.params[0].raw.text, "1.5");
+  EXPECT_DOUBLE_EQ(c.params[0].number.value_or(0), 1.5);
+  const auto& l = card<ElementCard>(p, 2);
+  EXPECT_EQ(l.nodes[1].text, "gnd");
+  EXPECT_DOUBLE_EQ(l.value->value, 1e-3);
+  EXPECT_DOUBLE_EQ(l.params.at(0).number.value_or(0), -2e-3);
+}
+
+TEST(NetlistCards, SourcesDcForms) {
+  auto p = parse("t\nV1 a 0 DC 5\nV2 a 0 3.3V\nI3 0 a dc 1mA\nV4 a 0\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 4u);
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 0).value->value, 5);
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 1).value->value, 3.3);
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 2).value->value, 1e-3);
+  EXPECT_EQ(card<ElementCard>(p, 2).name.lower[0], 'i');
+  EXPECT_FALSE(card<ElementCard>(p, 3).value.has_value());
+  EXPECT_TRUE(card<ElementCard>(p, 3).functions.empty());
+}
+
+TEST(NetlistCards, SourceFunctions) {
+  auto p = parse(
+      "t\n"
+      "V1 a 0 SIN(0 1 1k 1m 10 90)\n"
+      "V2 a 0 DC 0 PULSE(0 5 1n 2n 3n 10n 20n)\n"
+      "I3 a 0 PWL(0 0 1m 1 2m 0)\n"
+      "V4 a 0 SIN 0 1 1k\n"
+      "V5 a 0 pwl (0, 1, 1u, 2)\n"
+      "V6 a 0 sin(0 1)\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 6u);
+  const auto& v1 = card<ElementCard>(p, 0);
+  ASSERT_EQ(v1.functions.size(), 1u);
+  EXPECT_EQ(v1.functions[0].kind.lower, "sin");
+  ASSERT_EQ(v1.functions[0].args.size(), 6u);
+  EXPECT_DOUBLE_EQ(v1.functions[0].args[2].value, 1e3);
+  EXPECT_DOUBLE_EQ(v1.functions[0].args[5].value, 90);
+  EXPECT_EQ(v1.functions[0].span.column, 8);
+  EXPECT_EQ(v1.functions[0].span.length, 20);
+  EXPECT_FALSE(v1.value.has_value());
+  const auto& v2 = card<ElementCard>(p, 1);
+  EXPECT_DOUBLE_EQ(v2.value->value, 0);
+  EXPECT_EQ(v2.functions.at(0).kind.lower, "pulse");
+  EXPECT_EQ(v2.functions.at(0).args.size(), 7u);
+  const auto& i3 = card<ElementCard>(p, 2);
+  EXPECT_EQ(i3.functions.at(0).kind.lower, "pwl");
+  EXPECT_EQ(i3.functions.at(0).args.size(), 6u);
+  const auto& v4 = card<ElementCard>(p, 3);
+  ASSERT_EQ(v4.functions.size(), 1u);
+  EXPECT_EQ(v4.functions[0].args.size(), 3u);
+  EXPECT_EQ(v4.functions[0].span.length, 10);
+  EXPECT_FALSE(v4.value.has_value());
+  EXPECT_EQ(card<ElementCard>(p, 4).functions.at(0).args.size(), 4u);
+  EXPECT_EQ(card<ElementCard>(p, 5).functions.at(0).args.size(), 2u);  // defaults applied later
+}
+
+TEST(NetlistCards, AcSpecificationIsKeptWithAWarning) {
+  auto p = parse("t\nV1 a 0 DC 1 AC 1 90 SIN(0 1 1k)\n");
+  EXPECT_EQ(p.diags.error_count(), 0);
+  EXPECT_EQ(p.text(),
+            "t.cir:2:13: warning: AC specification ignored (no AC analysis)\n"
+            "V1 a 0 DC 1 AC 1 90 SIN(0 1 1k)\n"
+            "            ^~\n");
+  const auto& v = card<ElementCard>(p, 0);
+  EXPECT_DOUBLE_EQ(v.value->value, 1);
+  ASSERT_EQ(v.params.size(), 2u);
+  EXPECT_EQ(v.params[0].name.lower, "ac");
+  EXPECT_DOUBLE_EQ(v.params[0].number.value_or(0), 1);
+  EXPECT_EQ(v.params[1].name.lower, "acphase");
+  EXPECT_DOUBLE_EQ(v.params[1].number.value_or(0), 90);
+  EXPECT_EQ(v.functions.size(), 1u);
+}
+
+TEST(NetlistCards, Diode) {
+  auto p = parse("t\nD1 anode cathode DMOD\nd2 a b dmod AREA=2 OFF\n");
+  EXPECT_EQ(p.diags.error_count(), 0);
+  EXPECT_EQ(p.diags.warning_count(), 2);
+  ASSERT_EQ(p.net.cards.size(), 2u);
+  const auto& d = card<ElementCard>(p, 0);
+  EXPECT_EQ(d.nodes.at(0).text, "anode");
+  EXPECT_EQ(d.nodes.at(1).text, "cathode");
+  ASSERT_TRUE(d.model.has_value());
+  EXPECT_EQ(d.model->text, "DMOD");
+  EXPECT_EQ(d.model->lower, "dmod");
+  EXPECT_TRUE(card<ElementCard>(p, 1).params.empty());
+}
+
+TEST(NetlistCards, ModelWithAndWithoutParentheses) {
+  auto p = parse(
+      "t\n"
+      ".model DMOD D(VF=0.7 RON=0.1)\n"
+      ".model d2 d vf=0.6 ron=1m goff=1n\n"
+      ".MODEL d3 D (VF=0.5, RON=2)\n"
+      ".model d4 D\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 4u);
+  const auto& m = card<ModelCard>(p, 0);
+  EXPECT_EQ(m.name.text, "DMOD");
+  EXPECT_EQ(m.type.lower, "d");
+  ASSERT_EQ(m.params.size(), 2u);
+  EXPECT_EQ(m.params[0].name.text, "VF");
+  EXPECT_DOUBLE_EQ(m.params[0].number.value_or(0), 0.7);
+  EXPECT_EQ(m.params[1].name.lower, "ron");
+  EXPECT_EQ(m.params[1].span.column, 22);
+  const auto& m2 = card<ModelCard>(p, 1);
+  ASSERT_EQ(m2.params.size(), 3u);
+  EXPECT_DOUBLE_EQ(m2.params[1].number.value_or(0), 1e-3);
+  EXPECT_DOUBLE_EQ(m2.params[2].number.value_or(0), 1e-9);
+  EXPECT_EQ(card<ModelCard>(p, 2).params.size(), 2u);
+  EXPECT_TRUE(card<ModelCard>(p, 3).params.empty());
+}
+
+TEST(NetlistCards, ModelParamWithNonNumberKeepsRawText) {
+  auto p = parse("t\n.model m1 D(level=abc)\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& m = card<ModelCard>(p, 0);
+  EXPECT_EQ(m.params.at(0).raw.text, "abc");
+  EXPECT_FALSE(m.params.at(0).number.has_value());
+}
+
+TEST(NetlistCards, TranWithTwoThreeFourArgsAndUic) {
+  auto p = parse("t\n.tran 1n 1u\n.tran 1n 1u 100n\n.tran 1n 1u 100n 5n\n.tran 1u 1m UIC\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 4u);
+  const auto& t2 = card<TranCard>(p, 0);
+  EXPECT_DOUBLE_EQ(t2.tstep.value, 1e-9);
+  EXPECT_DOUBLE_EQ(t2.tstop.value, 1e-6);
+  EXPECT_FALSE(t2.tstart.has_value());
+  EXPECT_FALSE(t2.tmax.has_value());
+  EXPECT_FALSE(t2.uic);
+  const auto& t3 = card<TranCard>(p, 1);
+  EXPECT_DOUBLE_EQ(t3.tstart.value().value, 100e-9);
+  EXPECT_FALSE(t3.tmax.has_value());
+  const auto& t4 = card<TranCard>(p, 2);
+  EXPECT_DOUBLE_EQ(t4.tmax.value().value, 5e-9);
+  EXPECT_EQ(t4.tmax->span.column, 18);
+  const auto& tu = card<TranCard>(p, 3);
+  EXPECT_TRUE(tu.uic);
+  EXPECT_DOUBLE_EQ(tu.tstop.value, 1e-3);
+}
+
+TEST(NetlistCards, InitialConditions) {
+  auto p = parse("t\n.ic V(n1)=10 v(out)=0 V( x ) = -1.5m\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& ic = card<IcCard>(p, 0);
+  ASSERT_EQ(ic.entries.size(), 3u);
+  EXPECT_EQ(ic.entries[0].node.text, "n1");
+  EXPECT_DOUBLE_EQ(ic.entries[0].value.value, 10);
+  EXPECT_EQ(ic.entries[1].node.lower, "out");
+  EXPECT_EQ(ic.entries[1].span.column, 14);
+  EXPECT_EQ(ic.entries[1].span.length, 8);
+  EXPECT_EQ(ic.entries[2].node.text, "x");
+  EXPECT_DOUBLE_EQ(ic.entries[2].value.value, -1.5e-3);
+}
+
+TEST(NetlistCards, OptionsAllSpellings) {
+  auto p = parse("t\n.options THETA=0.5 method=gear\n.option reltol=1e-4\n.opt trtol=7 noinit\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 3u);
+  const auto& o = card<OptionsCard>(p, 0);
+  ASSERT_EQ(o.params.size(), 2u);
+  EXPECT_EQ(o.params[0].name.lower, "theta");
+  EXPECT_DOUBLE_EQ(o.params[0].number.value_or(0), 0.5);
+  EXPECT_EQ(o.params[1].raw.lower, "gear");
+  EXPECT_FALSE(o.params[1].number.has_value());
+  EXPECT_DOUBLE_EQ(card<OptionsCard>(p, 1).params.at(0).number.value_or(0), 1e-4);
+  const auto& o3 = card<OptionsCard>(p, 2);
+  ASSERT_EQ(o3.params.size(), 2u);
+  EXPECT_EQ(o3.params[1].name.lower, "noinit");
+  EXPECT_EQ(o3.params[1].raw.text, "");
+  EXPECT_FALSE(o3.params[1].number.has_value());
+}
+
+TEST(NetlistCards, UnknownElementIsAnErrorUnknownDotCardAWarning) {
+  auto p = parse("t\nQ1 c b e qmod\n.foo 1 2\nR1 a b 1\n");
+  EXPECT_EQ(p.diags.error_count(), 1);
+  EXPECT_EQ(p.diags.warning_count(), 1);
+  ASSERT_EQ(p.diags.all().size(), 2u);
+  EXPECT_EQ(p.diags.all()[0].message, "unknown element type 'Q' (element 'Q1')");
+  EXPECT_EQ(p.diags.all()[0].severity, Severity::kError);
+  EXPECT_EQ(p.diags.all()[1].message, "unsupported control card '.foo' ignored");
+  EXPECT_EQ(p.diags.all()[1].severity, Severity::kWarning);
+  EXPECT_EQ(p.net.cards.size(), 1u);
+}
+
+TEST(NetlistCards, EndSetsFlag) {
+  EXPECT_TRUE(parse("t\n.end\n").net.has_end);
+  EXPECT_TRUE(parse("t\n.END").net.has_end);
+  EXPECT_FALSE(parse("t\nR1 a b 1\n").net.has_end);
+  EXPECT_FALSE(parse("t\n.ends\n").net.has_end);
+}
+
+}  // namespace
+}  // namespace nsspice::netlist

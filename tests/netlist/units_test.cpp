@@ -1,0 +1,74 @@
+// Tests for parse_spice_number: mantissa forms, every scale suffix, units, rejects.
+#include "netlist/units.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace nsspice::netlist {
+namespace {
+
+double num(std::string_view s) {
+  auto v = parse_spice_number(s);
+  EXPECT_TRUE(v.has_value()) << "'" << s << "' should parse";
+  return v.value_or(std::nan(""));
+}
+
+TEST(SpiceNumber, PlainForms) {
+  EXPECT_DOUBLE_EQ(num("0"), 0);
+  EXPECT_DOUBLE_EQ(num("42"), 42);
+  EXPECT_DOUBLE_EQ(num("-5"), -5);
+  EXPECT_DOUBLE_EQ(num("+2.5"), 2.5);
+  EXPECT_DOUBLE_EQ(num("1.5"), 1.5);
+  EXPECT_DOUBLE_EQ(num(".5"), 0.5);
+  EXPECT_DOUBLE_EQ(num("5."), 5);
+  EXPECT_DOUBLE_EQ(num("1e3"), 1e3);
+  EXPECT_DOUBLE_EQ(num("1E-3"), 1e-3);
+  EXPECT_DOUBLE_EQ(num("-2.5e+2"), -250);
+}
+
+TEST(SpiceNumber, EverySuffix) {
+  EXPECT_DOUBLE_EQ(num("1f"), 1e-15);
+  EXPECT_DOUBLE_EQ(num("1p"), 1e-12);
+  EXPECT_DOUBLE_EQ(num("1n"), 1e-9);
+  EXPECT_DOUBLE_EQ(num("1u"), 1e-6);
+  EXPECT_DOUBLE_EQ(num("1m"), 1e-3);
+  EXPECT_DOUBLE_EQ(num("1k"), 1e3);
+  EXPECT_DOUBLE_EQ(num("1meg"), 1e6);
+  EXPECT_DOUBLE_EQ(num("1g"), 1e9);
+  EXPECT_DOUBLE_EQ(num("1t"), 1e12);
+  EXPECT_DOUBLE_EQ(num("1mil"), 25.4e-6);
+}
+
+TEST(SpiceNumber, SuffixesAreCaseInsensitiveAndMIsMilli) {
+  EXPECT_DOUBLE_EQ(num("1M"), 1e-3);
+  EXPECT_DOUBLE_EQ(num("1MEG"), 1e6);
+  EXPECT_DOUBLE_EQ(num("1Meg"), 1e6);
+  EXPECT_DOUBLE_EQ(num("2K"), 2e3);
+  EXPECT_DOUBLE_EQ(num("3U"), 3e-6);
+  EXPECT_DOUBLE_EQ(num("1MIL"), 25.4e-6);
+  EXPECT_DOUBLE_EQ(num("4.7N"), 4.7e-9);
+}
+
+TEST(SpiceNumber, UnitsAfterSuffixAreIgnored) {
+  EXPECT_DOUBLE_EQ(num("10uF"), 10e-6);
+  EXPECT_DOUBLE_EQ(num("1kOhm"), 1e3);
+  EXPECT_DOUBLE_EQ(num("5V"), 5);
+  EXPECT_DOUBLE_EQ(num("1megohm"), 1e6);
+  EXPECT_DOUBLE_EQ(num("3mA"), 3e-3);
+  EXPECT_DOUBLE_EQ(num("2mils"), 2 * 25.4e-6);
+  EXPECT_DOUBLE_EQ(num("1e-3s"), 1e-3);
+  EXPECT_DOUBLE_EQ(num("-1.5e1mV"), -15e-3);
+  EXPECT_DOUBLE_EQ(num("100Hz"), 100);
+}
+
+TEST(SpiceNumber, Rejects) {
+  for (const char* bad :
+       {"",   "abc", "1.2.3", "e5",  "-",   "+",     ".",   "k",  "meg",  "1k5",  "1 k",
+        " 1", "1-",  "1e5.5", "inf", "nan", "1e999", "--1", "1%", "0x10", "\xff", "1\xff"}) {
+    EXPECT_FALSE(parse_spice_number(bad).has_value()) << "'" << bad << "' should be rejected";
+  }
+}
+
+}  // namespace
+}  // namespace nsspice::netlist

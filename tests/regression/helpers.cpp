@@ -1,0 +1,64 @@
+#include "helpers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "circuit/elaborate.hpp"
+#include "netlist/parse.hpp"
+
+namespace nsspice::testing {
+
+int Waveforms::column(const std::string& name) const {
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) {
+    ADD_FAILURE() << "no signal " << name;
+    return -1;
+  }
+  return static_cast<int>(it - names.begin());
+}
+
+std::vector<double> Waveforms::series(const std::string& name) const {
+  const int c = column(name);
+  std::vector<double> out;
+  if (c < 0) return out;
+  for (const auto& r : rows) out.push_back(r[static_cast<size_t>(c)]);
+  return out;
+}
+
+double Waveforms::at(const std::string& name, size_t point) const {
+  const int c = column(name);
+  return c < 0 ? 0.0 : rows.at(point)[static_cast<size_t>(c)];
+}
+
+Waveforms simulate(const std::string& text, const circuit::TransientOptions& options) {
+  Waveforms out;
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const netlist::Netlist tree = netlist::parse_string(text, "test.cir", sources, diags);
+  if (!diags.has_errors()) out.circuit = circuit::elaborate(tree, diags);
+  out.diagnostics = diags.format(sources);
+  if (diags.has_errors()) {
+    ADD_FAILURE() << out.diagnostics;
+    return out;
+  }
+  out.assembled = circuit::assemble(out.circuit);
+  const circuit::SignalTable table = circuit::make_signals(out.circuit, out.assembled);
+  out.names = table.names;
+  const auto& m = out.assembled.mlcs;
+  out.result = circuit::run_transient(
+      out.circuit, out.assembled, options,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+        std::vector<double> values;
+        table.evaluate(x, lambda, values);
+        out.t.push_back(t);
+        out.rows.push_back(std::move(values));
+        out.x.push_back(x);
+        out.lambda.push_back(lambda);
+        out.w.push_back(m.C * x + m.D * lambda + m.d);
+        return true;
+      });
+  return out;
+}
+
+}  // namespace nsspice::testing

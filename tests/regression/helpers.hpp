@@ -1,0 +1,29 @@
+#pragma once
+// Test helpers: simulate a netlist given as text and keep every point in memory.
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "circuit/transient.hpp"
+
+namespace nsspice::testing {
+
+struct Waveforms {
+  std::vector<std::string> names;
+  std::vector<double> t;
+  std::vector<std::vector<double>> rows;  // per point: the signal values
+  std::vector<Eigen::VectorXd> x, lambda, w;
+  circuit::TransientResult result;
+  circuit::Circuit circuit;
+  circuit::Assembled assembled;
+  std::string diagnostics;
+
+  int column(const std::string& name) const;
+  std::vector<double> series(const std::string& name) const;
+  double at(const std::string& name, size_t point) const;
+};
+
+// Parses, elaborates and simulates; failures of parsing end up in `diagnostics`.
+Waveforms simulate(const std::string& netlist_text, const circuit::TransientOptions& options = {});
+
+}  // namespace nsspice::testing
