@@ -77,8 +77,9 @@ int run_command(const RunOptions& o) {
   netlist::SourceManager sources;
   netlist::Diagnostics diags;
   const netlist::Netlist tree = netlist::parse_file(o.netlist, sources, diags);
-  circuit::Circuit circuit;
-  if (!diags.has_errors()) circuit = circuit::elaborate(tree, diags);
+  // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
+  // the netlist is reported in one run.
+  const circuit::Circuit circuit = circuit::elaborate(tree, diags);
   if (!diags.all().empty()) std::cerr << diags.format(sources);
   if (diags.has_errors()) {
     fmt::print(stderr, "{} error(s); nothing simulated\n", diags.error_count());

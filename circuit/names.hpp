@@ -6,7 +6,7 @@
 
 namespace nsspice::circuit {
 
-// Levenshtein distance between a and b.
+// Edit distance (with adjacent transpositions) between a and b.
 int edit_distance(std::string_view a, std::string_view b);
 // " (did you mean 'x'?)" for the nearest candidates within distance max(1, |name|/3), else "".
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);

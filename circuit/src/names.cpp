@@ -1,23 +1,25 @@
 #include "circuit/names.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace nsspice::circuit {
 
 int edit_distance(std::string_view a, std::string_view b) {
-  std::vector<int> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int diagonal = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const int up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
+  // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions.
+  const size_t n = a.size(), m = b.size();
+  std::vector<int> d((n + 1) * (m + 1));
+  auto at = [&](size_t i, size_t j) -> int& { return d[i * (m + 1) + j]; };
+  for (size_t i = 0; i <= n; ++i) at(i, 0) = static_cast<int>(i);
+  for (size_t j = 0; j <= m; ++j) at(0, j) = static_cast<int>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
     }
   }
-  return row[b.size()];
+  return at(n, m);
 }
 
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {

@@ -42,6 +42,23 @@ InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
                           [](const auto&) {}},
                d);
   }
+  // Node voltages implied by capacitor ICs: a capacitor with IC= whose other end is known
+  // (ground, .ic, or an earlier capacitor) fixes this end (repeated until nothing changes).
+  std::vector<char> known(static_cast<size_t>(a.node_count) + 1, 0);
+  known[0] = 1;
+  for (const auto& ic : circuit.ic) known[static_cast<size_t>(ic.first)] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Capacitor* c : caps) {
+      if (!c->ic || known[static_cast<size_t>(c->a)] == known[static_cast<size_t>(c->b)]) continue;
+      const bool a_known = known[static_cast<size_t>(c->a)];
+      const int node = a_known ? c->b : c->a;
+      const double other = (a_known ? c->a : c->b) > 0 ? p.x[(a_known ? c->a : c->b) - 1] : 0.0;
+      p.x[node - 1] = a_known ? other - *c->ic : other + *c->ic;
+      known[static_cast<size_t>(node)] = 1;
+      changed = true;
+    }
+  }
   p.q = m.E * p.x;
   for (const Capacitor* c : caps) {
     if (!c->ic) continue;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,6 +19,8 @@ constexpr double kStrict = 1e4;
 // A solution that passes only with κ·kLooseFactor is returned as kInaccurate.
 constexpr double kLooseFactor = 1e4;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+// Above this size the search for a nonsingular mode does not use dense rank computations.
+constexpr int kDenseRankLimit = 600;
 
 // Entries of K(σ) for σ = all pairs on (on = true) or all off, on one common pattern.
 Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
@@ -84,6 +87,11 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
 const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
   const std::string key = mode_key(mode);
   if (cache_.find(key) != nullptr) return cache_.get(key, symbolic_, k_);  // counted as a hit
+  set_values(mode);
+  return cache_.get(key, symbolic_, k_);
+}
+
+void ModeMlcp::set_values(const std::vector<char>& mode) {
   const int* outer = k_.outerIndexPtr();
   const int* inner = k_.innerIndexPtr();
   double* values = k_.valuePtr();
@@ -93,7 +101,6 @@ const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
       values[p] = (row >= n_ && !mode[row - n_]) ? off_values_[p] : on_values_[p];
     }
   }
-  return cache_.get(key, symbolic_, k_);
 }
 
 void ModeMlcp::solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
@@ -149,20 +156,15 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   const std::vector<char> guess = mode;
   const KluFactor* f = factor_for(mode);
   if (f == nullptr) {
-    // The guess is singular (e.g. the first step of a bridge); fall back to known-good bases.
-    std::vector<std::vector<char>> bases = {base_mode_, std::vector<char>(m_, 0),
-                                            std::vector<char>(m_, 1)};
-    for (const auto& b : bases) {
-      if ((f = factor_for(b)) != nullptr) {
-        mode = b;
-        break;
-      }
-    }
-    if (f == nullptr) {
+    // The guess is singular (e.g. the first step of a bridge whose diodes all block).
+    if (!find_base(mode)) {
       outcome.status = LcpStatus::kNumericalFailure;
-      outcome.message = "the circuit equations are singular in every mode tried";
+      outcome.message = "the circuit equations are singular in every mode tried (a node or "
+                        "sub-circuit without a path for its current, or a loop of voltage-defined "
+                        "branches)";
       return outcome;
     }
+    f = factor_for(mode);
   }
   solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
@@ -208,6 +210,47 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   if (outcome.mode_changed) ++stats_.mode_changes;
   base_mode_ = mode;
   return outcome;
+}
+
+bool ModeMlcp::find_base(std::vector<char>& mode) {
+  // Candidates in order: the last good base, single flips of the guess, all off, all on.
+  std::vector<std::vector<char>> candidates = {base_mode_};
+  for (int j = 0; j < m_; ++j) {
+    candidates.push_back(mode);
+    candidates.back()[j] = !mode[j];
+  }
+  candidates.emplace_back(m_, 0);
+  candidates.emplace_back(m_, 1);
+  for (const auto& c : candidates) {
+    if (factor_for(c) != nullptr) {
+      mode = c;
+      return true;
+    }
+  }
+  // Several independent floating parts: flip pairs one at a time where the rank grows.
+  if (n_ + m_ > kDenseRankLimit) return false;
+  std::vector<char> trial = mode;
+  auto rank_of = [&](const std::vector<char>& md) {
+    set_values(md);
+    return Eigen::FullPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k_)).rank();
+  };
+  auto rank = rank_of(trial);
+  for (bool grew = true; grew && rank < n_ + m_;) {
+    grew = false;
+    for (int j = 0; j < m_ && rank < n_ + m_; ++j) {
+      trial[j] = !trial[j];
+      const auto r = rank_of(trial);
+      if (r > rank) {
+        rank = r;
+        grew = true;
+      } else {
+        trial[j] = !trial[j];
+      }
+    }
+  }
+  if (rank < n_ + m_ || factor_for(trial) == nullptr) return false;
+  mode = trial;
+  return true;
 }
 
 bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,

@@ -83,6 +83,9 @@ class ModeMlcp {
   Eigen::VectorXd u_, rho_;
 
   const KluFactor* factor_for(const std::vector<char>& mode);
+  void set_values(const std::vector<char>& mode);
+  // Replaces a singular mode by a nearby one whose K is nonsingular; false if none is found.
+  bool find_base(std::vector<char>& mode);
   void solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                   const std::vector<char>& mode);
   struct Check {

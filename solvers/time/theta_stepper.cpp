@@ -33,14 +33,32 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
 }
 
 ModeMlcp& ThetaStepper::solver_for(double theta_h) {
-  auto it = solvers_.find(theta_h);
+  const double key = theta_h;
+  auto it = solvers_.find(key);
   if (it != solvers_.end()) return *it->second;
-  if (solvers_.size() >= 8) solvers_.erase(solvers_.begin());  // rare: odd breakpoint steps
+  if (solvers_.size() >= 8) {  // rare: odd step sizes at breakpoints; keep their counts
+    retire(*solvers_.begin()->second);
+    solvers_.erase(solvers_.begin());
+  }
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
-  auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, symbolic_,
-                                           options_.cache_capacity);
-  return *solvers_.emplace(theta_h, std::move(solver)).first->second;
+  auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, symbolic_, options_.cache_capacity);
+  return *solvers_.emplace(key, std::move(solver)).first->second;
+}
+
+void ThetaStepper::retire(const ModeMlcp& solver) {
+  add_counts(solver, retired_);
+}
+
+void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
+  const ModeMlcpStats& m = solver.stats();
+  s.lemke_calls += m.lemke_calls;
+  s.pivots += m.pivots;
+  s.mode_solves += m.mode_solves;
+  s.factorizations += solver.cache().factorizations();
+  s.refactorizations += solver.cache().refactorizations();
+  s.cache_hits += solver.cache().stats().hits;
+  s.cache_misses += solver.cache().stats().misses;
 }
 
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -53,6 +71,7 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   lambda_ = lambda0;
   w_ = mlcs_.C * x_ + mlcs_.D * lambda_ + mlcs_.d;
   mode_ = std::move(mode0);
+  mlcs_.eval_b(t_, s_, b_);
   restart_left_ = options_.restart_steps;
   since_breakpoint_ = 0;
 }
@@ -72,17 +91,18 @@ MlcpOutcome ThetaStepper::step() {
   const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
   ModeMlcp& solver = solver_for(theta * h_eff);
 
-  mlcs_.eval_b(t_next, s_, b_);
-  r_ = b_ + q_ / (theta * h_eff);
+  mlcs_.eval_b(t_next, s_, b_next_);
+  r_ = b_next_ + q_ / (theta * h_eff);
   if (theta < 1.0) r_ += ((1.0 - theta) / theta) * y_;
   std::vector<char> mode = mode_;
-  const MlcpOutcome outcome = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
+  MlcpOutcome outcome = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
   if (outcome.status != LcpStatus::kSuccess && outcome.status != LcpStatus::kInaccurate)
     return outcome;
+  if (outcome.mode_changed && theta < 1.0) switching_step(h_eff, mode, outcome);
 
+  // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
   Eigen::VectorXd q_new = mlcs_.E * x_new_;
-  Eigen::VectorXd y_new = (q_new - q_) / h_eff;
-  if (theta < 1.0) y_new = (y_new - (1.0 - theta) * y_) / theta;
+  Eigen::VectorXd y_new = mlcs_.B * lambda_new_ + b_next_ - mlcs_.G * x_new_;
   account_restart(y_new, breakpoint, outcome.mode_changed, theta);
 
   ++stats_.steps;
@@ -96,8 +116,32 @@ MlcpOutcome ThetaStepper::step() {
   q_.swap(q_new);
   y_prev_.swap(y_);
   y_.swap(y_new);
+  b_.swap(b_next_);
   mode_ = std::move(mode);
   return outcome;
+}
+
+void ThetaStepper::switching_step(double h_eff, std::vector<char>& mode, MlcpOutcome& outcome) {
+  // Energy at a switch. Over a step in a fixed mode the θ = ½ balance is exact:
+  //   V_{k+1} − V_k = −h x_{½}ᵀ G x_{½} + h x_{½}ᵀ b_{½} + h/4 (λ_kᵀ w_{k+1} + λ_{k+1}ᵀ w_k)
+  // (V = ½ xᵀ E x), and the last term vanishes because each pair is on (w = 0) or off (λ = 0)
+  // at both ends. Across a switch it is > 0: the averaged ideal device would deliver energy.
+  // So a step whose mode changes is redone by backward Euler, whose pair term λ_{k+1}ᵀ w_{k+1}
+  // is 0: first order for that one step (as any step containing an event), never creating
+  // energy.
+  ModeMlcp& solver = solver_for(h_eff);
+  r_ = b_next_ + q_ / h_eff;
+  std::vector<char> trial = mode;
+  Eigen::VectorXd x, lambda, w;
+  const MlcpOutcome second = solver.solve(r_, mlcs_.d, trial, x, lambda, w);
+  if (second.status != LcpStatus::kSuccess && second.status != LcpStatus::kInaccurate) return;
+  ++stats_.switching_steps;
+  x_new_ = std::move(x);
+  lambda_new_ = std::move(lambda);
+  w_new_ = std::move(w);
+  mode = std::move(trial);
+  outcome.status = second.status;
+  outcome.residual = std::max(outcome.residual, second.residual);
 }
 
 bool ThetaStepper::y_jumped(const Eigen::VectorXd& y_new) const {
@@ -114,12 +158,18 @@ void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint
     --restart_left_;
     ++stats_.restart_steps;
   }
-  // Impulse: the first restart step's y (Δq/h) dwarfs the next one's.
+  // Impulse: some component of the first restart step's y (Δq/h) dwarfs the next step's.
   ++since_breakpoint_;
-  const double y_norm = y_new.lpNorm<Eigen::Infinity>();
-  if (since_breakpoint_ == 1) restart_y_norm_ = y_norm;
-  if (since_breakpoint_ == 2 && restart_y_norm_ > kImpulseFactor * y_norm && restart_y_norm_ > 0)
-    stats_.impulse_times.push_back(t_);
+  if (since_breakpoint_ == 1) restart_y_ = y_new;
+  if (since_breakpoint_ == 2) {
+    const double floor = 1e-12 * restart_y_.lpNorm<Eigen::Infinity>();
+    for (Eigen::Index i = 0; i < y_new.size(); ++i) {
+      if (std::abs(restart_y_[i]) > kImpulseFactor * (std::abs(y_new[i]) + floor)) {
+        stats_.impulse_times.push_back(t_);
+        break;
+      }
+    }
+  }
   if (breakpoint) {
     ++stats_.breakpoints;
     restart_left_ = options_.restart_steps;
@@ -129,18 +179,20 @@ void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint
   }
 }
 
+void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
+  s.lemke_calls += from.lemke_calls;
+  s.pivots += from.pivots;
+  s.mode_solves += from.mode_solves;
+  s.factorizations += from.factorizations;
+  s.refactorizations += from.refactorizations;
+  s.cache_hits += from.cache_hits;
+  s.cache_misses += from.cache_misses;
+}
+
 RunStats ThetaStepper::stats() const {
   RunStats s = stats_;
-  for (const auto& [key, solver] : solvers_) {
-    const ModeMlcpStats& m = solver->stats();
-    s.lemke_calls += m.lemke_calls;
-    s.pivots += m.pivots;
-    s.mode_solves += m.mode_solves;
-    s.factorizations += solver->cache().factorizations();
-    s.refactorizations += solver->cache().refactorizations();
-    s.cache_hits += solver->cache().stats().hits;
-    s.cache_misses += solver->cache().stats().misses;
-  }
+  add_counts_into(retired_, s);
+  for (const auto& [key, solver] : solvers_) add_counts(*solver, s);
   return s;
 }
 

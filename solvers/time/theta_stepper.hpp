@@ -12,7 +12,9 @@
 //   w_{k+1} = C x_{k+1} + D λ_{k+1} + d,   0 ≤ w_{k+1} ⊥ λ_{k+1} ≥ 0
 //
 // and y_{k+1} = ((q_{k+1} − q_k)/h − (1−θ) y_k)/θ. θ = 1 is backward Euler, θ = ½ the
-// trapezoidal rule (order 2 on smooth phases, not L-stable). Restarts (§3.1): the first
+// trapezoidal rule (order 2 on smooth phases, not L-stable). A step in which the mode changes
+// is redone by backward Euler, which cannot create energy at the switch (switching_step).
+// Restarts (§3.1): the first
 // `restart_steps` steps after t0 and after every source breakpoint are backward-Euler steps,
 // which do not use y_k, so a jump of y (or a state jump: an impulsive step, §3.3) does not
 // leave a (−1)^k oscillation; a mode change after which y jumps (detected as an increment of y
@@ -55,6 +57,7 @@ struct RunStats {
   long cache_hits = 0;
   long cache_misses = 0;
   long inaccurate = 0;         // steps accepted with the looser tolerance
+  long switching_steps = 0;    // mode-change steps redone by backward Euler (θ < 1)
   double max_residual = 0;     // largest relative complementarity residual of a step
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
 };
@@ -88,16 +91,21 @@ class ThetaStepper {
   SparseMatrix pattern_;   // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
   std::map<double, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh
+  RunStats retired_;  // counts of solvers dropped from the map
   RunStats stats_;
   double t_ = 0, t_next_ = 0;
   Eigen::VectorXd x_, q_, y_, y_prev_, lambda_, w_;
   std::vector<char> mode_;
   int restart_left_ = 0;
   int since_breakpoint_ = 0;
-  double restart_y_norm_ = 0;
-  Eigen::VectorXd s_, b_, r_, x_new_, lambda_new_, w_new_;
+  Eigen::VectorXd restart_y_;
+  Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_;
 
   ModeMlcp& solver_for(double theta_h);
+  void retire(const ModeMlcp& solver);
+  static void add_counts(const ModeMlcp& solver, RunStats& s);
+  static void add_counts_into(const RunStats& from, RunStats& s);
+  void switching_step(double h_eff, std::vector<char>& mode, MlcpOutcome& outcome);
   bool y_jumped(const Eigen::VectorXd& y_new) const;
   void account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
                        double theta_eff);

@@ -58,11 +58,12 @@ struct TwoModeCase {
   int mode0;
   Eigen::Vector2d s0;
   double t_end;
+  size_t min_events;
 };
 
 void check_against_reference(const TwoModeCase& c) {
   const auto ref = integrate_piecewise(c.modes, c.mode0, c.s0, c.t_end);
-  ASSERT_GE(ref.events.size(), 3u) << c.name << ": the reference should switch";
+  ASSERT_GE(ref.events.size(), c.min_events) << c.name << ": the reference should switch";
   const double v_scale = std::abs(c.s0[0]);
   for (double theta : {1.0, 0.5}) {
     double previous = 0;
@@ -93,7 +94,7 @@ TEST(Ab08, CircuitA_RelativeDegreeZeroMatchesPiecewiseExactSolution) {
   const LtiMode off{(Eigen::Matrix2d() << 0, 0, 0, -R / kL).finished(), {-1, R}};
   check_against_reference({"AB08 (a)",
                            fmt::format("C1 n1 0 {} IC={}\nR1 n1 n2 10\nL1 n2 n1 1 IC=-1\nD1 n2 0 DI", kC, v0),
-                           "i(l1)", {off, on}, 1, {v0, -1.0}, 3.0});
+                           "i(l1)", {off, on}, 1, {v0, -1.0}, 3.0, 1});
 }
 
 TEST(Ab08, CircuitB_ClampedTankMatchesPiecewiseExactSolution) {
@@ -104,7 +105,7 @@ TEST(Ab08, CircuitB_ClampedTankMatchesPiecewiseExactSolution) {
   const LtiMode on{(Eigen::Matrix2d() << -1 / (R * kC), -1 / kC, 1 / kL, 0).finished(), {-1 / R, 0}};
   check_against_reference({"AB08 (b)",
                            fmt::format("C1 n1 0 {} IC={}\nL1 n1 0 1 IC=0\nR1 n2 n1 10\nD1 0 n2 DI", kC, v0),
-                           "i(l1)", {off, on}, 0, {v0, 0.0}, 3.0});
+                           "i(l1)", {off, on}, 0, {v0, 0.0}, 3.0, 3});
 }
 
 TEST(Ab08, CircuitC_HalfOscillationThenFrozen) {

