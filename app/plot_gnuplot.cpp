@@ -53,10 +53,20 @@ std::string write_plot(const PlotRequest& request) {
           "set style line 3 lw 2 lc rgb '#2ca02c'\nset style line 4 lw 2 lc rgb '#ff7f0e'\n"
           "set style line 5 lw 2 lc rgb '#9467bd'\nset style line 6 lw 2 lc rgb '#8c564b'\n"
           "set style increment user\n";
+    // Voltages on the left axis, currents on the right one when both are plotted.
+    auto is_current = [](const std::string& name) { return name.rfind("i(", 0) == 0; };
+    bool any_v = false, any_i = false;
+    for (const auto& s : request.series) (is_current(s.name) ? any_i : any_v) = true;
+    const bool two_axes = any_v && any_i;
+    gp << "set ylabel '" << (any_v ? "voltage [V]" : "current [A]") << "'\n";
+    if (two_axes) gp << "set y2label 'current [A]'\nset y2tics\nset ytics nomirror\n";
     gp << "plot ";
-    for (size_t k = 0; k < request.series.size(); ++k)
-      gp << (k ? ", " : "") << "'-' using 1:2 with lines ls " << (k % 6 + 1) << " title '"
-         << quoted(request.series[k].name) << "'";
+    for (size_t k = 0; k < request.series.size(); ++k) {
+      const bool y2 = two_axes && is_current(request.series[k].name);
+      gp << (k ? ", " : "") << "'-' using 1:2 axes x1" << (y2 ? "y2" : "y1") << " with lines ls "
+         << (k % 6 + 1) << " title '" << quoted(request.series[k].name) << (y2 ? " (right)" : "")
+         << "'";
+    }
     gp << "\n";
     for (const auto& s : request.series) {
       std::vector<std::pair<double, double>> points;
