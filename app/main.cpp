@@ -4,8 +4,9 @@
 #include "app/run_command.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"nsspice: transient simulation of circuits with ideal diodes and switches,\n"
-               "as mixed linear complementarity systems (no 'timestep too small')."};
+  CLI::App app{
+      "nsspice: transient simulation of circuits with ideal diodes and switches,\n"
+      "as mixed linear complementarity systems (no 'timestep too small')."};
   app.set_version_flag("--version", std::string("nsspice ") + NSSPICE_VERSION);
   app.require_subcommand(1);
 
@@ -15,9 +16,11 @@ int main(int argc, char** argv) {
   cmd->add_option("netlist", run.netlist, "SPICE-like netlist (.cir)")->required();
   cmd->add_option("-o,--output", run.output, "CSV file to write (default: <netlist>.csv)");
   cmd->add_option("--plot", run.plot, "also write a plot (.png, .svg or .pdf)");
-  cmd->add_option("--signals", run.signals,
-                  "signals to plot, comma separated, e.g. v(out),i(d1) (default: all node voltages)");
-  auto* theta_opt = cmd->add_option("--theta", theta, "theta of the scheme, in [0.5, 1] (overrides .options)");
+  cmd->add_option(
+      "--signals", run.signals,
+      "signals to plot, comma separated, e.g. v(out),i(d1) (default: all node voltages)");
+  auto* theta_opt =
+      cmd->add_option("--theta", theta, "theta of the scheme, in [0.5, 1] (overrides .options)");
   auto* step_opt = cmd->add_option("--step", step, "time step in seconds (overrides .tran)");
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   bool no_progress = false;

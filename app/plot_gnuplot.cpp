@@ -1,10 +1,10 @@
 #include "app/plot_gnuplot.hpp"
 
 #include <fmt/format.h>
+#include <gnuplot-iostream.h>
 
 #include <cmath>
 #include <filesystem>
-#include <gnuplot-iostream.h>
 
 namespace nsspice::app {
 namespace {
@@ -23,7 +23,8 @@ TimeUnit time_unit(double t_end) {
 
 std::string terminal_for(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".svg") return "svg size 1200,700 dynamic enhanced font 'Sans,12' background rgb 'white'";
+  if (ext == ".svg")
+    return "svg size 1200,700 dynamic enhanced font 'Sans,12' background rgb 'white'";
   if (ext == ".pdf") return "pdfcairo size 8in,4.7in enhanced font 'Sans,10'";
   return "pngcairo size 1200,700 enhanced font 'Sans,11'";
 }
@@ -80,7 +81,8 @@ std::string write_plot(const PlotRequest& request) {
     return fmt::format("gnuplot failed: {}", e.what());
   }
   std::error_code ec;
-  if (!std::filesystem::exists(request.output, ec) || std::filesystem::file_size(request.output, ec) == 0)
+  if (!std::filesystem::exists(request.output, ec) ||
+      std::filesystem::file_size(request.output, ec) == 0)
     return "gnuplot did not write the plot (is gnuplot installed?)";
   return {};
 }

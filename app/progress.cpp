@@ -9,13 +9,16 @@
 namespace nsspice::app {
 
 Progress::Progress(double t_stop, bool enabled)
-    : t_stop_(t_stop), enabled_(enabled && isatty(STDERR_FILENO) != 0), start_(Clock::now()),
+    : t_stop_(t_stop),
+      enabled_(enabled && isatty(STDERR_FILENO) != 0),
+      start_(Clock::now()),
       last_(start_) {}
 
 void Progress::update(double t) {
   if (!enabled_ || (++calls_ & 255) != 0) return;  // look at the clock every 256 points
   const auto now = Clock::now();
-  if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100)) return;
+  if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100))
+    return;
   last_ = now;
   shown_ = true;
   const double frac = std::clamp(t / t_stop_, 0.0, 1.0);

@@ -17,12 +17,13 @@ std::string format_report(const circuit::TransientResult& r, double wall, const 
                             s.restart_steps, s.breakpoints));
   line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
                                  s.pivots, s.mode_changes));
-  line("factorizations", fmt::format("{} full + {} refactorizations; cache {} hits / {} misses",
-                                     s.factorizations, s.refactorizations, s.cache_hits,
-                                     s.cache_misses));
-  line("complementarity", fmt::format("max relative residual {:.2g}{}", s.max_residual,
-                                      s.inaccurate ? fmt::format(", {} inaccurate steps", s.inaccurate)
-                                                   : std::string()));
+  line("factorizations",
+       fmt::format("{} full + {} refactorizations; cache {} hits / {} misses", s.factorizations,
+                   s.refactorizations, s.cache_hits, s.cache_misses));
+  line("complementarity",
+       fmt::format(
+           "max relative residual {:.2g}{}", s.max_residual,
+           s.inaccurate ? fmt::format(", {} inaccurate steps", s.inaccurate) : std::string()));
   if (!s.impulse_times.empty())
     line("impulses", fmt::format("{} impulsive step(s), first at t = {:.6g} s (state jump)",
                                  s.impulse_times.size(), s.impulse_times.front()));

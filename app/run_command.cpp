@@ -52,8 +52,8 @@ std::vector<std::string> split_signals(const std::string& text) {
 }
 
 // Indices of the plotted signals; empty optional with a message on an unknown name.
-std::optional<std::vector<size_t>> plot_selection(const RunOptions& o, const circuit::SignalTable& t,
-                                                  int node_count) {
+std::optional<std::vector<size_t>> plot_selection(const RunOptions& o,
+                                                  const circuit::SignalTable& t, int node_count) {
   std::vector<size_t> idx;
   if (o.signals.empty()) {
     for (int k = 0; k < node_count; ++k) idx.push_back(static_cast<size_t>(k));
@@ -62,7 +62,8 @@ std::optional<std::vector<size_t>> plot_selection(const RunOptions& o, const cir
   for (const auto& name : split_signals(o.signals)) {
     auto it = std::find(t.names.begin(), t.names.end(), name);
     if (it == t.names.end()) {
-      error(fmt::format("unknown signal '{}' in --signals{}", name, circuit::did_you_mean(name, t.names)));
+      error(fmt::format("unknown signal '{}' in --signals{}", name,
+                        circuit::did_you_mean(name, t.names)));
       return std::nullopt;
     }
     idx.push_back(static_cast<size_t>(it - t.names.begin()));
@@ -86,7 +87,8 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   if (!circuit.tran) {
-    error(fmt::format("'{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')", o.netlist));
+    error(fmt::format("'{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')",
+                      o.netlist));
     return kBadInput;
   }
   const circuit::Assembled assembled = circuit::assemble(circuit);
@@ -120,7 +122,8 @@ int run_command(const RunOptions& o) {
         ++rows;
         if (!o.plot.empty()) {
           plot.time.push_back(t);
-          for (size_t s = 0; s < selection->size(); ++s) plot.series[s].values.push_back(values[(*selection)[s]]);
+          for (size_t s = 0; s < selection->size(); ++s)
+            plot.series[s].values.push_back(values[(*selection)[s]]);
         }
         progress.update(t);
         return true;

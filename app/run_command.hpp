@@ -7,9 +7,9 @@ namespace nsspice::app {
 
 struct RunOptions {
   std::string netlist;
-  std::string output;         // CSV path; default: <netlist stem>.csv in the current directory
-  std::string plot;           // optional .png/.svg/.pdf
-  std::string signals;        // plot selection, comma separated; default: all node voltages
+  std::string output;   // CSV path; default: <netlist stem>.csv in the current directory
+  std::string plot;     // optional .png/.svg/.pdf
+  std::string signals;  // plot selection, comma separated; default: all node voltages
   std::optional<double> theta;
   std::optional<double> step;
   bool quiet = false;

@@ -15,18 +15,18 @@ namespace nsspice::circuit {
 struct Resistor {
   std::string name;  // lower case, as every name here
   int a = 0, b = 0;
-  double r = 0;      // Ω, > 0
+  double r = 0;  // Ω, > 0
 };
 struct Capacitor {
   std::string name;
   int a = 0, b = 0;
-  double c = 0;  // F, > 0
+  double c = 0;              // F, > 0
   std::optional<double> ic;  // initial v_a − v_b (UIC)
 };
 struct Inductor {
   std::string name;
   int a = 0, b = 0;
-  double l = 0;  // H, > 0
+  double l = 0;              // H, > 0
   std::optional<double> ic;  // initial current a → b (UIC)
 };
 struct VoltageSource {
@@ -64,8 +64,8 @@ struct Circuit {
   std::vector<Device> devices;
   std::vector<netlist::SourceSpan> spans;  // where each device was written
   std::optional<TranSpec> tran;
-  std::vector<std::pair<int, double>> ic;  // .ic v(node) = value
-  double theta = 0.5;                      // .options theta
+  std::vector<std::pair<int, double>> ic;                                // .ic v(node) = value
+  double theta = 0.5;                                                    // .options theta
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -34,15 +34,16 @@ struct TransientOptions {
 
 struct TransientResult {
   bool ok = false;
-  std::string error;   // when !ok: what happened, where, which devices
-  double t_end = 0;    // last accepted time
-  long points = 0;     // points handed to the observer
+  std::string error;  // when !ok: what happened, where, which devices
+  double t_end = 0;   // last accepted time
+  long points = 0;    // points handed to the observer
   solvers::RunStats stats;
   double h = 0, theta = 0;
 };
 
 // Called with every accepted point at or after TSTART (t0 included); returning false stops.
-using Observer = std::function<bool(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda)>;
+using Observer =
+    std::function<bool(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda)>;
 
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer);

@@ -3,7 +3,8 @@
 //
 //   DC v
 //   SIN(vo va freq td theta phase):  t < td: vo + va sin(φ);
-//                                    t ≥ td: vo + va e^{−θ(t−td)} sin(2π f (t−td) + φ), φ in degrees
+//                                    t ≥ td: vo + va e^{−θ(t−td)} sin(2π f (t−td) + φ), φ in
+//                                    degrees
 //   PULSE(v1 v2 td tr tf pw per):    v1 until td, linear rise in tr to v2, v2 for pw, linear
 //                                    fall in tf, repeating with period per
 //   PWL(t1 v1 t2 v2 ...):            linear between points, constant before the first and after

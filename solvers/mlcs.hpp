@@ -19,8 +19,8 @@ namespace nsspice::solvers {
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 
 struct Mlcs {
-  int n = 0;  // unknowns x
-  int m = 0;  // complementarity pairs
+  int n = 0;          // unknowns x
+  int m = 0;          // complementarity pairs
   SparseMatrix E, G;  // n × n
   SparseMatrix B;     // n × m
   SparseMatrix C;     // m × n

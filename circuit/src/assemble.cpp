@@ -66,37 +66,35 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
     return static_cast<int>(out.sources.size()) - 1;
   };
   for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
-    std::visit(
-        Overloaded{
-            [&](const Resistor& r) { st.conductance(st.g, r.a, r.b, 1.0 / r.r); },
-            [&](const Capacitor& c) { st.conductance(st.e, c.a, c.b, c.c); },
-            [&](const Inductor& l) {
-              const int col = next++;
-              out.unknown_names.push_back("i(" + l.name + ")");
-              st.branch(l.a, l.b, col, -1.0);  // L i' − (v_a − v_b) = 0
-              st.e.emplace_back(col, col, l.l);
-            },
-            [&](const VoltageSource& v) {
-              const int col = next++;
-              out.unknown_names.push_back("i(" + v.name + ")");
-              st.branch(v.p, v.n, col, 1.0);  // v_p − v_n = V(t)
-              st.source(col, new_source(v.wave), 1.0);
-            },
-            [&](const CurrentSource& i) {
-              const int src = new_source(i.wave);
-              st.source(Stamper::row(i.p), src, -1.0);
-              st.source(Stamper::row(i.n), src, 1.0);
-            },
-            [&](const Diode& dd) {
-              const int j = pair++;
-              out.pair_names.push_back(dd.name);
-              out.pair_device.push_back(static_cast<int>(idx));
-              st.pair(dd.a, dd.k, j);
-              st.d.emplace_back(j, j, dd.model.ron);
-              vf.push_back(dd.model.vf);
-              if (dd.model.goff > 0) st.conductance(st.g, dd.a, dd.k, dd.model.goff);
-            }},
-        circuit.devices[idx]);
+    std::visit(Overloaded{[&](const Resistor& r) { st.conductance(st.g, r.a, r.b, 1.0 / r.r); },
+                          [&](const Capacitor& c) { st.conductance(st.e, c.a, c.b, c.c); },
+                          [&](const Inductor& l) {
+                            const int col = next++;
+                            out.unknown_names.push_back("i(" + l.name + ")");
+                            st.branch(l.a, l.b, col, -1.0);  // L i' − (v_a − v_b) = 0
+                            st.e.emplace_back(col, col, l.l);
+                          },
+                          [&](const VoltageSource& v) {
+                            const int col = next++;
+                            out.unknown_names.push_back("i(" + v.name + ")");
+                            st.branch(v.p, v.n, col, 1.0);  // v_p − v_n = V(t)
+                            st.source(col, new_source(v.wave), 1.0);
+                          },
+                          [&](const CurrentSource& i) {
+                            const int src = new_source(i.wave);
+                            st.source(Stamper::row(i.p), src, -1.0);
+                            st.source(Stamper::row(i.n), src, 1.0);
+                          },
+                          [&](const Diode& dd) {
+                            const int j = pair++;
+                            out.pair_names.push_back(dd.name);
+                            out.pair_device.push_back(static_cast<int>(idx));
+                            st.pair(dd.a, dd.k, j);
+                            st.d.emplace_back(j, j, dd.model.ron);
+                            vf.push_back(dd.model.vf);
+                            if (dd.model.goff > 0) st.conductance(st.g, dd.a, dd.k, dd.model.goff);
+                          }},
+               circuit.devices[idx]);
   }
   if (options.hold_ic_nodes) {
     for (const auto& [node, value] : circuit.ic) {
@@ -117,7 +115,8 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
   m.d = Eigen::Map<Eigen::VectorXd>(vf.data(), static_cast<Eigen::Index>(vf.size()));
   m.S = to_sparse(m.n, static_cast<int>(out.sources.size()), st.s);
   m.source_values = [waves = out.sources](double t, Eigen::Ref<Eigen::VectorXd> s) {
-    for (size_t k = 0; k < waves.size(); ++k) s[static_cast<Eigen::Index>(k)] = waveform_value(waves[k], t);
+    for (size_t k = 0; k < waves.size(); ++k)
+      s[static_cast<Eigen::Index>(k)] = waveform_value(waves[k], t);
   };
   m.next_breakpoint = [waves = out.sources](double t) {
     double best = std::numeric_limits<double>::infinity();

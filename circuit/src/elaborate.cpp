@@ -58,7 +58,8 @@ std::optional<double> Elaborator::param(const netlist::ElementCard& e, std::stri
   for (const auto& p : e.params) {
     if (p.name.lower != name) continue;
     if (!p.number) {
-      diags_.error(p.raw.span, fmt::format("expected a number for '{}', got '{}'", p.name.text, p.raw.text));
+      diags_.error(p.raw.span,
+                   fmt::format("expected a number for '{}', got '{}'", p.name.text, p.raw.text));
       return std::nullopt;
     }
     return p.number;
@@ -85,8 +86,8 @@ void Elaborator::add(Device device, const SourceSpan& span) {
   const std::string& name = device_name(device);
   auto [it, inserted] = element_spans_.emplace(name, span);
   if (!inserted) {
-    netlist::Diagnostic d{netlist::Severity::kError, span,
-                          fmt::format("duplicate element name '{}'", name), {}};
+    netlist::Diagnostic d{
+        netlist::Severity::kError, span, fmt::format("duplicate element name '{}'", name), {}};
     d.notes.push_back({netlist::Severity::kNote, it->second, "first defined here", {}});
     diags_.add(std::move(d));
     return;
@@ -100,12 +101,15 @@ void Elaborator::models(const std::vector<netlist::Card>& cards) {
     const auto* m = std::get_if<netlist::ModelCard>(&card);
     if (m == nullptr) continue;
     if (m->type.lower != "d") {
-      diags_.error(m->type.span, fmt::format("unsupported model type '{}' (supported: D)", m->type.text));
+      diags_.error(m->type.span,
+                   fmt::format("unsupported model type '{}' (supported: D)", m->type.text));
       continue;
     }
     if (auto it = model_spans_.find(m->name.lower); it != model_spans_.end()) {
-      netlist::Diagnostic d{netlist::Severity::kError, m->name.span,
-                            fmt::format("duplicate model name '{}'", m->name.lower), {}};
+      netlist::Diagnostic d{netlist::Severity::kError,
+                            m->name.span,
+                            fmt::format("duplicate model name '{}'", m->name.lower),
+                            {}};
       d.notes.push_back({netlist::Severity::kNote, it->second, "first defined here", {}});
       diags_.add(std::move(d));
       continue;
@@ -120,8 +124,9 @@ void Elaborator::models(const std::vector<netlist::Card>& cards) {
         continue;
       }
       if (!p.number || *p.number < 0) {
-        diags_.error(p.raw.span, fmt::format("diode model parameter '{}' must be a number ≥ 0, got '{}'",
-                                             p.name.text, p.raw.text));
+        diags_.error(p.raw.span,
+                     fmt::format("diode model parameter '{}' must be a number ≥ 0, got '{}'",
+                                 p.name.text, p.raw.text));
         continue;
       }
       if (k == "vf") model.vf = *p.number;
@@ -153,8 +158,9 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
         ok = false;
       }
       if (!(spec.tstart >= 0) || !(spec.tstop > spec.tstart)) {
-        diags_.error(t->tstop.span, fmt::format(".tran stop time {} must be after the start time {}",
-                                                spec.tstop, spec.tstart));
+        diags_.error(t->tstop.span,
+                     fmt::format(".tran stop time {} must be after the start time {}", spec.tstop,
+                                 spec.tstart));
         ok = false;
       }
       if (t->tmax && !(spec.tmax > 0)) {
@@ -166,7 +172,8 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
       for (const auto& p : o->params) {
         if (p.name.lower == "theta") {
           if (!p.number || *p.number < 0.5 || *p.number > 1.0)
-            diags_.error(p.raw.span, fmt::format("THETA must be a number in [0.5, 1], got '{}'", p.raw.text));
+            diags_.error(p.raw.span,
+                         fmt::format("THETA must be a number in [0.5, 1], got '{}'", p.raw.text));
           else
             c_.theta = *p.number;
         } else {
@@ -201,7 +208,6 @@ void Elaborator::elements(const std::vector<netlist::Card>& cards) {
   }
 }
 
-
 void Elaborator::element(const netlist::ElementCard& e) {
   const std::string& name = e.name.lower;
   const char letter = name.empty() ? '\0' : name[0];
@@ -219,20 +225,24 @@ void Elaborator::element(const netlist::ElementCard& e) {
     }
     case 'c': {
       double c;
-      if (positive(e, "capacitor", "farads", c)) add(Capacitor{name, a, b, c, param(e, "ic")}, e.span);
+      if (positive(e, "capacitor", "farads", c))
+        add(Capacitor{name, a, b, c, param(e, "ic")}, e.span);
       break;
     }
     case 'l': {
       double l;
-      if (positive(e, "inductor", "henries", l)) add(Inductor{name, a, b, l, param(e, "ic")}, e.span);
+      if (positive(e, "inductor", "henries", l))
+        add(Inductor{name, a, b, l, param(e, "ic")}, e.span);
       break;
     }
     case 'v':
     case 'i': {
       auto wave = waveform(e);
       if (!wave) break;
-      if (letter == 'v') add(VoltageSource{name, a, b, std::move(*wave)}, e.span);
-      else add(CurrentSource{name, a, b, std::move(*wave)}, e.span);
+      if (letter == 'v')
+        add(VoltageSource{name, a, b, std::move(*wave)}, e.span);
+      else
+        add(CurrentSource{name, a, b, std::move(*wave)}, e.span);
       break;
     }
     case 'd':
@@ -276,8 +286,8 @@ std::optional<Waveform> Elaborator::source_function(const netlist::SourceFunctio
   const std::string& kind = f.kind.lower;
   auto arity = [&](size_t lo, size_t hi, const char* usage) {
     if (a.size() >= lo && a.size() <= hi) return true;
-    diags_.error(f.span, fmt::format("{} takes {} to {} arguments ({}), got {}", f.kind.text, lo, hi,
-                                     usage, a.size()));
+    diags_.error(f.span, fmt::format("{} takes {} to {} arguments ({}), got {}", f.kind.text, lo,
+                                     hi, usage, a.size()));
     return false;
   };
   if (kind == "sin") {
@@ -288,8 +298,13 @@ std::optional<Waveform> Elaborator::source_function(const netlist::SourceFunctio
   if (kind == "pulse") {
     if (!arity(2, 7, "v1 v2 td tr tf pw per")) return std::nullopt;
     auto nonzero = [](double v, double fallback) { return v != 0.0 ? v : fallback; };
-    Pulse p{a[0], a[1], arg(2, 0.0), nonzero(arg(3, 0.0), tstep), nonzero(arg(4, 0.0), tstep),
-            nonzero(arg(5, 0.0), tstop), nonzero(arg(6, 0.0), tstop)};
+    Pulse p{a[0],
+            a[1],
+            arg(2, 0.0),
+            nonzero(arg(3, 0.0), tstep),
+            nonzero(arg(4, 0.0), tstep),
+            nonzero(arg(5, 0.0), tstop),
+            nonzero(arg(6, 0.0), tstop)};
     if (p.td < 0 || p.tr < 0 || p.tf < 0 || p.pw < 0 || p.per < 0) {
       diags_.error(f.span, "PULSE times must not be negative");
       return std::nullopt;
@@ -299,13 +314,15 @@ std::optional<Waveform> Elaborator::source_function(const netlist::SourceFunctio
   }
   if (kind == "pwl") {
     if (a.size() < 2 || a.size() % 2 != 0) {
-      diags_.error(f.span, fmt::format("PWL needs pairs of time and value, got {} numbers", a.size()));
+      diags_.error(f.span,
+                   fmt::format("PWL needs pairs of time and value, got {} numbers", a.size()));
       return std::nullopt;
     }
     Pwl p;
     for (size_t i = 0; i < a.size(); i += 2) {
       if (!p.t.empty() && !(a[i] > p.t.back())) {
-        diags_.error(f.args[i].span, fmt::format("PWL times must increase: {} after {}", a[i], p.t.back()));
+        diags_.error(f.args[i].span,
+                     fmt::format("PWL times must increase: {} after {}", a[i], p.t.back()));
         return std::nullopt;
       }
       p.t.push_back(a[i]);

@@ -38,8 +38,7 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   if (nearest.empty() || best > limit) return {};
   std::sort(nearest.begin(), nearest.end());
   std::string out = " (did you mean ";
-  for (size_t i = 0; i < nearest.size() && i < 3; ++i)
-    out += (i ? ", '" : "'") + nearest[i] + "'";
+  for (size_t i = 0; i < nearest.size() && i < 3; ++i) out += (i ? ", '" : "'") + nearest[i] + "'";
   return out + "?)";
 }
 

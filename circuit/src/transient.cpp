@@ -38,8 +38,8 @@ InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
                             if (l.ic) p.x[branch] = *l.ic;
                             ++branch;
                           },
-                          [&](const VoltageSource&) { ++branch; }, [&](const Capacitor& c) { caps.push_back(&c); },
-                          [](const auto&) {}},
+                          [&](const VoltageSource&) { ++branch; },
+                          [&](const Capacitor& c) { caps.push_back(&c); }, [](const auto&) {}},
                d);
   }
   // Node voltages implied by capacitor ICs: a capacitor with IC= whose other end is known
@@ -140,7 +140,8 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     result.error = why;
     return result;
   }
-  InitialPoint init = tran.uic ? uic_point(circuit, assembled) : operating_point(circuit, assembled);
+  InitialPoint init =
+      tran.uic ? uic_point(circuit, assembled) : operating_point(circuit, assembled);
   if (!init.error.empty()) {
     result.error = init.error;
     return result;
@@ -157,10 +158,9 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     const solvers::MlcpOutcome outcome = stepper.step();
     if (outcome.status != solvers::LcpStatus::kSuccess &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
-      result.error = fmt::format("at t = {:.9g} s (step from {:.9g} s): {}{} [{}]",
-                                 stepper.t_next(), stepper.t(), outcome.message,
-                                 pair_list(assembled, outcome.pairs),
-                                 solvers::to_string(outcome.status));
+      result.error = fmt::format(
+          "at t = {:.9g} s (step from {:.9g} s): {}{} [{}]", stepper.t_next(), stepper.t(),
+          outcome.message, pair_list(assembled, outcome.pairs), solvers::to_string(outcome.status));
       break;
     }
     go_on = emit();

@@ -60,17 +60,18 @@ double sin_value(const Sin& s, double t) {
   const double phase = s.phase_deg * std::numbers::pi / 180.0;
   if (t < s.td) return s.vo + s.va * std::sin(phase);
   const double tau = t - s.td;
-  return s.vo + s.va * std::exp(-s.theta * tau) * std::sin(2.0 * std::numbers::pi * s.freq * tau + phase);
+  return s.vo +
+         s.va * std::exp(-s.theta * tau) * std::sin(2.0 * std::numbers::pi * s.freq * tau + phase);
 }
 
 }  // namespace
 
 double waveform_value(const Waveform& wave, double t) {
-  return std::visit(Overloaded{[](const Dc& d) { return d.value; },
-                               [t](const Sin& s) { return sin_value(s, t); },
-                               [t](const Pulse& p) { return pulse_value(p, t); },
-                               [t](const Pwl& p) { return pwl_value(p, t); }},
-                    wave);
+  return std::visit(
+      Overloaded{[](const Dc& d) { return d.value; }, [t](const Sin& s) { return sin_value(s, t); },
+                 [t](const Pulse& p) { return pulse_value(p, t); },
+                 [t](const Pwl& p) { return pwl_value(p, t); }},
+      wave);
 }
 
 double waveform_next_breakpoint(const Waveform& wave, double t) {

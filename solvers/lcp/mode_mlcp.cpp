@@ -30,7 +30,8 @@ Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const Spars
   Triplets t;
   t.reserve(w.nonZeros() + b.nonZeros() + c.nonZeros() + d.nonZeros() + m);
   for (int k = 0; k < w.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(w, k); it; ++it) t.emplace_back(it.row(), it.col(), it.value());
+    for (SparseMatrix::InnerIterator it(w, k); it; ++it)
+      t.emplace_back(it.row(), it.col(), it.value());
   for (int k = 0; k < b.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(b, k); it; ++it)
       t.emplace_back(it.row(), n + it.col(), -it.value());
@@ -127,12 +128,11 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
                                 double slack) const {
   // Scales: w_j is a sum of terms C_jk x_k, D_jk λ_k, d_j; λ is measured against the largest
   // unknown of the step. tol = κ ε scale.
-  const Eigen::VectorXd w_scale =
-      abs_product(c_, x) + abs_product(d_, lambda) + d.cwiseAbs() +
-      Eigen::VectorXd::Constant(m_, std::numeric_limits<double>::min());
-  const double lambda_scale = std::max(
-      {lambda.lpNorm<Eigen::Infinity>(), x.lpNorm<Eigen::Infinity>(),
-       std::numeric_limits<double>::min()});
+  const Eigen::VectorXd w_scale = abs_product(c_, x) + abs_product(d_, lambda) + d.cwiseAbs() +
+                                  Eigen::VectorXd::Constant(m_, std::numeric_limits<double>::min());
+  const double lambda_scale =
+      std::max({lambda.lpNorm<Eigen::Infinity>(), x.lpNorm<Eigen::Infinity>(),
+                std::numeric_limits<double>::min()});
   Check out{true, 0.0, {}};
   for (int j = 0; j < m_; ++j) {
     const double lam = lambda[j] / lambda_scale;
@@ -159,9 +159,10 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     // The guess is singular (e.g. the first step of a bridge whose diodes all block).
     if (!find_base(mode)) {
       outcome.status = LcpStatus::kNumericalFailure;
-      outcome.message = "the circuit equations are singular in every mode tried (a node or "
-                        "sub-circuit without a path for its current, or a loop of voltage-defined "
-                        "branches)";
+      outcome.message =
+          "the circuit equations are singular in every mode tried (a node or "
+          "sub-circuit without a path for its current, or a loop of voltage-defined "
+          "branches)";
       return outcome;
     }
     f = factor_for(mode);

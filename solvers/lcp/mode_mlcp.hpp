@@ -47,9 +47,9 @@ struct ModeMlcpStats {
 struct MlcpOutcome {
   LcpStatus status = LcpStatus::kSuccess;
   bool mode_changed = false;
-  double residual = 0;            // relative complementarity residual of the accepted solution
-  std::vector<int> pairs;         // on failure: the offending pairs
-  std::string message;            // on failure: what went wrong
+  double residual = 0;     // relative complementarity residual of the accepted solution
+  std::vector<int> pairs;  // on failure: the offending pairs
+  std::string message;     // on failure: what went wrong
 };
 
 // The sparsity pattern shared by every K(σ) of (W, B, C, D); W's pattern must be the
@@ -93,11 +93,11 @@ class ModeMlcp {
     double residual;
     std::vector<int> violated;
   };
-  Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
-              const Eigen::VectorXd& x, const Eigen::VectorXd& d, double slack) const;
+  Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
+              const Eigen::VectorXd& d, double slack) const;
   bool pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
-                        const Eigen::VectorXd& r, const Eigen::VectorXd& d,
-                        std::vector<char>& mode, MlcpOutcome& outcome);
+                        const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                        MlcpOutcome& outcome);
   void split(const std::vector<char>& mode, const Eigen::VectorXd& d, Eigen::VectorXd& x,
              Eigen::VectorXd& lambda, Eigen::VectorXd& w) const;
 };

@@ -26,8 +26,8 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
   }
   const int factorizations_before = entry.factor.factorizations();
   const int refactorizations_before = entry.factor.refactorizations();
-  const LuStatus status = entry.factor.valid() ? entry.factor.refactor(symbolic, a)
-                                               : entry.factor.factor(symbolic, a);
+  const LuStatus status =
+      entry.factor.valid() ? entry.factor.refactor(symbolic, a) : entry.factor.factor(symbolic, a);
   factorizations_ += entry.factor.factorizations() - factorizations_before;
   refactorizations_ += entry.factor.refactorizations() - refactorizations_before;
   if (status != LuStatus::kOk || !entry.factor.valid()) {

@@ -14,13 +14,28 @@ constexpr double kSnap = 1e-9;
 constexpr double kJumpFactor = 4.0;
 // A restart step after a breakpoint is impulsive when its |y| exceeds the next step's by this.
 constexpr double kImpulseFactor = 10.0;
+// Some component of `first` exceeds kImpulseFactor times the same component of `later`.
+bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
+  const double floor = 1e-12 * first.lpNorm<Eigen::Infinity>();
+  for (Eigen::Index i = 0; i < first.size(); ++i)
+    if (std::abs(first[i]) > kImpulseFactor * (std::abs(later[i]) + floor)) return true;
+  return false;
+}
+
+bool ok(const MlcpOutcome& o) {
+  return o.status == LcpStatus::kSuccess || o.status == LcpStatus::kInaccurate;
+}
+
 }  // namespace
 
 std::string ThetaOptions::validate() const {
-  if (!(theta >= 0.5 && theta <= 1.0)) return fmt::format("theta must be in [0.5, 1], got {}", theta);
-  if (!(h > 0) || !std::isfinite(h)) return fmt::format("the time step must be positive, got {}", h);
+  if (!(theta >= 0.5 && theta <= 1.0))
+    return fmt::format("theta must be in [0.5, 1], got {}", theta);
+  if (!(h > 0) || !std::isfinite(h))
+    return fmt::format("the time step must be positive, got {}", h);
   if (!(t_stop > t_start)) return "the stop time must be after the start time";
   if (restart_steps < 1) return "restart_steps must be at least 1";
+  if (restart_substeps < 1) return "restart_substeps must be at least 1";
   if (cache_capacity < 2) return "the factorization cache needs at least 2 entries";
   return {};
 }
@@ -42,13 +57,12 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   }
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
-  auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, symbolic_, options_.cache_capacity);
+  auto solver =
+      std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, symbolic_, options_.cache_capacity);
   return *solvers_.emplace(key, std::move(solver)).first->second;
 }
 
-void ThetaStepper::retire(const ModeMlcp& solver) {
-  add_counts(solver, retired_);
-}
+void ThetaStepper::retire(const ModeMlcp& solver) { add_counts(solver, retired_); }
 
 void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   const ModeMlcpStats& m = solver.stats();
@@ -74,6 +88,9 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   mlcs_.eval_b(t_, s_, b_);
   restart_left_ = options_.restart_steps;
   since_breakpoint_ = 0;
+  bdf2_pending_ = options_.restart_steps;
+  q_prev_ = q_prev2_ = q_;
+  h_prev_ = h_prev2_ = 0;
 }
 
 MlcpOutcome ThetaStepper::step() {
@@ -89,16 +106,18 @@ MlcpOutcome ThetaStepper::step() {
   t_next_ = t_next;
   const double h_eff = t_next - t_;
   const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
-  ModeMlcp& solver = solver_for(theta * h_eff);
-
   mlcs_.eval_b(t_next, s_, b_next_);
-  r_ = b_next_ + q_ / (theta * h_eff);
-  if (theta < 1.0) r_ += ((1.0 - theta) / theta) * y_;
   std::vector<char> mode = mode_;
-  MlcpOutcome outcome = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
-  if (outcome.status != LcpStatus::kSuccess && outcome.status != LcpStatus::kInaccurate)
-    return outcome;
-  if (outcome.mode_changed && theta < 1.0) switching_step(h_eff, mode, outcome);
+  MlcpOutcome outcome;
+  if (theta == 1.0) {
+    // Backward Euler: the scheme itself (θ = 1, one step) or a restart (substeps).
+    outcome = backward_euler(t_next, options_.theta < 1.0 ? options_.restart_substeps : 1, mode);
+  } else {
+    r_ = b_next_ + q_ / (theta * h_eff) + ((1.0 - theta) / theta) * y_;
+    outcome = solver_for(theta * h_eff).solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
+    if (ok(outcome) && outcome.mode_changed) switching_step(t_next, mode, outcome);
+  }
+  if (!ok(outcome)) return outcome;
 
   // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
   Eigen::VectorXd q_new = mlcs_.E * x_new_;
@@ -114,68 +133,119 @@ MlcpOutcome ThetaStepper::step() {
   lambda_.swap(lambda_new_);
   w_.swap(w_new_);
   q_.swap(q_new);
+  q_prev2_.swap(q_prev_);
+  q_prev_.swap(q_new);  // the old q_
+  h_prev2_ = h_prev_;
+  h_prev_ = h_eff;
   y_prev_.swap(y_);
   y_.swap(y_new);
   b_.swap(b_next_);
+  if (bdf2_pending_ > 0 && --bdf2_pending_ == 0 && std::abs(h_prev_ - h_prev2_) <= kSnap * h_prev_)
+    y_ = (3.0 * q_ - 4.0 * q_prev_ + q_prev2_) / (2.0 * h_prev_);
   mode_ = std::move(mode);
   return outcome;
 }
 
-void ThetaStepper::switching_step(double h_eff, std::vector<char>& mode, MlcpOutcome& outcome) {
+void ThetaStepper::switching_step(double t_next, std::vector<char>& mode, MlcpOutcome& outcome) {
   // Energy at a switch. Over a step in a fixed mode the θ = ½ balance is exact:
   //   V_{k+1} − V_k = −h x_{½}ᵀ G x_{½} + h x_{½}ᵀ b_{½} + h/4 (λ_kᵀ w_{k+1} + λ_{k+1}ᵀ w_k)
   // (V = ½ xᵀ E x), and the last term vanishes because each pair is on (w = 0) or off (λ = 0)
   // at both ends. Across a switch it is > 0: the averaged ideal device would deliver energy.
-  // So a step whose mode changes is redone by backward Euler, whose pair term λ_{k+1}ᵀ w_{k+1}
-  // is 0: first order for that one step (as any step containing an event), never creating
-  // energy.
-  ModeMlcp& solver = solver_for(h_eff);
-  r_ = b_next_ + q_ / h_eff;
+  // So a step whose mode changes is redone by backward-Euler substeps, whose pair terms
+  // λ_{j+1}ᵀ w_{j+1} are 0: first order for that one step (as any step containing an event),
+  // never creating energy.
   std::vector<char> trial = mode;
-  Eigen::VectorXd x, lambda, w;
-  const MlcpOutcome second = solver.solve(r_, mlcs_.d, trial, x, lambda, w);
-  if (second.status != LcpStatus::kSuccess && second.status != LcpStatus::kInaccurate) return;
+  const MlcpOutcome second = backward_euler(t_next, options_.restart_substeps, trial);
+  if (!ok(second)) return;  // keep the trapezoidal solution
   ++stats_.switching_steps;
-  x_new_ = std::move(x);
-  lambda_new_ = std::move(lambda);
-  w_new_ = std::move(w);
   mode = std::move(trial);
   outcome.status = second.status;
   outcome.residual = std::max(outcome.residual, second.residual);
 }
 
+MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vector<char>& mode) {
+  // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
+  const double h_s = (t_next - t_) / substeps;
+  ModeMlcp& solver = solver_for(h_s);
+  Eigen::VectorXd q = q_, b, s, q_next, y_first, y_later;
+  MlcpOutcome total;
+  const std::vector<char> start = mode;
+  impulsive_ = false;
+  for (int j = 1; j <= substeps; ++j) {
+    if (j < substeps) {
+      mlcs_.eval_b(t_ + j * h_s, s, b);
+    } else {
+      b = b_next_;
+    }
+    r_ = b + q / h_s;
+    const MlcpOutcome o = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
+    if (!ok(o)) return o;
+    total.status = o.status == LcpStatus::kInaccurate ? o.status : total.status;
+    total.residual = std::max(total.residual, o.residual);
+    q_next = mlcs_.E * x_new_;
+    // Average derivative of each substep: an impulse (state jump) puts nearly all of Δq in the
+    // first substep, far above what any later substep sees.
+    const Eigen::VectorXd y_sub = (q_next - q) / h_s;
+    if (j == 1) {
+      y_first = y_sub;
+      y_later = Eigen::VectorXd::Zero(y_sub.size());
+    } else {
+      y_later = y_later.cwiseMax(y_sub.cwiseAbs());
+    }
+    q.swap(q_next);
+  }
+  if (substeps > 1) impulsive_ = dwarfs(y_first, y_later);
+  total.mode_changed = mode != start;
+  return total;
+}
+
 bool ThetaStepper::y_jumped(const Eigen::VectorXd& y_new) const {
-  const double floor = 1e-9 * std::max(y_.lpNorm<Eigen::Infinity>(), y_new.lpNorm<Eigen::Infinity>());
+  const double floor =
+      1e-9 * std::max(y_.lpNorm<Eigen::Infinity>(), y_new.lpNorm<Eigen::Infinity>());
   for (Eigen::Index i = 0; i < y_new.size(); ++i) {
-    if (std::abs(y_new[i] - y_[i]) > kJumpFactor * std::abs(y_[i] - y_prev_[i]) + floor) return true;
+    if (std::abs(y_new[i] - y_[i]) > kJumpFactor * std::abs(y_[i] - y_prev_[i]) + floor)
+      return true;
   }
   return false;
 }
 
-void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint,
-                                   bool mode_changed, double theta_eff) {
+void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
+                                   double theta_eff) {
   if (restart_left_ > 0) {
     --restart_left_;
     ++stats_.restart_steps;
   }
-  // Impulse: some component of the first restart step's y (Δq/h) dwarfs the next step's.
+  // Impulse (state jump) in the first step after t0 or a breakpoint: within the step from its
+  // backward-Euler substeps; for θ = 1 (one substep) from the first two steps' Δq/h.
   ++since_breakpoint_;
-  if (since_breakpoint_ == 1) restart_y_ = y_new;
-  if (since_breakpoint_ == 2) {
-    const double floor = 1e-12 * restart_y_.lpNorm<Eigen::Infinity>();
-    for (Eigen::Index i = 0; i < y_new.size(); ++i) {
-      if (std::abs(restart_y_[i]) > kImpulseFactor * (std::abs(y_new[i]) + floor)) {
-        stats_.impulse_times.push_back(t_);
-        break;
-      }
+  bool impulse = false;
+  if (since_breakpoint_ == 1) {
+    impulse = impulsive_;
+    restart_y_ = y_new;
+  } else if (since_breakpoint_ == 2 && options_.theta == 1.0) {
+    impulse = dwarfs(restart_y_, y_new.cwiseAbs());
+  }
+  if (impulse) {
+    stats_.impulse_times.push_back(since_breakpoint_ == 1 ? t_next_ : t_);
+    if (options_.theta < 1.0) {
+      // The point before the jump is not on the smooth branch: two more restart steps and the
+      // BDF2 history from the three points after the jump.
+      restart_left_ = std::max(restart_left_, 2);
+      bdf2_pending_ = 3;
     }
   }
   if (breakpoint) {
     ++stats_.breakpoints;
     restart_left_ = options_.restart_steps;
     since_breakpoint_ = 0;
+    bdf2_pending_ = options_.restart_steps + 1;  // counted down from this step on
   } else if (mode_changed && options_.restart_on_jump && theta_eff < 1.0 && y_jumped(y_new)) {
-    restart_left_ = std::max(restart_left_, 1);
+    // y jumped at the switch (e.g. a capacitor put across a source): two backward-Euler steps,
+    // then the trapezoidal history restarts from the BDF2 derivative of the three post-switch
+    // points, y = (3q_{k} − 4q_{k−1} + q_{k−2})/(2h), accurate to O(h²): a backward-Euler
+    // derivative (O(h)) would leave a (−1)^k ringing of that size in the trapezoidal rule.
+    restart_left_ = std::max(restart_left_, 2);
+    bdf2_pending_ = 3;  // counted down from this step on
   }
 }
 

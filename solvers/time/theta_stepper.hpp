@@ -15,11 +15,16 @@
 // trapezoidal rule (order 2 on smooth phases, not L-stable). A step in which the mode changes
 // is redone by backward Euler, which cannot create energy at the switch (switching_step).
 // Restarts (§3.1): the first
-// `restart_steps` steps after t0 and after every source breakpoint are backward-Euler steps,
+// `restart_steps` steps after t0 and after every source breakpoint are backward-Euler steps
+// (each made of `restart_substeps` substeps, which divides their O(h²) error by as much),
 // which do not use y_k, so a jump of y (or a state jump: an impulsive step, §3.3) does not
-// leave a (−1)^k oscillation; a mode change after which y jumps (detected as an increment of y
-// far larger than the previous one) is followed by one backward-Euler step. Breakpoints
-// always land on a step boundary; the step then continues with h from there.
+// leave a (−1)^k oscillation; the trapezoidal history then starts from the BDF2 derivative
+// y = (3q_k − 4q_{k−1} + q_{k−2})/(2h) of the last three points (after an impulsive step, one
+// more restart step so that the pre-jump point is not among them); a mode change after which y
+// jumps (detected as an increment of y far larger than the previous one) is followed by two
+// backward-Euler steps, after which the history y restarts from the second-order BDF2 derivative of
+// the three post-switch points. Breakpoints always land on a step boundary; the step then continues
+// with h from there.
 #include <Eigen/Core>
 #include <map>
 #include <memory>
@@ -38,27 +43,28 @@ struct ThetaOptions {
   double t_start = 0;           // initial time [s]
   double t_stop = 0;            // final time [s]
   int restart_steps = 2;        // backward-Euler steps after t0 and after each breakpoint
-  bool restart_on_jump = true;  // one backward-Euler step after a mode change that makes y jump
+  bool restart_on_jump = true;  // backward-Euler steps after a mode change that makes y jump
+  int restart_substeps = 4;     // a restart or switching step = this many backward-Euler substeps
   int cache_capacity = 64;      // factorizations kept per step size
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
 };
 
 struct RunStats {
-  long steps = 0;              // accepted steps
-  long restart_steps = 0;      // backward-Euler restart steps among them
-  long breakpoints = 0;        // source breakpoints landed on
-  long mode_changes = 0;       // steps whose mode differs from the previous step's
-  long lemke_calls = 0;        // steps that needed pivoting
-  long pivots = 0;             // Lemke pivots
-  long mode_solves = 0;        // sparse triangular solve pairs
-  long factorizations = 0;     // numeric factorizations with pivoting
-  long refactorizations = 0;   // numeric refactorizations (same pivot order)
+  long steps = 0;             // accepted steps
+  long restart_steps = 0;     // backward-Euler restart steps among them
+  long breakpoints = 0;       // source breakpoints landed on
+  long mode_changes = 0;      // steps whose mode differs from the previous step's
+  long lemke_calls = 0;       // steps that needed pivoting
+  long pivots = 0;            // Lemke pivots
+  long mode_solves = 0;       // sparse triangular solve pairs
+  long factorizations = 0;    // numeric factorizations with pivoting
+  long refactorizations = 0;  // numeric refactorizations (same pivot order)
   long cache_hits = 0;
   long cache_misses = 0;
-  long inaccurate = 0;         // steps accepted with the looser tolerance
-  long switching_steps = 0;    // mode-change steps redone by backward Euler (θ < 1)
-  double max_residual = 0;     // largest relative complementarity residual of a step
+  long inaccurate = 0;                // steps accepted with the looser tolerance
+  long switching_steps = 0;           // mode-change steps redone by backward Euler (θ < 1)
+  double max_residual = 0;            // largest relative complementarity residual of a step
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
 };
 
@@ -88,10 +94,10 @@ class ThetaStepper {
  private:
   const Mlcs& mlcs_;
   ThetaOptions options_;
-  SparseMatrix pattern_;   // pattern of K(σ) shared by all step sizes
+  SparseMatrix pattern_;  // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
   std::map<double, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh
-  RunStats retired_;  // counts of solvers dropped from the map
+  RunStats retired_;                                     // counts of solvers dropped from the map
   RunStats stats_;
   double t_ = 0, t_next_ = 0;
   Eigen::VectorXd x_, q_, y_, y_prev_, lambda_, w_;
@@ -99,13 +105,20 @@ class ThetaStepper {
   int restart_left_ = 0;
   int since_breakpoint_ = 0;
   Eigen::VectorXd restart_y_;
+  Eigen::VectorXd q_prev_, q_prev2_;  // q at the two previous points
+  double h_prev_ = 0, h_prev2_ = 0;   // the two previous step sizes
+  int bdf2_pending_ = 0;              // steps until the history is reset from BDF2
+  bool impulsive_ = false;            // the last backward_euler() saw a state jump
   Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_;
 
   ModeMlcp& solver_for(double theta_h);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);
-  void switching_step(double h_eff, std::vector<char>& mode, MlcpOutcome& outcome);
+  void switching_step(double t_next, std::vector<char>& mode, MlcpOutcome& outcome);
+  // Backward Euler from (t_, q_) to t_next in `substeps` equal substeps; the result goes to
+  // x_new_, lambda_new_, w_new_ and `mode`.
+  MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode);
   bool y_jumped(const Eigen::VectorXd& y_new) const;
   void account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
                        double theta_eff);

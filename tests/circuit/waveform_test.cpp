@@ -24,7 +24,8 @@ TEST(Waveform, SinWithDelayAndDamping) {
   EXPECT_DOUBLE_EQ(waveform_value(w, 0.005), 1.0 + 2.0 * std::sin(std::numbers::pi / 6));
   const double t = 0.013;
   const double expected =
-      1.0 + 2.0 * std::exp(-10.0 * 0.003) * std::sin(2 * std::numbers::pi * 50.0 * 0.003 + std::numbers::pi / 6);
+      1.0 + 2.0 * std::exp(-10.0 * 0.003) *
+                std::sin(2 * std::numbers::pi * 50.0 * 0.003 + std::numbers::pi / 6);
   EXPECT_NEAR(waveform_value(w, t), expected, 1e-14);
   EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 0.0), 0.01);
   EXPECT_EQ(waveform_next_breakpoint(w, 0.01), kInf);

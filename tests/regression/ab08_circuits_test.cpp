@@ -9,10 +9,10 @@
 //       oscillation that stops at the first zero of the current; v_C then stays at −V0 e^{−απ/ω_d}.
 //   (d) C n1 0; R n1 0; L n2 n1; D 0 n2 — i_L(0) = −1 A is inconsistent: the first step jumps it
 //       to 0 (an impulse), then v_C decays as V0 e^{−t/RC} with the diode blocked.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fmt/format.h>
 #include <numbers>
 
 #include "checks.hpp"
@@ -48,7 +48,8 @@ std::pair<double, double> max_errors(const Waveforms& r, const PiecewiseSolution
 // Number of times the diode current switched between zero and positive.
 int diode_transitions(const Waveforms& r) {
   int n = 0;
-  for (size_t k = 2; k < r.lambda.size(); ++k) n += (r.lambda[k][0] > 0) != (r.lambda[k - 1][0] > 0);
+  for (size_t k = 2; k < r.lambda.size(); ++k)
+    n += (r.lambda[k][0] > 0) != (r.lambda[k - 1][0] > 0);
   return n;
 }
 
@@ -90,11 +91,18 @@ TEST(Ab08, CircuitA_RelativeDegreeZeroMatchesPiecewiseExactSolution) {
   const double R = 10, v0 = 1 / kC;
   // State (v, i), i = current n2 → n1 through L. On: v' = (i − v/R)/C, i' = −v/L, guard
   // i_D = v/R − i ≥ 0. Off: v' = 0, i' = −R i/L, guard λ = R i − v ≥ 0.
-  const LtiMode on{(Eigen::Matrix2d() << -1 / (R * kC), 1 / kC, -1 / kL, 0).finished(), {1 / R, -1}};
+  const LtiMode on{(Eigen::Matrix2d() << -1 / (R * kC), 1 / kC, -1 / kL, 0).finished(),
+                   {1 / R, -1}};
   const LtiMode off{(Eigen::Matrix2d() << 0, 0, 0, -R / kL).finished(), {-1, R}};
-  check_against_reference({"AB08 (a)",
-                           fmt::format("C1 n1 0 {} IC={}\nR1 n1 n2 10\nL1 n2 n1 1 IC=-1\nD1 n2 0 DI", kC, v0),
-                           "i(l1)", {off, on}, 1, {v0, -1.0}, 3.0, 1});
+  check_against_reference(
+      {"AB08 (a)",
+       fmt::format("C1 n1 0 {} IC={}\nR1 n1 n2 10\nL1 n2 n1 1 IC=-1\nD1 n2 0 DI", kC, v0),
+       "i(l1)",
+       {off, on},
+       1,
+       {v0, -1.0},
+       3.0,
+       1});
 }
 
 TEST(Ab08, CircuitB_ClampedTankMatchesPiecewiseExactSolution) {
@@ -102,10 +110,17 @@ TEST(Ab08, CircuitB_ClampedTankMatchesPiecewiseExactSolution) {
   // State (v, i), i = current n1 → 0 through L. Off: v' = −i/C, i' = v/L, guard w = v ≥ 0.
   // On (λ = −v/R): v' = (−i − v/R)/C, i' = v/L, guard λ = −v/R ≥ 0.
   const LtiMode off{(Eigen::Matrix2d() << 0, -1 / kC, 1 / kL, 0).finished(), {1, 0}};
-  const LtiMode on{(Eigen::Matrix2d() << -1 / (R * kC), -1 / kC, 1 / kL, 0).finished(), {-1 / R, 0}};
-  check_against_reference({"AB08 (b)",
-                           fmt::format("C1 n1 0 {} IC={}\nL1 n1 0 1 IC=0\nR1 n2 n1 10\nD1 0 n2 DI", kC, v0),
-                           "i(l1)", {off, on}, 0, {v0, 0.0}, 3.0, 3});
+  const LtiMode on{(Eigen::Matrix2d() << -1 / (R * kC), -1 / kC, 1 / kL, 0).finished(),
+                   {-1 / R, 0}};
+  check_against_reference(
+      {"AB08 (b)",
+       fmt::format("C1 n1 0 {} IC={}\nL1 n1 0 1 IC=0\nR1 n2 n1 10\nD1 0 n2 DI", kC, v0),
+       "i(l1)",
+       {off, on},
+       0,
+       {v0, 0.0},
+       3.0,
+       3});
 }
 
 TEST(Ab08, CircuitC_HalfOscillationThenFrozen) {
@@ -115,8 +130,8 @@ TEST(Ab08, CircuitC_HalfOscillationThenFrozen) {
   for (double theta : {1.0, 0.5}) {
     const double h = 1e-4;
     const Waveforms r = simulate(netlist(
-        "AB08 (c)", fmt::format("C1 n1 0 {} IC=1\nR1 n1 n2 0.1\nL1 n2 n3 1 IC=0\nD1 n3 0 DI", kC), h, 1.5,
-        theta));
+        "AB08 (c)", fmt::format("C1 n1 0 {} IC=1\nR1 n1 n2 0.1\nL1 n2 n3 1 IC=0\nD1 n3 0 DI", kC),
+        h, 1.5, theta));
     ASSERT_TRUE(r.result.ok) << r.result.error;
     expect_complementarity(r);
     expect_energy_non_increasing(r);
@@ -124,7 +139,8 @@ TEST(Ab08, CircuitC_HalfOscillationThenFrozen) {
     double err = 0;
     for (size_t k = 0; k < r.t.size(); ++k) {
       const double t = r.t[k];
-      const double exact = t < t_stop ? v0 * std::exp(-alpha * t) * (std::cos(wd * t) + alpha / wd * std::sin(wd * t))
+      const double exact = t < t_stop ? v0 * std::exp(-alpha * t) *
+                                            (std::cos(wd * t) + alpha / wd * std::sin(wd * t))
                                       : v_final;
       err = std::max(err, std::abs(v[k] - exact));
       if (t > t_stop + 2 * h) {
@@ -142,9 +158,10 @@ TEST(Ab08, CircuitD_ImpulsiveStartThenRcDecay) {
   const double R = 10, v0 = 1 / kC;
   for (double theta : {1.0, 0.5}) {
     const double h = 1e-4;
-    const Waveforms r = simulate(netlist(
-        "AB08 (d)", fmt::format("C1 n1 0 {} IC={}\nR1 n1 0 10\nL1 n2 n1 1 IC=-1\nD1 0 n2 DI", kC, v0), h, 0.5,
-        theta));
+    const Waveforms r = simulate(
+        netlist("AB08 (d)",
+                fmt::format("C1 n1 0 {} IC={}\nR1 n1 0 10\nL1 n2 n1 1 IC=-1\nD1 0 n2 DI", kC, v0),
+                h, 0.5, theta));
     ASSERT_TRUE(r.result.ok) << r.result.error;
     expect_complementarity(r);
     const auto v = r.series("v(n1)"), i = r.series("i(l1)");

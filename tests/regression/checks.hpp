@@ -22,7 +22,8 @@ inline void expect_complementarity(const Waveforms& r, double tol = 1e-9) {
   for (size_t k = 1; k < r.lambda.size() && bad < 5; ++k) {
     for (Eigen::Index j = 0; j < r.lambda[k].size(); ++j) {
       const double l = r.lambda[k][j], w = r.w[k][j];
-      if (l < -tol * lam_scale || w < -tol * w_scale || std::abs(l * w) > tol * lam_scale * w_scale) {
+      if (l < -tol * lam_scale || w < -tol * w_scale ||
+          std::abs(l * w) > tol * lam_scale * w_scale) {
         ADD_FAILURE() << "complementarity violated at t = " << r.t[k] << " pair " << j
                       << ": lambda = " << l << ", w = " << w;
         ++bad;

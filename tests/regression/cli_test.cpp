@@ -23,7 +23,8 @@ class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("nsspice_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("nsspice_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -34,7 +35,8 @@ class Cli : public ::testing::Test {
     return dir_ / name;
   }
   CliRun run(const std::string& args) {
-    const std::string cmd = "cd '" + dir_.string() + "' && '" + NSSPICE_BINARY + "' " + args + " 2>&1";
+    const std::string cmd =
+        "cd '" + dir_.string() + "' && '" + NSSPICE_BINARY + "' " + args + " 2>&1";
     CliRun r{0, {}};
     FILE* pipe = popen(cmd.c_str(), "r");
     std::array<char, 4096> buf{};
@@ -72,34 +74,41 @@ TEST_F(Cli, MissingFile) {
 
 TEST_F(Cli, SyntaxErrorPointsAtTheToken) {
   const CliRun r = fails("title\nV1 a 0 1\nR1 a 0 abc\n.tran 1u 1m\n.end\n");
-  EXPECT_NE(r.output.find("bad.cir:3:8: error: expected a number, got 'abc'\nR1 a 0 abc\n       ^~~"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("bad.cir:3:8: error: expected a number, got 'abc'\nR1 a 0 abc\n       ^~~"),
+      std::string::npos)
       << r.output;
 }
 
 TEST_F(Cli, UnknownElementLetter) {
   const CliRun r = fails("title\nV1 a 0 1\nQ1 a b c QMOD\nR1 a 0 1k\n.tran 1u 1m\n.end\n");
-  EXPECT_NE(r.output.find("bad.cir:3:1: error: unknown element type 'Q' (element 'Q1')"), std::string::npos)
+  EXPECT_NE(r.output.find("bad.cir:3:1: error: unknown element type 'Q' (element 'Q1')"),
+            std::string::npos)
       << r.output;
 }
 
 TEST_F(Cli, UnknownModelSuggestsTheNearestOne) {
-  const CliRun r = fails("title\nV1 a 0 1\nD1 a b DIDEAL\nR1 b 0 1k\n.model DIDEEL D\n.tran 1u 1m\n.end\n");
-  EXPECT_NE(r.output.find("bad.cir:3:8: error: unknown model 'DIDEAL' for diode 'd1' (did you mean 'dideel'?)"),
-            std::string::npos)
+  const CliRun r =
+      fails("title\nV1 a 0 1\nD1 a b DIDEAL\nR1 b 0 1k\n.model DIDEEL D\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(
+      r.output.find(
+          "bad.cir:3:8: error: unknown model 'DIDEAL' for diode 'd1' (did you mean 'dideel'?)"),
+      std::string::npos)
       << r.output;
 }
 
 TEST_F(Cli, MissingTran) {
   const CliRun r = fails("title\nV1 a 0 1\nR1 a 0 1k\n.end\n");
-  EXPECT_NE(r.output.find("error: 'bad.cir' has no .tran card: nothing to simulate"), std::string::npos)
+  EXPECT_NE(r.output.find("error: 'bad.cir' has no .tran card: nothing to simulate"),
+            std::string::npos)
       << r.output;
 }
 
 TEST_F(Cli, NegativeResistance) {
   const CliRun r = fails("title\nV1 a 0 1\nR1 a 0 -5\n.tran 1u 1m\n.end\n");
-  EXPECT_NE(r.output.find("bad.cir:3:8: error: resistor 'r1' must have a positive value in ohms, got -5"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("bad.cir:3:8: error: resistor 'r1' must have a positive value in ohms, got -5"),
+      std::string::npos)
       << r.output;
 }
 
@@ -112,7 +121,8 @@ TEST_F(Cli, AllErrorsOfAFileInOneRun) {
 
 TEST_F(Cli, RunWritesTheDocumentedCsv) {
   write("rect.cir",
-        "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI D\n.tran 100u 20m\n.end\n");
+        "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI "
+        "D\n.tran 100u 20m\n.end\n");
   const CliRun r = run("run rect.cir -o rect.csv --plot rect.png --signals 'v(out),i(d1)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(dir_ / "rect.csv");
@@ -136,7 +146,8 @@ TEST_F(Cli, UnknownPlotSignal) {
   write("rect.cir", "r\nV1 in 0 1\nR1 in 0 1k\n.tran 1u 10u\n.end\n");
   const CliRun r = run("run rect.cir -o rect.csv --plot p.png --signals 'v(ni)'");
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.output.find("unknown signal 'v(ni)' in --signals (did you mean 'v(in)'?)"), std::string::npos)
+  EXPECT_NE(r.output.find("unknown signal 'v(ni)' in --signals (did you mean 'v(in)'?)"),
+            std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "rect.csv"));
 }

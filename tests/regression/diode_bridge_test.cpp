@@ -38,7 +38,8 @@ const char* kBridge =
     "R1 nl nr 1k\n"
     ".model DI D\n";
 
-Waveforms bridge(double theta, const std::string& extra = "", const std::string& tran = ".tran 1u 5m UIC") {
+Waveforms bridge(double theta, const std::string& extra = "",
+                 const std::string& tran = ".tran 1u 5m UIC") {
   circuit::TransientOptions opt;
   opt.theta = theta;
   return simulate(std::string(kBridge) + extra + tran + "\n.end\n", opt);
@@ -73,7 +74,8 @@ TEST(DiodeBridge, TrapezoidalIsTenTimesMoreAccurateThanSiconos) {
   // Siconos's own θ = ½ run at the same h, measured against the same reference.
   const auto siconos = read_csv("siconos_DiodeBridge_h1e-06.csv");
   double theirs = 0;
-  for (size_t k = 0; k < fine.size(); ++k) theirs = std::max(theirs, std::abs(siconos[k][1] - fine[k][1]));
+  for (size_t k = 0; k < fine.size(); ++k)
+    theirs = std::max(theirs, std::abs(siconos[k][1] - fine[k][1]));
   EXPECT_NEAR(theirs, 0.019, 0.002);
   EXPECT_LT(ours, theirs / 10) << "ours " << ours << " V, Siconos " << theirs << " V";
   RecordProperty("max_error_vC_ours", std::to_string(ours));
@@ -86,7 +88,8 @@ TEST(DiodeBridge, CapFilterThetaOneEqualsSiconosIncludingTheImpulsiveFirstStep) 
   ASSERT_TRUE(r.result.ok) << r.result.error;
   const auto ref = read_csv("siconos_DiodeBridgeCapFilter_h1e-06.csv");
   ASSERT_EQ(ref.size(), r.t.size());
-  const auto v = r.series("v(n1)"), i = r.series("i(l1)"), vl = r.series("v(nl)"), vr = r.series("v(nr)");
+  const auto v = r.series("v(n1)"), i = r.series("i(l1)"), vl = r.series("v(nl)"),
+             vr = r.series("v(nr)");
   double ev = 0, ei = 0, ef = 0;
   for (size_t k = 0; k < ref.size(); ++k) {
     ev = std::max(ev, std::abs(v[k] - ref[k][1]));

@@ -1,9 +1,9 @@
 // RC, RL and series RLC against their closed-form solutions; observed order of the θ-scheme
 // when h is halved: ≈ 1 for θ = 1 (backward Euler), ≈ 2 for θ = ½ (trapezoidal rule).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fmt/format.h>
 #include <functional>
 
 #include "checks.hpp"
@@ -35,7 +35,10 @@ Case rl() {
 Case rlc() {
   const double a = 10 / (2 * 10e-3), wd = std::sqrt(1 / (10e-3 * 1e-6) - a * a);
   return {"rlc", "series RLC\nC1 a 0 1u IC=1\nR1 a b 10\nL1 b 0 10m IC=0\n.tran {h} 2m UIC\n.end\n",
-          "v(a)", [a, wd](double t) { return std::exp(-a * t) * (std::cos(wd * t) + a / wd * std::sin(wd * t)); },
+          "v(a)",
+          [a, wd](double t) {
+            return std::exp(-a * t) * (std::cos(wd * t) + a / wd * std::sin(wd * t));
+          },
           1.5e-3};
 }
 
@@ -59,7 +62,8 @@ TEST_P(LinearOrder, ObservedOrderMatchesTheta) {
   const auto [which, theta] = GetParam();
   const Case c = which == 0 ? rc() : which == 1 ? rl() : rlc();
   const double h = c.name == "rlc" ? 4e-6 : 10e-6;
-  const double e1 = error_at(c, h, theta), e2 = error_at(c, h / 2, theta), e3 = error_at(c, h / 4, theta);
+  const double e1 = error_at(c, h, theta), e2 = error_at(c, h / 2, theta),
+               e3 = error_at(c, h / 4, theta);
   const double p1 = std::log2(e1 / e2), p2 = std::log2(e2 / e3);
   const double expected = theta == 1.0 ? 1.0 : 2.0;
   EXPECT_NEAR(p1, expected, 0.15) << c.name << " errors " << e1 << " " << e2 << " " << e3;
@@ -69,7 +73,8 @@ TEST_P(LinearOrder, ObservedOrderMatchesTheta) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RcRlRlc, LinearOrder,
-                         ::testing::Combine(::testing::Values(0, 1, 2), ::testing::Values(1.0, 0.5)));
+                         ::testing::Combine(::testing::Values(0, 1, 2),
+                                            ::testing::Values(1.0, 0.5)));
 
 TEST(Linear, RlcEnergyNeverIncreases) {
   for (double theta : {0.5, 0.75, 1.0}) {
@@ -83,7 +88,8 @@ TEST(Linear, RlcEnergyNeverIncreases) {
 
 TEST(Linear, DcOperatingPointOfADivider) {
   // No UIC: the run starts from the DC point, v(b) = 10·2k/3k, and stays there.
-  const Waveforms r = simulate("divider\nV1 a 0 10\nR1 a b 1k\nR2 b 0 2k\nC1 b 0 1u\n.tran 1u 10u\n.end\n");
+  const Waveforms r =
+      simulate("divider\nV1 a 0 10\nR1 a b 1k\nR2 b 0 2k\nC1 b 0 1u\n.tran 1u 10u\n.end\n");
   ASSERT_TRUE(r.result.ok) << r.result.error;
   for (double v : r.series("v(b)")) EXPECT_NEAR(v, 20.0 / 3.0, 1e-12);
   EXPECT_NEAR(r.at("i(v1)", 0), -10.0 / 3000.0, 1e-15);

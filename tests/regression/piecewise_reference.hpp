@@ -18,8 +18,8 @@ struct PiecewiseSolution {
   std::vector<double> events;  // switching instants
   // State at time t (t must be within the integrated horizon).
   Eigen::Vector2d at(double t) const;
-  std::vector<double> t0;       // start of each segment
-  std::vector<int> mode;        // its mode
+  std::vector<double> t0;           // start of each segment
+  std::vector<int> mode;            // its mode
   std::vector<Eigen::Vector2d> s0;  // its initial state
   std::vector<LtiMode> modes;
 };
