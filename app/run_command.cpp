@@ -133,7 +133,7 @@ int run_command(const RunOptions& o) {
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!result.ok) {
-    error(fmt::format("simulation stopped {}", result.error));
+    error(fmt::format("simulation stopped: {}", result.error));
     fmt::print(stderr, "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
                output, rows, result.t_end);
     if (!o.quiet) fmt::print("{}", format_report(result, wall, output, rows));

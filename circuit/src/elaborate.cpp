@@ -203,6 +203,12 @@ void Elaborator::elements(const std::vector<netlist::Card>& cards) {
                                                   did_you_mean(entry.node.lower, names)));
         continue;
       }
+      if (std::any_of(c_.ic.begin(), c_.ic.end(),
+                      [&](const auto& e) { return e.first == it->second; })) {
+        diags_.error(entry.node.span,
+                     fmt::format("node '{}' is given twice in .ic", entry.node.lower));
+        continue;
+      }
       c_.ic.emplace_back(it->second, entry.value.value);
     }
   }
@@ -217,6 +223,16 @@ void Elaborator::element(const netlist::ElementCard& e) {
   }
   const int a = node(e.nodes[0]);
   const int b = node(e.nodes[1]);
+  // Instance parameters understood per element; any other is reported, never dropped silently.
+  std::vector<std::string_view> known;
+  if (letter == 'c' || letter == 'l') known = {"ic"};
+  if (letter == 'v' || letter == 'i') known = {"ac", "acphase"};
+  for (const auto& p : e.params) {
+    if (std::find(known.begin(), known.end(), p.name.lower) == known.end())
+      diags_.warning(
+          p.name.span,
+          fmt::format("parameter '{}' of '{}' is not supported and is ignored", p.name.text, name));
+  }
   switch (letter) {
     case 'r': {
       double r;

@@ -149,7 +149,8 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   solvers::ThetaStepper stepper(assembled.mlcs, opt);
   stepper.start(init.x, init.q, init.lambda, init.mode);
   auto emit = [&]() {
-    if (stepper.t() < tran.tstart) return true;
+    // TSTART: points from there on (with a rounding margin, as times accumulate t + h).
+    if (stepper.t() < tran.tstart - 1e-6 * opt.h) return true;
     ++result.points;
     return observer(stepper.t(), stepper.x(), stepper.lambda());
   };

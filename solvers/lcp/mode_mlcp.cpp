@@ -54,15 +54,6 @@ SparseMatrix from_triplets(int size, const Triplets& t) {
 
 std::string mode_key(const std::vector<char>& mode) { return {mode.begin(), mode.end()}; }
 
-// |row|·|v| for every row of a sparse matrix: the scale of the terms of (A v)_j.
-Eigen::VectorXd abs_product(const SparseMatrix& a, const Eigen::VectorXd& v) {
-  Eigen::VectorXd out = Eigen::VectorXd::Zero(a.rows());
-  for (int k = 0; k < a.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(a, k); it; ++it)
-      out[it.row()] += std::abs(it.value() * v[it.col()]);
-  return out;
-}
-
 }  // namespace
 
 SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
@@ -83,6 +74,19 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
   on_values_.assign(k_.valuePtr(), k_.valuePtr() + k_.nonZeros());
   off_values_.assign(k_off.valuePtr(), k_off.valuePtr() + k_off.nonZeros());
   base_mode_.assign(m_, 0);
+  // Norms for the tolerances of check().
+  Eigen::VectorXd w_rows = Eigen::VectorXd::Zero(n_);
+  for (int k = 0; k < w.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(w, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
+  w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
+  c_row_norm_ = Eigen::VectorXd::Zero(m_);
+  d_row_norm_ = Eigen::VectorXd::Zero(m_);
+  for (int k = 0; k < c.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(c, k); it; ++it)
+      c_row_norm_[it.row()] += std::abs(it.value());
+  for (int k = 0; k < d.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(d, k); it; ++it)
+      d_row_norm_[it.row()] += std::abs(it.value());
 }
 
 const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
@@ -126,18 +130,23 @@ void ModeMlcp::split(const std::vector<char>& mode, const Eigen::VectorXd& d, Ei
 ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
                                 const Eigen::VectorXd& x, const Eigen::VectorXd& d,
                                 double slack) const {
-  // Scales: w_j is a sum of terms C_jk x_k, D_jk λ_k, d_j; λ is measured against the largest
-  // unknown of the step. tol = κ ε scale.
-  const Eigen::VectorXd w_scale = abs_product(c_, x) + abs_product(d_, lambda) + d.cwiseAbs() +
-                                  Eigen::VectorXd::Constant(m_, std::numeric_limits<double>::min());
-  const double lambda_scale =
-      std::max({lambda.lpNorm<Eigen::Infinity>(), x.lpNorm<Eigen::Infinity>(),
-                std::numeric_limits<double>::min()});
+  // Scales of the rounding errors of a sparse solve, which are relative to the whole solution,
+  // not to one component: w_j = C_j x + D_j λ + d_j is measured against
+  //   ‖C_j‖₁ ‖x‖∞ + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
+  // and λ (a multiplier of the equations W x − B λ = r, |B| ≤ 1) against
+  //   ‖λ‖∞ + ‖W‖∞ ‖x‖∞.
+  // A pair is accepted when λ̂_j = λ_j/scale_λ ≥ −κε and ŵ_j = w_j/scale_w ≥ −κε; the relative
+  // complementarity residual max_j |min(λ̂_j, ŵ_j)| is reported and bounded the same way.
+  const double x_norm = x.lpNorm<Eigen::Infinity>();
+  const double lambda_norm = lambda.lpNorm<Eigen::Infinity>();
+  const double tiny = std::numeric_limits<double>::min();
+  const double lambda_scale = lambda_norm + w_norm_ * x_norm + tiny;
   Check out{true, 0.0, {}};
   for (int j = 0; j < m_; ++j) {
+    const double w_scale =
+        c_row_norm_[j] * x_norm + d_row_norm_[j] * lambda_norm + std::abs(d[j]) + tiny;
     const double lam = lambda[j] / lambda_scale;
-    const double wj = w[j] / w_scale[j];
-    // Independent residual of the pair: |min(λ̂, ŵ)| with λ̂, ŵ relative to their scales.
+    const double wj = w[j] / w_scale;
     out.residual = std::max(out.residual, std::abs(std::min(lam, wj)));
     if (lam < -kStrict * slack * kEps || wj < -kStrict * slack * kEps) {
       out.feasible = false;

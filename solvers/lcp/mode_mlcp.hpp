@@ -73,8 +73,10 @@ class ModeMlcp {
 
  private:
   int n_, m_;
-  SparseMatrix c_, d_;  // for w = C x + D λ + d
-  SparseMatrix k_;      // K values of the current mode (pattern fixed)
+  SparseMatrix c_, d_;                       // for w = C x + D λ + d
+  SparseMatrix k_;                           // K values of the current mode (pattern fixed)
+  double w_norm_ = 0;                        // ‖W‖∞
+  Eigen::VectorXd c_row_norm_, d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
   std::vector<double> on_values_, off_values_;
   const KluSymbolic& symbolic_;
   FactorCache cache_;

@@ -155,8 +155,14 @@ void ThetaStepper::switching_step(double t_next, std::vector<char>& mode, MlcpOu
   // λ_{j+1}ᵀ w_{j+1} are 0: first order for that one step (as any step containing an event),
   // never creating energy.
   std::vector<char> trial = mode;
+  const Eigen::VectorXd x = x_new_, lambda = lambda_new_, w = w_new_;
   const MlcpOutcome second = backward_euler(t_next, options_.restart_substeps, trial);
-  if (!ok(second)) return;  // keep the trapezoidal solution
+  if (!ok(second)) {  // keep the trapezoidal solution
+    x_new_ = x;
+    lambda_new_ = lambda;
+    w_new_ = w;
+    return;
+  }
   ++stats_.switching_steps;
   mode = std::move(trial);
   outcome.status = second.status;
