@@ -178,33 +178,29 @@ KluFactor::~KluFactor() = default;
 KluFactor::KluFactor(KluFactor&& other) noexcept = default;
 KluFactor& KluFactor::operator=(KluFactor&& other) noexcept = default;
 
-LuStatus KluFactor::factor(const KluSymbolic& sym, const SparseMatrix& a) {
+LuStatus KluFactor::check_inputs(const KluSymbolic& sym, const SparseMatrix& a) {
   if (!impl_) impl_ = std::make_unique<Impl>();
+  LuStatus status = LuStatus::kOk;
   if (!sym.analyzed()) {
-    impl_->release();
-    return LuStatus::kNotAnalyzed;
+    status = LuStatus::kNotAnalyzed;
+  } else if (!same_pattern(*sym.impl_->handle, a)) {
+    status = LuStatus::kPatternMismatch;
   }
+  if (status != LuStatus::kOk) impl_->release();
+  return status;
+}
+
+LuStatus KluFactor::factor(const KluSymbolic& sym, const SparseMatrix& a) {
+  if (const LuStatus s = check_inputs(sym, a); s != LuStatus::kOk) return s;
   const auto& handle = sym.impl_->handle;
-  if (!same_pattern(*handle, a)) {
-    impl_->release();
-    return LuStatus::kPatternMismatch;
-  }
   // Copy the shared_ptr: release() inside fresh() must not drop the last reference.
   const std::shared_ptr<SymbolicHandle> keep = handle;
   return impl_->fresh(keep, sym.impl_->n, a);
 }
 
 LuStatus KluFactor::refactor(const KluSymbolic& sym, const SparseMatrix& a) {
-  if (!impl_) impl_ = std::make_unique<Impl>();
-  if (!sym.analyzed()) {
-    impl_->release();
-    return LuStatus::kNotAnalyzed;
-  }
+  if (const LuStatus s = check_inputs(sym, a); s != LuStatus::kOk) return s;
   const auto& handle = sym.impl_->handle;
-  if (!same_pattern(*handle, a)) {
-    impl_->release();
-    return LuStatus::kPatternMismatch;
-  }
   if (impl_->numeric == nullptr || impl_->symbolic != handle) return factor(sym, a);  // incl. n = 0
   if (impl_->try_refactor(a)) {
     ++impl_->refactorizations;

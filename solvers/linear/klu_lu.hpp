@@ -101,6 +101,8 @@ class KluFactor {
   static constexpr double kRefactorGrowthRatio = 1e-8;
 
  private:
+  // Validates the analysis and pattern (releasing the numeric object if they are wrong).
+  LuStatus check_inputs(const KluSymbolic& sym, const SparseMatrix& a);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -142,6 +142,29 @@ TEST_F(Cli, RunWritesTheDocumentedCsv) {
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
 }
 
+TEST_F(Cli, AFailedRunNamesTheDeviceAndKeepsTheValidRows) {
+  // At t = 1 ms the source forward-biases an ideal diode directly: no current can satisfy it.
+  write("f.cir",
+        "fail\nV1 a 0 PULSE(-1 1 1m 1u 1u 1 2)\nD1 a 0 DI\nR1 a 0 1k\n.model DI D\n.tran 10u "
+        "2m\n.end\n");
+  const CliRun r = run("run f.cir -o f.csv");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("simulation stopped: at t = 0.001001 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(devices: d1)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'f.csv' holds the 101 valid rows computed up to t = 0.001 s"),
+            std::string::npos)
+      << r.output;
+  std::ifstream in(dir_ / "f.csv");
+  std::string line, last;
+  int rows = -1;
+  while (std::getline(in, line)) {
+    last = line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 101);
+  EXPECT_EQ(last, "0.001,-1,0.001,0");
+}
+
 TEST_F(Cli, UnknownPlotSignal) {
   write("rect.cir", "r\nV1 in 0 1\nR1 in 0 1k\n.tran 1u 10u\n.end\n");
   const CliRun r = run("run rect.cir -o rect.csv --plot p.png --signals 'v(ni)'");
