@@ -8,7 +8,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DNSSPICE_WERROR=ON
 DEMO    ?= examples/rectifier.cir
 OUT     ?= out
 
-.PHONY: deps build demo test sanitize bench format clean
+.PHONY: deps build demo test sanitize bench format clean fuzz
 
 deps:
 	@bash scripts/install-deps.sh
@@ -35,6 +35,17 @@ sanitize: deps
 bench: build
 	@bash scripts/install-deps.sh --peers
 	python3 bench/run_bench.py --build $(BUILD)
+
+# libFuzzer (clang) over parse + flatten + elaborate for FUZZ_SECONDS; new inputs and crash
+# reproducers go to build-fuzz/ (corpus/, crash-*). Seeds: examples/ and tests/netlist/corpus/.
+FUZZ_SECONDS ?= 600
+fuzz:
+	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNSSPICE_FUZZ=ON -DNSSPICE_TESTS=OFF
+	cmake --build build-fuzz -j $(JOBS) --target fuzz_netlist
+	@mkdir -p build-fuzz/corpus
+	cd build-fuzz && ./fuzz/fuzz_netlist -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -rss_limit_mb=2048 -dict=../fuzz/netlist.dict -print_final_stats=1 \
+	  corpus ../examples ../tests/netlist/corpus/good ../tests/netlist/corpus/bad
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

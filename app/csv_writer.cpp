@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstring>
+
 namespace nsspice::app {
 
 CsvWriter::~CsvWriter() { close(); }
 
-bool CsvWriter::open(const std::string& path, const std::vector<std::string>& names) {
+bool CsvWriter::open(const std::string& path, const std::string& /*title*/,
+                     const std::vector<std::string>& names) {
   file_ = std::fopen(path.c_str(), "w");
   if (file_ == nullptr) return false;
   buffer_ = "time";
@@ -15,9 +19,25 @@ bool CsvWriter::open(const std::string& path, const std::vector<std::string>& na
   return true;
 }
 
-void CsvWriter::row(double t, const std::vector<double>& values) {
-  fmt::format_to(std::back_inserter(buffer_), "{}", t);
-  for (double v : values) fmt::format_to(std::back_inserter(buffer_), ",{}", v);
+void CsvWriter::put(size_t column, double v) {
+  // std::to_chars: the shortest text that reads back to the same double; a value bit-equal to
+  // the column's previous one reuses its text.
+  Memo& m = memo_[column];
+  if (m.size == 0 || std::memcmp(&m.value, &v, sizeof v) != 0) {
+    m.value = v;
+    m.size =
+        static_cast<unsigned char>(std::to_chars(m.text, m.text + sizeof m.text, v).ptr - m.text);
+  }
+  buffer_.append(m.text, m.size);
+}
+
+void CsvWriter::row(double t, std::span<const double> values) {
+  if (memo_.size() != values.size() + 1) memo_.assign(values.size() + 1, Memo{});
+  put(0, t);
+  for (size_t k = 0; k < values.size(); ++k) {
+    buffer_ += ',';
+    put(k + 1, values[k]);
+  }
   buffer_ += '\n';
   if (buffer_.size() > (1u << 16)) flush_buffer();
 }

@@ -5,26 +5,36 @@
 #include <string>
 #include <vector>
 
+#include "app/waveforms.hpp"
+
 namespace nsspice::app {
 
-class CsvWriter {
+class CsvWriter : public WaveformWriter {
  public:
   CsvWriter() = default;
-  ~CsvWriter();
+  ~CsvWriter() override;
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
 
-  // Opens (truncates) the file and writes the header; returns false with errno set on failure.
-  bool open(const std::string& path, const std::vector<std::string>& names);
-  void row(double t, const std::vector<double>& values);
-  // Flushes and closes; returns false if any write failed.
-  bool close();
+  bool open(const std::string& path, const std::string& title,
+            const std::vector<std::string>& names) override;
+  void row(double t, std::span<const double> values) override;
+  bool close() override;
 
  private:
   std::FILE* file_ = nullptr;
   std::string buffer_;
   bool failed_ = false;
+  // Per column: the last value and its text (many columns repeat: sources, currents of blocking
+  // devices), so that a repeated value is copied instead of formatted again.
+  struct Memo {
+    double value = 0;
+    char text[32] = {};
+    unsigned char size = 0;
+  };
+  std::vector<Memo> memo_;
   void flush_buffer();
+  void put(size_t column, double v);
 };
 
 }  // namespace nsspice::app

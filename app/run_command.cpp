@@ -6,154 +6,229 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
+#include <fstream>
 
-#include "app/csv_writer.hpp"
+#include "app/measure.hpp"
+#include "app/output_file.hpp"
+#include "app/plot_command.hpp"
 #include "app/plot_gnuplot.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
-#include "circuit/assemble.hpp"
-#include "circuit/elaborate.hpp"
-#include "circuit/names.hpp"
-#include "circuit/transient.hpp"
-#include "netlist/parse.hpp"
+#include "app/signals.hpp"
+#include "app/simulation.hpp"
 
 namespace nsspice::app {
 namespace {
 
-constexpr int kBadInput = 1;
-constexpr int kSimulationFailed = 2;
-constexpr int kOutputFailed = 3;
-
-void error(const std::string& message) { fmt::print(stderr, "nsspice: error: {}\n", message); }
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Splits "v(a),i(d1)" at commas outside parentheses.
-std::vector<std::string> split_signals(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  int depth = 0;
-  for (char c : text) {
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if (c == ',' && depth == 0) {
-      if (!cur.empty()) out.push_back(lower(cur));
-      cur.clear();
-    } else if (!std::isspace(static_cast<unsigned char>(c))) {
-      cur += c;
-    }
+// Counts the rows that reach the file.
+class RowCounter : public RowSink {
+ public:
+  explicit RowCounter(RowSink& out) : out_(out) {}
+  void row(double t, std::span<const double> values) override {
+    ++rows_;
+    out_.row(t, values);
   }
-  if (!cur.empty()) out.push_back(lower(cur));
-  return out;
-}
+  void finish() override { out_.finish(); }
+  long rows() const { return rows_; }
 
-// Indices of the plotted signals; empty optional with a message on an unknown name.
-std::optional<std::vector<size_t>> plot_selection(const RunOptions& o,
-                                                  const circuit::SignalTable& t, int node_count) {
-  std::vector<size_t> idx;
-  if (o.signals.empty()) {
-    for (int k = 0; k < node_count; ++k) idx.push_back(static_cast<size_t>(k));
-    return idx;
+ private:
+  RowSink& out_;
+  long rows_ = 0;
+};
+
+// Every point of the run: measurements, plot series (decimated), the file chain.
+class RunSink : public RowSink {
+ public:
+  RunSink(MeasureSet& measures, RowSink& file) : measures_(measures), file_(file) {}
+  void plot(std::vector<PlotPanel>* panels, std::vector<std::vector<size_t>> layout, double t0,
+            double t1) {
+    panels_ = panels;
+    layout_ = std::move(layout);
+    for (const auto& cols : layout_)
+      for (size_t k = 0; k < cols.size(); ++k) decimators_.emplace_back(t0, t1);
   }
-  for (const auto& name : split_signals(o.signals)) {
-    auto it = std::find(t.names.begin(), t.names.end(), name);
-    if (it == t.names.end()) {
-      error(fmt::format("unknown signal '{}' in --signals{}", name,
-                        circuit::did_you_mean(name, t.names)));
-      return std::nullopt;
-    }
-    idx.push_back(static_cast<size_t>(it - t.names.begin()));
+  void row(double t, std::span<const double> values) override {
+    measures_.feed(t, values);
+    file_.row(t, values);
+    if (panels_ == nullptr) return;
+    size_t d = 0;
+    for (size_t p = 0; p < layout_.size(); ++p)
+      for (size_t k = 0; k < layout_[p].size(); ++k)
+        decimators_[d++].add(t, values[layout_[p][k]], (*panels_)[p].series[k]);
   }
-  return idx;
+  void finish() override {
+    file_.finish();
+    if (panels_ == nullptr) return;
+    size_t d = 0;
+    for (size_t p = 0; p < layout_.size(); ++p)
+      for (size_t k = 0; k < layout_[p].size(); ++k)
+        decimators_[d++].finish((*panels_)[p].series[k]);
+  }
+
+ private:
+  MeasureSet& measures_;
+  RowSink& file_;
+  std::vector<PlotPanel>* panels_ = nullptr;
+  std::vector<std::vector<size_t>> layout_;
+  std::vector<SeriesDecimator> decimators_;
+};
+
+bool write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
 }
 
 }  // namespace
 
 int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
-  netlist::SourceManager sources;
-  netlist::Diagnostics diags;
-  const netlist::Netlist tree = netlist::parse_file(o.netlist, sources, diags);
-  // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
-  // the netlist is reported in one run.
-  const circuit::Circuit circuit = circuit::elaborate(tree, diags);
-  if (!diags.all().empty()) std::cerr << diags.format(sources);
-  if (diags.has_errors()) {
-    fmt::print(stderr, "{} error(s); nothing simulated\n", diags.error_count());
-    return kBadInput;
-  }
-  if (!circuit.tran) {
-    error(fmt::format("'{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')",
-                      o.netlist));
-    return kBadInput;
-  }
+  const auto loaded = load_netlist(o.netlist);
+  if (!loaded) return kBadInput;
+  const circuit::Circuit& circuit = loaded->circuit;
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
-  const auto selection = plot_selection(o, signals, assembled.node_count);
-  if (!selection) return kBadInput;
-  if (!o.plot.empty()) {
-    const std::string ext = std::filesystem::path(o.plot).extension().string();
-    if (ext != ".png" && ext != ".svg" && ext != ".pdf") {
-      error(fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", o.plot));
+  const std::string stem = std::filesystem::path(o.netlist).stem().string();
+
+  // Everything the user asked for is checked before anything is written.
+  std::string error;
+  std::vector<MeasureSpec> specs = loaded->measures;
+  for (const auto& text : o.measures) {
+    auto spec = parse_measure(text, error);
+    if (!spec) {
+      print_error(error);
+      return kBadInput;
+    }
+    specs.push_back(std::move(*spec));
+  }
+  // Differential voltages v(a,b) asked for anywhere become extra columns.
+  std::vector<std::string> wanted = split_signals(o.save + "," + o.signals);
+  for (const auto& p : o.panels)
+    for (auto& name : split_signals(p)) wanted.push_back(std::move(name));
+  for (const auto& spec : specs) wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
+  const auto derived = differential_columns(wanted, signals.names);
+  std::vector<std::string> all_names = signals.names;
+  for (const auto& d : derived) all_names.push_back(d.name);
+
+  const std::string plot_path = !o.plot.empty() ? o.plot : o.plot_default ? stem + ".png" : "";
+  const bool plotting = !plot_path.empty() || o.show;
+  if (!plot_path.empty() && !plot_extension_ok(plot_path)) {
+    print_error(fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", plot_path));
+    return kBadInput;
+  }
+  const auto layout = panel_layout(o.panels, o.signals, all_names, false, error);
+  if (!layout) {
+    print_error(error);
+    return kBadInput;
+  }
+  std::vector<size_t> columns;
+  if (!o.save.empty()) {
+    auto idx = select_signals(split_signals(o.save), all_names, "--save", error);
+    if (!idx) {
+      print_error(error);
+      return kBadInput;
+    }
+    columns = *idx;
+  } else {
+    for (size_t k = 0; k < signals.names.size(); ++k) columns.push_back(k);
+  }
+  if (o.grid && !(*o.grid > 0)) {
+    print_error(fmt::format("--grid {}: the step must be positive", *o.grid));
+    return kBadInput;
+  }
+  MeasureSet measures;
+  for (const auto& spec : specs) {
+    if (!measures.add(spec, all_names, error)) {
+      print_error(error);
       return kBadInput;
     }
   }
-  const std::string output =
-      o.output.empty() ? std::filesystem::path(o.netlist).stem().string() + ".csv" : o.output;
-  CsvWriter csv;
-  if (!csv.open(output, signals.names)) {
-    error(fmt::format("cannot write '{}': {}", output, std::strerror(errno)));
+  const std::string output = o.output.empty() ? stem + ".csv" : o.output;
+  const auto format = output_format(output, o.format, error);
+  if (!format) {
+    print_error(error);
+    return kBadInput;
+  }
+
+  auto writer = make_writer(*format);
+  std::vector<std::string> names;
+  for (size_t k : columns) names.push_back(all_names[k]);
+  if (!writer->open(output, circuit.title, names)) {
+    print_error(fmt::format("cannot write '{}': {}", output, std::strerror(errno)));
     return kOutputFailed;
   }
-  PlotRequest plot{circuit.title.empty() ? o.netlist : circuit.title, o.plot, {}, {}};
-  for (size_t k : *selection) plot.series.push_back({signals.names[k], {}});
+  RowCounter counter(*writer);
+  std::unique_ptr<GridResampler> resampler;
+  RowSink* file_chain = &counter;
+  if (o.grid) {
+    resampler = std::make_unique<GridResampler>(counter, *o.grid,
+                                                source_breakpoints(assembled, circuit.tran->tstop));
+    file_chain = resampler.get();
+  }
+  ColumnSelector selector(*file_chain, columns);
+  RunSink sink(measures, selector);
+  PlotRequest plot;
+  plot.title = circuit.title.empty() ? o.netlist : circuit.title;
+  plot.output = plot_path;
+  plot.show = o.show;
+  if (plotting) {
+    for (const auto& cols : *layout) {
+      PlotPanel panel;
+      for (size_t k : cols) panel.series.push_back({all_names[k], {}, {}});
+      plot.panels.push_back(std::move(panel));
+    }
+    sink.plot(&plot.panels, *layout, circuit.tran->tstart, circuit.tran->tstop);
+  }
+
+  DerivedSink with_derived(sink, derived);
   Progress progress(circuit.tran->tstop, o.progress && !o.quiet);
-  std::vector<double> values;
-  long rows = 0;
-  const auto result = circuit::run_transient(
-      circuit, assembled, {.theta = o.theta, .h = o.step},
-      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
-        signals.evaluate(x, lambda, values);
-        csv.row(t, values);
-        ++rows;
-        if (!o.plot.empty()) {
-          plot.time.push_back(t);
-          for (size_t s = 0; s < selection->size(); ++s)
-            plot.series[s].values.push_back(values[(*selection)[s]]);
-        }
-        progress.update(t);
-        return true;
-      });
+  const Simulated sim = simulate(circuit, assembled, signals, {.theta = o.theta, .h = o.step},
+                                 with_derived, [&](double t) { progress.update(t); });
   progress.finish();
-  const bool written = csv.close();
+  sink.finish();
+  const bool written = writer->close();
+  const long rows = counter.rows();
+  const auto& result = sim.result;
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const auto meas_results = measures.results();
+  // The event-log hook: today the state jumps (impulsive steps); switching instants later.
+  for (double t : result.stats.impulse_times) plot.events.push_back({t, "jump"});
+
+  int code = 0;
+  auto report = [&] {
+    if (o.quiet) return;
+    fmt::print("{}", format_report(result, wall, output, rows));
+    fmt::print("  {:<18} {}{}\n", "format", format_name(*format),
+               o.grid ? fmt::format(", resampled on h = {:g} s", *o.grid) : std::string());
+    if (!plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plot_path);
+    if (!meas_results.empty()) fmt::print("measurements\n{}", format_measures(meas_results));
+  };
   if (!result.ok) {
-    error(fmt::format("simulation stopped: {}", result.error));
+    print_error(fmt::format("simulation stopped: {}", result.error));
     fmt::print(stderr, "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
                output, rows, result.t_end);
-    if (!o.quiet) fmt::print("{}", format_report(result, wall, output, rows));
-    return kSimulationFailed;
-  }
-  if (!written) {
-    error(fmt::format("writing '{}' failed: {}", output, std::strerror(errno)));
+    code = kSimulationFailed;
+  } else if (!written) {
+    print_error(fmt::format("writing '{}' failed: {}", output, std::strerror(errno)));
     return kOutputFailed;
   }
-  if (!o.plot.empty()) {
+  if (!o.meas_json.empty() &&
+      !write_text(o.meas_json, fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
+                                           json_string(o.netlist), measures_json(meas_results)))) {
+    print_error(fmt::format("cannot write '{}'", o.meas_json));
+    code = code ? code : kOutputFailed;
+  }
+  if (plotting && rows > 0) {
     if (const std::string why = write_plot(plot); !why.empty()) {
-      error(fmt::format("plot '{}': {}", o.plot, why));
-      return kOutputFailed;
+      print_error(fmt::format("plot '{}': {}", plot_path, why));
+      code = code ? code : kOutputFailed;
+    } else if (o.show && !display_available()) {
+      fmt::print(stderr, "nsspice: note: no display ($DISPLAY unset): --show ignored\n");
     }
   }
-  if (!o.quiet) {
-    fmt::print("{}", format_report(result, wall, output, rows));
-    if (!o.plot.empty()) fmt::print("  {:<18} {}\n", "plot", o.plot);
-  }
-  return 0;
+  report();
+  return code;
 }
 
 }  // namespace nsspice::app

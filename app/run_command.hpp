@@ -1,15 +1,25 @@
 #pragma once
-// `nsspice run NETLIST`: parse, elaborate, simulate the .tran, write CSV (and a plot), report.
+// `nsspice run NETLIST`: parse, elaborate, simulate the .tran, stream the waveforms to a CSV or
+// SPICE raw file (optionally a subset, optionally resampled), measure, plot, report.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nsspice::app {
 
 struct RunOptions {
   std::string netlist;
-  std::string output;   // CSV path; default: <netlist stem>.csv in the current directory
-  std::string plot;     // optional .png/.svg/.pdf
-  std::string signals;  // plot selection, comma separated; default: all node voltages
+  std::string output;               // default: <netlist stem>.csv in the current directory
+  std::string format;               // "", csv, raw, rawascii ("" = by the extension of output)
+  std::string save;                 // columns of the file, comma separated (default: all signals)
+  std::optional<double> grid;       // resample the file on this uniform step
+  std::string plot;                 // optional .png/.svg/.pdf
+  bool plot_default = false;        // --plot without a file: <netlist stem>.png
+  std::string signals;              // plot selection, comma separated; default: all node voltages
+  std::vector<std::string> panels;  // plot panels, each comma separated
+  bool show = false;
+  std::vector<std::string> measures;  // --meas texts
+  std::string meas_json;
   std::optional<double> theta;
   std::optional<double> step;
   bool quiet = false;

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark: nsspice against Siconos on the DiodeBridge circuit, same h and theta.
+"""Side-by-side benchmarks of nsspice against its peers, each pair run in the same invocation,
+interleaved (warm-up, then A B A B ...), whole processes, medians of --reps repetitions.
 
-Runs, interleaved (warm-up, then A B A B ...), whole processes:
-  nsspice run bench/netlists/diode_bridge_h100n.cir --theta 1 -o <tmp>.csv   (CSV output included)
-  /usr/bin/python3 bench/siconos_diode_bridge.py 1e-7 5e-3 1 <tmp>.csv       (Debian python3-siconos)
-and reports medians, per-step costs and their ratio, plus the largest difference between the two
-waveforms (theta = 1: both compute the same discrete map, so it must be round-off).
-Results: bench/results/diode_bridge.json and .md.  Usage: run_bench.py [--build DIR] [--reps N]
+  diode_bridge  nsspice vs Siconos (Debian python3-siconos) on Siconos's DiodeBridge, h = 0.1 us,
+                5 ms, theta = 1 (the same discrete map: waveforms must agree to round-off);
+                per-step cost of nsspice's whole process (CSV written) vs Siconos's loop.
+  buck          nsspice (ideal switch and diode, h = 10 ns) vs ngspice 39 (regularized diode
+                IS=1e-14 N=1, smooth XSPICE switch, TMAX = 10 ns) on the 2 ms buck converter;
+                both write their waveforms; accepted steps of each and the wall-time ratio.
+
+Results: bench/results/<case>.json and .md.  Usage: run_bench.py [--build DIR] [--reps N] [--case NAME]
 """
 import argparse
 import csv
@@ -40,11 +43,7 @@ def read_columns(path):
     return {name: [float(r[i]) for r in rows[1:]] for i, name in enumerate(header)}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--reps", type=int, default=5)
-    args = ap.parse_args()
+def diode_bridge(args):
     nsspice = (ROOT / args.build / "nsspice").resolve()
     netlist = ROOT / "bench" / "netlists" / "diode_bridge_h100n.cir"
     peer = ROOT / "bench" / "siconos_diode_bridge.py"
@@ -90,6 +89,79 @@ def main():
     print(table)
     print(f"whole process vs whole process: nsspice {a_med:.3f} s, Siconos {b_med:.3f} s "
           f"({b_med / a_med:.1f}x)")
+
+
+def nsspice_counts(report):
+    steps = re.search(r"steps\s+(\d+)", report)
+    return int(steps.group(1)) if steps else None
+
+
+def buck(args):
+    nsspice = (ROOT / args.build / "nsspice").resolve()
+    ours = ROOT / "bench" / "netlists" / "buck_nsspice.cir"
+    peer = ROOT / "bench" / "netlists" / "buck_ngspice_d1_fine.cir"
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="nsspice_bench_"))
+    # The same signals ngspice's wrdata writes (i(l1), v(out), v(sw), the diode current, the
+    # control), as text; and, second, every signal in SPICE's binary raw format.
+    run_a = [str(nsspice), "run", str(ours), "-o", str(tmp / "buck.csv"),
+             "--save", "i(l1),v(out),v(sw),i(d1),v(ctrl)"]
+    run_raw = [str(nsspice), "run", str(ours), "-o", str(tmp / "buck.raw")]
+    run_b = ["ngspice", "-b", str(peer)]
+
+    def ngspice_run():
+        start = time.perf_counter()
+        proc = subprocess.run(run_b, capture_output=True, text=True, cwd=tmp, check=False)
+        wall = time.perf_counter() - start
+        out = proc.stdout + proc.stderr
+        accepted = re.search(r"Accepted timepoints\s*=\s*(\d+)", out)
+        rejected = re.search(r"Rejected timepoints\s*=\s*(\d+)", out)
+        if accepted is None:
+            sys.exit("ngspice did not finish the buck run:\n" + out[-2000:])
+        return wall, int(accepted.group(1)), int(rejected.group(1)) if rejected else 0
+
+    timed(run_a), timed(run_raw), ngspice_run()  # warm-up
+    a_wall, r_wall, b_wall, a_report, b_counts = [], [], [], "", None
+    for _ in range(args.reps):
+        wall, a_report = timed(run_a)
+        a_wall.append(wall)
+        r_wall.append(timed(run_raw)[0])
+        wall, acc, rej = ngspice_run()
+        b_wall.append(wall)
+        b_counts = (acc, rej)
+    a_med, b_med, r_med = map(statistics.median, (a_wall, b_wall, r_wall))
+    steps = nsspice_counts(a_report)
+    result = {
+        "circuit": "buck converter, Vin 10 V, 100 kHz PWM, L 100 uH, C 10 uF, R 10 Ohm, 2 ms",
+        "nsspice": {"h_s": 1e-8, "steps": steps, "wall_s": a_med, "report": a_report},
+        "ngspice": {"tmax_s": 1e-8, "accepted": b_counts[0], "rejected": b_counts[1], "wall_s": b_med,
+                    "models": "D IS=1e-14 N=1; XSPICE aswitch r_on 1m r_off 1e6"},
+        "nsspice_raw_output": {"wall_s": r_med},
+        "ratio_ngspice_over_nsspice": b_med / a_med, "ratio_ngspice_over_nsspice_raw": b_med / r_med,
+        "repetitions": args.reps,
+    }
+    out_dir = ROOT / "bench" / "results"
+    out_dir.mkdir(exist_ok=True)
+    (out_dir / "buck.json").write_text(json.dumps(result, indent=2) + "\n")
+    table = ("| circuit | nsspice (h = 10 ns, ideal devices) | ngspice 39 (TMAX = 10 ns, regularized) "
+             "| ratio |\n|---|---|---|---|\n"
+             f"| buck 2 ms, text output of the same 5 signals | {a_med:.3f} s, {steps} steps | "
+             f"{b_med:.3f} s, {b_counts[0]} accepted + {b_counts[1]} rejected | **{b_med / a_med:.1f}x** |\n"
+             f"| buck 2 ms, nsspice writing every signal as binary raw | {r_med:.3f} s | (as above) "
+             f"| **{b_med / r_med:.1f}x** |\n")
+    (out_dir / "buck.md").write_text(table)
+    print(table)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--case", default="all", choices=["all", "diode_bridge", "buck"])
+    args = ap.parse_args()
+    if args.case in ("all", "diode_bridge"):
+        diode_bridge(args)
+    if args.case in ("all", "buck"):
+        buck(args)
 
 
 if __name__ == "__main__":

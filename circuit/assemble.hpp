@@ -13,6 +13,10 @@
 //   I (current I, p → n):     b[p] −= I(t), b[n] += I(t)
 //   D (λ = current a → k):    B[a,j] = −1, B[k,j] = +1;  w_j = v_k − v_a + RON λ_j + VF
 //                             (C[j,k] = 1, C[j,a] = −1, D[j,j] = RON, d_j = VF); GOFF as a resistor
+//   E (VCVS), H (CCVS):       a branch current; row v_p − v_n − gain (v_cp − v_cn) = 0 / − r i_c =
+//   0 G (VCCS), F (CCCS):       G[p, ·] += gm (v_cp − v_cn) / gain·i_c, G[n, ·] −= the same K
+//   (mutual inductance):    E[br1, br2] = E[br2, br1] = k sqrt(L1 L2) Zener, ideal switch,
+//   comparator, PWL MOS: circuit/src/stamps_nonsmooth.cpp
 #include <string>
 #include <vector>
 
@@ -27,12 +31,29 @@ struct AssembleOptions {
   bool hold_ic_nodes = false;
 };
 
+// A signal computed from the solution: Σ coef·λ_j + Σ coef·x_i (a diode or switch current,
+// a MOS drain current).
+struct DerivedSignal {
+  std::string name;
+  std::vector<std::pair<int, double>> lambda_terms, x_terms;
+};
+
+// An ideal switch's control, as assembled (turned into Mlcs::switches).
+struct SwitchInfo {
+  int pair = 0;
+  std::vector<std::pair<int, double>> control;  // (column of x, coefficient)
+  double on_above = 0, off_below = 0;
+  bool initially_on = false;
+};
+
 struct Assembled {
   solvers::Mlcs mlcs;
-  std::vector<std::string> unknown_names;  // "v(out)", "i(l1)", "i(v1)"
+  std::vector<std::string> unknown_names;  // "v(out)", "i(l1)", "i(v1)", "i(e1)"
   std::vector<std::string> pair_names;     // device name of each complementarity pair
   std::vector<int> pair_device;            // index into Circuit::devices
   std::vector<Waveform> sources;           // s(t) components
+  std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)
+  std::vector<SwitchInfo> switch_info;
   int node_count = 0;
 };
 

@@ -44,14 +44,84 @@ struct DiodeModel {
   double vf = 0;    // forward voltage [V] ≥ 0
   double ron = 0;   // on resistance [Ω] ≥ 0
   double goff = 0;  // off conductance [S] ≥ 0 (a resistor in parallel)
+  double bv = 0;    // reverse breakdown voltage [V] > 0 makes it a Zener; 0: none
+  double rz = 0;    // resistance in breakdown [Ω] ≥ 0
 };
 struct Diode {
   std::string name;
   int a = 0, k = 0;  // anode, cathode
   DiodeModel model;
 };
+struct SwitchModel {
+  std::string name;
+  bool current_controlled = false;  // CSW (W element) rather than SW (S element)
+  double threshold = 0;             // VT [V] or IT [A]
+  double hysteresis = 0;            // VH [V] or IH [A]: on above VT + VH, off below VT − VH
+  double ron = 0;                   // [Ω] ≥ 0; 0 = ideal
+  double goff = 0;                  // 1/ROFF [S] ≥ 0; 0 = ideal (ROFF = ∞)
+};
+struct Switch {
+  std::string name;
+  int a = 0, b = 0;     // switched branch, current a → b
+  int cp = 0, cn = 0;   // S: control voltage v(cp) − v(cn)
+  std::string control;  // W: the voltage source whose current controls it
+  SwitchModel model;
+  bool initially_on = false;  // state while the control is inside the hysteresis band
+};
+struct ComparatorModel {
+  std::string name;
+  double vlow = 0, vhigh = 1;  // output levels [V]
+  double eps = 0;              // half-width of the linear band [V]; 0 = ideal relay
+};
+struct Comparator {  // E name out+ out- in+ in- COMPMODEL
+  std::string name;
+  int op = 0, on = 0, ip = 0, in = 0;
+  ComparatorModel model;
+};
+struct Vcvs {  // E: v(p) − v(n) = gain (v(cp) − v(cn))
+  std::string name;
+  int p = 0, n = 0, cp = 0, cn = 0;
+  double gain = 0;
+};
+struct Vccs {  // G: current gm (v(cp) − v(cn)) from p through the source to n
+  std::string name;
+  int p = 0, n = 0, cp = 0, cn = 0;
+  double gm = 0;
+};
+struct Cccs {  // F: current gain·i(control) from p through the source to n
+  std::string name;
+  int p = 0, n = 0;
+  std::string control;
+  double gain = 0;
+};
+struct Ccvs {  // H: v(p) − v(n) = r·i(control)
+  std::string name;
+  int p = 0, n = 0;
+  std::string control;
+  double r = 0;
+};
+struct Mutual {  // K: M = k sqrt(L1 L2)
+  std::string name;
+  std::string l1, l2;
+  double k = 0;
+};
+struct MosModel {
+  std::string name;
+  bool pmos = false;
+  double kp = 2e-5;  // transconductance parameter [A/V²]
+  double vto = 0;    // threshold [V] (negative for PMOS, as in SPICE)
+  int segments = 6;  // PWL segments of f(x) ≈ x² (6: the AB08 §14.4.3 table)
+  double vmax = 5;   // for segments ≠ 6: breakpoints spread on [0, vmax]
+};
+struct Mosfet {
+  std::string name;
+  int d = 0, g = 0, s = 0, b = 0;  // bulk: no body effect in the PWL model
+  MosModel model;
+  double w = 100e-6, l = 100e-6;  // [m] (SPICE defaults)
+};
 
-using Device = std::variant<Resistor, Capacitor, Inductor, VoltageSource, CurrentSource, Diode>;
+using Device = std::variant<Resistor, Capacitor, Inductor, VoltageSource, CurrentSource, Diode,
+                            Switch, Comparator, Vcvs, Vccs, Cccs, Ccvs, Mutual, Mosfet>;
 
 struct TranSpec {
   double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // s; tmax = 0: not given

@@ -14,12 +14,10 @@
 namespace nsspice::circuit {
 
 // The signals written for a run: every unknown (node voltages, branch currents) and every
-// diode current i(d) = λ + GOFF·(v_a − v_k), in that order.
+// device current derived from the multipliers (diodes, switches, MOS drains), in that order.
 struct SignalTable {
   std::vector<std::string> names;
-  std::vector<int> diode_pair;  // per diode signal: its pair
-  std::vector<int> diode_a, diode_k;
-  std::vector<double> diode_goff;
+  std::vector<DerivedSignal> derived;
   void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
                 std::vector<double>& out) const;
 };

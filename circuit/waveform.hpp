@@ -7,10 +7,14 @@
 //                                    degrees
 //   PULSE(v1 v2 td tr tf pw per):    v1 until td, linear rise in tr to v2, v2 for pw, linear
 //                                    fall in tf, repeating with period per
-//   PWL(t1 v1 t2 v2 ...):            linear between points, constant before the first and after
-//                                    the last
+//   PWL(t1 v1 t2 v2 ...) [r=R] [td=TD]: linear between points, constant before the first and
+//                                    after the last; shifted by TD; with r= the part from time R
+//                                    to the last point repeats for ever
+//   EXP(v1 v2 td1 tau1 td2 tau2):    v1 until td1, → v2 with tau1, back → v1 from td2 with tau2
+//   SFFM(vo va fc mdi fs):           vo + va sin(2π fc t + mdi sin(2π fs t))
 //
-// Defaults (ngspice): freq = 1/TSTOP; tr = tf = TSTEP when absent or 0; pw = per = TSTOP.
+// Defaults (ngspice): freq = 1/TSTOP; tr = tf = TSTEP when absent or 0; pw = per = TSTOP;
+// EXP: tau1 = tau2 = TSTEP, td2 = td1 + TSTEP; SFFM: fc = fs = 1/TSTOP.
 // Breakpoints (corners of PULSE and PWL, the start td of SIN) are where the waveform or its
 // derivative jumps; the time stepper lands on every one of them.
 #include <variant>
@@ -29,8 +33,16 @@ struct Pulse {
 };
 struct Pwl {
   std::vector<double> t, v;  // strictly increasing t
+  double td = 0;             // delay
+  double repeat = -1;        // r=: repeat from this time (≥ 0), −1: no repetition
 };
-using Waveform = std::variant<Dc, Sin, Pulse, Pwl>;
+struct Exp {
+  double v1 = 0, v2 = 0, td1 = 0, tau1 = 0, td2 = 0, tau2 = 0;
+};
+struct Sffm {
+  double vo = 0, va = 0, fc = 0, mdi = 0, fs = 0;
+};
+using Waveform = std::variant<Dc, Sin, Pulse, Pwl, Exp, Sffm>;
 
 double waveform_value(const Waveform& wave, double t);
 // Smallest breakpoint strictly greater than t (+inf if none).

@@ -1,15 +1,27 @@
-// Syntax tree of a SPICE netlist (one struct per card kind; no semantics applied yet).
+// Syntax tree of a SPICE netlist (one struct per card kind; no device semantics applied).
 //
 //   netlist := title-line card* [.end]
-//   card    := element | .model | .tran | .ic | .options
+//   card    := element | X-instance | .model | .param | .subckt ... .ends | .include | .lib
+//            | .tran | .op | .ic | .nodeset | .options | .print/.save/.probe | .meas | .global
+//
+// Two stages use this tree:
+//  * parse_string()/parse_file() give the PARSED tree: it may hold expressions (Value::expr,
+//    Param::raw = "{...}"), ParamCard, InstanceCard, IncludeCard, GlobalCard, subcircuit
+//    definitions (Netlist::subckts) and library sections (Netlist::libs).
+//  * flatten() (netlist/flatten.hpp) gives the FLAT tree: only ElementCard, ModelCard, TranCard,
+//    OpCard, IcCard, NodesetCard, OptionsCard, SaveCard, MeasCard; every Value and every
+//    expression Param is a number; subcircuits are expanded into hierarchical names
+//    ("x1.x2.r3", nodes "x1.n3"); subckts and libs are empty.
 // Values keep their source spans so later layers can report errors at the right place.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "netlist/diagnostics.hpp"
 #include "netlist/source.hpp"
 
 namespace nsspice::netlist {
@@ -20,12 +32,17 @@ struct Word {
   SourceSpan span;
 };
 
+// A number. Parsed tree: `expr` holds the text between the braces/quotes of "{...}" or '...'
+// (value is 0 then); flatten() evaluates it into `value` and clears `expr`.
 struct Value {
   double value = 0;
   SourceSpan span;
+  std::string expr;
 };
 
 // NAME=VALUE; name.lower is used for lookup; number is set when raw is a SPICE number.
+// raw.text "{expr}" or "'expr'" is an expression: number is empty in the parsed tree and set
+// by flatten() (raw is kept as written). Other non-numbers (e.g. "method=event") stay raw.
 struct Param {
   Word name;
   Word raw;
@@ -33,29 +50,54 @@ struct Param {
   SourceSpan span;
 };
 
-// SIN(...) PULSE(...) PWL(...): kind.lower in {"sin", "pulse", "pwl"}; args as written.
+// SIN(...) PULSE(...) PWL(...) EXP(...) SFFM(...): kind.lower in {"sin", "pulse", "pwl", "exp",
+// "sffm"}; args as written (numbers or expressions). params: named options of the function,
+// written inside the parentheses or right after them: PWL's "r=" (repeat from time r) and "td="
+// (delay), e.g. PWL(0 0 1m 1) r=0 td=2m.
 struct SourceFunction {
   Word kind;
   std::vector<Value> args;
   SourceSpan span;
+  std::vector<Param> params;
 };
 
+// Notes locating a card inside the subcircuit instances and include files that produced it
+// (innermost first). Append them to any diagnostic about the card. Null for top-level cards.
+using CardContext = std::shared_ptr<const std::vector<Diagnostic>>;
+
+// One device. Fields by element letter (nodes in card order):
+//   R C L   nodes[2], value, params (IC= on C/L, others kept)
+//   K       refs = {L1, L2}, value = coupling k; no nodes
+//   V I     nodes[2], value = DC value, functions[0..1], params ("ac", "acphase", others)
+//   E G     nodes[4] (n+ n- nc+ nc-), value = gain | E comparator form: model instead of value
+//   F H     nodes[2], refs = {controlling voltage source}, value = gain | transresistance
+//   D       nodes[2], model, flags (OFF), params (IC= area ...)
+//   S       nodes[4] (n+ n- nc+ nc-), model, flags (ON | OFF)
+//   W       nodes[2], refs = {controlling voltage source}, model, flags (ON | OFF)
+//   M       nodes[4] (d g s b), model, params (W= L= ...), flags (OFF)
 struct ElementCard {
-  Word name;                              // "R1", "d3", ... ; letter = name.lower[0]
-  std::vector<Word> nodes;                // node names as written ("0", "gnd", "out", "N1")
-  std::optional<Value> value;             // R/C/L value; V/I DC value ("DC 5" or bare "5")
-  std::optional<Word> model;              // D: model name
-  std::vector<SourceFunction> functions;  // V/I: SIN(...) PULSE(...) PWL(...)
+  Word name;                              // "R1", "d3", "x1.r3" (flat); lower is unique
+  std::vector<Word> nodes;                // node names as written ("0", "gnd", "out", "x1.n3")
+  std::optional<Value> value;             // see the table above
+  std::optional<Word> model;              // D S W M, E comparator: model name
+  std::vector<SourceFunction> functions;  // V/I: SIN PULSE PWL EXP SFFM
   std::vector<Param> params;              // e.g. IC=1.5 on C/L; "ac" (and "acphase") on V/I
   SourceSpan span;                        // whole card (first line)
+  // The element kind: lower-case first letter of the name as written on its card ('r' for
+  // "x1.r3"). Set by the parser; 0 in cards built by hand (then use name.lower[0]).
+  char letter = 0;
+  std::vector<Word> refs;   // K: inductor names; F H W: controlling V source (hierarchical)
+  std::vector<Word> flags;  // bare keywords after the model, lower-cased: "on", "off"
+  CardContext context;      // flat tree: the instance/include chain, null at top level
 };
 
-// .model DMOD D(VF=0.7 RON=0.1)   (parentheses optional, as in SPICE)
+// .model DMOD D(VF=0.7 RON=0.1)   (parentheses optional, as in SPICE); any type is kept.
 struct ModelCard {
-  Word name;
+  Word name;  // inside a subcircuit instance: hierarchical ("x1.dmod") after flatten
   Word type;
   std::vector<Param> params;
   SourceSpan span;
+  CardContext context;  // as ElementCard::context
 };
 
 // .tran TSTEP TSTOP [TSTART [TMAX]] [UIC]
@@ -80,19 +122,104 @@ struct IcCard {
   SourceSpan span;
 };
 
-// .options THETA=0.5 (also .option, .opt); flags without '=' get raw="" and no number.
+// .options THETA=0.5 (also .option, .opt); flags without '=' get raw="" and no number;
+// non-numeric values are kept raw ("method=event": raw.lower == "event", number empty).
 struct OptionsCard {
   std::vector<Param> params;
   SourceSpan span;
 };
 
-using Card = std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard>;
+// .op
+struct OpCard {
+  SourceSpan span;
+};
+
+// .nodeset V(n1)=1 ...: same shape as .ic (a start guess for the operating point).
+struct NodesetCard {
+  std::vector<IcEntry> entries;
+  SourceSpan span;
+};
+
+// .print [tran] sig... | .save sig... | .probe sig...
+// signals: lower-cased text without blanks, "v(a)", "v(a,b)", "i(vsrc)", "all"; a bare node
+// name "a" is stored as "v(a)". Each Word's span points at the signal as written.
+struct SaveCard {
+  Word command;                  // ".print", ".save" or ".probe" as written
+  std::optional<Word> analysis;  // .print's analysis keyword (tran, op, dc, ac), if written
+  std::vector<Word> signals;
+  SourceSpan span;
+};
+
+// .meas|.measure ANALYSIS NAME token...
+// tokens: every item after NAME, blanks removed ("trig", "v(out)", "val=2.5", "rise=1");
+// lower is the lower-cased text. After flatten, "{expr}" right-hand sides are numbers.
+struct MeasCard {
+  Word analysis;  // "tran", ...
+  Word name;
+  std::vector<Word> tokens;
+  SourceSpan span;
+};
+
+// ---- Parsed tree only (flatten() removes these) ----
+
+// .param a=1 b={2*a}  (values are expressions even without braces: ".param c=a*2")
+struct ParamCard {
+  std::vector<Param> params;
+  SourceSpan span;
+};
+
+// Xname node... subckt [params:] [k=v ...]
+struct InstanceCard {
+  Word name;
+  std::vector<Word> nodes;
+  Word subckt;
+  std::vector<Param> params;  // overrides, evaluated in the instantiating scope
+  SourceSpan span;
+};
+
+// .include FILE | .inc FILE | .lib FILE SECTION   (FILE may be quoted)
+struct IncludeCard {
+  Word keyword;  // ".include" or ".lib" as written
+  Word path;     // without quotes
+  std::optional<Word> section;
+  SourceSpan span;
+};
+
+// .global node...
+struct GlobalCard {
+  std::vector<Word> nodes;
+  SourceSpan span;
+};
+
+using Card =
+    std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard, NodesetCard,
+                 SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard, GlobalCard>;
+
+// .subckt NAME pin... [params:] [k=v ...] ... .ends [NAME]
+struct SubcktDef {
+  Word name;
+  std::vector<Word> pins;
+  std::vector<Param> params;  // defaults
+  std::vector<Card> cards;
+  std::vector<SubcktDef> subckts;  // definitions local to this subcircuit
+  SourceSpan span;
+};
+
+// .lib NAME ... .endl [NAME]  (a section of a library file, used by ".lib FILE NAME")
+struct LibSection {
+  Word name;
+  std::vector<Card> cards;
+  std::vector<SubcktDef> subckts;
+  SourceSpan span;
+};
 
 struct Netlist {
   std::string title;
   SourceSpan title_span;
   std::vector<Card> cards;
   bool has_end = false;
+  std::vector<SubcktDef> subckts;  // top-level definitions (parsed tree only)
+  std::vector<LibSection> libs;    // library sections (parsed tree only)
 };
 
 }  // namespace nsspice::netlist

@@ -20,10 +20,13 @@ struct SourceSpan {
 };
 
 // Owns the text of every file read; spans refer to files by the index returned from add().
+// `path` is the name shown in diagnostics; `location` is where the file really is (used to
+// resolve .include paths relative to it); an empty location means "same as path".
 class SourceManager {
  public:
-  int add(std::string path, std::string text);
+  int add(std::string path, std::string text, std::string location = {});
   const std::string& path(int file) const;               // "" for an unknown index
+  const std::string& location(int file) const;           // location, else path
   std::string_view text(int file) const;                 // whole text, "" for an unknown index
   std::string_view line_text(int file, int line) const;  // without newline; "" if out of range
   int line_count(int file) const;
@@ -33,6 +36,7 @@ class SourceManager {
   struct File {
     std::string path;
     std::string text;
+    std::string location;
     std::vector<std::size_t> line_starts;  // byte offset of the first char of each line
   };
   const File* find(int file) const;

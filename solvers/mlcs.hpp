@@ -26,7 +26,22 @@ struct Mlcs {
   SparseMatrix C;     // m × n
   SparseMatrix D;     // m × m
   Eigen::VectorXd d;  // m
-  SparseMatrix S;     // n × (number of sources)
+  // Externally switched pairs (ideal switches): forced[j] = 1. Their "on" row is the pair's
+  // w_j = 0 (C_j x + D_jj λ_j + d_j = 0, e.g. v_a − v_b − RON i = 0) and their "off" row is
+  // C_off_j x + λ_j = 0 (e.g. i − GOFF (v_a − v_b) = 0). Free pairs have C_off_j = 0.
+  SparseMatrix C_off;        // m × n
+  std::vector<char> forced;  // m (empty: none)
+  // Switch controls: the state of forced pair `pair` follows the signal s = c·x with
+  // hysteresis: it turns on when s > on_above, off when s < off_below, and keeps its state in
+  // between (SPICE semantics, on_above = VT + VH, off_below = VT − VH).
+  struct SwitchControl {
+    int pair = 0;
+    Eigen::SparseVector<double> c;  // over x
+    double on_above = 0, off_below = 0;
+    bool initially_on = false;
+  };
+  std::vector<SwitchControl> switches;
+  SparseMatrix S;  // n × (number of sources)
   // Fills s(t) (size S.cols()).
   std::function<void(double t, Eigen::Ref<Eigen::VectorXd> s)> source_values;
   // Smallest source breakpoint strictly after t (+inf if none).
@@ -38,7 +53,7 @@ struct Mlcs {
     if (S.cols() == 0) return;
     s_scratch.resize(S.cols());
     source_values(t, s_scratch);
-    b = S * s_scratch;
+    b.noalias() = S * s_scratch;
   }
   double breakpoint_after(double t) const {
     return next_breakpoint ? next_breakpoint(t) : std::numeric_limits<double>::infinity();

@@ -1,47 +1,24 @@
 #include "circuit/assemble.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
+
+#include "circuit/src/stamper.hpp"
 
 namespace nsspice::circuit {
 namespace {
 
-using Triplets = std::vector<Eigen::Triplet<double, int>>;
+using detail::Stamper;
+using detail::Triplets;
 
 template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
-
-class Stamper {
- public:
-  // Row/column of node k (−1 for ground).
-  static int row(int node) { return node - 1; }
-  void conductance(Triplets& t, int a, int b, double g) {
-    if (a > 0) t.emplace_back(row(a), row(a), g);
-    if (b > 0) t.emplace_back(row(b), row(b), g);
-    if (a > 0 && b > 0) {
-      t.emplace_back(row(a), row(b), -g);
-      t.emplace_back(row(b), row(a), -g);
-    }
-  }
-  // Branch current unknown `col` flowing a → b: +1 in KCL row a, −1 in row b; the branch row
-  // gets branch_sign·(v_a − v_b).
-  void branch(int a, int b, int col, double branch_sign) {
-    if (a > 0) g.emplace_back(row(a), col, 1.0), g.emplace_back(col, row(a), branch_sign);
-    if (b > 0) g.emplace_back(row(b), col, -1.0), g.emplace_back(col, row(b), -branch_sign);
-  }
-  // Complementarity pair j with λ = current a → k and w = v_k − v_a + ...
-  void pair(int a, int k, int j) {
-    if (a > 0) this->b.emplace_back(row(a), j, -1.0), c.emplace_back(j, row(a), -1.0);
-    if (k > 0) this->b.emplace_back(row(k), j, 1.0), c.emplace_back(j, row(k), 1.0);
-  }
-  void source(int r, int src, double sign) {
-    if (r >= 0) s.emplace_back(r, src, sign);
-  }
-
-  Triplets e, g, b, c, d, s;
-};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;  // (clang 14 needs the guide)
 
 solvers::SparseMatrix to_sparse(int rows, int cols, const Triplets& t) {
   solvers::SparseMatrix m(rows, cols);
@@ -50,70 +27,98 @@ solvers::SparseMatrix to_sparse(int rows, int cols, const Triplets& t) {
   return m;
 }
 
-}  // namespace
-
-Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
-  Assembled out;
-  const int nodes = circuit.node_count();
-  out.node_count = nodes;
-  for (int k = 1; k <= nodes; ++k) out.unknown_names.push_back("v(" + circuit.nodes[k] + ")");
-  Stamper st;
-  int next = nodes;  // next branch-current unknown
-  int pair = 0;
-  std::vector<double> vf;
-  auto new_source = [&](const Waveform& w) {
-    out.sources.push_back(w);
-    return static_cast<int>(out.sources.size()) - 1;
-  };
-  for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
-    std::visit(Overloaded{[&](const Resistor& r) { st.conductance(st.g, r.a, r.b, 1.0 / r.r); },
-                          [&](const Capacitor& c) { st.conductance(st.e, c.a, c.b, c.c); },
-                          [&](const Inductor& l) {
-                            const int col = next++;
-                            out.unknown_names.push_back("i(" + l.name + ")");
-                            st.branch(l.a, l.b, col, -1.0);  // L i' − (v_a − v_b) = 0
-                            st.e.emplace_back(col, col, l.l);
-                          },
-                          [&](const VoltageSource& v) {
-                            const int col = next++;
-                            out.unknown_names.push_back("i(" + v.name + ")");
-                            st.branch(v.p, v.n, col, 1.0);  // v_p − v_n = V(t)
-                            st.source(col, new_source(v.wave), 1.0);
-                          },
-                          [&](const CurrentSource& i) {
-                            const int src = new_source(i.wave);
-                            st.source(Stamper::row(i.p), src, -1.0);
-                            st.source(Stamper::row(i.n), src, 1.0);
-                          },
-                          [&](const Diode& dd) {
-                            const int j = pair++;
-                            out.pair_names.push_back(dd.name);
-                            out.pair_device.push_back(static_cast<int>(idx));
-                            st.pair(dd.a, dd.k, j);
-                            st.d.emplace_back(j, j, dd.model.ron);
-                            vf.push_back(dd.model.vf);
-                            if (dd.model.goff > 0) st.conductance(st.g, dd.a, dd.k, dd.model.goff);
-                          }},
-               circuit.devices[idx]);
-  }
-  if (options.hold_ic_nodes) {
-    for (const auto& [node, value] : circuit.ic) {
-      const int col = next++;
-      out.unknown_names.push_back("i(.ic " + circuit.nodes[node] + ")");
-      st.branch(node, 0, col, 1.0);
-      st.source(col, new_source(Dc{value}), 1.0);
+// Columns of the branch-current unknowns, in netlist order: L, V, E, H and comparator outputs.
+std::map<std::string, int> branch_columns(const Circuit& circuit, Stamper& st) {
+  std::map<std::string, int> col;
+  for (const Device& dev : circuit.devices) {
+    const bool has_branch =
+        std::holds_alternative<Inductor>(dev) || std::holds_alternative<VoltageSource>(dev) ||
+        std::holds_alternative<Vcvs>(dev) || std::holds_alternative<Ccvs>(dev) ||
+        std::holds_alternative<Comparator>(dev);
+    if (has_branch) {
+      const std::string& name = device_name(dev);
+      col[name] = st.new_branch("i(" + name + ")");
     }
   }
+  return col;
+}
+
+void stamp_linear(Stamper& st, const Device& dev, const std::map<std::string, int>& col) {
+  std::visit(Overloaded{[&](const Resistor& r) { st.conductance(st.g, r.a, r.b, 1.0 / r.r); },
+                        [&](const Capacitor& c) { st.conductance(st.e, c.a, c.b, c.c); },
+                        [&](const Inductor& l) {
+                          const int k = col.at(l.name);
+                          st.branch(l.a, l.b, k, -1.0);  // L i' − (v_a − v_b) = 0
+                          st.e.emplace_back(k, k, l.l);
+                        },
+                        [&](const VoltageSource& v) {
+                          const int k = col.at(v.name);
+                          st.branch(v.p, v.n, k, 1.0);  // v_p − v_n = V(t)
+                          st.s.emplace_back(k, st.new_source(v.wave), 1.0);
+                        },
+                        [&](const CurrentSource& i) {
+                          const int src = st.new_source(i.wave);
+                          if (i.p > 0) st.s.emplace_back(Stamper::row(i.p), src, -1.0);
+                          if (i.n > 0) st.s.emplace_back(Stamper::row(i.n), src, 1.0);
+                        },
+                        [&](const Vcvs& e) {
+                          const int k = col.at(e.name);
+                          st.branch(e.p, e.n, k, 1.0);
+                          if (e.cp > 0) st.g.emplace_back(k, Stamper::row(e.cp), -e.gain);
+                          if (e.cn > 0) st.g.emplace_back(k, Stamper::row(e.cn), e.gain);
+                        },
+                        [&](const Vccs& g) { st.transconductance(g.p, g.n, g.cp, g.cn, g.gm); },
+                        [&](const Cccs& f) {
+                          const int kc = col.at(f.control);
+                          if (f.p > 0) st.g.emplace_back(Stamper::row(f.p), kc, f.gain);
+                          if (f.n > 0) st.g.emplace_back(Stamper::row(f.n), kc, -f.gain);
+                        },
+                        [&](const Ccvs& h) {
+                          const int k = col.at(h.name);
+                          st.branch(h.p, h.n, k, 1.0);
+                          st.g.emplace_back(k, col.at(h.control), -h.r);
+                        },
+                        [](const auto&) {}},
+             dev);
+}
+
+void stamp_mutuals(const Circuit& circuit, Stamper& st, const std::map<std::string, int>& col) {
+  std::map<std::string, double> inductance;
+  for (const Device& dev : circuit.devices)
+    if (const auto* l = std::get_if<Inductor>(&dev)) inductance[l->name] = l->l;
+  for (const Device& dev : circuit.devices) {
+    const auto* k = std::get_if<Mutual>(&dev);
+    if (k == nullptr) continue;
+    const double m = k->k * std::sqrt(inductance.at(k->l1) * inductance.at(k->l2));
+    st.e.emplace_back(col.at(k->l1), col.at(k->l2), m);
+    st.e.emplace_back(col.at(k->l2), col.at(k->l1), m);
+  }
+}
+
+void finish(Assembled& out, Stamper& st) {
   solvers::Mlcs& m = out.mlcs;
-  m.n = next;
-  m.m = pair;
+  m.n = st.next_column;
+  m.m = static_cast<int>(st.offsets.size());
   m.E = to_sparse(m.n, m.n, st.e);
   m.G = to_sparse(m.n, m.n, st.g);
   m.B = to_sparse(m.n, m.m, st.b);
   m.C = to_sparse(m.m, m.n, st.c);
   m.D = to_sparse(m.m, m.m, st.d);
-  m.d = Eigen::Map<Eigen::VectorXd>(vf.data(), static_cast<Eigen::Index>(vf.size()));
+  m.C_off = to_sparse(m.m, m.n, st.c_off);
+  m.forced = st.forced;
+  m.d =
+      Eigen::Map<Eigen::VectorXd>(st.offsets.data(), static_cast<Eigen::Index>(st.offsets.size()));
   m.S = to_sparse(m.n, static_cast<int>(out.sources.size()), st.s);
+  for (const SwitchInfo& info : out.switch_info) {
+    solvers::Mlcs::SwitchControl sc;
+    sc.pair = info.pair;
+    sc.c.resize(m.n);
+    for (const auto& [column, coef] : info.control) sc.c.coeffRef(column) += coef;
+    sc.on_above = info.on_above;
+    sc.off_below = info.off_below;
+    sc.initially_on = info.initially_on;
+    m.switches.push_back(std::move(sc));
+  }
   m.source_values = [waves = out.sources](double t, Eigen::Ref<Eigen::VectorXd> s) {
     for (size_t k = 0; k < waves.size(); ++k)
       s[static_cast<Eigen::Index>(k)] = waveform_value(waves[k], t);
@@ -123,6 +128,42 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
     for (const auto& w : waves) best = std::min(best, waveform_next_breakpoint(w, t));
     return best;
   };
+}
+
+}  // namespace
+
+Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
+  Assembled out;
+  const int nodes = circuit.node_count();
+  out.node_count = nodes;
+  Stamper st(out);
+  for (int k = 1; k <= nodes; ++k) st.new_branch("v(" + circuit.nodes[k] + ")");
+  const std::map<std::string, int> col = branch_columns(circuit, st);
+  for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
+    const Device& dev = circuit.devices[idx];
+    const int index = static_cast<int>(idx);
+    stamp_linear(st, dev, col);
+    std::visit(Overloaded{[&](const Diode& d) { detail::stamp_diode(st, d, index, out); },
+                          [&](const Switch& s) {
+                            const int control = s.model.current_controlled ? col.at(s.control) : -1;
+                            detail::stamp_switch(st, s, index, control, out);
+                          },
+                          [&](const Comparator& c) {
+                            detail::stamp_comparator(st, c, index, col.at(c.name), out);
+                          },
+                          [&](const Mosfet& m) { detail::stamp_mosfet(st, m, index, out); },
+                          [](const auto&) {}},
+               dev);
+  }
+  stamp_mutuals(circuit, st, col);
+  if (options.hold_ic_nodes) {
+    for (const auto& [node, value] : circuit.ic) {
+      const int k = st.new_branch("i(.ic " + circuit.nodes[node] + ")");
+      st.branch(node, 0, k, 1.0);
+      st.s.emplace_back(k, st.new_source(Dc{value}), 1.0);
+    }
+  }
+  finish(out, st);
   return out;
 }
 

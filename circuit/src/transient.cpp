@@ -2,15 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "solvers/time/operating_point.hpp"
 
 namespace nsspice::circuit {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 std::string pair_list(const Assembled& a, const std::vector<int>& pairs) {
   std::string out;
@@ -31,16 +28,14 @@ InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
   InitialPoint p;
   p.x = Eigen::VectorXd::Zero(m.n);
   for (const auto& [node, value] : circuit.ic) p.x[node - 1] = value;
-  int branch = a.node_count;
   std::vector<const Capacitor*> caps;
   for (const Device& d : circuit.devices) {
-    std::visit(Overloaded{[&](const Inductor& l) {
-                            if (l.ic) p.x[branch] = *l.ic;
-                            ++branch;
-                          },
-                          [&](const VoltageSource&) { ++branch; },
-                          [&](const Capacitor& c) { caps.push_back(&c); }, [](const auto&) {}},
-               d);
+    if (const auto* l = std::get_if<Inductor>(&d); l && l->ic) {
+      const auto it =
+          std::find(a.unknown_names.begin(), a.unknown_names.end(), "i(" + l->name + ")");
+      p.x[it - a.unknown_names.begin()] = *l->ic;
+    }
+    if (const auto* c = std::get_if<Capacitor>(&d)) caps.push_back(c);
   }
   // Node voltages implied by capacitor ICs: a capacitor with IC= whose other end is known
   // (ground, .ic, or an earlier capacitor) fixes this end (repeated until nothing changes).
@@ -100,22 +95,19 @@ void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lamb
   out.resize(names.size());
   const size_t n = static_cast<size_t>(x.size());
   for (size_t i = 0; i < n; ++i) out[i] = x[static_cast<Eigen::Index>(i)];
-  auto v = [&](int node) { return node > 0 ? x[node - 1] : 0.0; };
-  for (size_t k = 0; k < diode_pair.size(); ++k)
-    out[n + k] = lambda[diode_pair[k]] + diode_goff[k] * (v(diode_a[k]) - v(diode_k[k]));
+  for (size_t k = 0; k < derived.size(); ++k) {
+    double v = 0;
+    for (const auto& [j, coef] : derived[k].lambda_terms) v += coef * lambda[j];
+    for (const auto& [i, coef] : derived[k].x_terms) v += coef * x[i];
+    out[n + k] = v;
+  }
 }
 
-SignalTable make_signals(const Circuit& circuit, const Assembled& assembled) {
+SignalTable make_signals(const Circuit&, const Assembled& assembled) {
   SignalTable t;
   t.names = assembled.unknown_names;
-  for (size_t j = 0; j < assembled.pair_names.size(); ++j) {
-    const auto& d = std::get<Diode>(circuit.devices[static_cast<size_t>(assembled.pair_device[j])]);
-    t.names.push_back("i(" + d.name + ")");
-    t.diode_pair.push_back(static_cast<int>(j));
-    t.diode_a.push_back(d.a);
-    t.diode_k.push_back(d.k);
-    t.diode_goff.push_back(d.model.goff);
-  }
+  t.derived = assembled.derived;
+  for (const auto& d : assembled.derived) t.names.push_back(d.name);
   return t;
 }
 

@@ -14,6 +14,8 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;  // (clang 14 needs the guide)
 
 double pulse_value(const Pulse& p, double t) {
   if (t <= p.td) return p.v1;
@@ -41,8 +43,17 @@ double pulse_breakpoint(const Pulse& p, double t) {
   return kInf;
 }
 
-double pwl_value(const Pwl& p, double t) {
+// Local time of a PWL with delay and repetition: t − td, folded into [r, t_last) when repeating.
+double pwl_local(const Pwl& p, double t) {
+  double u = t - p.td;
+  if (p.repeat >= 0 && !p.t.empty() && u > p.t.back() && p.t.back() > p.repeat)
+    u = p.repeat + std::fmod(u - p.repeat, p.t.back() - p.repeat);
+  return u;
+}
+
+double pwl_value(const Pwl& p, double t_global) {
   if (p.t.empty()) return 0.0;
+  const double t = pwl_local(p, t_global);
   if (t <= p.t.front()) return p.v.front();
   if (t >= p.t.back()) return p.v.back();
   const auto it = std::upper_bound(p.t.begin(), p.t.end(), t);
@@ -51,9 +62,22 @@ double pwl_value(const Pwl& p, double t) {
   return p.v[i - 1] + (p.v[i] - p.v[i - 1]) * (t - t0) / (t1 - t0);
 }
 
-double pwl_breakpoint(const Pwl& p, double t) {
-  const auto it = std::upper_bound(p.t.begin(), p.t.end(), t);
-  return it == p.t.end() ? kInf : *it;
+double pwl_breakpoint(const Pwl& p, double t_global) {
+  const double u = pwl_local(p, t_global);
+  const double shift = t_global - u;  // td, plus whole repetitions
+  const auto it = std::upper_bound(p.t.begin(), p.t.end(), u);
+  if (it != p.t.end()) return *it + shift;
+  if (p.repeat < 0 || p.t.back() <= p.repeat) return kInf;
+  // Next period: the first point after r.
+  const auto first = std::upper_bound(p.t.begin(), p.t.end(), p.repeat);
+  return shift + p.t.back() + (first == p.t.end() ? 0.0 : *first - p.repeat);
+}
+
+double exp_value(const Exp& e, double t) {
+  double v = e.v1;
+  if (t > e.td1) v += (e.v2 - e.v1) * (1 - std::exp(-(t - e.td1) / e.tau1));
+  if (t > e.td2) v += (e.v1 - e.v2) * (1 - std::exp(-(t - e.td2) / e.tau2));
+  return v;
 }
 
 double sin_value(const Sin& s, double t) {
@@ -70,7 +94,13 @@ double waveform_value(const Waveform& wave, double t) {
   return std::visit(
       Overloaded{[](const Dc& d) { return d.value; }, [t](const Sin& s) { return sin_value(s, t); },
                  [t](const Pulse& p) { return pulse_value(p, t); },
-                 [t](const Pwl& p) { return pwl_value(p, t); }},
+                 [t](const Pwl& p) { return pwl_value(p, t); },
+                 [t](const Exp& e) { return exp_value(e, t); },
+                 [t](const Sffm& f) {
+                   const double two_pi = 2 * std::numbers::pi;
+                   return f.vo +
+                          f.va * std::sin(two_pi * f.fc * t + f.mdi * std::sin(two_pi * f.fs * t));
+                 }},
       wave);
 }
 
@@ -78,7 +108,11 @@ double waveform_next_breakpoint(const Waveform& wave, double t) {
   return std::visit(Overloaded{[](const Dc&) { return kInf; },
                                [t](const Sin& s) { return s.td > t ? s.td : kInf; },
                                [t](const Pulse& p) { return pulse_breakpoint(p, t); },
-                               [t](const Pwl& p) { return pwl_breakpoint(p, t); }},
+                               [t](const Pwl& p) { return pwl_breakpoint(p, t); },
+                               [t](const Exp& e) {
+                                 return e.td1 > t ? e.td1 : e.td2 > t ? e.td2 : kInf;
+                               },
+                               [](const Sffm&) { return kInf; }},
                     wave);
 }
 

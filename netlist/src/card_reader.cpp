@@ -10,6 +10,15 @@
 
 namespace nsspice::netlist::detail {
 
+bool is_expression(std::string_view text) {
+  return text.size() >= 2 && ((text.front() == '{' && text.back() == '}') ||
+                              (text.front() == '\'' && text.back() == '\''));
+}
+
+std::string_view expression_body(std::string_view text) {
+  return text.size() >= 2 ? text.substr(1, text.size() - 2) : std::string_view();
+}
+
 Word CardReader::word(const Token& token) const {
   return Word{token.text, ascii_lower(token.text), span(token)};
 }
@@ -20,11 +29,20 @@ std::string CardReader::text(const Item& item) const {
 }
 
 bool CardReader::is_number(const Item& item) {
-  return item.is_plain() && parse_spice_number(item.word.text).has_value();
+  return item.is_plain() &&
+         (is_expression(item.word.text) || parse_spice_number(item.word.text).has_value());
 }
 
 std::optional<Value> CardReader::number(const Token& token) const {
-  if (auto v = parse_spice_number(token.text)) return Value{*v, span(token)};
+  if (is_expression(token.text)) {
+    const std::string_view body = expression_body(token.text);
+    if (body.find_first_not_of(" \t") == std::string_view::npos) {
+      error(span(token), fmt::format("empty expression '{}'", token.text));
+      return std::nullopt;
+    }
+    return Value{0, span(token), std::string(body)};
+  }
+  if (auto v = parse_spice_number(token.text)) return Value{*v, span(token), {}};
   error(span(token), fmt::format("expected a number, got '{}'", token.text));
   return std::nullopt;
 }

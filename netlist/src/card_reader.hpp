@@ -1,7 +1,9 @@
 // Internal: helpers shared by the card parsers (items -> AST pieces with spans).
 //
 //   word   -> Word{text, lower, span}
-//   number := plain word accepted by parse_spice_number        else "expected a number, got 'x'"
+//   number := plain word accepted by parse_spice_number | expression
+//             else "expected a number, got 'x'"
+//   expression := '{' text '}' | '\'' text '\''     (kept in Value::expr, evaluated by flatten)
 //   param  := word '=' word  (number set when the right side is a SPICE number)
 #pragma once
 
@@ -15,6 +17,11 @@
 #include "netlist/src/syntax.hpp"
 
 namespace nsspice::netlist::detail {
+
+// True for "{...}" or "'...'" (an expression evaluated by flatten()).
+bool is_expression(std::string_view text);
+// The text between the delimiters of an expression word; offset 1 into the word.
+std::string_view expression_body(std::string_view text);
 
 class CardReader {
  public:
@@ -30,7 +37,7 @@ class CardReader {
   // A plain word that is a SPICE number; otherwise reports and returns nullopt.
   std::optional<Value> number(const Item& item) const;
   std::optional<Value> number(const Token& token) const;
-  // True when the item is a plain word holding a SPICE number (no report).
+  // True when the item is a plain word holding a SPICE number or an expression (no report).
   static bool is_number(const Item& item);
   // NAME=VALUE item; otherwise reports "expected NAME=VALUE <where>, got 'x'".
   std::optional<Param> param(const Item& item, std::string_view where) const;
@@ -49,6 +56,18 @@ class CardReader {
 
 // Card parsers: each reports its own errors and returns nullopt for a bad card.
 std::optional<ElementCard> parse_element(const CardReader& r, const std::vector<Item>& items);
+std::optional<OpCard> parse_op(const CardReader& r, const std::vector<Item>& items);
+std::optional<NodesetCard> parse_nodeset(const CardReader& r, const std::vector<Item>& items);
+std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>& items);
+std::optional<MeasCard> parse_meas(const CardReader& r, const std::vector<Item>& items);
+std::optional<ParamCard> parse_param(const CardReader& r, const std::vector<Item>& items);
+std::optional<IncludeCard> parse_include(const CardReader& r, const std::vector<Item>& items);
+std::optional<GlobalCard> parse_global(const CardReader& r, const std::vector<Item>& items);
+std::optional<SubcktDef> parse_subckt_header(const CardReader& r, const std::vector<Item>& items);
+// X cards give an InstanceCard, all other letters an ElementCard.
+std::optional<Card> parse_element_or_instance(const CardReader& r, const std::vector<Item>& items);
+// Text of an item with the blanks outside expressions removed, e.g. "v(a,b)", "val=2".
+std::string compact_text(const CardReader& r, const Item& item);
 std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item>& items);
 std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>& items);
 std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items);

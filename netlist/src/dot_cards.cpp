@@ -2,7 +2,7 @@
 //
 //   .model name type '(' {NAME=VALUE} ')'  |  .model name type {NAME=VALUE}
 //   .tran tstep tstop [tstart [tmax]] [UIC]
-//   .ic {V '(' node ')' '=' value}
+//   .ic {V '(' node ')' '=' value}            (also .nodeset)
 //   .options|.option|.opt {NAME=VALUE | FLAG}
 #include <fmt/format.h>
 
@@ -88,21 +88,39 @@ std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>&
   return card;
 }
 
-std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items) {
-  IcCard card;
-  card.span = r.card_span();
+namespace {
+
+bool parse_ic_entries(const CardReader& r, const std::vector<Item>& items, std::string_view where,
+                      std::vector<IcEntry>& out) {
   for (std::size_t i = 1; i < items.size(); ++i) {
     const Item& item = items[i];
     const bool shape_ok = ascii_lower(item.word.text) == "v" && item.has_group &&
                           item.args.size() == 1 && item.args[0].is_plain() && item.has_value;
     if (!shape_ok) {
-      r.error(r.span(item), fmt::format("expected V(node)=value in .ic, got '{}'", r.text(item)));
-      return std::nullopt;
+      r.error(r.span(item),
+              fmt::format("expected V(node)=value in {}, got '{}'", where, r.text(item)));
+      return false;
     }
     auto v = r.number(item.value);
-    if (!v) return std::nullopt;
-    card.entries.push_back(IcEntry{r.word(item.args[0].word), *v, r.span(item)});
+    if (!v) return false;
+    out.push_back(IcEntry{r.word(item.args[0].word), *v, r.span(item)});
   }
+  return true;
+}
+
+}  // namespace
+
+std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items) {
+  IcCard card;
+  card.span = r.card_span();
+  if (!parse_ic_entries(r, items, ".ic", card.entries)) return std::nullopt;
+  return card;
+}
+
+std::optional<NodesetCard> parse_nodeset(const CardReader& r, const std::vector<Item>& items) {
+  NodesetCard card;
+  card.span = r.card_span();
+  if (!parse_ic_entries(r, items, ".nodeset", card.entries)) return std::nullopt;
   return card;
 }
 

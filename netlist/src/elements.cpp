@@ -1,75 +1,43 @@
-// Internal: element cards (first letter of the name selects the kind).
+// Internal: element cards (first letter of the name selects the kind) and X instances.
 //
-//   R|C|L name n+ n- value {NAME=VALUE}
-//   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' number* ')' | fn number* | NAME=VALUE}
-//         fn := SIN | PULSE | PWL       (at most one; arguments kept as written)
-//   D     name anode cathode model {ignored instance parameter}
+//   R|C|L name n+ n- value {NAME=VALUE}                    value := number | {expr} | 'expr'
+//   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
+//         fn := SIN | PULSE | PWL | EXP | SFFM   (at most one; args kept as written; NAME=VALUE
+//         inside the parentheses, and r= / td= right after a PWL, are the function's params)
+//   D     name anode cathode model {OFF | area | NAME=VALUE}
+//   X     name node* subckt [params:] {NAME=VALUE}
+//   K E G F H S W M: controlled.cpp.   Other letters: error.
 #include <fmt/format.h>
 
 #include <string>
 
-#include "netlist/src/card_reader.hpp"
+#include "netlist/src/element_context.hpp"
 
 namespace nsspice::netlist::detail {
 namespace {
 
-struct Context {
-  const CardReader& r;
-  const std::vector<Item>& items;
-  ElementCard card;
-  std::string kind;  // "resistor", ...
+using Context = ElementContext;
 
-  std::string what() const { return fmt::format("{} '{}'", kind, card.name.text); }
-  bool read_nodes() {
-    for (std::size_t i = 1; i <= 2; ++i) {
-      auto node = r.name(items[i], "a node name");
-      if (!node) return false;
-      card.nodes.push_back(*node);
-    }
-    return true;
-  }
-  bool unexpected(const Item& item) const {
-    r.error(r.span(item), fmt::format("unexpected '{}' in {}", r.text(item), what()));
+bool set_dc(Context& c, const Item& item) {
+  auto v = c.r.number(item);
+  if (!v) return false;
+  if (c.card.value) {
+    c.r.error(v->span, fmt::format("{} has more than one DC value", c.what()));
     return false;
   }
-  bool set_dc(const Item& item) {
-    auto v = r.number(item);
-    if (!v) return false;
-    if (card.value) {
-      r.error(v->span, fmt::format("{} has more than one DC value", what()));
-      return false;
-    }
-    card.value = *v;
-    return true;
-  }
-};
-
-bool parse_two_terminal(Context& c) {
-  if (c.items.size() < 4) {
-    c.r.error(c.r.end_span(), fmt::format("{} needs 2 nodes and a value", c.what()));
-    return false;
-  }
-  if (!c.read_nodes() || !c.set_dc(c.items[3])) return false;
-  for (std::size_t i = 4; i < c.items.size(); ++i) {
-    const Item& item = c.items[i];
-    if (!item.has_value || item.has_group) return c.unexpected(item);
-    auto p = c.r.param(item, "");
-    if (!p) return false;
-    c.card.params.push_back(std::move(*p));
-  }
+  c.card.value = *v;
   return true;
 }
 
 bool is_function(const std::string& lower) {
-  return lower == "sin" || lower == "pulse" || lower == "pwl";
+  return lower == "sin" || lower == "pulse" || lower == "pwl" || lower == "exp" || lower == "sffm";
 }
 
 bool is_unsupported_function(const std::string& lower) {
-  return lower == "exp" || lower == "sffm" || lower == "am" || lower == "trnoise" ||
-         lower == "trrandom" || lower == "pat";
+  return lower == "am" || lower == "trnoise" || lower == "trrandom" || lower == "pat";
 }
 
-// Function at items[i]; advances i past it.
+// Function at items[i]; advances i past it (and past r= / td= after a PWL).
 bool parse_function(Context& c, std::size_t& i) {
   const Item& head = c.items[i];
   SourceFunction fn;
@@ -77,6 +45,10 @@ bool parse_function(Context& c, std::size_t& i) {
   std::size_t end = head.end;
   if (head.has_group) {
     for (const Item& arg : head.args) {
+      if (arg.has_value && !arg.has_group && !arg.word.text.empty()) {
+        fn.params.push_back(*c.r.param(arg, ""));
+        continue;
+      }
       auto v = c.r.number(arg);
       if (!v) return false;
       fn.args.push_back(*v);
@@ -87,6 +59,13 @@ bool parse_function(Context& c, std::size_t& i) {
       fn.args.push_back(*c.r.number(c.items[i]));
       end = c.items[i].end;
     }
+  }
+  while (fn.kind.lower == "pwl" && i < c.items.size() && c.items[i].has_value &&
+         !c.items[i].has_group) {
+    const std::string key = ascii_lower(c.items[i].word.text);
+    if (key != "r" && key != "td") break;
+    fn.params.push_back(*c.r.param(c.items[i], ""));
+    end = c.items[i++].end;
   }
   Item whole = head;
   whole.end = end;
@@ -100,24 +79,85 @@ bool parse_function(Context& c, std::size_t& i) {
 }
 
 // "AC mag [phase]" at items[i]: kept as params ac / acphase, with a warning.
-void skip_ac(Context& c, std::size_t& i) {
+void read_ac(Context& c, std::size_t& i) {
   const Item& ac = c.items[i];
   c.r.warning(c.r.span(ac), "AC specification ignored (no AC analysis)");
   ++i;
   for (const char* name : {"ac", "acphase"}) {
     if (i >= c.items.size() || !CardReader::is_number(c.items[i])) return;
     const Item& v = c.items[i++];
+    const Value value = *c.r.number(v);
     Word key{name, name, c.r.span(ac)};
-    c.card.params.push_back(Param{key, c.r.word(v.word), c.r.number(v)->value, c.r.span(v)});
+    Param p{key, c.r.word(v.word), std::nullopt, c.r.span(v)};
+    if (value.expr.empty()) p.number = value.value;
+    c.card.params.push_back(std::move(p));
   }
 }
 
-bool parse_source(Context& c) {
-  if (c.items.size() < 3) {
-    c.r.error(c.r.end_span(), fmt::format("{} needs 2 nodes", c.what()));
+bool parse_instance(const CardReader& r, const std::vector<Item>& items, InstanceCard& x) {
+  x.name = r.word(items.front().word);
+  x.span = r.card_span();
+  std::size_t i = 1;
+  std::vector<Word> words;
+  for (; i < items.size() && items[i].is_plain(); ++i) {
+    const std::string lower = ascii_lower(items[i].word.text);
+    if (lower == "params:") break;
+    words.push_back(r.word(items[i].word));
+  }
+  if (words.empty()) {
+    r.error(i < items.size() ? r.span(items[i]) : r.end_span(),
+            fmt::format("instance '{}' needs a subcircuit name", x.name.text));
     return false;
   }
-  if (!c.read_nodes()) return false;
+  x.subckt = words.back();
+  words.pop_back();
+  x.nodes = std::move(words);
+  if (i < items.size() && ascii_lower(items[i].word.text) == "params:") ++i;
+  for (; i < items.size(); ++i) {
+    auto p = r.param(items[i], "in an instance parameter list");
+    if (!p) return false;
+    x.params.push_back(std::move(*p));
+  }
+  return true;
+}
+
+// Kind of the SPICE elements nsspice does not have, or "" for an unknown letter.
+const char* unsupported_kind(char letter) {
+  switch (letter) {
+    case 'b':
+      return "behavioural sources";
+    case 'q':
+      return "bipolar transistors";
+    case 'j':
+      return "JFETs";
+    case 'z':
+      return "MESFETs";
+    case 't':
+    case 'o':
+    case 'u':
+    case 'y':
+    case 'p':
+      return "transmission lines";
+    case 'a':
+      return "XSPICE code models";
+    case 'n':
+      return "OSDI devices";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+bool parse_two_terminal(Context& c) {
+  if (!c.need(4, "2 nodes and a value")) return false;
+  if (!c.read_nodes(1, 2) || !c.set_value(c.items[3])) return false;
+  return c.read_tail(4, {});
+}
+
+bool parse_source(Context& c) {
+  if (!c.need(3, "2 nodes")) return false;
+  if (!c.read_nodes(1, 2)) return false;
   std::size_t i = 3;
   while (i < c.items.size()) {
     const Item& item = c.items[i];
@@ -127,14 +167,14 @@ bool parse_source(Context& c) {
         c.r.error(c.r.end_span(), "expected a value after 'DC'");
         return false;
       }
-      if (!c.set_dc(c.items[i + 1])) return false;
+      if (!set_dc(c, c.items[i + 1])) return false;
       i += 2;
     } else if (item.is_plain() && lower == "ac") {
-      skip_ac(c, i);
+      read_ac(c, i);
     } else if (!item.has_value && is_function(lower)) {
       if (!parse_function(c, i)) return false;
     } else if (CardReader::is_number(item)) {
-      if (!c.set_dc(item)) return false;
+      if (!set_dc(c, item)) return false;
       ++i;
     } else if (item.has_value && !item.has_group && !item.word.text.empty()) {
       c.card.params.push_back(*c.r.param(item, ""));
@@ -154,60 +194,73 @@ bool parse_source(Context& c) {
 }
 
 bool parse_diode(Context& c) {
-  if (c.items.size() < 4) {
-    c.r.error(c.r.end_span(), fmt::format("{} needs 2 nodes and a model name", c.what()));
-    return false;
-  }
-  if (!c.read_nodes()) return false;
-  auto model = c.r.name(c.items[3], "a model name");
-  if (!model) return false;
-  c.card.model = std::move(*model);
+  if (!c.need(4, "2 nodes and a model name")) return false;
+  if (!c.read_nodes(1, 2) || !c.set_model(c.items[3])) return false;
   for (std::size_t i = 4; i < c.items.size(); ++i) {
-    c.r.warning(c.r.span(c.items[i]), fmt::format("instance parameter '{}' of {} ignored",
-                                                  c.r.text(c.items[i]), c.what()));
+    const Item& item = c.items[i];
+    if (item.has_value && !item.has_group && !item.word.text.empty()) {
+      c.card.params.push_back(*c.r.param(item, ""));
+      continue;
+    }
+    if (item.is_plain() && ascii_lower(item.word.text) == "off") {
+      c.card.flags.push_back(c.r.word(item.word));
+      c.card.flags.back().text = "off";
+    }
+    c.r.warning(c.r.span(item),
+                fmt::format("instance parameter '{}' of {} ignored", c.r.text(item), c.what()));
   }
   return true;
 }
 
-}  // namespace
-
-std::optional<ElementCard> parse_element(const CardReader& r, const std::vector<Item>& items) {
-  Context c{r, items, ElementCard{}, ""};
-  c.card.name = r.word(items.front().word);
-  c.card.span = r.card_span();
-  bool ok = false;
-  switch (c.card.name.lower.front()) {
-    case 'r':
-      c.kind = "resistor";
-      ok = parse_two_terminal(c);
-      break;
-    case 'c':
-      c.kind = "capacitor";
-      ok = parse_two_terminal(c);
-      break;
-    case 'l':
-      c.kind = "inductor";
-      ok = parse_two_terminal(c);
-      break;
-    case 'v':
-      c.kind = "voltage source";
-      ok = parse_source(c);
-      break;
-    case 'i':
-      c.kind = "current source";
-      ok = parse_source(c);
-      break;
-    case 'd':
-      c.kind = "diode";
-      ok = parse_diode(c);
-      break;
-    default:
-      r.error(c.card.name.span, fmt::format("unknown element type '{}' (element '{}')",
-                                            c.card.name.text.substr(0, 1), c.card.name.text));
-      return std::nullopt;
+std::optional<Card> parse_element_or_instance(const CardReader& r, const std::vector<Item>& items) {
+  const Word name = r.word(items.front().word);
+  const char letter = name.lower.front();
+  if (letter == 'x') {
+    InstanceCard x;
+    if (!parse_instance(r, items, x)) return std::nullopt;
+    return Card{std::move(x)};
   }
-  if (!ok) return std::nullopt;
-  return std::move(c.card);
+  Context c{r, items, ElementCard{}, ""};
+  c.card.name = name;
+  c.card.span = r.card_span();
+  c.card.letter = letter;
+  struct Kind {
+    char letter;
+    const char* name;
+    bool (*parse)(Context&);
+  };
+  static constexpr Kind kKinds[] = {
+      {'r', "resistor", parse_two_terminal},
+      {'c', "capacitor", parse_two_terminal},
+      {'l', "inductor", parse_two_terminal},
+      {'v', "voltage source", parse_source},
+      {'i', "current source", parse_source},
+      {'d', "diode", parse_diode},
+      {'k', "coupling", parse_coupling},
+      {'e', "voltage-controlled voltage source", parse_voltage_controlled},
+      {'g', "voltage-controlled current source", parse_voltage_controlled},
+      {'f', "current-controlled current source", parse_current_controlled},
+      {'h', "current-controlled voltage source", parse_current_controlled},
+      {'s', "switch", parse_switch},
+      {'w', "current-controlled switch", parse_current_switch},
+      {'m', "MOSFET", parse_mosfet},
+  };
+  for (const Kind& k : kKinds) {
+    if (k.letter != letter) continue;
+    c.kind = k.name;
+    if (!k.parse(c)) return std::nullopt;
+    return Card{std::move(c.card)};
+  }
+  const std::string upper = name.text.substr(0, 1);
+  const std::string kind = unsupported_kind(letter);
+  if (kind.empty()) {
+    r.error(name.span, fmt::format("unknown element type '{}' (element '{}')", upper, name.text));
+  } else {
+    r.error(name.span, fmt::format("unsupported element type '{}' (element '{}'): {} are not "
+                                   "supported",
+                                   upper, name.text, kind));
+  }
+  return std::nullopt;
 }
 
 }  // namespace nsspice::netlist::detail

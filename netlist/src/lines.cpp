@@ -72,12 +72,13 @@ SourceSpan LogicalCard::card_span() const {
   return SourceSpan{file, seg.line, seg.column, to_int(seg.length)};
 }
 
-SplitText split_cards(int file, std::string_view text, Diagnostics& diags) {
+SplitText split_cards(int file, std::string_view text, Diagnostics& diags, bool has_title) {
   SplitText out;
   std::size_t pos = 0;
   int line_no = 0;
   bool have_card = false;
   bool in_control = false;
+  std::size_t bom = 0;  // bytes of a UTF-8 BOM removed from line 1
   LogicalCard card;
   auto flush = [&] {
     if (have_card) out.cards.push_back(std::move(card));
@@ -91,12 +92,17 @@ SplitText split_cards(int file, std::string_view text, Diagnostics& diags) {
     pos = nl + 1;
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line_no == 1) {
-      std::size_t skip = line.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // UTF-8 BOM
-      out.title = std::string(line.substr(skip));
-      out.title_span = SourceSpan{file, 1, to_int(skip + 1), to_int(line.size() - skip)};
+    if (line_no == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") {  // UTF-8 BOM
+      line.remove_prefix(3);
+      bom = 3;
+    }
+    if (line_no == 1 && has_title) {
+      const std::size_t skip = bom;
+      out.title = std::string(line);
+      out.title_span = SourceSpan{file, 1, to_int(skip + 1), to_int(line.size())};
       continue;
     }
+    const std::size_t shift = line_no == 1 ? bom : 0;  // columns count the removed BOM
     std::size_t end = code_length(line);
     std::size_t begin = 0;
     while (begin < end && is_blank(line[begin])) ++begin;
@@ -108,13 +114,14 @@ SplitText split_cards(int file, std::string_view text, Diagnostics& diags) {
     }
     if (line[begin] == '+') {
       if (!have_card) {
-        diags.error(SourceSpan{file, line_no, to_int(begin + 1), 1},
+        diags.error(SourceSpan{file, line_no, to_int(shift + begin + 1), 1},
                     "continuation line without a card to continue");
         continue;
       }
       ++begin;
       card.text += ' ';
-      card.segments.push_back(Segment{card.text.size(), end - begin, line_no, to_int(begin + 1)});
+      card.segments.push_back(
+          Segment{card.text.size(), end - begin, line_no, to_int(shift + begin + 1)});
       card.text.append(line.substr(begin, end - begin));
       continue;
     }
@@ -122,7 +129,7 @@ SplitText split_cards(int file, std::string_view text, Diagnostics& diags) {
     const std::string_view code = line.substr(begin, end - begin);
     card.file = file;
     card.text = std::string(code);
-    card.segments.push_back(Segment{0, code.size(), line_no, to_int(begin + 1)});
+    card.segments.push_back(Segment{0, code.size(), line_no, to_int(shift + begin + 1)});
     have_card = true;
     const std::string word = first_word_lower(code);
     if (word == ".end") break;

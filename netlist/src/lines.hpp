@@ -45,7 +45,8 @@ struct SplitText {
 
 // Splits the text of `file` into title + logical cards; reports stray continuation lines.
 // `.control` ... `.endc` blocks are reduced to their `.control` card.
-SplitText split_cards(int file, std::string_view text, Diagnostics& diags);
+// Without a title (included files) line 1 is an ordinary line.
+SplitText split_cards(int file, std::string_view text, Diagnostics& diags, bool has_title = true);
 
 // ASCII lower-case (locale independent, safe for any byte).
 std::string ascii_lower(std::string_view s);

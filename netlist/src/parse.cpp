@@ -1,8 +1,12 @@
 // Netlist parsing driver: file -> SourceManager -> logical cards -> syntax items -> AST cards.
 //
-//   netlist := title { card } [.end]
-//   card    := element (first letter R C L V I D) | '.' keyword ...
-// Each bad card is reported and skipped; parsing always continues to the end (or .end).
+//   netlist := [title] { card } [.end]
+//   card    := element (first letter) | X instance | '.' keyword ...
+//   body    := { card | .subckt ... .ends | .lib NAME ... .endl }
+// Cards go to the innermost open body: the netlist, a .subckt definition (nested definitions
+// are local to their parent) or a .lib section (top level only). Control cards inside a
+// .subckt are warned about and dropped. Each bad card is reported and skipped; parsing always
+// continues to the end (or .end).
 #include "netlist/parse.hpp"
 
 #include <fmt/format.h>
@@ -19,36 +23,164 @@
 namespace nsspice::netlist {
 namespace {
 
+using detail::ascii_lower;
 using detail::CardReader;
 using detail::Item;
 
-template <typename T>
-void push(Netlist& net, std::optional<T> card) {
-  if (card) net.cards.emplace_back(std::move(*card));
+// Where cards go: the netlist, a subcircuit or a library section.
+struct Body {
+  std::vector<Card>* cards;
+  std::vector<SubcktDef>* subckts;
+  const Word* name;  // subckt/section name; null for the netlist
+  bool is_lib;
+  bool discard = false;  // a .subckt with a bad header: its cards are read and dropped
+};
+
+class Parser {
+ public:
+  Parser(Netlist& net, Diagnostics& diags) : net_(net), diags_(diags) {
+    stack_.push_back(Body{&net.cards, &net.subckts, nullptr, false});
+  }
+  void card(const detail::LogicalCard& card);
+  void finish();
+
+ private:
+  Netlist& net_;
+  Diagnostics& diags_;
+  std::vector<Body> stack_;
+  std::vector<std::unique_ptr<SubcktDef>> discarded_;  // bodies of bad .subckt headers
+
+  Body& body() { return stack_.back(); }
+  bool in_subckt() const { return stack_.size() > 1 && !stack_.back().is_lib; }
+  template <typename T>
+  void push(std::optional<T> card) {
+    if (card) body().cards->emplace_back(std::move(*card));
+  }
+  void dot_card(const CardReader& r, const std::vector<Item>& items, const Word& keyword);
+  void close(const CardReader& r, const std::vector<Item>& items, const Word& keyword, bool lib);
+  void lib(const CardReader& r, const std::vector<Item>& items);
+};
+
+bool is_control_card(const std::string& k) {
+  for (const char* c : {".tran", ".op", ".ic", ".nodeset", ".options", ".option", ".opt", ".temp",
+                        ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title"}) {
+    if (k == c) return true;
+  }
+  return false;
 }
 
-void parse_dot_card(const CardReader& r, const std::vector<Item>& items, const Word& keyword,
-                    Netlist& net) {
+bool is_other_analysis(const std::string& k) {
+  for (const char* c : {".ac", ".dc", ".noise", ".tf", ".pz", ".sens", ".disto", ".four",
+                        ".fourier", ".pss", ".sp"}) {
+    if (k == c) return true;
+  }
+  return false;
+}
+
+void Parser::close(const CardReader& r, const std::vector<Item>& items, const Word& keyword,
+                   bool lib) {
+  const char* opener = lib ? ".lib" : ".subckt";
+  if (stack_.size() == 1 || stack_.back().is_lib != lib) {
+    r.error(keyword.span, fmt::format("'{}' without a matching '{}'", keyword.lower, opener));
+    return;
+  }
+  if (items.size() > 1 && !body().discard &&
+      ascii_lower(items[1].word.text) != body().name->lower) {
+    r.warning(r.span(items[1]), fmt::format("'{} {}' closes '{} {}'", keyword.lower,
+                                            r.text(items[1]), opener, body().name->text));
+  }
+  stack_.pop_back();
+}
+
+void Parser::lib(const CardReader& r, const std::vector<Item>& items) {
+  if (items.size() != 2) {
+    push(detail::parse_include(r, items));
+    return;
+  }
+  if (stack_.size() > 1) {
+    r.error(r.span(items[0]), "a '.lib' section must be at the top level of a file");
+    return;
+  }
+  auto name = r.name(items[1], "a section name");
+  if (!name) return;
+  net_.libs.push_back(LibSection{*name, {}, {}, r.card_span()});
+  LibSection& s = net_.libs.back();
+  stack_.push_back(Body{&s.cards, &s.subckts, &s.name, true});
+}
+
+void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const Word& keyword) {
   const std::string& k = keyword.lower;
+  if (in_subckt() && is_control_card(k)) {
+    r.warning(keyword.span, fmt::format("'{}' inside subcircuit '{}' ignored (control cards "
+                                        "belong at the top level)",
+                                        keyword.lower, body().name->text));
+    return;
+  }
   if (k == ".end") {
-    net.has_end = true;
+    net_.has_end = true;
   } else if (k == ".model") {
-    push(net, detail::parse_model(r, items));
+    push(detail::parse_model(r, items));
   } else if (k == ".tran") {
-    push(net, detail::parse_tran(r, items));
+    push(detail::parse_tran(r, items));
+  } else if (k == ".op") {
+    push(detail::parse_op(r, items));
   } else if (k == ".ic") {
-    push(net, detail::parse_ic(r, items));
+    push(detail::parse_ic(r, items));
+  } else if (k == ".nodeset") {
+    push(detail::parse_nodeset(r, items));
   } else if (k == ".options" || k == ".option" || k == ".opt") {
-    push(net, detail::parse_options(r, items));
+    push(detail::parse_options(r, items));
+  } else if (k == ".print" || k == ".save" || k == ".probe") {
+    push(detail::parse_save(r, items));
+  } else if (k == ".meas" || k == ".measure") {
+    push(detail::parse_meas(r, items));
+  } else if (k == ".param") {
+    push(detail::parse_param(r, items));
+  } else if (k == ".include" || k == ".inc") {
+    push(detail::parse_include(r, items));
+  } else if (k == ".lib") {
+    lib(r, items);
+  } else if (k == ".global") {
+    push(detail::parse_global(r, items));
+  } else if (k == ".subckt") {
+    if (auto def = detail::parse_subckt_header(r, items)) {
+      body().subckts->push_back(std::move(*def));
+      SubcktDef& d = body().subckts->back();
+      stack_.push_back(Body{&d.cards, &d.subckts, &d.name, false});
+    } else {
+      discarded_.push_back(std::make_unique<SubcktDef>());
+      SubcktDef& d = *discarded_.back();
+      d.name = keyword;
+      stack_.push_back(Body{&d.cards, &d.subckts, &d.name, false, true});
+    }
+  } else if (k == ".ends") {
+    close(r, items, keyword, false);
+  } else if (k == ".endl") {
+    close(r, items, keyword, true);
+  } else if (k == ".temp") {
+    r.warning(keyword.span, "'.temp' ignored: nsspice devices do not depend on temperature");
+  } else if (k == ".title") {
+    net_.title.clear();
+    for (std::size_t i = 1; i < items.size(); ++i) {
+      net_.title += (i > 1 ? " " : "") + r.text(items[i]);
+    }
+  } else if (k == ".control") {
+    r.warning(keyword.span,
+              "'.control' block skipped up to '.endc' (nsspice runs no interactive "
+              "commands)");
+  } else if (is_other_analysis(k)) {
+    r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored (only .tran and "
+                                        ".op analyses exist)",
+                                        keyword.text));
   } else {
     r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored", keyword.text));
   }
 }
 
-void parse_card(const detail::LogicalCard& card, Diagnostics& diags, Netlist& net) {
-  auto items = detail::parse_card_syntax(card, diags);
+void Parser::card(const detail::LogicalCard& card) {
+  auto items = detail::parse_card_syntax(card, diags_);
   if (!items || items->empty()) return;
-  const CardReader r(card, diags);
+  const CardReader r(card, diags_);
   const Item& first = items->front();
   if (!first.is_plain()) {
     r.error(r.span(first),
@@ -57,9 +189,23 @@ void parse_card(const detail::LogicalCard& card, Diagnostics& diags, Netlist& ne
   }
   const Word keyword = r.word(first.word);
   if (keyword.lower.front() == '.') {
-    parse_dot_card(r, *items, keyword, net);
+    dot_card(r, *items, keyword);
   } else {
-    push(net, detail::parse_element(r, *items));
+    push(detail::parse_element_or_instance(r, *items));
+  }
+}
+
+void Parser::finish() {
+  for (std::size_t i = stack_.size() - 1; i >= 1; --i) {
+    const Body& b = stack_[i];
+    if (b.is_lib) {
+      diags_.error(b.name->span,
+                   fmt::format("library section '{}' has no '.endl' (to use a section of a "
+                               "library file, write '.lib FILE SECTION')",
+                               b.name->text));
+    } else if (!b.discard) {
+      diags_.error(b.name->span, fmt::format("subcircuit '{}' has no '.ends'", b.name->text));
+    }
   }
 }
 
@@ -68,31 +214,40 @@ std::string error_text(int err) { return std::error_code(err, std::generic_categ
 }  // namespace
 
 Netlist parse_string(std::string_view text, std::string name, SourceManager& sources,
-                     Diagnostics& diags) {
-  const int file = sources.add(std::move(name), std::string(text));
-  detail::SplitText split = detail::split_cards(file, sources.text(file), diags);
+                     Diagnostics& diags, ParseOptions options) {
+  const int file = sources.add(std::move(name), std::string(text), std::move(options.location));
+  detail::SplitText split = detail::split_cards(file, sources.text(file), diags, options.has_title);
   Netlist net;
   net.title = std::move(split.title);
   net.title_span = split.title_span;
-  for (const detail::LogicalCard& card : split.cards) parse_card(card, diags, net);
+  Parser parser(net, diags);
+  for (const detail::LogicalCard& card : split.cards) parser.card(card);
+  parser.finish();
   return net;
 }
 
-Netlist parse_file(const std::filesystem::path& path, SourceManager& sources, Diagnostics& diags) {
-  const std::string shown = path.string();
+Netlist parse_file(const std::filesystem::path& path, SourceManager& sources, Diagnostics& diags,
+                   std::string display_name) {
+  const std::string shown = display_name.empty() ? path.string() : display_name;
   auto fail = [&](int err) {
     diags.error(SourceSpan{}, fmt::format("cannot open netlist '{}': {}", shown, error_text(err)));
     return Netlist{};
   };
-  errno = 0;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(shown.c_str(), "rb"), &std::fclose);
-  if (!f) return fail(errno != 0 ? errno : ENOENT);
   std::string text;
+  if (const int err = read_text_file(path, text); err != 0) return fail(err);
+  return parse_string(text, shown, sources, diags, ParseOptions{true, path.string()});
+}
+
+int read_text_file(const std::filesystem::path& path, std::string& text) {
+  errno = 0;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.string().c_str(), "rb"),
+                                                    &std::fclose);
+  if (!f) return errno != 0 ? errno : ENOENT;
   char buffer[1 << 16];
   std::size_t n = 0;
   while ((n = std::fread(buffer, 1, sizeof buffer, f.get())) > 0) text.append(buffer, n);
-  if (std::ferror(f.get())) return fail(errno != 0 ? errno : EIO);
-  return parse_string(text, shown, sources, diags);
+  if (std::ferror(f.get())) return errno != 0 ? errno : EIO;
+  return 0;
 }
 
 }  // namespace nsspice::netlist

@@ -8,9 +8,10 @@
 
 namespace nsspice::netlist {
 
-int SourceManager::add(std::string path, std::string text) {
+int SourceManager::add(std::string path, std::string text, std::string location) {
   File f;
   f.path = std::move(path);
+  f.location = std::move(location);
   f.text = std::move(text);
   f.line_starts.push_back(0);
   for (std::size_t i = 0; i < f.text.size(); ++i) {
@@ -29,6 +30,12 @@ const std::string& SourceManager::path(int file) const {
   static const std::string kEmpty;
   const File* f = find(file);
   return f ? f->path : kEmpty;
+}
+
+const std::string& SourceManager::location(int file) const {
+  const File* f = find(file);
+  if (f == nullptr) return path(file);
+  return f->location.empty() ? f->path : f->location;
 }
 
 std::string_view SourceManager::text(int file) const {

@@ -3,9 +3,12 @@
 //   card  := item*  end                      skipper: blank | ','
 //   item  := raw[ (word [group] | group) ['=' > word] ]
 //   group := '(' > item* > ')'
-//   word  := raw[ lexeme[ +(byte - (blank | ',' | '(' | ')' | '=')) ] ]
-// Parentheses are checked for balance (and nesting depth <= kMaxDepth, to bound recursion)
-// before X3 runs, so unbalanced input gets a precise message.
+//   word  := raw[ lexeme[ +(quoted | (byte - (blank | ',' | '(' | ')' | '='))) ] ]
+//   quoted:= '{' (byte - '}')* '}'  |  '\'' (byte - '\'')* '\''  |  '"' (byte - '"')* '"'
+// A quoted run (an expression "{2*a}", "'r1/2'", or a file name "\"my file.inc\"") belongs to
+// the word with its blanks, commas, parentheses and '='. Braces/quotes are checked for closing
+// and parentheses outside them for balance (and nesting depth <= kMaxDepth, to bound recursion)
+// before X3 runs, so bad input gets a precise message.
 #include "netlist/src/syntax.hpp"
 
 #include <fmt/format.h>
@@ -49,7 +52,10 @@ const auto word_char = ~x3::char_(" \t\r\f\v,()=");
 const x3::rule<class WordRule, Token> word = "word";
 const x3::rule<class ItemRule, Item> item = "item";
 
-const auto word_def = x3::raw[x3::lexeme[+word_char]][set_token];
+const auto quoted = (x3::char_('{') >> *~x3::char_('}') >> x3::char_('}')) |
+                    (x3::char_('\'') >> *~x3::char_('\'') >> x3::char_('\'')) |
+                    (x3::char_('"') >> *~x3::char_('"') >> x3::char_('"'));
+const auto word_def = x3::raw[x3::lexeme[+(quoted | word_char)]][set_token];
 const auto group = (x3::lit('(') > *item[push_arg] > x3::lit(')'))[set_group];
 const auto item_def =
     x3::raw[((word[set_word] >> -group) | group) >> -(x3::lit('=') > word[set_value])][set_range];
@@ -87,11 +93,28 @@ void report_at(const LogicalCard& card, std::size_t pos, Diagnostics& diags) {
   }
 }
 
-// Reports unbalanced or too deeply nested parentheses; true if the card is fine.
+// Closing byte of a quoted run starting with c, or 0 when c does not start one.
+char closing_quote(char c) {
+  if (c == '{') return '}';
+  if (c == '\'' || c == '"') return c;
+  return 0;
+}
+
+// Reports unclosed braces/quotes, unbalanced or too deeply nested parentheses outside them;
+// true if the card is fine.
 bool check_parentheses(const LogicalCard& card, Diagnostics& diags) {
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < card.text.size(); ++i) {
-    if (card.text[i] == '(') {
+    if (const char close = closing_quote(card.text[i]); close != 0) {
+      const std::size_t end = card.text.find(close, i + 1);
+      if (end == std::string::npos) {
+        diags.error(card.span_of(i, i + 1),
+                    close == '}' ? std::string("missing '}' to close this '{'")
+                                 : fmt::format("missing closing {0} to match this {0}", close));
+        return false;
+      }
+      i = end;
+    } else if (card.text[i] == '(') {
       if (open.size() >= static_cast<std::size_t>(kMaxDepth)) {
         diags.error(card.span_of(i, i + 1), "parentheses nested too deeply");
         return false;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,11 @@ struct LcpResult {
   std::vector<char> z_basic;
   int pivots = 0;
   double residual = 0;  // lcp_residual(z, w), computed independently of the solver
+  // Iterative methods (PGS, semismooth Newton) and enumeration count here (sweeps, Newton
+  // steps, bases examined); pivoting methods count in `pivots` and leave this 0.
+  int iterations = 0;
+  // Why a solve did not succeed (or how a degenerate success was reached); empty otherwise.
+  std::string message;
 };
 
 // Natural-map residual of a candidate pair (z, w), not trusting any solver:

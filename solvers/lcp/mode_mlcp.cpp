@@ -24,7 +24,7 @@ constexpr int kDenseRankLimit = 600;
 
 // Entries of K(σ) for σ = all pairs on (on = true) or all off, on one common pattern.
 Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
-                       const SparseMatrix& d, bool on) {
+                       const SparseMatrix& d, const SparseMatrix& c_off, bool on) {
   const int n = static_cast<int>(w.rows());
   const int m = static_cast<int>(d.rows());
   Triplets t;
@@ -41,6 +41,9 @@ Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const Spars
   for (int k = 0; k < d.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(d, k); it; ++it)
       t.emplace_back(n + it.row(), n + it.col(), on ? it.value() : 0.0);
+  for (int k = 0; k < c_off.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(c_off, k); it; ++it)
+      t.emplace_back(n + it.row(), it.col(), on ? 0.0 : it.value());
   for (int j = 0; j < m; ++j) t.emplace_back(n + j, n + j, on ? 0.0 : 1.0);
   return t;
 }
@@ -57,20 +60,27 @@ std::string mode_key(const std::vector<char>& mode) { return {mode.begin(), mode
 }  // namespace
 
 SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
-                                 const SparseMatrix& c, const SparseMatrix& d) {
-  return from_triplets(static_cast<int>(w.rows() + d.rows()), mode_triplets(w, b, c, d, true));
+                                 const SparseMatrix& c, const SparseMatrix& d,
+                                 const SparseMatrix& c_off) {
+  return from_triplets(static_cast<int>(w.rows() + d.rows()),
+                       mode_triplets(w, b, c, d, c_off, true));
 }
 
 ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
-                   const SparseMatrix& d, const KluSymbolic& symbolic, int cache_capacity)
+                   const SparseMatrix& d, const SparseMatrix& c_off, std::vector<char> forced,
+                   const KluSymbolic& symbolic, int cache_capacity)
     : n_(static_cast<int>(w.rows())),
       m_(static_cast<int>(d.rows())),
       c_(c),
       d_(d),
+      forced_(std::move(forced)),
       symbolic_(symbolic),
       cache_(std::max(cache_capacity, 2)) {
-  k_ = from_triplets(n_ + m_, mode_triplets(w, b, c, d, true));
-  const SparseMatrix k_off = from_triplets(n_ + m_, mode_triplets(w, b, c, d, false));
+  forced_.resize(static_cast<size_t>(m_), 0);
+  for (int j = 0; j < m_; ++j)
+    if (!forced_[static_cast<size_t>(j)]) free_.push_back(j);
+  k_ = from_triplets(n_ + m_, mode_triplets(w, b, c, d, c_off, true));
+  const SparseMatrix k_off = from_triplets(n_ + m_, mode_triplets(w, b, c, d, c_off, false));
   on_values_.assign(k_.valuePtr(), k_.valuePtr() + k_.nonZeros());
   off_values_.assign(k_off.valuePtr(), k_off.valuePtr() + k_off.nonZeros());
   base_mode_.assign(m_, 0);
@@ -87,13 +97,31 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
   for (int k = 0; k < d.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(d, k); it; ++it)
       d_row_norm_[it.row()] += std::abs(it.value());
+  b_col_max_ = Eigen::VectorXd::Zero(m_);
+  for (int k = 0; k < b.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(b, k); it; ++it)
+      b_col_max_[it.col()] = std::max(b_col_max_[it.col()], std::abs(it.value()));
 }
 
 const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
+  // Steady operation asks for the same mode step after step: answer without building the key.
+  // (The pointer stays valid: the cache only drops its least recently used entry, never the
+  // one returned last.)
+  if (last_factor_ != nullptr && mode == last_mode_) {
+    cache_.count_hit();
+    return last_factor_;
+  }
   const std::string key = mode_key(mode);
-  if (cache_.find(key) != nullptr) return cache_.get(key, symbolic_, k_);  // counted as a hit
-  set_values(mode);
-  return cache_.get(key, symbolic_, k_);
+  const KluFactor* f = nullptr;
+  if (cache_.find(key) != nullptr) {
+    f = cache_.get(key, symbolic_, k_);  // counted as a hit
+  } else {
+    set_values(mode);
+    f = cache_.get(key, symbolic_, k_);
+  }
+  last_factor_ = f;
+  last_mode_ = mode;
+  return f;
 }
 
 void ModeMlcp::set_values(const std::vector<char>& mode) {
@@ -122,7 +150,7 @@ void ModeMlcp::split(const std::vector<char>& mode, const Eigen::VectorXd& d, Ei
                      Eigen::VectorXd& lambda, Eigen::VectorXd& w) const {
   x = u_.head(n_);
   lambda = u_.tail(m_);
-  for (int j = 0; j < m_; ++j)
+  for (int j : free_)
     if (!mode[j]) lambda[j] = 0.0;  // exact by the mode's equation λ_j = 0
   w = c_ * x + d_ * lambda + d;
 }
@@ -132,21 +160,38 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
                                 double slack) const {
   // Scales of the rounding errors of a sparse solve, which are relative to the whole solution,
   // not to one component: w_j = C_j x + D_j λ + d_j is measured against
-  //   ‖C_j‖₁ ‖x‖∞ + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
-  // and λ (a multiplier of the equations W x − B λ = r, |B| ≤ 1) against
-  //   ‖λ‖∞ + ‖W‖∞ ‖x‖∞.
-  // A pair is accepted when λ̂_j = λ_j/scale_λ ≥ −κε and ŵ_j = w_j/scale_w ≥ −κε; the relative
+  //   S_j = ‖C_j‖₁ ‖x‖∞ + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
+  // and λ_j against the size of the equations that determine it: a multiplier entering KCL
+  // through B (|B| ≤ 1 per entry) against ‖W‖∞ ‖x‖∞ / max_i |B_ij|, one entering pair rows
+  // through D against min_i S_i / |D_ij| (the comparator's auxiliary multiplier, a voltage), the
+  // smaller of the two, plus |λ_j|.
+  // A pair is accepted when λ̂_j = λ_j/Λ_j ≥ −κε and ŵ_j = w_j/S_j ≥ −κε; the relative
   // complementarity residual max_j |min(λ̂_j, ŵ_j)| is reported and bounded the same way.
   const double x_norm = x.lpNorm<Eigen::Infinity>();
   const double lambda_norm = lambda.lpNorm<Eigen::Infinity>();
   const double tiny = std::numeric_limits<double>::min();
-  const double lambda_scale = lambda_norm + w_norm_ * x_norm + tiny;
-  Check out{true, 0.0, {}};
+  Eigen::VectorXd& w_scale = w_scale_;
+  Eigen::VectorXd& lambda_scale = lambda_scale_;
+  w_scale.resize(m_);
+  lambda_scale.resize(m_);
   for (int j = 0; j < m_; ++j) {
-    const double w_scale =
-        c_row_norm_[j] * x_norm + d_row_norm_[j] * lambda_norm + std::abs(d[j]) + tiny;
-    const double lam = lambda[j] / lambda_scale;
-    const double wj = w[j] / w_scale;
+    w_scale[j] = c_row_norm_[j] * x_norm + d_row_norm_[j] * lambda_norm + std::abs(d[j]) + tiny;
+    lambda_scale[j] = b_col_max_[j] > 0 ? w_norm_ * x_norm / b_col_max_[j]
+                                        : std::numeric_limits<double>::infinity();
+  }
+  for (int k = 0; k < d_.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(d_, k); it; ++it)
+      if (it.value() != 0.0)
+        lambda_scale[it.col()] =
+            std::min(lambda_scale[it.col()], w_scale[it.row()] / std::abs(it.value()));
+  for (int j = 0; j < m_; ++j) {
+    if (!std::isfinite(lambda_scale[j])) lambda_scale[j] = lambda_norm + w_norm_ * x_norm;
+    lambda_scale[j] += std::abs(lambda[j]) + tiny;
+  }
+  Check out{true, 0.0, {}};
+  for (int j : free_) {
+    const double lam = lambda[j] / lambda_scale[j];
+    const double wj = w[j] / w_scale[j];
     out.residual = std::max(out.residual, std::abs(std::min(lam, wj)));
     if (lam < -kStrict * slack * kEps || wj < -kStrict * slack * kEps) {
       out.feasible = false;
@@ -179,7 +224,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
   Check c = check(lambda, w, x, d, 1.0);
-  if (!c.feasible && !c.violated.empty()) {
+  if (!c.feasible && !c.violated.empty()) {  // (violated holds free pairs only)
     // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
     std::vector<char> trial = mode;
     for (int j : c.violated) trial[j] = !trial[j];
@@ -202,6 +247,23 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) return outcome;
     split(mode, d, x, lambda, w);
     c = check(lambda, w, x, d, 1.0);
+    if (!c.feasible && !c.violated.empty()) {
+      // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
+      std::vector<char> trial = mode;
+      for (int j : c.violated) trial[j] = !trial[j];
+      if (const KluFactor* ft = factor_for(trial)) {
+        solve_mode(*ft, r, d, trial);
+        Eigen::VectorXd xt, lt, wt;
+        split(trial, d, xt, lt, wt);
+        if (const Check ct = check(lt, wt, xt, d, 1.0); ct.feasible) {
+          mode = trial;
+          x = xt;
+          lambda = lt;
+          w = wt;
+          c = ct;
+        }
+      }
+    }
     if (!c.feasible) {
       const Check loose = check(lambda, w, x, d, kLooseFactor);
       if (!loose.feasible) {
@@ -225,12 +287,17 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
 bool ModeMlcp::find_base(std::vector<char>& mode) {
   // Candidates in order: the last good base, single flips of the guess, all off, all on.
   std::vector<std::vector<char>> candidates = {base_mode_};
-  for (int j = 0; j < m_; ++j) {
+  for (int j : free_) {
     candidates.push_back(mode);
     candidates.back()[j] = !mode[j];
   }
-  candidates.emplace_back(m_, 0);
-  candidates.emplace_back(m_, 1);
+  for (char all : {0, 1}) {
+    candidates.push_back(mode);
+    for (int j : free_) candidates.back()[j] = all;
+  }
+  for (auto& c : candidates)  // switch states are given, never searched
+    for (int j = 0; j < m_; ++j)
+      if (forced_[j]) c[j] = mode[j];
   for (const auto& c : candidates) {
     if (factor_for(c) != nullptr) {
       mode = c;
@@ -247,7 +314,8 @@ bool ModeMlcp::find_base(std::vector<char>& mode) {
   auto rank = rank_of(trial);
   for (bool grew = true; grew && rank < n_ + m_;) {
     grew = false;
-    for (int j = 0; j < m_ && rank < n_ + m_; ++j) {
+    for (int j : free_) {
+      if (rank >= n_ + m_) break;
       trial[j] = !trial[j];
       const auto r = rank_of(trial);
       if (r > rank) {
@@ -267,41 +335,57 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
                                 const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                                 std::vector<char>& mode, MlcpOutcome& outcome) {
   ++stats_.lemke_calls;
-  // u = u0 + U z: columns of U = K(σ)^-1 e_{n+k} (the effect of the nonbasic variable z_k).
+  // u = u0 + U z over the free (complementarity) pairs F: column k of U = K(σ)^-1 e_{n+F_k},
+  // the effect of the nonbasic variable z_k. Forced pairs (switches) are equations in every mode.
+  const int f = static_cast<int>(free_.size());
   solve_mode(base, r, d, base_mode);
   const Eigen::VectorXd u0 = u_;
-  Eigen::MatrixXd u_cols = Eigen::MatrixXd::Zero(n_ + m_, m_);
-  u_cols.bottomRows(m_).setIdentity();
+  Eigen::MatrixXd u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
+  for (int k = 0; k < f; ++k) u_cols(n_ + free_[k], k) = 1.0;
   base.solve_many(u_cols);
-  stats_.mode_solves += m_;
+  stats_.mode_solves += f;
   const Eigen::MatrixXd y_lin = c_ * u_cols.topRows(n_) + d_ * u_cols.bottomRows(m_);
   const Eigen::VectorXd w0 = c_ * u0.head(n_) + d_ * u0.tail(m_) + d;
-  Eigen::MatrixXd M(m_, m_);
-  Eigen::VectorXd q(m_);
-  for (int j = 0; j < m_; ++j) {
+  Eigen::MatrixXd M(f, f);
+  Eigen::VectorXd q(f);
+  for (int k = 0; k < f; ++k) {
+    const int j = free_[k];
     if (base_mode[j]) {
-      M.row(j) = u_cols.row(n_ + j);
+      M.row(k) = u_cols.row(n_ + j);
     } else {
-      M.row(j) = y_lin.row(j);
+      M.row(k) = y_lin.row(j);
     }
-    q[j] = base_mode[j] ? u0[n_ + j] : w0[j];
+    q[k] = base_mode[j] ? u0[n_ + j] : w0[j];
   }
-  const LcpResult lcp = solve_lemke(M, q);
+  // Row and column equilibration (positive diagonal scalings keep 0 ≤ w ⊥ z ≥ 0): the pairs
+  // mix currents, voltages and dimensionless multipliers, and Lemke's tolerances are relative.
+  Eigen::VectorXd row_scale(f), col_scale(f);
+  for (int k = 0; k < f; ++k) {
+    const double size = std::max(M.row(k).cwiseAbs().maxCoeff(), std::abs(q[k]));
+    row_scale[k] = size > 0 ? 1.0 / size : 1.0;
+  }
+  const Eigen::MatrixXd m_rows = row_scale.asDiagonal() * M;
+  for (int k = 0; k < f; ++k) {
+    const double size = m_rows.col(k).cwiseAbs().maxCoeff();
+    col_scale[k] = size > 0 ? 1.0 / size : 1.0;
+  }
+  LcpResult lcp = solve_lemke(m_rows * col_scale.asDiagonal(), row_scale.cwiseProduct(q));
+  lcp.z = col_scale.cwiseProduct(lcp.z);
   stats_.pivots += lcp.pivots;
   if (lcp.status != LcpStatus::kSuccess && lcp.status != LcpStatus::kInaccurate) {
     outcome.status = lcp.status;
-    for (int j = 0; j < m_; ++j)
-      if (q[j] < 0) outcome.pairs.push_back(j);
+    for (int k = 0; k < f; ++k)
+      if (q[k] < 0) outcome.pairs.push_back(free_[k]);
     outcome.message = lcp.status == LcpStatus::kInfeasible
                           ? "the complementarity problem of the step has no solution"
                           : "the pivoting method failed on the step's complementarity problem";
     return false;
   }
   std::vector<char> next = base_mode;
-  for (int j = 0; j < m_; ++j)
-    if (lcp.z_basic[j]) next[j] = !next[j];
-  if (const KluFactor* f = factor_for(next)) {
-    solve_mode(*f, r, d, next);  // exact solve in the new mode
+  for (int k = 0; k < f; ++k)
+    if (lcp.z_basic[k]) next[free_[k]] = !next[free_[k]];
+  if (const KluFactor* fac = factor_for(next)) {
+    solve_mode(*fac, r, d, next);  // exact solve in the new mode
   } else {
     u_ = u0 + u_cols * lcp.z;  // the pivot basis says K(σ') is nonsingular; use the transform
   }

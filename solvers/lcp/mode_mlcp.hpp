@@ -1,5 +1,6 @@
 #pragma once
 // Per-step MLCP by mode iteration on sparse factors (docs/formulation.md §3.2, AB08 §12.4).
+// Externally switched pairs (ideal switches) take part in K(σ) with the mode the caller gives.
 //
 // Problem (the step of the θ-scheme, or the static operating point):
 //
@@ -55,13 +56,18 @@ struct MlcpOutcome {
 // The sparsity pattern shared by every K(σ) of (W, B, C, D); W's pattern must be the
 // union of those of E and G so that one pattern serves all step sizes.
 SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
-                                 const SparseMatrix& c, const SparseMatrix& d);
+                                 const SparseMatrix& c, const SparseMatrix& d,
+                                 const SparseMatrix& c_off);
 
 class ModeMlcp {
  public:
-  // `symbolic` must be the analysis of mode_matrix_pattern(w, b, c, d) and outlive this object.
+  // `symbolic` must be the analysis of mode_matrix_pattern(w, b, c, d, c_off) and outlive this
+  // object. Pairs with forced[j] = 1 are externally switched branches (ideal switches): their
+  // mode is given by the caller, never checked or pivoted; their off row is
+  // C_off_j x + λ_j = 0 (free pairs: λ_j = 0, C_off_j = 0).
   ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
-           const SparseMatrix& d, const KluSymbolic& symbolic, int cache_capacity);
+           const SparseMatrix& d, const SparseMatrix& c_off, std::vector<char> forced,
+           const KluSymbolic& symbolic, int cache_capacity);
 
   // Solves the MLCP for right-hand side r and offsets d. `mode` is the guess on entry and the
   // accepted mode on return (mode[j] = 1: pair j conducts). x, lambda, w receive the solution.
@@ -74,15 +80,21 @@ class ModeMlcp {
  private:
   int n_, m_;
   SparseMatrix c_, d_;                       // for w = C x + D λ + d
+  std::vector<char> forced_;                 // externally switched pairs
+  std::vector<int> free_;                    // the complementarity pairs (not forced)
   SparseMatrix k_;                           // K values of the current mode (pattern fixed)
   double w_norm_ = 0;                        // ‖W‖∞
   Eigen::VectorXd c_row_norm_, d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
+  Eigen::VectorXd b_col_max_;                // max_i |B_ij|
   std::vector<double> on_values_, off_values_;
   const KluSymbolic& symbolic_;
   FactorCache cache_;
   ModeMlcpStats stats_;
   std::vector<char> base_mode_;  // last mode with a nonsingular K
   Eigen::VectorXd u_, rho_;
+  mutable Eigen::VectorXd w_scale_, lambda_scale_;  // scratch of check()
+  const KluFactor* last_factor_ = nullptr;          // the factor returned last, and its mode
+  std::vector<char> last_mode_;
 
   const KluFactor* factor_for(const std::vector<char>& mode);
   void set_values(const std::vector<char>& mode);

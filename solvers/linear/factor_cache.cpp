@@ -15,6 +15,10 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
     ++stats_.hits;
     return hit;
   }
+  if (singular_keys_.count(key) != 0) {  // known singular: not worth another factorization
+    ++stats_.singular;
+    return nullptr;
+  }
   ++stats_.misses;
   Entry entry;
   if (static_cast<int>(entries_.size()) >= capacity_) {
@@ -32,6 +36,7 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
   refactorizations_ += entry.factor.refactorizations() - refactorizations_before;
   if (status != LuStatus::kOk || !entry.factor.valid()) {
     ++stats_.singular;
+    if (singular_keys_.size() < kMaxSingularKeys) singular_keys_.insert(key);
     return nullptr;
   }
   entry.key = key;

@@ -8,6 +8,7 @@
 #include <list>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "solvers/linear/klu_lu.hpp"
 
@@ -16,7 +17,7 @@ namespace nsspice::solvers {
 struct FactorCacheStats {
   long hits = 0;
   long misses = 0;
-  long singular = 0;
+  long singular = 0;  // requests for a singular mode (computed once, then remembered)
 };
 
 class FactorCache {
@@ -31,8 +32,10 @@ class FactorCache {
   void clear() {
     entries_.clear();
     index_.clear();
+    singular_keys_.clear();
   }
   const FactorCacheStats& stats() const { return stats_; }
+  void count_hit() { ++stats_.hits; }
   long factorizations() const { return factorizations_; }
   long refactorizations() const { return refactorizations_; }
 
@@ -45,6 +48,9 @@ class FactorCache {
   int capacity_;
   List entries_;  // most recently used first
   std::unordered_map<std::string, List::iterator> index_;
+  // Modes whose matrix was singular (remembered so that they cost nothing the next time).
+  static constexpr size_t kMaxSingularKeys = 4096;
+  std::unordered_set<std::string> singular_keys_;
   FactorCacheStats stats_;
   long factorizations_ = 0;
   long refactorizations_ = 0;

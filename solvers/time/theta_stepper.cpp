@@ -9,6 +9,9 @@ namespace nsspice::solvers {
 namespace {
 // Breakpoints closer than this fraction of h to a step end are taken as that step end.
 constexpr double kSnap = 1e-9;
+// Breakpoints and switch crossings closer than this fraction of h to a step end are taken as
+// that step end (no sliver steps).
+constexpr double kBreakpointSnap = 1e-6;
 // A mode change is followed by a restart when some component of y moved by more than this
 // factor times its previous increment (a jump, not smooth motion).
 constexpr double kJumpFactor = 4.0;
@@ -43,22 +46,24 @@ std::string ThetaOptions::validate() const {
 ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
     : mlcs_(mlcs), options_(options) {
   const SparseMatrix w_pattern = mlcs_.G + mlcs_.E;
-  pattern_ = mode_matrix_pattern(w_pattern, mlcs_.B, mlcs_.C, mlcs_.D);
+  pattern_ = mode_matrix_pattern(w_pattern, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off);
   symbolic_.analyze(pattern_);
 }
 
 ModeMlcp& ThetaStepper::solver_for(double theta_h) {
-  const double key = theta_h;
+  // Step sizes that differ by rounding only (a cut at a crossing, a breakpoint reached by
+  // accumulated t + h) share one solver: the key is θh in units of 2^-30 h.
+  const long long key = std::llround(theta_h / options_.h * 1073741824.0);
   auto it = solvers_.find(key);
   if (it != solvers_.end()) return *it->second;
-  if (solvers_.size() >= 8) {  // rare: odd step sizes at breakpoints; keep their counts
+  if (solvers_.size() >= 32) {  // rare: odd step sizes at breakpoints; keep their counts
     retire(*solvers_.begin()->second);
     solvers_.erase(solvers_.begin());
   }
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
-  auto solver =
-      std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, symbolic_, options_.cache_capacity);
+  auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off, mlcs_.forced,
+                                           symbolic_, options_.cache_capacity);
   return *solvers_.emplace(key, std::move(solver)).first->second;
 }
 
@@ -78,6 +83,8 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
                          const Eigen::VectorXd& lambda0, std::vector<char> mode0) {
   t_ = t_next_ = options_.t_start;
+  grid_origin_ = t_;
+  grid_count_ = 0;
   x_ = x0;
   q_ = q0;
   y_ = Eigen::VectorXd::Zero(mlcs_.n);
@@ -85,6 +92,14 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   lambda_ = lambda0;
   w_ = mlcs_.C * x_ + mlcs_.D * lambda_ + mlcs_.d;
   mode_ = std::move(mode0);
+  mode_.resize(static_cast<size_t>(mlcs_.m), 0);
+  switch_on_.clear();
+  for (const auto& sw : mlcs_.switches) {
+    const double s = sw.c.dot(x_);
+    const bool on = s > sw.on_above ? true : s < sw.off_below ? false : sw.initially_on;
+    switch_on_.push_back(on);
+    mode_[static_cast<size_t>(sw.pair)] = on;
+  }
   mlcs_.eval_b(t_, s_, b_);
   restart_left_ = options_.restart_steps;
   since_breakpoint_ = 0;
@@ -93,21 +108,10 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   h_prev_ = h_prev2_ = 0;
 }
 
-MlcpOutcome ThetaStepper::step() {
-  const double h = options_.h;
-  double t_next = t_ + h;
-  const double bp = mlcs_.breakpoint_after(t_ + kSnap * h);
-  bool breakpoint = false;
-  if (bp <= t_next + kSnap * h) {
-    t_next = bp;
-    breakpoint = true;
-  }
-  if (t_next >= options_.t_stop - kSnap * h) t_next = options_.t_stop;
-  t_next_ = t_next;
+MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode) {
   const double h_eff = t_next - t_;
   const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
   mlcs_.eval_b(t_next, s_, b_next_);
-  std::vector<char> mode = mode_;
   MlcpOutcome outcome;
   if (theta == 1.0) {
     // Backward Euler: the scheme itself (θ = 1, one step) or a restart (substeps).
@@ -117,11 +121,91 @@ MlcpOutcome ThetaStepper::step() {
     outcome = solver_for(theta * h_eff).solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
     if (ok(outcome) && outcome.mode_changed) switching_step(t_next, mode, outcome);
   }
+  return outcome;
+}
+
+double ThetaStepper::switch_crossing(std::vector<int>& flips) const {
+  // Fraction of the step at which the first switch control crosses its threshold (linear
+  // interpolation of s = c·x between the step's ends: exact when the control is a piecewise
+  // linear source, whose corners are breakpoints), and the switches that flip there.
+  double first = 2.0;
+  flips.clear();
+  for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
+    const auto& sw = mlcs_.switches[k];
+    const double s0 = sw.c.dot(x_), s1 = sw.c.dot(x_new_);
+    const bool on = switch_on_[k];
+    const bool turns = on ? s1 < sw.off_below : s1 > sw.on_above;
+    if (!turns) continue;
+    const double threshold = on ? sw.off_below : sw.on_above;
+    const double frac = s1 == s0 ? 1.0 : std::clamp((threshold - s0) / (s1 - s0), 0.0, 1.0);
+    if (frac < first - kSnap) flips.clear();
+    if (frac <= first + kSnap) {
+      first = std::min(first, frac);
+      flips.push_back(static_cast<int>(k));
+    }
+  }
+  return first;
+}
+
+MlcpOutcome ThetaStepper::step() {
+  const double h = options_.h;
+  // Times on a grid from the last breakpoint (t0 + n h, not accumulated t + h), so that
+  // breakpoints on the grid are met exactly rather than one rounding error away.
+  double t_next = grid_origin_ + static_cast<double>(grid_count_ + 1) * h;
+  const double bp = mlcs_.breakpoint_after(t_ + kBreakpointSnap * h);
+  bool breakpoint = false;
+  if (bp <= t_next + kBreakpointSnap * h) {
+    t_next = bp;
+    breakpoint = true;
+  }
+  if (t_next >= options_.t_stop - kBreakpointSnap * h) t_next = options_.t_stop;
+  bool on_grid = !breakpoint;
+  std::vector<char> mode = mode_;
+  t_next_ = t_next;
+  MlcpOutcome outcome = attempt(t_next, mode);
   if (!ok(outcome)) return outcome;
+  // Switches driven by the circuit (or by sources between breakpoints): cut the step at the
+  // first crossing, so that the state changes on a step boundary.
+  std::vector<int> flips;
+  const double frac = switch_crossing(flips);
+  if (!flips.empty()) {
+    const double t_cross = t_ + frac * (t_next - t_);
+    const bool at_start = t_cross <= t_ + kBreakpointSnap * h;
+    if (!at_start && t_cross < t_next - kBreakpointSnap * h) {
+      ++stats_.cut_steps;
+      on_grid = false;
+      t_next = t_next_ = t_cross;
+      mode = mode_;
+      outcome = attempt(t_next, mode);
+      if (!ok(outcome)) return outcome;
+    }
+    for (int k : flips) {
+      switch_on_[k] = !switch_on_[k];
+      mode[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
+      mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
+      ++stats_.switch_events;
+    }
+    if (at_start) {
+      // The control had reached its threshold at the step's start (to rounding): the whole
+      // step belongs to the new state.
+      restart_left_ = std::max(restart_left_, options_.restart_steps);
+      bdf2_pending_ = 0;
+      outcome = attempt(t_next, mode);
+      if (!ok(outcome)) return outcome;
+    } else {
+      breakpoint = true;  // the topology changes here: restart as after a source corner
+    }
+  }
+  const double h_eff = t_next - t_;
+  const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
 
   // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
-  Eigen::VectorXd q_new = mlcs_.E * x_new_;
-  Eigen::VectorXd y_new = mlcs_.B * lambda_new_ + b_next_ - mlcs_.G * x_new_;
+  Eigen::VectorXd& q_new = q_new_;
+  Eigen::VectorXd& y_new = y_new_;
+  q_new.noalias() = mlcs_.E * x_new_;
+  y_new = b_next_;
+  y_new.noalias() += mlcs_.B * lambda_new_;
+  y_new.noalias() -= mlcs_.G * x_new_;
   account_restart(y_new, breakpoint, outcome.mode_changed, theta);
 
   ++stats_.steps;
@@ -129,6 +213,12 @@ MlcpOutcome ThetaStepper::step() {
   if (outcome.status == LcpStatus::kInaccurate) ++stats_.inaccurate;
   stats_.max_residual = std::max(stats_.max_residual, outcome.residual);
   t_ = t_next;
+  if (on_grid) {
+    ++grid_count_;
+  } else {
+    grid_origin_ = t_;
+    grid_count_ = 0;
+  }
   x_.swap(x_new_);
   lambda_.swap(lambda_new_);
   w_.swap(w_new_);

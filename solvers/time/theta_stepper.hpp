@@ -62,9 +62,11 @@ struct RunStats {
   long refactorizations = 0;  // numeric refactorizations (same pivot order)
   long cache_hits = 0;
   long cache_misses = 0;
-  long inaccurate = 0;                // steps accepted with the looser tolerance
-  long switching_steps = 0;           // mode-change steps redone by backward Euler (θ < 1)
-  double max_residual = 0;            // largest relative complementarity residual of a step
+  long inaccurate = 0;       // steps accepted with the looser tolerance
+  long switching_steps = 0;  // mode-change steps redone by backward Euler (θ < 1)
+  long switch_events = 0;    // ideal-switch state changes
+  long cut_steps = 0;        // steps cut at a switch control crossing (the longer try rejected)
+  double max_residual = 0;   // largest relative complementarity residual of a step
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
 };
 
@@ -96,10 +98,12 @@ class ThetaStepper {
   ThetaOptions options_;
   SparseMatrix pattern_;  // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
-  std::map<double, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh
-  RunStats retired_;                                     // counts of solvers dropped from the map
+  std::map<long long, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh (quantized)
+  RunStats retired_;  // counts of solvers dropped from the map
   RunStats stats_;
   double t_ = 0, t_next_ = 0;
+  double grid_origin_ = 0;  // step times are grid_origin_ + k h until the next breakpoint/cut
+  long grid_count_ = 0;
   Eigen::VectorXd x_, q_, y_, y_prev_, lambda_, w_;
   std::vector<char> mode_;
   int restart_left_ = 0;
@@ -109,13 +113,19 @@ class ThetaStepper {
   double h_prev_ = 0, h_prev2_ = 0;   // the two previous step sizes
   int bdf2_pending_ = 0;              // steps until the history is reset from BDF2
   bool impulsive_ = false;            // the last backward_euler() saw a state jump
-  Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_;
+  std::vector<char> switch_on_;       // state of each Mlcs::switches entry
+  Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_, q_new_, y_new_;
 
   ModeMlcp& solver_for(double theta_h);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);
   void switching_step(double t_next, std::vector<char>& mode, MlcpOutcome& outcome);
+  // Solves the step from t_ to t_next (θ-step or restart) into x_new_, lambda_new_, w_new_.
+  MlcpOutcome attempt(double t_next, std::vector<char>& mode);
+  // First switch-control crossing in the attempted step, as a fraction of it; `flips` = the
+  // switches that change state there (empty: none).
+  double switch_crossing(std::vector<int>& flips) const;
   // Backward Euler from (t_, q_) to t_next in `substeps` equal substeps; the result goes to
   // x_new_, lambda_new_, w_new_ and `mode`.
   MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode);

@@ -102,7 +102,7 @@ TEST(NetlistCards, AcSpecificationIsKeptWithAWarning) {
 TEST(NetlistCards, Diode) {
   auto p = parse("t\nD1 anode cathode DMOD\nd2 a b dmod AREA=2 OFF\n");
   EXPECT_EQ(p.diags.error_count(), 0);
-  EXPECT_EQ(p.diags.warning_count(), 2);
+  EXPECT_EQ(p.diags.warning_count(), 1);  // OFF (kept as a flag); AREA= is kept as a param
   ASSERT_EQ(p.net.cards.size(), 2u);
   const auto& d = card<ElementCard>(p, 0);
   EXPECT_EQ(d.nodes.at(0).text, "anode");
@@ -110,7 +110,11 @@ TEST(NetlistCards, Diode) {
   ASSERT_TRUE(d.model.has_value());
   EXPECT_EQ(d.model->text, "DMOD");
   EXPECT_EQ(d.model->lower, "dmod");
-  EXPECT_TRUE(card<ElementCard>(p, 1).params.empty());
+  ASSERT_EQ(card<ElementCard>(p, 1).params.size(), 1u);
+  EXPECT_EQ(card<ElementCard>(p, 1).params[0].name.lower, "area");
+  ASSERT_EQ(card<ElementCard>(p, 1).flags.size(), 1u);
+  EXPECT_EQ(card<ElementCard>(p, 1).flags[0].lower, "off");
+  EXPECT_EQ(card<ElementCard>(p, 1).letter, 'd');
 }
 
 TEST(NetlistCards, ModelWithAndWithoutParentheses) {
@@ -204,7 +208,8 @@ TEST(NetlistCards, UnknownElementIsAnErrorUnknownDotCardAWarning) {
   EXPECT_EQ(p.diags.error_count(), 1);
   EXPECT_EQ(p.diags.warning_count(), 1);
   ASSERT_EQ(p.diags.all().size(), 2u);
-  EXPECT_EQ(p.diags.all()[0].message, "unknown element type 'Q' (element 'Q1')");
+  EXPECT_EQ(p.diags.all()[0].message,
+            "unsupported element type 'Q' (element 'Q1'): bipolar transistors are not supported");
   EXPECT_EQ(p.diags.all()[0].severity, Severity::kError);
   EXPECT_EQ(p.diags.all()[1].message, "unsupported control card '.foo' ignored");
   EXPECT_EQ(p.diags.all()[1].severity, Severity::kWarning);
@@ -216,6 +221,53 @@ TEST(NetlistCards, EndSetsFlag) {
   EXPECT_TRUE(parse("t\n.END").net.has_end);
   EXPECT_FALSE(parse("t\nR1 a b 1\n").net.has_end);
   EXPECT_FALSE(parse("t\n.ends\n").net.has_end);
+}
+
+}  // namespace
+}  // namespace nsspice::netlist
+
+namespace nsspice::netlist {
+namespace {
+
+using testing::card;
+using testing::parse;
+
+TEST(NetlistCards, InstancesAndSubcircuitHeaders) {
+  auto p = parse(
+      "t\nX1 a b amp gain=4 rin={2*k}\nX2 amp2\nX3 n1 n2 amp params: gain=1\n"
+      ".subckt amp in out params: gain=2\nR1 in out 1k\n.ends\n"
+      ".subckt amp2 gain=3\n.ends amp2\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& x1 = card<InstanceCard>(p, 0);
+  EXPECT_EQ(x1.subckt.lower, "amp");
+  ASSERT_EQ(x1.nodes.size(), 2u);
+  ASSERT_EQ(x1.params.size(), 2u);
+  EXPECT_EQ(x1.params[1].raw.text, "{2*k}");
+  EXPECT_TRUE(card<InstanceCard>(p, 1).nodes.empty());
+  EXPECT_EQ(card<InstanceCard>(p, 2).params.at(0).name.lower, "gain");
+  ASSERT_EQ(p.net.subckts.size(), 2u);
+  EXPECT_EQ(p.net.subckts[0].pins.size(), 2u);
+  EXPECT_EQ(p.net.subckts[0].params.at(0).raw.text, "2");
+  EXPECT_EQ(p.net.subckts[0].cards.size(), 1u);
+  EXPECT_TRUE(p.net.subckts[1].pins.empty());
+  EXPECT_EQ(p.net.subckts[1].params.at(0).name.lower, "gain");
+}
+
+TEST(NetlistCards, TitleIncludeLibAndExpressionsStayText) {
+  auto p = parse(
+      "t\n.title My circuit\n.include \"my models.inc\"\n.lib 'parts.lib' fast\n"
+      ".lib fast\n.param a=1\n.endl\nR1 a b {2 * x}\n");
+  ASSERT_EQ(p.text(), "");
+  EXPECT_EQ(p.net.title, "My circuit");
+  EXPECT_EQ(card<IncludeCard>(p, 0).path.text, "my models.inc");
+  EXPECT_EQ(card<IncludeCard>(p, 1).path.text, "parts.lib");
+  EXPECT_EQ(card<IncludeCard>(p, 1).section->lower, "fast");
+  ASSERT_EQ(p.net.libs.size(), 1u);
+  EXPECT_EQ(p.net.libs[0].cards.size(), 1u);
+  const auto& r = card<ElementCard>(p, 2);
+  EXPECT_EQ(r.value->expr, "2 * x");
+  EXPECT_EQ(r.value->span.column, 8);
+  EXPECT_EQ(r.value->span.length, 7);  // "{2 * x}"
 }
 
 }  // namespace

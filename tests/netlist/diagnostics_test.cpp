@@ -30,7 +30,8 @@ TEST(NetlistDiagnostics, CapacitorArityAfterComment) {
 
 TEST(NetlistDiagnostics, UnknownElementType) {
   EXPECT_EQ(diagnose("Q1 c b e qmod\n"),
-            "t.cir:2:1: error: unknown element type 'Q' (element 'Q1')\nQ1 c b e qmod\n^~\n");
+            "t.cir:2:1: error: unsupported element type 'Q' (element 'Q1'): bipolar transistors "
+            "are not supported\nQ1 c b e qmod\n^~\n");
 }
 
 TEST(NetlistDiagnostics, UnsupportedControlCard) {
@@ -77,9 +78,9 @@ TEST(NetlistDiagnostics, DiodeWithoutModel) {
 }
 
 TEST(NetlistDiagnostics, UnsupportedSourceFunction) {
-  EXPECT_EQ(diagnose("V1 a 0 EXP(0 1)\n"),
-            "t.cir:2:8: error: unsupported source function 'EXP'\nV1 a 0 EXP(0 1)\n"
-            "       ^~~\n");
+  EXPECT_EQ(diagnose("V1 a 0 AM(1 0 1k 10)\n"),
+            "t.cir:2:8: error: unsupported source function 'AM'\nV1 a 0 AM(1 0 1k 10)\n"
+            "       ^~\n");
 }
 
 TEST(NetlistDiagnostics, BadSourceArgument) {

@@ -1,0 +1,101 @@
+#pragma once
+// `.meas`-style measurements, evaluated on a stream of points (memory flat), so the same code
+// serves `run` (during the simulation), `plot` and `compare` (on waveforms in memory).
+//
+//   [NAME] avg|rms|min|max|pp|integ SIGNAL [from=T1] [to=T2]
+//   [NAME] when SIGNAL=LEVEL [rise=N|fall=N|cross=N|cross=last] [td=T]
+//   [NAME] find SIGNAL at=T
+//   [NAME] find SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
+//
+// A leading "tran" (the analysis of a netlist .meas card) is accepted and ignored. Numbers take
+// SPICE suffixes (1m, 2.5u). Semantics: the waveform is linear between computed points; avg =
+// ∫y dt / (T2 − T1), rms = sqrt(∫y² dt / (T2 − T1)), integ = ∫y dt, all exact for the
+// piecewise-linear waveform, with the window's ends interpolated; min/max/pp over the window,
+// the ends included; when = the interpolated time of the N-th crossing of the level (default:
+// cross=1, either direction), crossings before td ignored; find = the signal's value there.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nsspice::app {
+
+enum class MeasureKind { kAvg, kRms, kMin, kMax, kPp, kInteg, kWhen, kFindAt, kFindWhen };
+enum class Edge { kRise, kFall, kCross };
+
+struct MeasureSpec {
+  std::string name;  // given, or made up as "<kind>_<signal>"
+  std::string text;  // as written
+  MeasureKind kind = MeasureKind::kAvg;
+  std::string signal;       // the measured signal
+  std::string when_signal;  // kWhen: = signal; kFindWhen: the crossing signal
+  double level = 0;         // crossing level
+  Edge edge = Edge::kCross;
+  int count = 1;  // the N-th crossing; -1 = last
+  double td = 0;  // crossings counted from td
+  std::optional<double> from, to, at;
+};
+
+// Parses the tokens of one measurement (the CLI string split at blanks, or a .meas card's
+// tokens after its name, with `name` given). nullopt with `error` set on bad syntax.
+std::optional<MeasureSpec> parse_measure(const std::vector<std::string>& tokens, std::string name,
+                                         std::string& error);
+std::optional<MeasureSpec> parse_measure(const std::string& text, std::string& error);
+
+struct MeasureResult {
+  std::string name, text;
+  std::optional<double> value;
+  std::optional<double> at;  // min/max: where; when/find-when: the crossing time
+  std::string unit;          // "V", "A", "s", "V·s", "A·s", ""
+  std::string failure;       // when !value: why ("v(out) never crosses 2.5 (rise 2)")
+};
+
+// One measurement bound to the columns of a stream.
+class Measurement {
+ public:
+  // nullopt with `error` set if a signal is not among `names`.
+  static std::optional<Measurement> bind(const MeasureSpec& spec,
+                                         const std::vector<std::string>& names, std::string& error);
+  void feed(double t, std::span<const double> values);
+  MeasureResult result() const;
+
+ private:
+  explicit Measurement(MeasureSpec spec) : spec_(std::move(spec)) {}
+  std::string unit() const;
+  void window(double t0, double y0, double t1, double y1);
+  void crossing(double t0, double y0, double t1, double y1, double f0, double f1);
+  MeasureSpec spec_;
+  size_t col_ = 0, when_col_ = 0;
+  bool have_prev_ = false;
+  double t_prev_ = 0, y_prev_ = 0, c_prev_ = 0;
+  // window aggregates
+  double integ_ = 0, integ2_ = 0, span_ = 0;
+  double min_ = 0, max_ = 0, t_min_ = 0, t_max_ = 0;
+  bool any_ = false;
+  // crossings
+  int crossings_ = 0;
+  std::optional<double> hit_t_, hit_value_;
+};
+
+// All measurements of a run: binds them, feeds them, formats their results.
+class MeasureSet {
+ public:
+  bool add(const MeasureSpec& spec, const std::vector<std::string>& names, std::string& error);
+  void feed(double t, std::span<const double> values) {
+    for (auto& m : items_) m.feed(t, values);
+  }
+  std::vector<MeasureResult> results() const;
+  bool empty() const { return items_.empty(); }
+
+ private:
+  std::vector<Measurement> items_;
+};
+
+// "  vavg = 4.95 V  (avg v(out) from=1m to=2m)" lines.
+std::string format_measures(const std::vector<MeasureResult>& results);
+// A JSON array of {"name","text","value","at","unit","failure"}.
+std::string measures_json(const std::vector<MeasureResult>& results, int indent = 2);
+std::string json_string(const std::string& s);
+std::string json_number(std::optional<double> v);
+
+}  // namespace nsspice::app

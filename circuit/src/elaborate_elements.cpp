@@ -1,0 +1,349 @@
+// Element cards → devices (the fields each letter uses: netlist/ast.hpp), with value checks,
+// model lookup and the source waveforms' SPICE defaults; references (F, H, W, K) are checked
+// once every element is known.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "circuit/names.hpp"
+#include "circuit/src/elaborator.hpp"
+
+namespace nsspice::circuit::detail {
+
+void Elaborator::elements(const std::vector<netlist::Card>& cards) {
+  for (const auto& card : cards)
+    if (const auto* e = std::get_if<netlist::ElementCard>(&card)) element(*e);
+  for (const auto& card : cards) {
+    const auto* ic = std::get_if<netlist::IcCard>(&card);
+    if (ic == nullptr) continue;
+    for (const auto& entry : ic->entries) {
+      if (entry.node.lower == "0" || entry.node.lower == "gnd") {
+        diags_.error(entry.node.span, "the ground node's voltage is 0 by definition");
+        continue;
+      }
+      auto it = node_index_.find(entry.node.lower);
+      if (it == node_index_.end()) {
+        std::vector<std::string> names;
+        for (const auto& [k, v] : node_index_) names.push_back(k);
+        diags_.error(entry.node.span, fmt::format("unknown node '{}' in .ic{}", entry.node.text,
+                                                  did_you_mean(entry.node.lower, names)));
+        continue;
+      }
+      if (std::any_of(c_.ic.begin(), c_.ic.end(),
+                      [&](const auto& x) { return x.first == it->second; })) {
+        diags_.error(entry.node.span,
+                     fmt::format("node '{}' is given twice in .ic", entry.node.lower));
+        continue;
+      }
+      c_.ic.emplace_back(it->second, entry.value.value);
+    }
+  }
+}
+
+void Elaborator::element(const netlist::ElementCard& e) {
+  const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
+  // Instance parameters understood per element; any other is reported, never dropped silently.
+  std::vector<std::string_view> known;
+  if (letter == 'c' || letter == 'l') known = {"ic"};
+  if (letter == 'v' || letter == 'i') known = {"ac", "acphase"};
+  if (letter == 'm') known = {"w", "l"};
+  for (const auto& p : e.params) {
+    if (std::find(known.begin(), known.end(), p.name.lower) == known.end())
+      warning(e, p.name.span,
+              fmt::format("parameter '{}' of '{}' is not supported and is ignored", p.name.text,
+                          e.name.lower));
+  }
+  switch (letter) {
+    case 'r':
+    case 'c':
+    case 'l':
+    case 'v':
+    case 'i':
+      passive(e, letter);
+      break;
+    case 'e':
+    case 'g':
+    case 'f':
+    case 'h':
+    case 'k':
+      if (letter == 'e' && e.model) {
+        nonsmooth(e, letter);
+      } else {
+        controlled(e, letter);
+      }
+      break;
+    case 'd':
+    case 's':
+    case 'w':
+    case 'm':
+      nonsmooth(e, letter);
+      break;
+    default:
+      error(e, e.name.span,
+            fmt::format("unsupported element type '{}' (element '{}')",
+                        static_cast<char>(std::toupper(letter)), e.name.text));
+  }
+}
+
+void Elaborator::passive(const netlist::ElementCard& e, char letter) {
+  if (!nodes_ok(e, 2, "element")) return;
+  const std::string& name = e.name.lower;
+  const int a = node(e.nodes[0]), b = node(e.nodes[1]);
+  double v = 0;
+  if (letter == 'r' && positive(e, "resistor", "ohms", v)) add(e, Resistor{name, a, b, v});
+  if (letter == 'c' && positive(e, "capacitor", "farads", v))
+    add(e, Capacitor{name, a, b, v, param(e, "ic")});
+  if (letter == 'l' && positive(e, "inductor", "henries", v))
+    add(e, Inductor{name, a, b, v, param(e, "ic")});
+  if (letter == 'v' || letter == 'i') {
+    auto wave = waveform(e);
+    if (!wave) return;
+    if (letter == 'v')
+      add(e, VoltageSource{name, a, b, std::move(*wave)});
+    else
+      add(e, CurrentSource{name, a, b, std::move(*wave)});
+  }
+}
+
+void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
+  const std::string& name = e.name.lower;
+  double v = 0;
+  if (letter == 'k') {
+    if (e.refs.size() != 2) {
+      error(e, e.name.span, fmt::format("mutual inductance '{}' needs two inductor names", name));
+      return;
+    }
+    if (!number(e, "mutual inductance", v)) return;
+    if (!(v > 0 && v <= 1)) {
+      error(e, e.value->span, fmt::format("coupling of '{}' must be in (0, 1], got {}", name, v));
+      return;
+    }
+    add(e, Mutual{name, e.refs[0].lower, e.refs[1].lower, v});
+    return;
+  }
+  const bool current_controlled = letter == 'f' || letter == 'h';
+  if (!nodes_ok(e, current_controlled ? 2 : 4, "controlled source") ||
+      !number(e, "controlled source", v))
+    return;
+  const int p = node(e.nodes[0]), n = node(e.nodes[1]);
+  if (current_controlled) {
+    if (e.refs.size() != 1) {
+      error(e, e.name.span,
+            fmt::format("'{}' needs the name of its controlling voltage source", name));
+      return;
+    }
+    if (letter == 'f')
+      add(e, Cccs{name, p, n, e.refs[0].lower, v});
+    else
+      add(e, Ccvs{name, p, n, e.refs[0].lower, v});
+    return;
+  }
+  const int cp = node(e.nodes[2]), cn = node(e.nodes[3]);
+  if (letter == 'e')
+    add(e, Vcvs{name, p, n, cp, cn, v});
+  else
+    add(e, Vccs{name, p, n, cp, cn, v});
+}
+
+template <class M>
+const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, const char* type) {
+  if (!e.model) {
+    error(e, e.name.span, fmt::format("{} '{}' needs a model name", what, e.name.lower));
+    return nullptr;
+  }
+  auto it = models_.find(e.model->lower);
+  if (it == models_.end()) {
+    std::vector<std::string> names;
+    for (const auto& [k, v] : models_) names.push_back(k);
+    error(e, e.model->span,
+          fmt::format("unknown model '{}' for {} '{}'{}", e.model->text, what, e.name.lower,
+                      did_you_mean(e.model->lower, names)));
+    return nullptr;
+  }
+  const M* m = std::get_if<M>(&it->second);
+  if (m == nullptr)
+    error(e, e.model->span,
+          fmt::format("model '{}' is not a {} model, which {} '{}' needs", e.model->lower, type,
+                      what, e.name.lower));
+  return m;
+}
+
+void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
+  const std::string& name = e.name.lower;
+  const bool flag_on = std::any_of(e.flags.begin(), e.flags.end(),
+                                   [](const netlist::Word& w) { return w.lower == "on"; });
+  if (letter == 'd') {
+    if (!nodes_ok(e, 2, "diode")) return;
+    if (const auto* m = model_of<DiodeModel>(e, "diode", "D"))
+      add(e, Diode{name, node(e.nodes[0]), node(e.nodes[1]), *m});
+  } else if (letter == 's') {
+    if (!nodes_ok(e, 4, "switch")) return;
+    const auto* m = model_of<SwitchModel>(e, "switch", "SW");
+    if (m == nullptr) return;
+    if (m->current_controlled) {
+      error(e, e.model->span,
+            fmt::format("S switch '{}' needs an SW model, '{}' is CSW (use a W element)", name,
+                        m->name));
+      return;
+    }
+    add(e, Switch{name,
+                  node(e.nodes[0]),
+                  node(e.nodes[1]),
+                  node(e.nodes[2]),
+                  node(e.nodes[3]),
+                  {},
+                  *m,
+                  flag_on});
+  } else if (letter == 'w') {
+    if (!nodes_ok(e, 2, "switch")) return;
+    const auto* m = model_of<SwitchModel>(e, "switch", "CSW");
+    if (m == nullptr) return;
+    if (!m->current_controlled || e.refs.size() != 1) {
+      error(e, e.name.span,
+            fmt::format("W switch '{}' needs a controlling voltage source and a CSW model", name));
+      return;
+    }
+    add(e, Switch{name, node(e.nodes[0]), node(e.nodes[1]), 0, 0, e.refs[0].lower, *m, flag_on});
+  } else if (letter == 'e') {
+    if (!nodes_ok(e, 4, "comparator")) return;
+    if (const auto* m = model_of<ComparatorModel>(e, "comparator", "COMP"))
+      add(e, Comparator{name, node(e.nodes[0]), node(e.nodes[1]), node(e.nodes[2]),
+                        node(e.nodes[3]), *m});
+  } else if (letter == 'm') {
+    if (!nodes_ok(e, 4, "MOSFET")) return;
+    const auto* m = model_of<MosModel>(e, "MOSFET", "NMOS or PMOS");
+    if (m == nullptr) return;
+    Mosfet q{name, node(e.nodes[0]), node(e.nodes[1]), node(e.nodes[2]), node(e.nodes[3]), *m};
+    if (auto w = param(e, "w")) q.w = *w;
+    if (auto l = param(e, "l")) q.l = *l;
+    if (!(q.w > 0) || !(q.l > 0)) {
+      error(e, e.name.span, fmt::format("MOSFET '{}' needs W > 0 and L > 0", name));
+      return;
+    }
+    add(e, q);
+  }
+}
+
+void Elaborator::references() {
+  std::map<std::string, const Device*> by_name;
+  for (const Device& d : c_.devices) by_name[device_name(d)] = &d;
+  std::vector<std::string> names;
+  for (const auto& [k, v] : by_name) names.push_back(k);
+  auto check = [&](const std::string& owner, const std::string& ref, bool want_inductor) {
+    const netlist::ElementCard& card = *cards_.at(owner);
+    auto it = by_name.find(ref);
+    const bool ok =
+        it != by_name.end() && (want_inductor ? std::holds_alternative<Inductor>(*it->second)
+                                              : std::holds_alternative<VoltageSource>(*it->second));
+    if (ok) return;
+    const auto& span = card.refs.empty() ? card.name.span : card.refs.front().span;
+    error(card, span,
+          fmt::format("'{}' refers to '{}', which is not {}{}", owner, ref,
+                      want_inductor ? "an inductor" : "a voltage source",
+                      it == by_name.end() ? did_you_mean(ref, names) : std::string()));
+  };
+  for (const Device& d : c_.devices) {
+    if (const auto* f = std::get_if<Cccs>(&d)) check(f->name, f->control, false);
+    if (const auto* h = std::get_if<Ccvs>(&d)) check(h->name, h->control, false);
+    if (const auto* s = std::get_if<Switch>(&d); s && s->model.current_controlled)
+      check(s->name, s->control, false);
+    if (const auto* k = std::get_if<Mutual>(&d)) {
+      check(k->name, k->l1, true);
+      check(k->name, k->l2, true);
+    }
+  }
+}
+
+std::optional<Waveform> Elaborator::waveform(const netlist::ElementCard& e) {
+  if (e.functions.empty()) return Dc{e.value ? e.value->value : 0.0};
+  if (e.functions.size() > 1)
+    warning(e, e.functions[1].span, "only the first source function is used");
+  return source_function(e, e.functions[0]);
+}
+
+std::optional<Waveform> Elaborator::source_function(const netlist::ElementCard& e,
+                                                    const netlist::SourceFunction& f) {
+  std::vector<double> a;
+  for (const auto& v : f.args) a.push_back(v.value);
+  auto arg = [&](size_t i, double fallback) { return i < a.size() ? a[i] : fallback; };
+  const double tstep = c_.tran ? c_.tran->tstep : 0.0;
+  const double tstop = c_.tran ? c_.tran->tstop : 0.0;
+  const std::string& kind = f.kind.lower;
+  auto arity = [&](size_t lo, size_t hi, const char* usage) {
+    if (a.size() >= lo && a.size() <= hi) return true;
+    error(e, f.span,
+          fmt::format("{} takes {} to {} arguments ({}), got {}", f.kind.text, lo, hi, usage,
+                      a.size()));
+    return false;
+  };
+  if (kind == "sin") {
+    if (!arity(2, 6, "vo va freq td theta phase")) return std::nullopt;
+    const double freq = arg(2, 0.0) != 0.0 ? arg(2, 0.0) : (tstop > 0 ? 1.0 / tstop : 0.0);
+    return Sin{a[0], a[1], freq, arg(3, 0.0), arg(4, 0.0), arg(5, 0.0)};
+  }
+  if (kind == "pulse") {
+    if (!arity(2, 7, "v1 v2 td tr tf pw per")) return std::nullopt;
+    auto nonzero = [](double v, double fallback) { return v != 0.0 ? v : fallback; };
+    Pulse p{a[0],
+            a[1],
+            arg(2, 0.0),
+            nonzero(arg(3, 0.0), tstep),
+            nonzero(arg(4, 0.0), tstep),
+            nonzero(arg(5, 0.0), tstop),
+            nonzero(arg(6, 0.0), tstop)};
+    if (p.td < 0 || p.tr < 0 || p.tf < 0 || p.pw < 0 || p.per < 0) {
+      error(e, f.span, "PULSE times must not be negative");
+      return std::nullopt;
+    }
+    if (p.per < p.tr + p.pw + p.tf) p.per = 0;  // one pulse only (no repetition fits)
+    return p;
+  }
+  if (kind == "pwl") {
+    if (a.size() < 2 || a.size() % 2 != 0) {
+      error(e, f.span, fmt::format("PWL needs pairs of time and value, got {} numbers", a.size()));
+      return std::nullopt;
+    }
+    Pwl p;
+    for (size_t i = 0; i < a.size(); i += 2) {
+      if (!p.t.empty() && !(a[i] > p.t.back())) {
+        error(e, f.args[i].span,
+              fmt::format("PWL times must increase: {} after {}", a[i], p.t.back()));
+        return std::nullopt;
+      }
+      p.t.push_back(a[i]);
+      p.v.push_back(a[i + 1]);
+    }
+    for (const auto& q : f.params) {
+      if (q.name.lower == "td" && q.number)
+        p.td = *q.number;
+      else if (q.name.lower == "r" && q.number && *q.number >= 0)
+        p.repeat = *q.number;
+      else
+        error(e, q.name.span,
+              fmt::format("PWL parameter '{}' must be td=<delay> or r=<time ≥ 0>", q.name.text));
+    }
+    return p;
+  }
+  if (kind == "exp") {
+    if (!arity(2, 6, "v1 v2 td1 tau1 td2 tau2")) return std::nullopt;
+    auto nonzero = [](double v, double fallback) { return v != 0.0 ? v : fallback; };
+    const double td1 = arg(2, 0.0);
+    return Exp{a[0],
+               a[1],
+               td1,
+               nonzero(arg(3, 0.0), tstep),
+               nonzero(arg(4, 0.0), td1 + tstep),
+               nonzero(arg(5, 0.0), tstep)};
+  }
+  if (kind == "sffm") {
+    if (!arity(2, 5, "vo va fc mdi fs")) return std::nullopt;
+    const double f0 = tstop > 0 ? 1.0 / tstop : 0.0;
+    return Sffm{a[0], a[1], arg(2, 0.0) != 0.0 ? arg(2, 0.0) : f0, arg(3, 0.0),
+                arg(4, 0.0) != 0.0 ? arg(4, 0.0) : f0};
+  }
+  error(e, f.kind.span, fmt::format("unsupported source function '{}'", f.kind.text));
+  return std::nullopt;
+}
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,57 @@
+#pragma once
+// The elaborator's state, shared by elaborate.cpp (driver, nodes, controls),
+// elaborate_models.cpp (.model cards) and elaborate_elements.cpp (element cards).
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "circuit/circuit.hpp"
+#include "netlist/ast.hpp"
+#include "netlist/diagnostics.hpp"
+
+namespace nsspice::circuit::detail {
+
+using Model = std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel>;
+
+class Elaborator {
+ public:
+  Elaborator(Circuit& circuit, netlist::Diagnostics& diags) : c_(circuit), diags_(diags) {
+    c_.nodes = {"0"};
+  }
+  void models(const std::vector<netlist::Card>& cards);
+  void controls(const std::vector<netlist::Card>& cards);
+  void elements(const std::vector<netlist::Card>& cards);
+  void references();  // F, H, W, K: their controlling / coupled elements exist and fit
+
+ private:
+  Circuit& c_;
+  netlist::Diagnostics& diags_;
+  std::map<std::string, Model> models_;
+  std::map<std::string, netlist::SourceSpan> model_spans_;
+  std::map<std::string, netlist::SourceSpan> element_spans_;
+  std::map<std::string, int> node_index_;
+  std::map<std::string, const netlist::ElementCard*> cards_;  // by element name
+
+  // Diagnostics about a card carry its subcircuit/include chain as notes.
+  void error(const netlist::ElementCard& e, netlist::SourceSpan span, std::string message);
+  void warning(const netlist::ElementCard& e, netlist::SourceSpan span, std::string message);
+  int node(const netlist::Word& w);
+  bool nodes_ok(const netlist::ElementCard& e, size_t count, const char* what);
+  bool positive(const netlist::ElementCard& e, const char* what, const char* unit, double& out);
+  bool number(const netlist::ElementCard& e, const char* what, double& out);
+  std::optional<double> param(const netlist::ElementCard& e, std::string_view name);
+  template <class M>
+  const M* model_of(const netlist::ElementCard& e, const char* what, const char* type);
+  void element(const netlist::ElementCard& e);
+  void passive(const netlist::ElementCard& e, char letter);
+  void controlled(const netlist::ElementCard& e, char letter);
+  void nonsmooth(const netlist::ElementCard& e, char letter);
+  std::optional<Waveform> waveform(const netlist::ElementCard& e);
+  std::optional<Waveform> source_function(const netlist::ElementCard& e,
+                                          const netlist::SourceFunction& f);
+  void add(const netlist::ElementCard& e, Device device);
+  void model(const netlist::ModelCard& m);
+};
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,80 @@
+#include "circuit/src/stamper.hpp"
+
+namespace nsspice::circuit::detail {
+
+void Stamper::conductance(Triplets& t, int a, int b, double gv) {
+  if (a > 0) t.emplace_back(row(a), row(a), gv);
+  if (b > 0) t.emplace_back(row(b), row(b), gv);
+  if (a > 0 && b > 0) {
+    t.emplace_back(row(a), row(b), -gv);
+    t.emplace_back(row(b), row(a), -gv);
+  }
+}
+
+void Stamper::transconductance(int p, int n, int cp, int cn, double gm) {
+  for (auto [r, rs] : {std::pair{p, 1.0}, std::pair{n, -1.0}}) {
+    if (r <= 0) continue;
+    if (cp > 0) g.emplace_back(row(r), row(cp), rs * gm);
+    if (cn > 0) g.emplace_back(row(r), row(cn), -rs * gm);
+  }
+}
+
+void Stamper::branch(int a, int bn, int col, double branch_sign) {
+  if (a > 0) g.emplace_back(row(a), col, 1.0), g.emplace_back(col, row(a), branch_sign);
+  if (bn > 0) g.emplace_back(row(bn), col, -1.0), g.emplace_back(col, row(bn), -branch_sign);
+}
+
+void Stamper::pair_current(int a, int k, int j, double gain) {
+  if (a > 0) b.emplace_back(row(a), j, -gain);
+  if (k > 0) b.emplace_back(row(k), j, gain);
+}
+
+void Stamper::pair_voltage(int a, int k, int j, double sign) {
+  if (a > 0) c.emplace_back(j, row(a), -sign);
+  if (k > 0) c.emplace_back(j, row(k), sign);
+}
+
+int Stamper::new_pair(const std::string& device_name, int device_index, double offset,
+                      bool is_forced) {
+  out_.pair_names.push_back(device_name);
+  out_.pair_device.push_back(device_index);
+  offsets.push_back(offset);
+  forced.push_back(is_forced);
+  return static_cast<int>(offsets.size()) - 1;
+}
+
+int Stamper::new_source(const Waveform& w) {
+  out_.sources.push_back(w);
+  return static_cast<int>(out_.sources.size()) - 1;
+}
+
+int Stamper::new_branch(const std::string& signal_name) {
+  out_.unknown_names.push_back(signal_name);
+  return next_column++;
+}
+
+PwlSquare pwl_square(int segments, double vmax) {
+  if (segments == 6) {
+    // AB08 §14.4.3 (Leenaerts–van Bokhoven): f = 0.09x; 0.314055x − 0.0224055;
+    // 0.780422x − 0.138391; 1.94107x − 0.856254; 4.82766x − 5.29668, breakpoints below.
+    const std::vector<double> a = {0, 0.1, 0.2487, 0.6185, 1.5383};
+    const std::vector<double> slope = {0.09, 0.314055, 0.780422, 1.94107, 4.82766};
+    PwlSquare f{a, {}};
+    for (size_t i = 0; i < slope.size(); ++i) f.c.push_back(slope[i] - (i ? slope[i - 1] : 0.0));
+    return f;
+  }
+  // Secants of x² through x_i = i·vmax/(segments − 1), i = 0..segments−1, extended linearly.
+  PwlSquare f;
+  const double dx = vmax / (segments - 1);
+  double previous = 0;
+  for (int i = 0; i + 1 < segments; ++i) {
+    const double x0 = i * dx, x1 = (i + 1) * dx;
+    const double slope = x0 + x1;  // (x1² − x0²)/(x1 − x0)
+    f.a.push_back(x0);
+    f.c.push_back(slope - previous);
+    previous = slope;
+  }
+  return f;
+}
+
+}  // namespace nsspice::circuit::detail

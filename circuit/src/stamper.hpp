@@ -1,0 +1,56 @@
+#pragma once
+// Triplet accumulation for the MLCS matrices (circuit/assemble.hpp states the stamps), shared
+// by the linear stamps (assemble.cpp) and the nonsmooth ones (stamps_nonsmooth.cpp).
+#include <Eigen/SparseCore>
+#include <string>
+#include <vector>
+
+#include "circuit/assemble.hpp"
+
+namespace nsspice::circuit::detail {
+
+using Triplets = std::vector<Eigen::Triplet<double, int>>;
+
+class Stamper {
+ public:
+  explicit Stamper(Assembled& out) : out_(out) {}
+
+  // Row/column of node k (−1 for ground).
+  static int row(int node) { return node - 1; }
+  void conductance(Triplets& t, int a, int b, double g);
+  // Transconductance: current gm (v(cp) − v(cn)) leaving node p, entering node n.
+  void transconductance(int p, int n, int cp, int cn, double gm);
+  // Branch current unknown `col` flowing a → b: +1 in KCL row a, −1 in row b; the branch row
+  // gets branch_sign·(v_a − v_b).
+  void branch(int a, int b, int col, double branch_sign);
+  // Current λ_j flowing a → k through a device: B[a,j] −= g, B[k,j] += g.
+  void pair_current(int a, int k, int j, double g = 1.0);
+  // w_j += sign·(v_k − v_a) (C row of pair j).
+  void pair_voltage(int a, int k, int j, double sign = 1.0);
+  // New complementarity pair (or forced pair): returns its index.
+  int new_pair(const std::string& device_name, int device_index, double d, bool forced = false);
+  int new_source(const Waveform& w);
+  int new_branch(const std::string& signal_name);
+
+  Triplets e, g, b, c, d, s, c_off;
+  std::vector<double> offsets;
+  std::vector<char> forced;
+  int next_column = 0;
+
+ private:
+  Assembled& out_;
+};
+
+// Stamps of the nonsmooth devices (diode, Zener, switch, comparator, PWL MOS).
+void stamp_diode(Stamper& st, const Diode& d, int index, Assembled& out);
+void stamp_switch(Stamper& st, const Switch& sw, int index, int control_column, Assembled& out);
+void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column, Assembled& out);
+void stamp_mosfet(Stamper& st, const Mosfet& m, int index, Assembled& out);
+
+// f(x) = Σ_i c_i max(0, x − a_i) ≈ x² for x ≥ 0 (AB08 §14.4.3): breakpoints a_i and slopes c_i.
+struct PwlSquare {
+  std::vector<double> a, c;
+};
+PwlSquare pwl_square(int segments, double vmax);
+
+}  // namespace nsspice::circuit::detail

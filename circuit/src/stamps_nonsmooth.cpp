@@ -1,0 +1,105 @@
+// Stamps of the nonsmooth devices (docs/devices.md, formulation.md §1.2). Symbols: pair j with
+// current/multiplier λ_j and complementary w_j = C_j x + D_j λ + d_j, 0 ≤ w ⊥ λ ≥ 0.
+//
+//   diode (a → k):    w1 = v_k − v_a + RON λ1 + VF,  current a → k = λ1
+//   Zener (BV > 0):   w2 = v_a − v_k + RZ λ2 + BV,   reverse current k → a = λ2
+//   switch (forced):  on: v_a − v_b − RON λ = 0;  off: λ − GOFF (v_a − v_b) = 0;  λ = i(a → b)
+//   comparator:       v_o+ − v_o− = VLOW + ΔV λ1,  u = v_i+ − v_i−,
+//                     w1 = 2ε λ1 − u − ε + λ2 ⊥ λ1,   w2 = 1 − λ1 ⊥ λ2   (λ1 = sat((u+ε)/2ε))
+//   PWL MOS (NMOS):   I_ds = K/2 Σ c_i (λ_gs,i − λ_gd,i),  w = λ − (v_g − v_s|d) + a_i + VT,
+//                     K = KP·W/L (PMOS: source and drain roles mirrored, VT = −VTO)
+#include <cmath>
+
+#include "circuit/src/stamper.hpp"
+
+namespace nsspice::circuit::detail {
+
+void stamp_diode(Stamper& st, const Diode& dd, int index, Assembled& out) {
+  DerivedSignal current{"i(" + dd.name + ")", {}, {}};
+  const int j = st.new_pair(dd.name, index, dd.model.vf);
+  st.pair_current(dd.a, dd.k, j);
+  st.pair_voltage(dd.a, dd.k, j);
+  st.d.emplace_back(j, j, dd.model.ron);
+  current.lambda_terms.push_back({j, 1.0});
+  if (dd.model.bv > 0) {
+    const int z = st.new_pair(dd.name, index, dd.model.bv);
+    st.pair_current(dd.k, dd.a, z);
+    st.pair_voltage(dd.k, dd.a, z);
+    st.d.emplace_back(z, z, dd.model.rz);
+    current.lambda_terms.push_back({z, -1.0});
+  }
+  if (dd.model.goff > 0) {
+    st.conductance(st.g, dd.a, dd.k, dd.model.goff);
+    if (dd.a > 0) current.x_terms.push_back({Stamper::row(dd.a), dd.model.goff});
+    if (dd.k > 0) current.x_terms.push_back({Stamper::row(dd.k), -dd.model.goff});
+  }
+  out.derived.push_back(std::move(current));
+}
+
+void stamp_switch(Stamper& st, const Switch& sw, int index, int control_column, Assembled& out) {
+  const int j = st.new_pair(sw.name, index, 0.0, true);
+  st.pair_current(sw.a, sw.b, j);
+  st.pair_voltage(sw.b, sw.a, j);  // on row: v_a − v_b − RON λ = 0
+  st.d.emplace_back(j, j, -sw.model.ron);
+  if (sw.model.goff > 0) {  // off row: λ − GOFF (v_a − v_b) = 0
+    if (sw.a > 0) st.c_off.emplace_back(j, Stamper::row(sw.a), -sw.model.goff);
+    if (sw.b > 0) st.c_off.emplace_back(j, Stamper::row(sw.b), sw.model.goff);
+  }
+  out.derived.push_back({"i(" + sw.name + ")", {{j, 1.0}}, {}});
+  SwitchInfo info{j,
+                  {},
+                  sw.model.threshold + sw.model.hysteresis,
+                  sw.model.threshold - sw.model.hysteresis,
+                  sw.initially_on};
+  if (sw.model.current_controlled) {
+    info.control.push_back({control_column, 1.0});
+  } else {
+    if (sw.cp > 0) info.control.push_back({Stamper::row(sw.cp), 1.0});
+    if (sw.cn > 0) info.control.push_back({Stamper::row(sw.cn), -1.0});
+  }
+  out.switch_info.push_back(std::move(info));
+}
+
+void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column, Assembled&) {
+  const auto& m = cmp.model;
+  st.branch(cmp.op, cmp.on, column, 1.0);
+  const int j1 = st.new_pair(cmp.name, index, -m.eps);
+  const int j2 = st.new_pair(cmp.name, index, 1.0);
+  st.b.emplace_back(column, j1, m.vhigh - m.vlow);
+  st.s.emplace_back(column, st.new_source(Dc{m.vlow}), 1.0);
+  st.pair_voltage(cmp.ip, cmp.in, j1);  // w1 ∋ v_i− − v_i+ = −u
+  st.d.emplace_back(j1, j1, 2 * m.eps);
+  st.d.emplace_back(j1, j2, 1.0);
+  st.d.emplace_back(j2, j1, -1.0);
+}
+
+void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
+  const auto& m = mos.model;
+  const PwlSquare f = pwl_square(m.segments, m.vmax);
+  const double k_half = 0.5 * m.kp * mos.w / mos.l;
+  // NMOS: control terminals (g, s) and (g, d), current d → s. PMOS: (s, g) and (d, g), s → d.
+  const int from = m.pmos ? mos.s : mos.d, to = m.pmos ? mos.d : mos.s;
+  const double vt = m.pmos ? -m.vto : m.vto;
+  const double sign_id = m.pmos ? -1.0 : 1.0;  // drain current into the drain terminal
+  DerivedSignal id{"i(" + mos.name + ")", {}, {}};
+  for (size_t i = 0; i < f.a.size(); ++i) {
+    const double g = k_half * f.c[i];
+    for (int side = 0; side < 2; ++side) {
+      // side 0: x = v_g − v_s − VT (NMOS) / v_s − v_g − VT (PMOS); side 1: with d for s.
+      const int other = side == 0 ? mos.s : mos.d;
+      const int j = st.new_pair(mos.name, index, f.a[i] + vt);
+      st.d.emplace_back(j, j, 1.0);
+      if (m.pmos) {
+        st.pair_voltage(other, mos.g, j);  // −(v_other − v_g)
+      } else {
+        st.pair_voltage(mos.g, other, j);  // −(v_g − v_other)
+      }
+      const double gain = side == 0 ? g : -g;
+      st.pair_current(from, to, j, gain);
+      id.lambda_terms.push_back({j, sign_id * gain});
+    }
+  }
+  out.derived.push_back(std::move(id));
+}
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,52 @@
+// flatten(): the parsed tree (ast.hpp) -> the flat tree the circuit layer elaborates.
+//
+//  1. Includes: ".include FILE" is replaced by the cards of FILE (no title line);
+//     ".lib FILE SECTION" by the cards between ".lib SECTION" and ".endl" in FILE. FILE is
+//     relative to the file containing the card. An include cycle, a missing file or section,
+//     or more than 32 nested includes is an error at the card.
+//  2. Parameters: .param cards of the top level form the global scope; a subcircuit instance
+//     has its own scope (parent: the scope where the subcircuit is defined) holding the
+//     subcircuit's "params:" defaults, its body's .param cards and the instance's k=v
+//     overrides (evaluated in the instantiating scope). Any definition order; circular
+//     definitions and undefined names are errors. Every expression (Value::expr, "{...}" and
+//     "'...'" params) is replaced by its number.
+//  3. Subcircuits: every X card is replaced by the body of its subcircuit, recursively:
+//     element "r3" of instance "x1" inside instance "x2" becomes "x2.x1.r3" (name.text keeps
+//     the case as written); a node that is not a pin becomes "x2.x1.n3"; pins map to the
+//     instance's nodes; "0", "gnd" and .global nodes stay global. .model cards of a body are
+//     local to it ("x1.dmod"), references to them are renamed; K/F/H/W references name
+//     elements of the same instance. The subcircuit is looked up from the innermost body
+//     outwards (nested definitions are local).
+// Duplicate element, model and subcircuit names in one body are errors (reported once per
+// definition, the later card is dropped); a redefined parameter is a warning (the last wins).
+// Every diagnostic about a card inside an instance or an included file carries notes with the
+// chain ("in instance 'x1' of subcircuit 'stage' instantiated here", "included from here");
+// flat cards keep that chain in their `context` for the circuit layer.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "netlist/ast.hpp"
+#include "netlist/diagnostics.hpp"
+#include "netlist/source.hpp"
+
+namespace nsspice::netlist {
+
+struct FlattenOptions {
+  // Reads an included file at `location` into `text`; returns 0 or an errno value.
+  // Default (empty): the real file system (read_text_file in parse.hpp).
+  std::function<int(const std::string& location, std::string& text)> read_file;
+  bool allow_includes = true;             // false: .include/.lib FILE are errors
+  std::size_t max_elements = 10'000'000;  // more flattened elements is an error (stops)
+  int max_depth = 100;                    // deeper subcircuit nesting is an error
+};
+
+Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diags,
+                const FlattenOptions& options = {});
+// The same, reusing the parsed tree's storage (faster for big netlists).
+Netlist flatten(Netlist&& parsed, SourceManager& sources, Diagnostics& diags,
+                const FlattenOptions& options = {});
+
+}  // namespace nsspice::netlist

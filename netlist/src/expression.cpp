@@ -1,0 +1,241 @@
+// Internal: recursive-descent evaluator of the expression grammar in expression.hpp.
+// Evaluation happens while parsing (no tree is built); the first error stops it.
+#include "netlist/src/expression.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "netlist/src/lines.hpp"
+#include "netlist/src/suggest.hpp"
+#include "netlist/units.hpp"
+
+namespace nsspice::netlist::detail {
+namespace {
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+struct Function {
+  const char* name;
+  int arity;
+  double (*f1)(double);
+  double (*f2)(double, double);
+};
+
+double sgn(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+double pwr(double x, double y) { return sgn(x) * std::pow(std::fabs(x), y); }
+
+const Function kFunctions[] = {
+    {"sqrt", 1, [](double x) { return std::sqrt(x); }, nullptr},
+    {"exp", 1, [](double x) { return std::exp(x); }, nullptr},
+    {"log", 1, [](double x) { return std::log(x); }, nullptr},
+    {"ln", 1, [](double x) { return std::log(x); }, nullptr},
+    {"log10", 1, [](double x) { return std::log10(x); }, nullptr},
+    {"sin", 1, [](double x) { return std::sin(x); }, nullptr},
+    {"cos", 1, [](double x) { return std::cos(x); }, nullptr},
+    {"tan", 1, [](double x) { return std::tan(x); }, nullptr},
+    {"asin", 1, [](double x) { return std::asin(x); }, nullptr},
+    {"acos", 1, [](double x) { return std::acos(x); }, nullptr},
+    {"atan", 1, [](double x) { return std::atan(x); }, nullptr},
+    {"sinh", 1, [](double x) { return std::sinh(x); }, nullptr},
+    {"cosh", 1, [](double x) { return std::cosh(x); }, nullptr},
+    {"tanh", 1, [](double x) { return std::tanh(x); }, nullptr},
+    {"abs", 1, [](double x) { return std::fabs(x); }, nullptr},
+    {"sgn", 1, sgn, nullptr},
+    {"floor", 1, [](double x) { return std::floor(x); }, nullptr},
+    {"ceil", 1, [](double x) { return std::ceil(x); }, nullptr},
+    {"int", 1, [](double x) { return std::trunc(x); }, nullptr},
+    {"min", 2, nullptr, [](double x, double y) { return std::fmin(x, y); }},
+    {"max", 2, nullptr, [](double x, double y) { return std::fmax(x, y); }},
+    {"pow", 2, nullptr, [](double x, double y) { return std::pow(x, y); }},
+    {"pwr", 2, nullptr, pwr},
+};
+
+class Evaluator {
+ public:
+  Evaluator(std::string_view text, const ExpressionHooks& hooks) : s_(text), hooks_(hooks) {}
+
+  std::optional<double> run() {
+    skip();
+    if (pos_ >= s_.size()) return fail(pos_, 1, "empty expression");
+    auto v = expr(0);
+    if (!v) return v;
+    skip();
+    if (pos_ < s_.size())
+      return fail(pos_, 1, fmt::format("unexpected '{}' in expression", s_[pos_]));
+    if (!std::isfinite(*v)) return fail(0, s_.size(), "the expression is not a finite number");
+    return v;
+  }
+
+ private:
+  std::string_view s_;
+  const ExpressionHooks& hooks_;
+  std::size_t pos_ = 0;
+
+  std::optional<double> fail(std::size_t at, std::size_t len, std::string message) {
+    hooks_.error(at, len, std::move(message));
+    return std::nullopt;
+  }
+  void skip() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool eat(std::string_view op) {
+    skip();
+    if (s_.substr(pos_, op.size()) != op) return false;
+    pos_ += op.size();
+    return true;
+  }
+  std::optional<double> too_deep() { return fail(pos_, 1, "expression nested too deeply"); }
+
+  std::optional<double> expr(int depth) {
+    if (depth > kMaxExpressionDepth) return too_deep();
+    auto v = term(depth);
+    while (v) {
+      if (eat("+")) {
+        auto r = term(depth);
+        if (!r) return r;
+        *v += *r;
+      } else if (eat("-")) {
+        auto r = term(depth);
+        if (!r) return r;
+        *v -= *r;
+      } else {
+        break;
+      }
+    }
+    return v;
+  }
+  std::optional<double> term(int depth) {
+    auto v = unary(depth);
+    while (v) {
+      skip();
+      if (s_.substr(pos_, 2) == "**") break;
+      const std::size_t at = pos_;
+      if (eat("*")) {
+        auto r = unary(depth);
+        if (!r) return r;
+        *v *= *r;
+      } else if (eat("/")) {
+        auto r = unary(depth);
+        if (!r) return r;
+        if (*r == 0) return fail(at, 1, "division by zero");
+        *v /= *r;
+      } else {
+        break;
+      }
+    }
+    return v;
+  }
+  std::optional<double> unary(int depth) {
+    if (depth > kMaxExpressionDepth) return too_deep();
+    if (eat("-")) {
+      auto v = unary(depth + 1);
+      if (v) *v = -*v;
+      return v;
+    }
+    if (eat("+")) return unary(depth + 1);
+    auto base = primary(depth);
+    if (!base) return base;
+    if (eat("**") || eat("^")) {
+      auto exponent = unary(depth + 1);
+      if (!exponent) return exponent;
+      return std::pow(*base, *exponent);
+    }
+    return base;
+  }
+  std::optional<double> primary(int depth) {
+    skip();
+    if (pos_ >= s_.size()) return fail(pos_, 1, "unexpected end of expression");
+    const char c = s_[pos_];
+    if (c == '(') {
+      const std::size_t open = pos_++;
+      auto v = expr(depth + 1);
+      if (!v) return v;
+      if (!eat(")")) return fail(open, 1, "missing ')' to close this '(' in the expression");
+      return v;
+    }
+    if (is_digit(c) || (c == '.' && pos_ + 1 < s_.size() && is_digit(s_[pos_ + 1]))) {
+      return number();
+    }
+    if (is_alpha(c)) return name(depth);
+    return fail(pos_, 1, fmt::format("unexpected '{}' in expression", c));
+  }
+  std::optional<double> number() {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && (is_digit(s_[pos_]) || s_[pos_] == '.')) ++pos_;
+    if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+      std::size_t q = pos_ + 1;
+      if (q < s_.size() && (s_[q] == '+' || s_[q] == '-')) ++q;
+      if (q < s_.size() && is_digit(s_[q])) {
+        pos_ = q;
+        while (pos_ < s_.size() && is_digit(s_[pos_])) ++pos_;
+      }
+    }
+    while (pos_ < s_.size() && is_alpha(s_[pos_]) && s_[pos_] != '_') ++pos_;
+    const std::string_view text = s_.substr(start, pos_ - start);
+    if (auto v = parse_spice_number(text)) return v;
+    return fail(start, text.size(), fmt::format("bad number '{}' in expression", text));
+  }
+  std::optional<double> name(int depth) {
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && (is_alpha(s_[pos_]) || is_digit(s_[pos_]))) ++pos_;
+    const std::string id = ascii_lower(s_.substr(start, pos_ - start));
+    skip();
+    if (pos_ < s_.size() && s_[pos_] == '(') return call(id, start, depth);
+    return hooks_.lookup(id, start);
+  }
+  std::optional<double> call(const std::string& id, std::size_t start, int depth) {
+    const Function* fn = nullptr;
+    for (const Function& f : kFunctions) {
+      if (id == f.name) fn = &f;
+    }
+    if (fn == nullptr) {
+      return fail(
+          start, id.size(),
+          fmt::format("unknown function '{}'{}", id, did_you_mean(id, expression_functions())));
+    }
+    ++pos_;  // '('
+    std::vector<double> args;
+    skip();
+    if (!eat(")")) {
+      do {
+        auto v = expr(depth + 1);
+        if (!v) return v;
+        args.push_back(*v);
+      } while (eat(","));
+      if (!eat(")"))
+        return fail(pos_, 1, fmt::format("expected ',' or ')' in the call of '{}'", id));
+    }
+    if (static_cast<int>(args.size()) != fn->arity) {
+      return fail(start, id.size(),
+                  fmt::format("function '{}' takes {} argument{}, got {}", id, fn->arity,
+                              fn->arity == 1 ? "" : "s", args.size()));
+    }
+    const double v = fn->arity == 1 ? fn->f1(args[0]) : fn->f2(args[0], args[1]);
+    if (!std::isfinite(v)) {
+      std::string shown;
+      for (double a : args) shown += fmt::format("{}{}", shown.empty() ? "" : ", ", a);
+      return fail(start, pos_ - start,
+                  fmt::format("{}({}) is not a finite real number", id, shown));
+    }
+    return v;
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string>& expression_functions() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const Function& f : kFunctions) names.emplace_back(f.name);
+    return names;
+  }();
+  return kNames;
+}
+
+std::optional<double> evaluate_expression(std::string_view text, const ExpressionHooks& hooks) {
+  return Evaluator(text, hooks).run();
+}
+
+}  // namespace nsspice::netlist::detail

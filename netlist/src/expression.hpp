@@ -1,0 +1,43 @@
+// Internal: arithmetic expressions of .param values, {...} and '...'.
+//
+//   expr    := term { ('+' | '-') term }
+//   term    := unary { ('*' | '/') unary }
+//   unary   := ('-' | '+') unary | power
+//   power   := primary [ ('^' | '**') unary ]          (right associative; -2^2 = -4, as ngspice)
+//   primary := number | name '(' [expr {',' expr}] ')' | name | '(' expr ')'
+//   number  := SPICE number with suffix and unit letters ("1meg", "10uF", "2.5e-3")
+//   name    := (letter | '_') { letter | digit | '_' }    case-insensitive
+// Functions: sqrt exp log(=ln) log10 sin cos tan asin acos atan sinh cosh tanh abs sgn floor
+// ceil int (1 argument); min max pow pwr (2 arguments; pwr(x,y) = sign(x)*|x|^y).
+// Constants pi and e (a parameter of the same name takes precedence).
+// Nesting is limited to kMaxExpressionDepth levels. A non-finite result (division by zero,
+// sqrt of a negative number, ...) is an error.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nsspice::netlist::detail {
+
+inline constexpr int kMaxExpressionDepth = 64;
+
+struct ExpressionHooks {
+  // Value of a parameter (lower-case name) referenced at byte `offset` of the text; returns
+  // nullopt after reporting the problem itself (undefined, circular, ...), or when the
+  // parameter already failed (nothing more to report).
+  std::function<std::optional<double>(const std::string& name, std::size_t offset)> lookup;
+  // Reports a problem at [offset, offset + length) of the text.
+  std::function<void(std::size_t offset, std::size_t length, std::string message)> error;
+};
+
+// Evaluates `text`; on the first problem reports it (through hooks) and returns nullopt.
+std::optional<double> evaluate_expression(std::string_view text, const ExpressionHooks& hooks);
+
+// Names of the functions, for "did you mean".
+const std::vector<std::string>& expression_functions();
+
+}  // namespace nsspice::netlist::detail

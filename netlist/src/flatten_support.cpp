@@ -1,0 +1,178 @@
+// Internal: frames, expression evaluation on cards, and per-body duplicate checks.
+//
+//   evaluate_element: value, params ({...}/'...'), function args and params
+//   evaluate_control: .tran values, .ic/.nodeset values, .options params, .meas "k={...}"
+//   check_duplicates: names are compared in lower case within one body; subcircuit names
+//                     within one list of definitions.
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "netlist/src/flatten_detail.hpp"
+
+namespace nsspice::netlist::detail {
+namespace {
+
+void define_params(const std::vector<Card>& cards, ParamScope& scope) {
+  for (const Card& c : cards) {
+    if (const auto* p = std::get_if<ParamCard>(&c)) {
+      for (const Param& param : p->params) scope.define(param);
+    }
+  }
+}
+
+void collect_models(const std::vector<Card>& cards, std::unordered_set<std::string>& out) {
+  for (const Card& c : cards) {
+    if (const auto* m = std::get_if<ModelCard>(&c)) out.insert(m->name.lower);
+  }
+}
+
+bool evaluate_entries(const ParamScope& scope, std::vector<IcEntry>& entries) {
+  bool ok = true;
+  for (IcEntry& e : entries) ok = scope.evaluate(e.value) && ok;
+  return ok;
+}
+
+// "val={vdd/2}" -> "val=2.5"; "{x}" -> "3".
+bool evaluate_token(const ParamScope& scope, Word& token) {
+  const std::size_t eq = token.text.find('=');
+  const std::size_t start = eq == std::string::npos ? 0 : eq + 1;
+  const std::string_view rhs = std::string_view(token.text).substr(start);
+  if (!is_expression(rhs)) return true;
+  SourceSpan at = token.span;
+  at.column += static_cast<int>(start);
+  auto v = scope.evaluate(expression_body(rhs), at, 1);
+  if (!v) return false;
+  token.text = token.text.substr(0, start) + fmt::format("{}", *v);
+  token.lower = ascii_lower(token.text);
+  return true;
+}
+
+Diagnostic duplicate(SourceSpan at, std::string message, SourceSpan first) {
+  Diagnostic d{Severity::kError, at, std::move(message), {}};
+  d.notes.push_back(Diagnostic{Severity::kNote, first, "first defined here", {}});
+  return d;
+}
+
+void check_body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, Reporter& reporter) {
+  std::unordered_map<std::string, SourceSpan> elements, models, params;
+  std::vector<Card> kept;
+  kept.reserve(cards.size());
+  for (Card& c : cards) {
+    const Word* name = nullptr;
+    std::unordered_map<std::string, SourceSpan>* seen = &elements;
+    const char* what = "element";
+    if (const auto* e = std::get_if<ElementCard>(&c)) name = &e->name;
+    if (const auto* x = std::get_if<InstanceCard>(&c)) name = &x->name;
+    if (const auto* m = std::get_if<ModelCard>(&c)) {
+      name = &m->name;
+      seen = &models;
+      what = "model";
+    }
+    if (const auto* p = std::get_if<ParamCard>(&c)) {
+      for (const Param& param : p->params) {
+        auto [it, fresh] = params.emplace(param.name.lower, param.name.span);
+        if (fresh) continue;
+        Diagnostic d{
+            Severity::kWarning,
+            param.name.span,
+            fmt::format("parameter '{}' redefined; the last definition is used", param.name.lower),
+            {Diagnostic{Severity::kNote, it->second, "previous definition here", {}}}};
+        reporter.report(d.severity, d.span, d.message, nullptr, d.notes);
+        it->second = param.name.span;
+      }
+    }
+    if (name != nullptr) {
+      auto [it, fresh] = seen->emplace(name->lower, name->span);
+      if (!fresh) {
+        Diagnostic d = duplicate(
+            name->span, fmt::format("duplicate {} name '{}'", what, name->lower), it->second);
+        reporter.report(d.severity, d.span, d.message, nullptr, d.notes);
+        continue;
+      }
+    }
+    kept.push_back(std::move(c));
+  }
+  cards = std::move(kept);
+  std::unordered_map<std::string, SourceSpan> defs;
+  std::vector<SubcktDef> kept_defs;
+  for (SubcktDef& d : subckts) {
+    auto [it, fresh] = defs.emplace(d.name.lower, d.name.span);
+    if (!fresh) {
+      Diagnostic dup = duplicate(
+          d.name.span, fmt::format("duplicate subcircuit name '{}'", d.name.lower), it->second);
+      reporter.report(dup.severity, dup.span, dup.message, nullptr, dup.notes);
+      continue;
+    }
+    check_body(d.cards, d.subckts, reporter);
+    kept_defs.push_back(std::move(d));
+  }
+  subckts = std::move(kept_defs);
+}
+
+}  // namespace
+
+Frame make_frame(const Netlist& net, ParamScope& scope) {
+  Frame f;
+  f.cards = &net.cards;
+  f.subckts = &net.subckts;
+  f.scope = &scope;
+  define_params(net.cards, scope);
+  collect_models(net.cards, f.local_models);
+  return f;
+}
+
+Frame make_frame(const SubcktDef& def, const Frame* home, const Frame* caller, ParamScope& scope) {
+  Frame f;
+  f.cards = &def.cards;
+  f.subckts = &def.subckts;
+  f.lexical = home;
+  f.caller = caller;
+  f.def = &def;
+  f.scope = &scope;
+  f.depth = caller->depth + 1;
+  for (const Param& p : def.params) scope.define(p);
+  define_params(def.cards, scope);
+  collect_models(def.cards, f.local_models);
+  return f;
+}
+
+bool evaluate_element(const ParamScope& scope, ElementCard& e) {
+  bool ok = true;
+  if (e.value) ok = scope.evaluate(*e.value) && ok;
+  for (Param& p : e.params) ok = scope.evaluate(p) && ok;
+  for (SourceFunction& fn : e.functions) {
+    for (Value& v : fn.args) ok = scope.evaluate(v) && ok;
+    for (Param& p : fn.params) ok = scope.evaluate(p) && ok;
+  }
+  return ok;
+}
+
+bool evaluate_control(const ParamScope& scope, Card& card) {
+  if (auto* t = std::get_if<TranCard>(&card)) {
+    bool ok = scope.evaluate(t->tstep);
+    ok = scope.evaluate(t->tstop) && ok;
+    if (t->tstart) ok = scope.evaluate(*t->tstart) && ok;
+    if (t->tmax) ok = scope.evaluate(*t->tmax) && ok;
+    return ok;
+  }
+  if (auto* ic = std::get_if<IcCard>(&card)) return evaluate_entries(scope, ic->entries);
+  if (auto* ns = std::get_if<NodesetCard>(&card)) return evaluate_entries(scope, ns->entries);
+  if (auto* o = std::get_if<OptionsCard>(&card)) {
+    bool ok = true;
+    for (Param& p : o->params) ok = scope.evaluate(p) && ok;
+    return ok;
+  }
+  if (auto* m = std::get_if<MeasCard>(&card)) {
+    bool ok = true;
+    for (Word& t : m->tokens) ok = evaluate_token(scope, t) && ok;
+    return ok;
+  }
+  return true;
+}
+
+void check_duplicates(Netlist& net, Reporter& reporter) {
+  check_body(net.cards, net.subckts, reporter);
+}
+
+}  // namespace nsspice::netlist::detail

@@ -1,0 +1,107 @@
+// Internal: analysis and output control cards.
+//
+//   .op
+//   .print [analysis] signal...   .save signal...   .probe signal...
+//        signal := V '(' node [, node] ')' | I '(' name ')' | all | node   (node -> "v(node)")
+//   .meas|.measure analysis name item...     (items kept as compact lower-case tokens)
+// A signal of another form is a warning and is dropped from the list.
+#include <fmt/format.h>
+
+#include "netlist/src/card_reader.hpp"
+
+namespace nsspice::netlist::detail {
+namespace {
+
+bool is_analysis(const std::string& lower) {
+  return lower == "tran" || lower == "op" || lower == "dc" || lower == "ac" || lower == "noise" ||
+         lower == "tf" || lower == "disto";
+}
+
+bool plain_args(const Item& item, std::size_t lo, std::size_t hi) {
+  if (item.args.size() < lo || item.args.size() > hi) return false;
+  for (const Item& a : item.args) {
+    if (!a.is_plain()) return false;
+  }
+  return true;
+}
+
+// "v(a)", "v(a,b)", "i(v1)", "all", or "" for an unsupported form.
+std::string signal_text(const CardReader& r, const Item& item) {
+  const std::string head = ascii_lower(item.word.text);
+  if (item.has_value) return "";
+  if (!item.has_group) return head == "all" ? head : fmt::format("v({})", head);
+  if (head == "v" && plain_args(item, 1, 2)) return ascii_lower(compact_text(r, item));
+  if (head == "i" && plain_args(item, 1, 1)) return ascii_lower(compact_text(r, item));
+  return "";
+}
+
+}  // namespace
+
+std::string compact_text(const CardReader& r, const Item& item) {
+  std::string out = item.word.text;
+  if (item.has_group) {
+    out += '(';
+    for (std::size_t i = 0; i < item.args.size(); ++i) {
+      if (i > 0) out += ',';
+      out += compact_text(r, item.args[i]);
+    }
+    out += ')';
+  }
+  if (item.has_value) out += "=" + item.value.text;
+  return out;
+}
+
+std::optional<OpCard> parse_op(const CardReader& r, const std::vector<Item>& items) {
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    r.warning(r.span(items[i]), fmt::format("unexpected '{}' after .op ignored", r.text(items[i])));
+  }
+  return OpCard{r.card_span()};
+}
+
+std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>& items) {
+  SaveCard card;
+  card.span = r.card_span();
+  card.command = r.word(items.front().word);
+  std::size_t i = 1;
+  if (card.command.lower == ".print" && i < items.size() && items[i].is_plain() &&
+      is_analysis(ascii_lower(items[i].word.text))) {
+    card.analysis = r.word(items[i++].word);
+  }
+  for (; i < items.size(); ++i) {
+    const std::string text = signal_text(r, items[i]);
+    if (text.empty()) {
+      r.warning(r.span(items[i]),
+                fmt::format("unsupported signal '{}' in {} ignored (use v(node), v(a,b), i(name) "
+                            "or all)",
+                            r.text(items[i]), card.command.lower));
+      continue;
+    }
+    card.signals.push_back(Word{text, text, r.span(items[i])});
+  }
+  if (items.size() == 1) {
+    r.warning(card.command.span, fmt::format("{} without signals ignored", card.command.lower));
+    return std::nullopt;
+  }
+  return card;
+}
+
+std::optional<MeasCard> parse_meas(const CardReader& r, const std::vector<Item>& items) {
+  if (items.size() < 3 || !items[1].is_plain() || !items[2].is_plain()) {
+    const SourceSpan at =
+        items.size() < 3 ? r.end_span() : r.span(items[items[1].is_plain() ? 2 : 1]);
+    r.error(at,
+            fmt::format("{} needs an analysis type and a name", ascii_lower(items[0].word.text)));
+    return std::nullopt;
+  }
+  MeasCard card;
+  card.span = r.card_span();
+  card.analysis = r.word(items[1].word);
+  card.name = r.word(items[2].word);
+  for (std::size_t i = 3; i < items.size(); ++i) {
+    const std::string text = compact_text(r, items[i]);
+    card.tokens.push_back(Word{text, ascii_lower(text), r.span(items[i])});
+  }
+  return card;
+}
+
+}  // namespace nsspice::netlist::detail

@@ -1,0 +1,188 @@
+// Internal: Reporter and ParamScope (see scope.hpp).
+//
+// Spans inside an expression: the token "{a*2}" at column c has its body at column c + base
+// (base 1 for {...} and '...', 0 for a bare .param value); offset o of the body -> c + base + o.
+#include "netlist/src/scope.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "netlist/src/card_reader.hpp"
+#include "netlist/src/expression.hpp"
+#include "netlist/src/suggest.hpp"
+
+namespace nsspice::netlist::detail {
+
+bool is_expression_text(std::string_view raw) { return is_expression(raw); }
+
+// ---- Reporter ----
+
+std::vector<Diagnostic> Reporter::include_notes(int file) const {
+  std::vector<Diagnostic> notes;
+  for (int depth = 0; depth < 64; ++depth) {
+    auto it = included_from_.find(file);
+    if (it == included_from_.end()) break;
+    notes.push_back(Diagnostic{Severity::kNote, it->second, "included from here", {}});
+    file = it->second.file;
+  }
+  return notes;
+}
+
+CardContext Reporter::card_context(int file, const CardContext& context) {
+  const auto key = std::make_pair(file, static_cast<const void*>(context.get()));
+  if (auto it = context_cache_.find(key); it != context_cache_.end()) return it->second;
+  std::vector<Diagnostic> notes = include_notes(file);
+  if (context) notes.insert(notes.end(), context->begin(), context->end());
+  CardContext out;
+  if (!notes.empty()) out = std::make_shared<const std::vector<Diagnostic>>(std::move(notes));
+  context_cache_.emplace(key, out);
+  return out;
+}
+
+void Reporter::report(Severity severity, SourceSpan span, std::string message,
+                      const CardContext& context, std::vector<Diagnostic> extra_notes) {
+  auto key = std::make_tuple(static_cast<int>(severity), span.file, span.line, span.column,
+                             span.length, message);
+  if (!seen_.insert(std::move(key)).second) return;
+  Diagnostic d{severity, span, std::move(message), std::move(extra_notes)};
+  if (const CardContext notes = card_context(span.file, context)) {
+    d.notes.insert(d.notes.end(), notes->begin(), notes->end());
+  }
+  diags_.add(std::move(d));
+}
+
+void Reporter::forward(Diagnostic d) {
+  std::vector<Diagnostic> notes = include_notes(d.span.file);
+  d.notes.insert(d.notes.end(), notes.begin(), notes.end());
+  diags_.add(std::move(d));
+}
+
+// ---- ParamScope ----
+
+void ParamScope::define(const Param& p) {
+  if (entries_.count(p.name.lower) == 0) order_.push_back(p.name.lower);
+  entries_[p.name.lower] = Entry{p, State::kPending, 0};
+}
+
+void ParamScope::set(const Param& p, double value) {
+  if (entries_.count(p.name.lower) == 0) order_.push_back(p.name.lower);
+  entries_[p.name.lower] = Entry{p, State::kDone, value};
+}
+
+void ParamScope::evaluate_all() const {
+  for (const std::string& name : order_) {
+    std::vector<std::string> active;
+    value_of(entries_.at(name), active);
+  }
+}
+
+void ParamScope::visible_names(std::vector<std::string>& out) const {
+  for (const auto& [name, entry] : entries_) out.push_back(name);
+  if (parent_ != nullptr) parent_->visible_names(out);
+}
+
+std::optional<double> ParamScope::value_of(Entry& e, std::vector<std::string>& active) const {
+  switch (e.state) {
+    case State::kDone:
+      return e.value;
+    case State::kFailed:
+    case State::kEvaluating:  // reported by lookup()
+      return std::nullopt;
+    case State::kPending:
+      break;
+  }
+  if (active.size() >= kMaxParamNesting) {
+    reporter_.error(
+        e.def.name.span,
+        fmt::format("parameter definitions nested more than {} levels deep", kMaxParamNesting),
+        context_);
+    e.state = State::kFailed;
+    return std::nullopt;
+  }
+  e.state = State::kEvaluating;
+  active.push_back(e.def.name.lower);
+  const std::string& raw = e.def.raw.text;
+  const bool quoted = is_expression(raw);
+  const std::string_view body = quoted ? expression_body(raw) : std::string_view(raw);
+  auto v = evaluate_in(body, e.def.raw.span, quoted ? 1 : 0, context_, active);
+  active.pop_back();
+  if (!v || e.state == State::kFailed) {
+    e.state = State::kFailed;
+    return std::nullopt;
+  }
+  e.state = State::kDone;
+  e.value = *v;
+  return v;
+}
+
+std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
+                                         const CardContext& from,
+                                         std::vector<std::string>& active) const {
+  for (const ParamScope* s = this; s != nullptr; s = s->parent_) {
+    auto it = s->entries_.find(name);
+    if (it == s->entries_.end()) continue;
+    Entry& e = it->second;
+    if (e.state == State::kEvaluating) {
+      auto first = std::find(active.begin(), active.end(), name);
+      std::string chain;
+      for (auto i = first; i != active.end(); ++i) chain += *i + " -> ";
+      reporter_.error(
+          at, fmt::format("circular definition of parameter '{}': {}{}", name, chain, name), from);
+      e.state = State::kFailed;  // the outer evaluation of `name` gives up silently
+      return std::nullopt;
+    }
+    return s->value_of(e, active);
+  }
+  if (name == "pi") return 3.14159265358979323846;
+  if (name == "e") return 2.71828182845904523536;
+  std::vector<std::string> names;
+  visible_names(names);
+  reporter_.error(at, fmt::format("undefined parameter '{}'{}", name, did_you_mean(name, names)),
+                  from);
+  return std::nullopt;
+}
+
+std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan token_span,
+                                              int base, const CardContext& context,
+                                              std::vector<std::string>& active) const {
+  auto span_at = [&](std::size_t offset, std::size_t length) {
+    SourceSpan s = token_span;
+    s.column = token_span.column + base + static_cast<int>(std::min<std::size_t>(offset, 1 << 20));
+    s.length = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(length, 1 << 20)));
+    return s;
+  };
+  ExpressionHooks hooks;
+  hooks.lookup = [&](const std::string& name, std::size_t offset) {
+    return lookup(name, span_at(offset, name.size()), context, active);
+  };
+  hooks.error = [&](std::size_t offset, std::size_t length, std::string message) {
+    reporter_.error(span_at(offset, length), std::move(message), context);
+  };
+  return evaluate_expression(expr, hooks);
+}
+
+std::optional<double> ParamScope::evaluate(std::string_view expr, SourceSpan token_span,
+                                           int base) const {
+  std::vector<std::string> active;
+  return evaluate_in(expr, token_span, base, context_, active);
+}
+
+bool ParamScope::evaluate(Value& v) const {
+  if (v.expr.empty()) return true;
+  auto r = evaluate(v.expr, v.span, 1);
+  if (!r) return false;
+  v.value = *r;
+  v.expr.clear();
+  return true;
+}
+
+bool ParamScope::evaluate(Param& p) const {
+  if (p.number || !is_expression(p.raw.text)) return true;
+  auto r = evaluate(expression_body(p.raw.text), p.raw.span, 1);
+  if (!r) return false;
+  p.number = *r;
+  return true;
+}
+
+}  // namespace nsspice::netlist::detail

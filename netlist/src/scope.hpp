@@ -1,0 +1,102 @@
+// Internal: diagnostics with context, and parameter scopes for flatten().
+//
+// Reporter: every diagnostic gets the notes of its context: first "included from here" for
+// each include level of the file it points into, then the subcircuit instance chain
+// (innermost first). The same (severity, location, message) is reported once, so an error in
+// a subcircuit body instantiated 1000 times appears once, with the chain of the first instance.
+//
+// ParamScope: the parameters visible in one body (the netlist, or one subcircuit instance).
+//   lookup(name) := own entry | parent's lookup | constant (pi, e) | error "undefined"
+// Entries are expressions evaluated lazily, once, in their own scope (any definition order);
+// a reference back to an entry being evaluated is a circular definition, reported once with
+// the whole cycle. Instance overrides are entries with a fixed value.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "netlist/ast.hpp"
+#include "netlist/diagnostics.hpp"
+
+namespace nsspice::netlist::detail {
+
+inline constexpr std::size_t kMaxParamNesting = 256;
+
+class Reporter {
+ public:
+  explicit Reporter(Diagnostics& diags) : diags_(diags) {}
+  void report(Severity severity, SourceSpan span, std::string message, const CardContext& context,
+              std::vector<Diagnostic> extra_notes = {});
+  void error(SourceSpan span, std::string message, const CardContext& context) {
+    report(Severity::kError, span, std::move(message), context);
+  }
+  // Adds a diagnostic produced elsewhere (e.g. by parsing an included file) with include notes.
+  void forward(Diagnostic d);
+  void set_included_from(int file, SourceSpan include_card) { included_from_[file] = include_card; }
+  // "included from here" notes for `file`, innermost first.
+  std::vector<Diagnostic> include_notes(int file) const;
+  // `context` with the include notes of `file` in front; null when both are empty. Cached.
+  CardContext card_context(int file, const CardContext& context);
+  bool has_errors() const { return diags_.has_errors(); }
+
+ private:
+  Diagnostics& diags_;
+  std::map<int, SourceSpan> included_from_;
+  std::set<std::tuple<int, int, int, int, int, std::string>> seen_;
+  std::map<std::pair<int, const void*>, CardContext> context_cache_;
+};
+
+class ParamScope {
+ public:
+  ParamScope(const ParamScope* parent, CardContext context, Reporter& reporter)
+      : parent_(parent), context_(std::move(context)), reporter_(reporter) {}
+  ParamScope(const ParamScope&) = delete;
+  ParamScope& operator=(const ParamScope&) = delete;
+
+  // Defines (or redefines) `p.name` as the expression p.raw ({...}, '...' or bare).
+  void define(const Param& p);
+  // Defines `name` with a fixed value (an instance override).
+  void set(const Param& p, double value);
+  bool has_local(const std::string& name) const { return entries_.count(name) > 0; }
+  // Evaluates every entry (so that each error is reported even if the value is never used).
+  void evaluate_all() const;
+  // Evaluates an expression written in token `token_span` starting `base` bytes into the token.
+  std::optional<double> evaluate(std::string_view expr, SourceSpan token_span, int base) const;
+  // Evaluates a Value (number or expression); false after reporting a problem.
+  bool evaluate(Value& v) const;
+  // Evaluates an expression Param ("{...}" or "'...'"): sets number; false after a problem.
+  bool evaluate(Param& p) const;
+  const CardContext& context() const { return context_; }
+  Reporter& reporter() const { return reporter_; }
+
+ private:
+  enum class State { kPending, kEvaluating, kDone, kFailed };
+  struct Entry {
+    Param def;
+    State state = State::kPending;
+    double value = 0;
+  };
+  const ParamScope* parent_;
+  CardContext context_;
+  Reporter& reporter_;
+  mutable std::map<std::string, Entry> entries_;
+  std::vector<std::string> order_;  // names in definition order (evaluate_all, reports)
+
+  // `active`: names being evaluated, outermost first (shared along the whole evaluation).
+  std::optional<double> lookup(const std::string& name, SourceSpan at, const CardContext& from,
+                               std::vector<std::string>& active) const;
+  std::optional<double> value_of(Entry& e, std::vector<std::string>& active) const;
+  std::optional<double> evaluate_in(std::string_view expr, SourceSpan token_span, int base,
+                                    const CardContext& context,
+                                    std::vector<std::string>& active) const;
+  void visible_names(std::vector<std::string>& out) const;
+};
+
+// True for raw parameter text that must be evaluated: "{...}" or "'...'".
+bool is_expression_text(std::string_view raw);
+
+}  // namespace nsspice::netlist::detail

@@ -1,0 +1,171 @@
+// `compare`: the SPICE translation, the metrics, and whole runs against the real ngspice on
+// the examples (skipped when ngspice is not installed), with the error shrinking as the SPICE
+// diode gets more ideal.
+#include <cmath>
+#include <regex>
+
+#include "app/compare_metrics.hpp"
+#include "app/ngspice_netlist.hpp"
+#include "app/raw_reader.hpp"
+#include "app_test_helpers.hpp"
+#include "circuit/elaborate.hpp"
+#include "netlist/parse.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+circuit::Circuit circuit_of(const std::string& text) {
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const auto tree = netlist::parse_string(text, "t.cir", sources, diags);
+  auto c = circuit::elaborate(tree, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.format(sources);
+  return c;
+}
+
+TEST(Translate, IdealDevicesBecomeRegularizedModels) {
+  const auto c = circuit_of(
+      "t\nV1 in 0 PULSE(0 5 1u 1n 1n 5u 10u)\nD1 in out DV\nD2 0 out DI\nR1 out 0 1k\n"
+      "L1 out x 1m IC=0.1\nC1 x 0 1u IC=2\n.model DV D(VF=0.7 RON=0.5 GOFF=1n)\n.model DI D\n"
+      ".tran 10n 20u UIC\n.end\n");
+  app::TranslateOptions o;
+  o.tmax = 5e-9;
+  std::string error;
+  const auto t = app::translate_to_ngspice(c, o, error);
+  ASSERT_TRUE(t) << error;
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("v1 in 0 PULSE(0 5 1e-06 1e-09 1e-09 "), std::string::npos) << s;
+  EXPECT_NE(s.find("vnsp_d1 in nsp_d1_p DC 0"), std::string::npos) << s;
+  EXPECT_NE(s.find("vnspf_d1 nsp_d1_p nsp_d1_q DC 0.7"), std::string::npos) << s;
+  EXPECT_NE(s.find("d1 nsp_d1_q out dnsp_d1"), std::string::npos) << s;
+  EXPECT_NE(s.find("rnspoff_d1 nsp_d1_p out "), std::string::npos) << s;
+  EXPECT_NE(s.find(".model dnsp_d1 D(is=1e-14 n=0.05 rs=0.501)"), std::string::npos) << s;
+  EXPECT_NE(s.find(".model dnsp_d2 D(is=1e-14 n=0.05 rs=1m)"), std::string::npos) << s;
+  EXPECT_NE(s.find("l1 out x 0.001 IC=0.1"), std::string::npos) << s;
+  EXPECT_TRUE(std::regex_search(s, std::regex(R"(\n\.tran \S+ \S+ 0 5e-09 UIC\n)"))) << s;
+  EXPECT_NE(s.find(".options RELTOL=1e-4"), std::string::npos) << s;
+  EXPECT_NE(s.find("write ngspice.raw"), std::string::npos) << s;
+  auto mapped = [&](const std::string& ng, const std::string& ns) {
+    return std::find(t->names.begin(), t->names.end(), std::pair{ng, ns}) != t->names.end();
+  };
+  EXPECT_TRUE(mapped("i(vnsp_d1)", "i(d1)"));
+  EXPECT_TRUE(mapped("v(out)", "v(out)"));
+  EXPECT_TRUE(mapped("i(l1)", "i(l1)"));
+  EXPECT_TRUE(t->unsupported.empty());
+  o.diode_model = "IS=1e-14 N";
+  EXPECT_FALSE(app::translate_to_ngspice(c, o, error));
+  EXPECT_NE(error.find("--diode-model"), std::string::npos) << error;
+}
+
+TEST(CompareMetrics, ErrorsAndSwitchingOffsets) {
+  const std::vector<double> t = {0, 1, 2, 3, 4};
+  const std::vector<double> a = {0, 0, 1, 1, 0}, b = {0, 0.5, 1, 1, 0};
+  const auto grid = app::uniform_grid(0, 4, 0.5);
+  ASSERT_EQ(grid.size(), 9u);
+  const auto d = app::diff_signal("i(d1)", t, a, t, b, grid, true, 0.25);
+  EXPECT_DOUBLE_EQ(d.max_abs, 0.5);
+  EXPECT_DOUBLE_EQ(d.t_max, 1.0);
+  EXPECT_DOUBLE_EQ(d.rel, 0.5);
+  ASSERT_EQ(d.ref_events.size(), 2u);  // on at 1.25, off at 3.75
+  EXPECT_DOUBLE_EQ(d.ref_events[0].t, 1.25);
+  EXPECT_TRUE(d.ref_events[0].on);
+  ASSERT_EQ(d.offsets.size(), 2u);
+  EXPECT_DOUBLE_EQ(d.offsets[0], 0.5 - 1.25);  // b crosses 0.25 at t = 0.5
+  EXPECT_DOUBLE_EQ(d.offsets[1], 0.0);
+}
+
+class Compare : public AppTest {
+ protected:
+  void SetUp() override {
+    if (!have_ngspice()) GTEST_SKIP() << "ngspice is not on PATH";
+    AppTest::SetUp();
+  }
+  // max_abs of `signal` in each sweep row of compare.json, in order.
+  std::vector<double> sweep_errors(const std::string& json, const std::string& signal) {
+    std::vector<double> out;
+    size_t at = json.find("\"sweep\"");
+    const std::string key = "{\"name\": \"" + signal + "\", \"max_abs\": ";
+    while ((at = json.find(key, at)) != std::string::npos) {
+      at += key.size();
+      out.push_back(std::stod(json.substr(at)));
+    }
+    return out;
+  }
+};
+
+TEST_F(Compare, RectifierReportPlotsAndConvergence) {
+  const CliRun r = nsspice(std::string("compare ") + NSSPICE_EXAMPLES_DIR +
+                           "/rectifier.cir -d out --sweep-ideality --meas 'avg v(out) "
+                           "from=20m to=60m'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* key : {"nsspice", "ngspice", "ratio", "max|err|", "v(out)", "i(d1)",
+                          "avg_v(out)", "ideality sweep"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << "\n" << r.output;
+  for (const char* f :
+       {"compare.png", "sweep.png", "ngspice.cir", "ngspice.raw", "nsspice.raw", "compare.json"}) {
+    ASSERT_TRUE(fs::exists(dir_ / "out" / f)) << f;
+    EXPECT_GT(fs::file_size(dir_ / "out" / f), 100u) << f;
+  }
+  EXPECT_EQ(read_file(dir_ / "out" / "compare.png").substr(0, 4), "\x89PNG");
+  // Six switching instants each (3 turn-ons, 3 turn-offs), matched.
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("i\\(d1\\).* 6/6 "))) << r.output;
+  const std::string json = read_file(dir_ / "out" / "compare.json");
+  const auto err = sweep_errors(json, "v(out)");
+  ASSERT_EQ(err.size(), 5u) << json;  // N = 1, 0.3, 0.1, 0.03, 0.01
+  for (size_t i = 1; i < err.size(); ++i) EXPECT_LT(err[i], 0.6 * err[i - 1]) << i;
+  EXPECT_GT(err.front(), 0.3);  // N = 1: a real diode drop, ~0.7 V
+  EXPECT_LT(err.back(), 0.02);  // N = 0.01: within 20 mV of the ideal diode
+}
+
+TEST_F(Compare, DiodeBridgeErrorShrinksWithIdeality) {
+  // ngspice needs shunt resistors for the floating bridge nodes (else "timestep too small").
+  const CliRun r = nsspice(std::string("compare ") + NSSPICE_EXAMPLES_DIR +
+                           "/diode_bridge.cir -d out --sweep-ideality --sweep-n 0.3,0.03,0.01 "
+                           "--spice-options 'RELTOL=1e-4 RSHUNT=1e9' --signals 'v(n1),i(l1)'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("i(df1)"), std::string::npos) << r.output;
+  const auto err = sweep_errors(read_file(dir_ / "out" / "compare.json"), "v(n1)");
+  ASSERT_EQ(err.size(), 3u);
+  EXPECT_LT(err[1], 0.5 * err[0]);
+  EXPECT_LT(err[2], 0.5 * err[1]);
+  EXPECT_LT(err[2], 0.03);  // 10 V tank
+}
+
+TEST_F(Compare, NgspiceFailureIsAResultNotACrash) {
+  // Without shunts, N = 1 diodes leave the bridge nodes floating: "timestep too small".
+  const CliRun r = nsspice(std::string("compare ") + NSSPICE_EXAMPLES_DIR +
+                           "/diode_bridge.cir -d out --diode-model 'IS=1e-14 N=1 RS=1m'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("FAILED at t ="), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("imestep too small"), std::string::npos) << r.output;
+  EXPECT_NE(read_file(dir_ / "out" / "compare.json").find("\"failed\": true"), std::string::npos);
+}
+
+TEST_F(Compare, ReadsNgspicesOwnRawFiles) {
+  write("rc.cir",
+        "rc\nV1 in 0 PULSE(0 1 0 1u 1u 1m 2m)\nR1 in out 1k\nC1 out 0 1u\n.tran 10u 100u\n"
+        ".control\nrun\nset filetype=ascii\nwrite a.raw\nset filetype=binary\nwrite b.raw\n"
+        ".endc\n.end\n");
+  run_shell("cd '" + dir_.string() + "' && ngspice -b rc.cir");
+  std::string error;
+  const auto a = app::read_raw((dir_ / "a.raw").string(), error);
+  ASSERT_TRUE(a) << error;
+  const auto b = app::read_raw((dir_ / "b.raw").string(), error);
+  ASSERT_TRUE(b) << error;
+  EXPECT_EQ(a->names, (std::vector<std::string>{"v(in)", "v(out)", "i(v1)"}));
+  ASSERT_EQ(a->points(), b->points());
+  for (size_t i = 0; i < a->points(); ++i)
+    EXPECT_NEAR(a->columns[1][i], b->columns[1][i], 1e-14 * (1 + std::abs(b->columns[1][i])));
+}
+
+class CompareWithoutNgspice : public AppTest {};
+
+TEST_F(CompareWithoutNgspice, SaysSoAndFails) {
+  const CliRun r = nsspice(std::string("compare ") + NSSPICE_EXAMPLES_DIR +
+                           "/rectifier.cir --ngspice /nonexistent/ngspice");
+  EXPECT_EQ(r.exit_code, 4) << r.output;
+  EXPECT_NE(r.output.find("ngspice not found"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace nsspice::testing

@@ -1,0 +1,188 @@
+// flatten(): expressions, parameter scoping, subcircuit naming, includes (served from memory),
+// limits and the notes attached to diagnostics. The corpus tests cover whole netlists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "flatten_helpers.hpp"
+
+namespace nsspice::netlist {
+namespace {
+
+using testing::Flat;
+
+double eval(const std::string& expr) {
+  Flat f;
+  testing::load_text(f, "t\n.param x=3 y=4\nR1 a 0 {" + expr + "}\n");
+  EXPECT_EQ(f.text(), "") << expr;
+  return f.value("r1");
+}
+
+TEST(NetlistExpressions, OperatorsAndPrecedence) {
+  EXPECT_DOUBLE_EQ(eval("1+2*3"), 7);
+  EXPECT_DOUBLE_EQ(eval("(1+2)*3"), 9);
+  EXPECT_DOUBLE_EQ(eval("2^3^2"), 512);  // right associative
+  EXPECT_DOUBLE_EQ(eval("2**3"), 8);
+  EXPECT_DOUBLE_EQ(eval("-2^2"), -4);  // as ngspice: unary minus binds less than ^
+  EXPECT_DOUBLE_EQ(eval("2^-1"), 0.5);
+  EXPECT_DOUBLE_EQ(eval("10/4/5"), 0.5);
+  EXPECT_DOUBLE_EQ(eval("--x"), 3);
+  EXPECT_DOUBLE_EQ(eval("sqrt(x*x+y*y)"), 5);
+  EXPECT_DOUBLE_EQ(eval("1k*2meg"), 2e9);
+  EXPECT_DOUBLE_EQ(eval("10uF/2"), 5e-6);
+  EXPECT_DOUBLE_EQ(eval("2.5e-3*1e3"), 2.5);
+  EXPECT_DOUBLE_EQ(eval("X+Y"), 7);  // case insensitive
+  EXPECT_DOUBLE_EQ(eval("pi"), std::acos(-1.0));
+  EXPECT_DOUBLE_EQ(eval("e"), std::exp(1.0));
+  EXPECT_DOUBLE_EQ(eval("min(x,y)+max(x,y)"), 7);
+  EXPECT_DOUBLE_EQ(eval("pwr(-2,3)+pow(2,0.5)^2"), -6);
+  EXPECT_DOUBLE_EQ(eval("atan(1)*4"), std::acos(-1.0));
+}
+
+TEST(NetlistExpressions, QuotesAndBlanks) {
+  Flat f;
+  testing::load_text(f, "t\n.param a = 2  b='a * 3'  c={ a + b }\nR1 x 0 'c*2'\nR2 x 0 {c / 2}\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_DOUBLE_EQ(f.value("r1"), 16);
+  EXPECT_DOUBLE_EQ(f.value("r2"), 4);
+}
+
+TEST(NetlistParams, AnyOrderAndBareExpressions) {
+  Flat f;
+  testing::load_text(f, "t\n.param z=y*2\n.param y=x+1\n.param x=1\nR1 a 0 {z}\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_DOUBLE_EQ(f.value("r1"), 4);
+}
+
+TEST(NetlistParams, SubcircuitScopesOverrideGlobals) {
+  Flat f;
+  testing::load_text(f,
+                     "t\n.param r=1 k=10\n"
+                     "X1 a 0 s\nX2 b 0 s r=5\nX3 c 0 s r={k*3}\nR0 d 0 {r}\n"
+                     ".subckt s p q params: r=2\n.param twice={2*r}\n"
+                     "R1 p q {r}\nR2 p q {twice}\nR3 p q {k}\n.ends\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_DOUBLE_EQ(f.value("x1.r1"), 2);   // default
+  EXPECT_DOUBLE_EQ(f.value("x2.r1"), 5);   // override
+  EXPECT_DOUBLE_EQ(f.value("x3.r1"), 30);  // override evaluated in the caller's scope
+  EXPECT_DOUBLE_EQ(f.value("x2.r2"), 10);
+  EXPECT_DOUBLE_EQ(f.value("x1.r3"), 10);  // global seen through
+  EXPECT_DOUBLE_EQ(f.value("r0"), 1);      // the global is unchanged
+}
+
+TEST(NetlistSubckt, NamesNodesAndReferences) {
+  Flat f;
+  testing::load_text(f,
+                     "t\nX1 in 0 outer\n"
+                     ".subckt outer a b\nX2 a n outer_inner\nL1 n b 1m\nK1 L1 X2.L2 0.5\n.ends\n"
+                     ".subckt outer_inner p q\nL2 p q 1m\nVs p m 0\nF1 m q Vs 2\n"
+                     "W1 m q Vs sw\n.model sw CSW\n.ends\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_EQ(f.nodes("x1.x2.l2"), "in x1.n");
+  EXPECT_EQ(f.nodes("x1.x2.f1"), "x1.x2.m x1.n");
+  EXPECT_EQ(f.element("x1.x2.f1").refs.at(0).lower, "x1.x2.vs");
+  EXPECT_EQ(f.element("x1.x2.w1").model->lower, "x1.x2.sw");
+  EXPECT_EQ(f.element("x1.k1").refs.at(0).lower, "x1.l1");
+  EXPECT_EQ(f.element("x1.k1").refs.at(1).lower, "x1.x2.l2");
+  EXPECT_EQ(f.element("x1.k1").letter, 'k');
+  EXPECT_EQ(f.model("x1.x2.sw").type.lower, "csw");
+}
+
+TEST(NetlistSubckt, GlobalModelsAndNestedDefinitionsAreFound) {
+  Flat f;
+  testing::load_text(f,
+                     "t\nX1 a 0 top\n.model dg D\n"
+                     ".subckt top p q\nX1 p q local\nD1 p q dg\n"
+                     ".subckt local p q\nR1 p q 1\n.ends\n.ends\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_EQ(f.element("x1.d1").model->lower, "dg");
+  EXPECT_EQ(f.nodes("x1.x1.r1"), "a 0");
+}
+
+TEST(NetlistSubckt, NestedDefinitionIsLocal) {
+  Flat f;
+  testing::load_text(f, "t\nX1 a 0 local\n.subckt top p q\n.subckt local p q\n.ends\n.ends\n");
+  EXPECT_EQ(f.text(),
+            "t.cir:2:8: error: unknown subcircuit 'local' in instance 'X1'\n"
+            "X1 a 0 local\n       ^~~~~\n");
+}
+
+TEST(NetlistIncludes, RelativePathsAndSections) {
+  Flat f;
+  testing::load_text(f, "t\n.include sub/a.inc\nX1 n 0 s\n",
+                     {{"sub/a.inc", ".lib lib/l.lib sec\n.param r=7\n"},
+                      {"sub/lib/l.lib", ".lib sec\n.subckt s a b\nR1 a b {r}\n.ends\n.endl\n"}});
+  EXPECT_EQ(f.text(), "");
+  EXPECT_DOUBLE_EQ(f.value("x1.r1"), 7);
+  const ElementCard& r = f.element("x1.r1");
+  EXPECT_EQ(f.sources.path(r.span.file), "sub/lib/l.lib");
+  ASSERT_TRUE(r.context);
+  ASSERT_EQ(r.context->size(), 3u);  // l.lib from a.inc, a.inc from t.cir, instance x1
+  EXPECT_EQ(r.context->at(0).message, "included from here");
+  EXPECT_EQ(f.sources.path(r.context->at(0).span.file), "sub/a.inc");
+  EXPECT_EQ(r.context->at(2).message, "in instance 'x1' of subcircuit 's' instantiated here");
+}
+
+TEST(NetlistIncludes, SameFileTwiceIsNotACycle) {
+  Flat f;
+  testing::load_text(f, "t\n.include m.inc\n.include m.inc\n", {{"m.inc", "* nothing\n"}});
+  EXPECT_EQ(f.text(), "");
+}
+
+TEST(NetlistIncludes, DisabledIncludesAreAnError) {
+  Flat f;
+  const Netlist parsed = parse_string("t\n.include x.inc\n", "t.cir", f.sources, f.diags);
+  FlattenOptions options;
+  options.allow_includes = false;
+  f.net = flatten(parsed, f.sources, f.diags, options);
+  EXPECT_EQ(f.text(),
+            "t.cir:2:1: error: '.include' is not allowed here (includes are disabled)\n"
+            ".include x.inc\n^~~~~~~~\n");
+}
+
+TEST(NetlistLimits, ElementCountAndDepth) {
+  Flat f;
+  const Netlist parsed = parse_string(
+      "t\nX1 a 0 s2\n.subckt s2 p q\nX1 p q s1\nX2 p q s1\n.ends\n"
+      ".subckt s1 p q\nR1 p q 1\nR2 p q 1\n.ends\n",
+      "t.cir", f.sources, f.diags);
+  FlattenOptions options;
+  options.max_elements = 3;
+  f.net = flatten(parsed, f.sources, f.diags, options);
+  EXPECT_EQ(f.element_count(), 3u);
+  EXPECT_EQ(f.diags.error_count(), 1);
+  EXPECT_EQ(f.diags.all().at(0).message, "the flattened netlist has more than 3 elements; stopped");
+  options.max_elements = 100;
+  options.max_depth = 1;
+  Diagnostics d2;
+  flatten(parsed, f.sources, d2, options);
+  ASSERT_EQ(d2.error_count(), 2);  // at X1 and X2 inside s2
+  EXPECT_EQ(d2.all().at(0).message, "subcircuits nested more than 1 levels deep");
+}
+
+TEST(NetlistFlatten, ParsedOnlyCardsAreRemoved) {
+  Flat f;
+  testing::load_text(f, "t\n.global g\n.param a=1\nX1 n 0 s\n.subckt s p q\nR1 p g {a}\n.ends\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_TRUE(f.net.subckts.empty());
+  for (const Card& c : f.net.cards) {
+    EXPECT_FALSE(std::holds_alternative<ParamCard>(c) || std::holds_alternative<InstanceCard>(c) ||
+                 std::holds_alternative<GlobalCard>(c) || std::holds_alternative<IncludeCard>(c));
+  }
+  EXPECT_EQ(f.nodes("x1.r1"), "n g");
+}
+
+TEST(NetlistFlatten, DeepParameterChainIsAnErrorNotACrash) {
+  std::string text = "t\n";
+  for (int i = 0; i < 1000; ++i)
+    text += ".param p" + std::to_string(i) + "={p" + std::to_string(i + 1) + "+1}\n";
+  text += ".param p1000=0\nR1 a 0 {p0}\n";
+  Flat f;
+  testing::load_text(f, text);
+  EXPECT_TRUE(f.diags.has_errors());
+  EXPECT_NE(f.text().find("parameter definitions nested more than 256 levels deep"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsspice::netlist
