@@ -94,6 +94,16 @@ int main(int argc, char** argv) {
           ->transform(kSpiceNumber);
   auto* step_opt = cmd->add_option("--step", step, "time step in seconds (overrides .tran)")
                        ->transform(kSpiceNumber);
+  cmd->add_option("--lcp-solver", run.lcp_solver,
+                  "LCP method of pivoting steps: auto, lemke, murty, enum, pgs, newton "
+                  "(overrides .options lcpsolver)");
+  cmd->add_option("--dump-mlcp", run.dump_step,
+                  "write the LCP of step K (1 = first) to <output stem>.stepK.lcp")
+      ->check(CLI::PositiveNumber);
+  double dump_time = 0;
+  auto* dump_time_opt = cmd->add_option("--dump-mlcp-time", dump_time,
+                                        "write the LCP of the first step ending at or after time T")
+                            ->transform(kSpiceNumber);
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   bool no_progress = false;
   cmd->add_flag("--no-progress", no_progress, "no progress bar");
@@ -162,6 +172,7 @@ int main(int argc, char** argv) {
     if (*theta_opt) run.theta = theta;
     if (*step_opt) run.step = step;
     if (*grid_opt) run.grid = grid;
+    if (*dump_time_opt) run.dump_time = dump_time;
     run.plot_default = plot_opt->count() > 0 && run.plot.empty();
     run.progress = !no_progress;
     return nsspice::app::run_command(run);

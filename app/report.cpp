@@ -17,6 +17,13 @@ std::string format_report(const circuit::TransientResult& r, double wall, const 
                             s.restart_steps, s.breakpoints));
   line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
                                  s.pivots, s.mode_changes));
+  std::string methods;
+  for (size_t k = 1; k < s.lcp_methods.size(); ++k)
+    if (s.lcp_methods[k] > 0)
+      methods += fmt::format("{}{} {}", methods.empty() ? "" : ", ", s.lcp_methods[k],
+                             solvers::to_string(static_cast<solvers::LcpSolverKind>(k)));
+  if (s.lcp_methods[0] > 0) methods += fmt::format(", {} unanswered", s.lcp_methods[0]);
+  if (!methods.empty()) line("LCP methods", methods);
   line("factorizations",
        fmt::format("{} full + {} refactorizations; cache {} hits / {} misses", s.factorizations,
                    s.refactorizations, s.cache_hits, s.cache_misses));

@@ -16,6 +16,8 @@
 #include "app/report.hpp"
 #include "app/signals.hpp"
 #include "app/simulation.hpp"
+#include "circuit/names.hpp"
+#include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -79,6 +81,37 @@ bool write_text(const std::string& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
+// `<output stem>.step<K>.lcp` next to the output: the step's LCP as solved, with provenance.
+bool write_step_dump(const RunOptions& o, const std::string& output,
+                     const circuit::TransientResult& r, std::string& path) {
+  const circuit::CapturedLcp& c = *r.captured;
+  std::filesystem::path p(output);
+  p.replace_filename(fmt::format("{}.step{}.lcp", p.stem().string(), c.step));
+  path = p.string();
+  std::string mode, base;
+  for (char b : c.lcp.mode) mode += b ? '1' : '0';
+  for (char b : c.lcp.base_mode) base += b ? '1' : '0';
+  const solvers::Provenance prov = {
+      {"netlist", o.netlist},
+      {"step", std::to_string(c.step)},
+      {"t", fmt::format("{:.17g}", c.t)},
+      {"t_next", fmt::format("{:.17g}", c.t_next)},
+      {"h", fmt::format("{:.17g}", r.h)},
+      {"theta", fmt::format("{:.17g}", r.theta)},
+      {"theta_h", fmt::format("{:.17g}", c.theta_h)},
+      {"base_mode", base},
+      {"mode", mode},
+      {"solved_by", c.lcp.pivoted ? std::string(solvers::to_string(c.lcp.method))
+                                  : std::string("mode system (no pivoting)")},
+      {"form", "principal pivot transform at base_mode, row/column equilibrated"},
+      {"source", o.dump_step > 0 ? fmt::format("nsspice run --dump-mlcp {}", o.dump_step)
+                                 : fmt::format("nsspice run --dump-mlcp-time {:g}", *o.dump_time)}};
+  std::string error;
+  if (solvers::write_lcp_dump(path, c.lcp.M, c.lcp.q, prov, &error)) return true;
+  print_error(error);
+  return false;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -92,6 +125,20 @@ int run_command(const RunOptions& o) {
 
   // Everything the user asked for is checked before anything is written.
   std::string error;
+  circuit::TransientOptions topt{.theta = o.theta, .h = o.step};
+  if (!o.lcp_solver.empty()) {
+    topt.lcp_solver = solvers::parse_lcp_solver(o.lcp_solver);
+    if (!topt.lcp_solver) {
+      print_error(fmt::format(
+          "--lcp-solver '{}': unknown method{}; expected auto, lemke, murty, enum, pgs or newton",
+          o.lcp_solver,
+          circuit::did_you_mean(o.lcp_solver,
+                                {"auto", "lemke", "murty", "enum", "pgs", "newton"})));
+      return kBadInput;
+    }
+  }
+  topt.dump_step = o.dump_step;
+  topt.dump_time = o.dump_time;
   std::vector<MeasureSpec> specs = loaded->measures;
   for (const auto& text : o.measures) {
     auto spec = parse_measure(text, error);
@@ -102,7 +149,11 @@ int run_command(const RunOptions& o) {
     specs.push_back(std::move(*spec));
   }
   // Differential voltages v(a,b) asked for anywhere become extra columns.
-  std::vector<std::string> wanted = split_signals(o.save + "," + o.signals);
+  // The file's signals: --save, else the netlist's .print/.save/.probe cards, else all.
+  std::string save = o.save;
+  for (const auto& name : o.save.empty() ? loaded->saved : std::vector<std::string>{})
+    save += (save.empty() ? "" : ",") + name;
+  std::vector<std::string> wanted = split_signals(save + "," + o.signals);
   for (const auto& p : o.panels)
     for (auto& name : split_signals(p)) wanted.push_back(std::move(name));
   for (const auto& spec : specs) wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
@@ -122,8 +173,9 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   std::vector<size_t> columns;
-  if (!o.save.empty()) {
-    auto idx = select_signals(split_signals(o.save), all_names, "--save", error);
+  if (!save.empty()) {
+    auto idx = select_signals(split_signals(save), all_names,
+                              o.save.empty() ? ".print/.save" : "--save", error);
     if (!idx) {
       print_error(error);
       return kBadInput;
@@ -182,8 +234,8 @@ int run_command(const RunOptions& o) {
 
   DerivedSink with_derived(sink, derived);
   Progress progress(circuit.tran->tstop, o.progress && !o.quiet);
-  const Simulated sim = simulate(circuit, assembled, signals, {.theta = o.theta, .h = o.step},
-                                 with_derived, [&](double t) { progress.update(t); });
+  const Simulated sim = simulate(circuit, assembled, signals, topt, with_derived,
+                                 [&](double t) { progress.update(t); });
   progress.finish();
   sink.finish();
   const bool written = writer->close();
@@ -196,12 +248,22 @@ int run_command(const RunOptions& o) {
   for (double t : result.stats.impulse_times) plot.events.push_back({t, "jump"});
 
   int code = 0;
+  std::string dump_path;
+  if (o.dump_step > 0 || o.dump_time) {
+    if (!result.captured) {
+      print_error("--dump-mlcp: the run did not reach the requested step");
+      code = kOutputFailed;
+    } else if (!write_step_dump(o, output, result, dump_path)) {
+      code = kOutputFailed;
+    }
+  }
   auto report = [&] {
     if (o.quiet) return;
     fmt::print("{}", format_report(result, wall, output, rows));
     fmt::print("  {:<18} {}{}\n", "format", format_name(*format),
                o.grid ? fmt::format(", resampled on h = {:g} s", *o.grid) : std::string());
     if (!plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plot_path);
+    if (!dump_path.empty()) fmt::print("  {:<18} {}\n", "LCP dump", dump_path);
     if (!meas_results.empty()) fmt::print("measurements\n{}", format_measures(meas_results));
   };
   if (!result.ok) {

@@ -22,6 +22,9 @@ struct RunOptions {
   std::string meas_json;
   std::optional<double> theta;
   std::optional<double> step;
+  std::string lcp_solver;           // "" = the netlist's .options lcpsolver
+  long dump_step = 0;               // --dump-mlcp K (> 0)
+  std::optional<double> dump_time;  // --dump-mlcp-time T
   bool quiet = false;
   bool progress = true;
 };

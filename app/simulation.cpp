@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -27,6 +28,11 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
   loaded->circuit = circuit::elaborate(flat, diags);
   std::vector<std::string> meas_errors;
   for (const auto& card : flat.cards) {
+    if (const auto* save = std::get_if<netlist::SaveCard>(&card)) {
+      for (const auto& w : save->signals)
+        if (std::find(loaded->saved.begin(), loaded->saved.end(), w.lower) == loaded->saved.end())
+          loaded->saved.push_back(w.lower);
+    }
     const auto* meas = std::get_if<netlist::MeasCard>(&card);
     if (meas == nullptr) continue;
     std::vector<std::string> tokens;

@@ -23,6 +23,7 @@ struct LoadedNetlist {
   netlist::SourceManager sources;
   circuit::Circuit circuit;
   std::vector<MeasureSpec> measures;  // the netlist's .meas cards
+  std::vector<std::string> saved;     // signals of its .print/.save/.probe cards (in order)
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

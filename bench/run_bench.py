@@ -9,6 +9,14 @@ interleaved (warm-up, then A B A B ...), whole processes, medians of --reps repe
                 IS=1e-14 N=1, smooth XSPICE switch, TMAX = 10 ns) on the 2 ms buck converter;
                 both write their waveforms; accepted steps of each and the wall-time ratio.
 
+  capfilter     nsspice vs Siconos on DiodeBridgeCapFilter (reference/siconos README §4.4),
+                theta = 1, h = 1 us and 0.1 us, 5 ms; waveforms compared, per-step costs.
+  ladder        diode-clamped RC ladder, N = 10 .. 10000 sections (R = 1 kOhm, C = 1 nF, each
+                node clamped by an ideal diode to a 1 V rail, PULSE 0 -> 5 V drive, period
+                40 us, h = 0.1 us, 0.2 ms): nsspice vs ngspice (D N=0.01, TMAX = h, wrdata),
+                the same RC ladder without diodes (nsspice: the linear-solve floor), per-step
+                cost vs N, peak memory (/usr/bin/time -v), nsspice's counters.
+
 Results: bench/results/<case>.json and .md.  Usage: run_bench.py [--build DIR] [--reps N] [--case NAME]
 """
 import argparse
@@ -21,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import bench_peers
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 H, T_END, THETA = 1e-7, 5e-3, 1.0
@@ -156,12 +166,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--case", default="all", choices=["all", "diode_bridge", "buck"])
+    ap.add_argument("--case", default="all",
+                    choices=["all", "diode_bridge", "buck", "capfilter", "ladder"])
+    ap.add_argument("--ladder-sizes", default="10,100,1000,10000")
     args = ap.parse_args()
     if args.case in ("all", "diode_bridge"):
         diode_bridge(args)
     if args.case in ("all", "buck"):
         buck(args)
+    if args.case in ("all", "capfilter"):
+        bench_peers.capfilter(args)
+    if args.case in ("all", "ladder"):
+        bench_peers.ladder(args)
 
 
 if __name__ == "__main__":

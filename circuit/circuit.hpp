@@ -9,6 +9,7 @@
 
 #include "circuit/waveform.hpp"
 #include "netlist/source.hpp"
+#include "solvers/lcp/policy.hpp"
 
 namespace nsspice::circuit {
 
@@ -136,6 +137,7 @@ struct Circuit {
   std::optional<TranSpec> tran;
   std::vector<std::pair<int, double>> ic;                                // .ic v(node) = value
   double theta = 0.5;                                                    // .options theta
+  solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;     // .options lcpsolver
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

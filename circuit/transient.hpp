@@ -28,6 +28,20 @@ struct TransientOptions {
   std::optional<double> h;      // overrides the step from .tran
   int restart_steps = 2;
   bool restart_on_jump = true;
+  std::optional<solvers::LcpSolverKind> lcp_solver{};  // overrides .options lcpsolver
+  bool block_flip = true;             // false: every mode change is found by the LCP solver (tests)
+  long dump_step = 0;                 // > 0: capture the LCP of this step (1 = the first step)
+  std::optional<double> dump_time{};  // capture the LCP of the first step ending at or after it
+};
+
+// The LCP of one step (the first one handed to the LCP solver in that step, else the first
+// transform at a starting mode whose solution changes the mode, else the first transform), with
+// where it came from.
+struct CapturedLcp {
+  solvers::StepLcp lcp;
+  long step = 0;             // 1 = the first step
+  double t = 0, t_next = 0;  // the step's interval
+  double theta_h = 0;        // θh of the step matrix W = G + E/(θh)
 };
 
 struct TransientResult {
@@ -37,6 +51,7 @@ struct TransientResult {
   long points = 0;    // points handed to the observer
   solvers::RunStats stats;
   double h = 0, theta = 0;
+  std::optional<CapturedLcp> captured;  // when TransientOptions asked for a dump
 };
 
 // Called with every accepted point at or after TSTART (t0 included); returning false stops.

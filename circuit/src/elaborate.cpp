@@ -91,6 +91,17 @@ void Elaborator::add(const netlist::ElementCard& e, Device device) {
   c_.spans.push_back(e.span);
 }
 
+void Elaborator::lcp_solver_option(const netlist::Param& p) {
+  if (const auto kind = solvers::parse_lcp_solver(p.raw.lower)) {
+    c_.lcp_solver = *kind;
+    return;
+  }
+  const std::vector<std::string> names = {"auto", "lemke", "murty", "enum", "pgs", "newton"};
+  diags_.error(p.raw.span, fmt::format("unknown LCP solver '{}' in LCPSOLVER{}; expected one of "
+                                       "auto, lemke, murty, enum, pgs, newton",
+                                       p.raw.text, did_you_mean(p.raw.lower, names)));
+}
+
 void Elaborator::controls(const std::vector<netlist::Card>& cards) {
   for (const auto& card : cards) {
     if (const auto* t = std::get_if<netlist::TranCard>(&card)) {
@@ -121,6 +132,8 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                          fmt::format("THETA must be a number in [0.5, 1], got '{}'", p.raw.text));
           else
             c_.theta = *p.number;
+        } else if (p.name.lower == "lcpsolver") {
+          lcp_solver_option(p);
         } else {
           diags_.warning(p.name.span, fmt::format("unsupported option '{}' ignored", p.name.text));
         }

@@ -21,6 +21,7 @@ class Elaborator {
   }
   void models(const std::vector<netlist::Card>& cards);
   void controls(const std::vector<netlist::Card>& cards);
+  void lcp_solver_option(const netlist::Param& p);
   void elements(const std::vector<netlist::Card>& cards);
   void references();  // F, H, W, K: their controlling / coupled elements exist and fit
 

@@ -88,6 +88,50 @@ InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
   return p;
 }
 
+// The LCP of the step asked for by TransientOptions::dump_step / dump_time: the step's first
+// pivoted LCP, else the first transform whose solution changes the mode, else the first one.
+class StepCapture {
+ public:
+  StepCapture(const TransientOptions& o, solvers::ThetaStepper& stepper, double h)
+      : o_(o), stepper_(stepper), h_(h) {
+    if (o_.dump_step <= 0 && !o_.dump_time) return;
+    stepper_.set_lcp_observer([this](const solvers::StepLcp& lcp, double theta_h) {
+      if (!current_ || rank(lcp) <= rank(current_->lcp)) return;
+      current_->lcp = lcp;
+      current_->theta_h = theta_h;
+    });
+  }
+  void before_step(const std::optional<CapturedLcp>& done) {
+    ++step_no_;
+    const bool want = (o_.dump_step > 0 || o_.dump_time) && !done &&
+                      (step_no_ == o_.dump_step ||
+                       (o_.dump_time && stepper_.t() + h_ * (1 - 1e-9) >= *o_.dump_time));
+    if (want) {
+      current_ = CapturedLcp{};
+      current_->step = step_no_;
+      current_->t = stepper_.t();
+    }
+    stepper_.set_lcp_capture(want);
+  }
+  void after_step(std::optional<CapturedLcp>& out) {
+    if (!current_) return;
+    current_->t_next = stepper_.t_next();
+    if (!current_->lcp.mode.empty()) out = std::move(current_);
+    current_.reset();
+  }
+
+ private:
+  static int rank(const solvers::StepLcp& lcp) {
+    if (lcp.mode.empty()) return -1;  // nothing captured yet
+    return lcp.pivoted ? 2 : lcp.mode != lcp.base_mode ? 1 : 0;
+  }
+  const TransientOptions& o_;
+  solvers::ThetaStepper& stepper_;
+  double h_;
+  long step_no_ = 0;
+  std::optional<CapturedLcp> current_;
+};
+
 }  // namespace
 
 void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
@@ -126,6 +170,8 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   opt.t_stop = tran.tstop;
   opt.restart_steps = options.restart_steps;
   opt.restart_on_jump = options.restart_on_jump;
+  opt.lcp_solver = options.lcp_solver.value_or(circuit.lcp_solver);
+  opt.block_flip = options.block_flip;
   result.h = opt.h;
   result.theta = opt.theta;
   if (std::string why = opt.validate(); !why.empty()) {
@@ -147,8 +193,11 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     return observer(stepper.t(), stepper.x(), stepper.lambda());
   };
   bool go_on = emit();
+  StepCapture capture(options, stepper, opt.h);
   while (go_on && !stepper.finished()) {
+    capture.before_step(result.captured);
     const solvers::MlcpOutcome outcome = stepper.step();
+    capture.after_step(result.captured);
     if (outcome.status != solvers::LcpStatus::kSuccess &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
       result.error = fmt::format(

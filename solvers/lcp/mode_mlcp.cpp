@@ -7,8 +7,6 @@
 #include <cmath>
 #include <limits>
 
-#include "solvers/lcp/lemke.hpp"
-
 namespace nsspice::solvers {
 namespace {
 
@@ -221,10 +219,12 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     }
     f = factor_for(mode);
   }
+  const std::vector<char> start = capture_ ? mode : std::vector<char>();
+  bool pivoted = false;
   solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
   Check c = check(lambda, w, x, d, 1.0);
-  if (!c.feasible && !c.violated.empty()) {  // (violated holds free pairs only)
+  if (block_flip_ && !c.feasible && !c.violated.empty()) {  // (violated: free pairs only)
     // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
     std::vector<char> trial = mode;
     for (int j : c.violated) trial[j] = !trial[j];
@@ -245,6 +245,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   if (!c.feasible) {
     const KluFactor* base = factor_for(mode);  // cache hit: the factor found above
     if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) return outcome;
+    pivoted = true;
     split(mode, d, x, lambda, w);
     c = check(lambda, w, x, d, 1.0);
     if (!c.feasible && !c.violated.empty()) {
@@ -281,6 +282,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   outcome.mode_changed = mode != guess;
   if (outcome.mode_changed) ++stats_.mode_changes;
   base_mode_ = mode;
+  if (capture_ && !pivoted && observer_) observe_unpivoted(start, mode, r, d);
   return outcome;
 }
 
@@ -328,68 +330,6 @@ bool ModeMlcp::find_base(std::vector<char>& mode) {
   }
   if (rank < n_ + m_ || factor_for(trial) == nullptr) return false;
   mode = trial;
-  return true;
-}
-
-bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
-                                const Eigen::VectorXd& r, const Eigen::VectorXd& d,
-                                std::vector<char>& mode, MlcpOutcome& outcome) {
-  ++stats_.lemke_calls;
-  // u = u0 + U z over the free (complementarity) pairs F: column k of U = K(σ)^-1 e_{n+F_k},
-  // the effect of the nonbasic variable z_k. Forced pairs (switches) are equations in every mode.
-  const int f = static_cast<int>(free_.size());
-  solve_mode(base, r, d, base_mode);
-  const Eigen::VectorXd u0 = u_;
-  Eigen::MatrixXd u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
-  for (int k = 0; k < f; ++k) u_cols(n_ + free_[k], k) = 1.0;
-  base.solve_many(u_cols);
-  stats_.mode_solves += f;
-  const Eigen::MatrixXd y_lin = c_ * u_cols.topRows(n_) + d_ * u_cols.bottomRows(m_);
-  const Eigen::VectorXd w0 = c_ * u0.head(n_) + d_ * u0.tail(m_) + d;
-  Eigen::MatrixXd M(f, f);
-  Eigen::VectorXd q(f);
-  for (int k = 0; k < f; ++k) {
-    const int j = free_[k];
-    if (base_mode[j]) {
-      M.row(k) = u_cols.row(n_ + j);
-    } else {
-      M.row(k) = y_lin.row(j);
-    }
-    q[k] = base_mode[j] ? u0[n_ + j] : w0[j];
-  }
-  // Row and column equilibration (positive diagonal scalings keep 0 ≤ w ⊥ z ≥ 0): the pairs
-  // mix currents, voltages and dimensionless multipliers, and Lemke's tolerances are relative.
-  Eigen::VectorXd row_scale(f), col_scale(f);
-  for (int k = 0; k < f; ++k) {
-    const double size = std::max(M.row(k).cwiseAbs().maxCoeff(), std::abs(q[k]));
-    row_scale[k] = size > 0 ? 1.0 / size : 1.0;
-  }
-  const Eigen::MatrixXd m_rows = row_scale.asDiagonal() * M;
-  for (int k = 0; k < f; ++k) {
-    const double size = m_rows.col(k).cwiseAbs().maxCoeff();
-    col_scale[k] = size > 0 ? 1.0 / size : 1.0;
-  }
-  LcpResult lcp = solve_lemke(m_rows * col_scale.asDiagonal(), row_scale.cwiseProduct(q));
-  lcp.z = col_scale.cwiseProduct(lcp.z);
-  stats_.pivots += lcp.pivots;
-  if (lcp.status != LcpStatus::kSuccess && lcp.status != LcpStatus::kInaccurate) {
-    outcome.status = lcp.status;
-    for (int k = 0; k < f; ++k)
-      if (q[k] < 0) outcome.pairs.push_back(free_[k]);
-    outcome.message = lcp.status == LcpStatus::kInfeasible
-                          ? "the complementarity problem of the step has no solution"
-                          : "the pivoting method failed on the step's complementarity problem";
-    return false;
-  }
-  std::vector<char> next = base_mode;
-  for (int k = 0; k < f; ++k)
-    if (lcp.z_basic[k]) next[free_[k]] = !next[free_[k]];
-  if (const KluFactor* fac = factor_for(next)) {
-    solve_mode(*fac, r, d, next);  // exact solve in the new mode
-  } else {
-    u_ = u0 + u_cols * lcp.z;  // the pivot basis says K(σ') is nonsingular; use the transform
-  }
-  mode = next;
   return true;
 }
 

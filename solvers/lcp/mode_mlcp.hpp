@@ -19,17 +19,22 @@
 //
 //   y = M_σ z + q_σ,   z = (w_σ, λ_σ̄) ≥ 0,  y = (λ_σ, w_σ̄) ≥ 0,  y ⊥ z,
 //
-// whose columns cost one solve each with the cached factors of K(σ); lexicographic Lemke
-// solves it, and its final complementary basis names the new mode σ' = σ Δ {j : z_j basic}.
+// whose columns cost one solve each with the cached factors of K(σ); after row and column
+// equilibration the LCP solver chosen by the LcpPolicy (solve_lcp; default: lexicographic
+// Lemke) solves it, and its final complementary basis names the new mode
+// σ' = σ Δ {j : z_j basic}.
 // Since that basis is nonsingular, so is K(σ') (det K(σ') = ± det K(σ) det (M_σ)_{ZZ}), which
 // is how a singular W (a bridge whose diodes all block) is handled without any hidden gmin:
 // the member of the solution set returned is the one at the vertex Lemke reaches from the
 // previous mode (floating potentials pinned where a blocking pair is at the edge, w_j = 0).
 #include <Eigen/Core>
+#include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "solvers/lcp/lcp.hpp"
+#include "solvers/lcp/policy.hpp"
 #include "solvers/linear/factor_cache.hpp"
 #include "solvers/linear/klu_lu.hpp"
 #include "solvers/mlcs.hpp"
@@ -37,10 +42,12 @@
 namespace nsspice::solvers {
 
 struct ModeMlcpStats {
-  long solves = 0;        // MLCP solves (one per step)
-  long mode_solves = 0;   // sparse solves with some K(σ)
-  long lemke_calls = 0;   // steps that needed pivoting
-  long pivots = 0;        // Lemke pivots
+  long solves = 0;       // MLCP solves (one per step)
+  long mode_solves = 0;  // sparse solves with some K(σ)
+  long lemke_calls = 0;  // steps that needed pivoting (calls of the LCP solver)
+  long pivots = 0;       // pivots (pivoting methods) or iterations (PGS, Newton)
+  // methods[k]: pivoting calls answered by LcpSolverKind k (index 0, kAuto: no method ran).
+  std::array<long, kLcpSolverKindCount> methods{};
   long mode_changes = 0;  // steps whose accepted mode differs from the guess
   long inaccurate = 0;    // solutions accepted with the looser tolerance
 };
@@ -52,6 +59,18 @@ struct MlcpOutcome {
   std::vector<int> pairs;  // on failure: the offending pairs
   std::string message;     // on failure: what went wrong
 };
+
+// The LCP of a step in the form handed to the LCP solver: the principal pivot transform
+// (M_σ, q_σ) of the free pairs at the base mode σ, row and column equilibrated.
+struct StepLcp {
+  Eigen::MatrixXd M;
+  Eigen::VectorXd q;
+  std::vector<char> base_mode;  // σ (all pairs, 1 = conducting)
+  std::vector<char> mode;       // the mode accepted for the step
+  bool pivoted = false;         // solved by the LCP solver (false: the mode system sufficed)
+  LcpSolverKind method = LcpSolverKind::kAuto;  // the method that answered (pivoted only)
+};
+using LcpObserver = std::function<void(const StepLcp&)>;
 
 // The sparsity pattern shared by every K(σ) of (W, B, C, D); W's pattern must be the
 // union of those of E and G so that one pattern serves all step sizes.
@@ -74,6 +93,20 @@ class ModeMlcp {
   MlcpOutcome solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                     Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w);
 
+  // The LCP method and options used when pivoting (default: the auto order of policy.hpp).
+  void set_lcp_policy(const LcpPolicy& policy) { policy_ = policy; }
+  // Called with every LCP handed to the LCP solver; with `capture` also once per solve that
+  // needed no pivoting, with the transform at the starting mode (the LCP that would have been
+  // solved; its solution names the accepted mode).
+  void set_lcp_observer(LcpObserver observer, bool capture) {
+    observer_ = std::move(observer);
+    capture_ = capture;
+  }
+
+  // Off: a failed mode check goes straight to pivoting, without first trying the mode with the
+  // violated pairs flipped (for tests of the LCP solvers on real steps).
+  void set_block_flip(bool on) { block_flip_ = on; }
+
   const ModeMlcpStats& stats() const { return stats_; }
   const FactorCache& cache() const { return cache_; }
 
@@ -95,6 +128,22 @@ class ModeMlcp {
   mutable Eigen::VectorXd w_scale_, lambda_scale_;  // scratch of check()
   const KluFactor* last_factor_ = nullptr;          // the factor returned last, and its mode
   std::vector<char> last_mode_;
+  LcpPolicy policy_;
+  LcpObserver observer_;
+  bool capture_ = false;
+  bool block_flip_ = true;
+
+  // The equilibrated transform at a nonsingular base mode: u = u0 + U z, y = M z + q with
+  // M = diag(row_scale) M_σ diag(col_scale) (mode_mlcp_pivot.cpp).
+  struct Transform {
+    Eigen::VectorXd u0;
+    Eigen::MatrixXd u_cols, M;
+    Eigen::VectorXd q, row_scale, col_scale;
+  };
+  void build_transform(const KluFactor& base, const std::vector<char>& base_mode,
+                       const Eigen::VectorXd& r, const Eigen::VectorXd& d, Transform& t);
+  void observe_unpivoted(const std::vector<char>& start, const std::vector<char>& mode,
+                         const Eigen::VectorXd& r, const Eigen::VectorXd& d);
 
   const KluFactor* factor_for(const std::vector<char>& mode);
   void set_values(const std::vector<char>& mode);
@@ -109,6 +158,7 @@ class ModeMlcp {
   };
   Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
               const Eigen::VectorXd& d, double slack) const;
+  // Pivots from base_mode by the policy's LCP solver (mode_mlcp_pivot.cpp).
   bool pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
                         const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                         MlcpOutcome& outcome);

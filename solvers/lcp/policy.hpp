@@ -40,6 +40,8 @@
 namespace nsspice::solvers {
 
 enum class LcpSolverKind { kAuto, kLemke, kMurty, kEnumeration, kPgs, kNewton };
+// Number of LcpSolverKind values (for per-method counters indexed by the enum).
+inline constexpr int kLcpSolverKindCount = 6;
 
 // "auto", "lemke", "murty", "enum", "pgs", "newton" (case-insensitive); nullopt otherwise.
 std::optional<LcpSolverKind> parse_lcp_solver(std::string_view name);

@@ -64,7 +64,25 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   w.makeCompressed();
   auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off, mlcs_.forced,
                                            symbolic_, options_.cache_capacity);
+  LcpPolicy policy;
+  policy.force = options_.lcp_solver;
+  solver->set_lcp_policy(policy);
+  solver->set_block_flip(options_.block_flip);
+  attach(*solver, theta_h);
   return *solvers_.emplace(key, std::move(solver)).first->second;
+}
+
+void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
+  if (!observer_) return;
+  solver.set_lcp_observer([this, theta_h](const StepLcp& lcp) { observer_(lcp, theta_h); },
+                          capture_);
+}
+
+void ThetaStepper::set_lcp_capture(bool capture) {
+  if (capture == capture_) return;
+  capture_ = capture;
+  for (auto& [key, solver] : solvers_)
+    attach(*solver, options_.h * static_cast<double>(key) / 1073741824.0);
 }
 
 void ThetaStepper::retire(const ModeMlcp& solver) { add_counts(solver, retired_); }
@@ -73,6 +91,7 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   const ModeMlcpStats& m = solver.stats();
   s.lemke_calls += m.lemke_calls;
   s.pivots += m.pivots;
+  for (size_t k = 0; k < m.methods.size(); ++k) s.lcp_methods[k] += m.methods[k];
   s.mode_solves += m.mode_solves;
   s.factorizations += solver.cache().factorizations();
   s.refactorizations += solver.cache().refactorizations();
@@ -348,6 +367,7 @@ void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint
 void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
   s.lemke_calls += from.lemke_calls;
   s.pivots += from.pivots;
+  for (size_t k = 0; k < from.lcp_methods.size(); ++k) s.lcp_methods[k] += from.lcp_methods[k];
   s.mode_solves += from.mode_solves;
   s.factorizations += from.factorizations;
   s.refactorizations += from.refactorizations;

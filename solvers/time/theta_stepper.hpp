@@ -26,6 +26,8 @@
 // the three post-switch points. Breakpoints always land on a step boundary; the step then continues
 // with h from there.
 #include <Eigen/Core>
+#include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,19 +48,22 @@ struct ThetaOptions {
   bool restart_on_jump = true;  // backward-Euler steps after a mode change that makes y jump
   int restart_substeps = 4;     // a restart or switching step = this many backward-Euler substeps
   int cache_capacity = 64;      // factorizations kept per step size
+  LcpSolverKind lcp_solver = LcpSolverKind::kAuto;  // method of pivoting steps (auto: policy)
+  bool block_flip = true;  // try flipping the violated pairs before pivoting (ModeMlcp)
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
 };
 
 struct RunStats {
-  long steps = 0;             // accepted steps
-  long restart_steps = 0;     // backward-Euler restart steps among them
-  long breakpoints = 0;       // source breakpoints landed on
-  long mode_changes = 0;      // steps whose mode differs from the previous step's
-  long lemke_calls = 0;       // steps that needed pivoting
-  long pivots = 0;            // Lemke pivots
-  long mode_solves = 0;       // sparse triangular solve pairs
-  long factorizations = 0;    // numeric factorizations with pivoting
+  long steps = 0;          // accepted steps
+  long restart_steps = 0;  // backward-Euler restart steps among them
+  long breakpoints = 0;    // source breakpoints landed on
+  long mode_changes = 0;   // steps whose mode differs from the previous step's
+  long lemke_calls = 0;    // steps that needed pivoting
+  long pivots = 0;         // pivots (or PGS/Newton iterations) of the LCP solver
+  std::array<long, kLcpSolverKindCount> lcp_methods{};  // pivoting calls per method answering
+  long mode_solves = 0;                                 // sparse triangular solve pairs
+  long factorizations = 0;                              // numeric factorizations with pivoting
   long refactorizations = 0;  // numeric refactorizations (same pivot order)
   long cache_hits = 0;
   long cache_misses = 0;
@@ -93,6 +98,12 @@ class ThetaStepper {
   double t_next() const { return t_next_; }
   RunStats stats() const;
 
+  // Called with every LCP of the steps (StepLcp, mode_mlcp.hpp) and the θh it was built for;
+  // with capture on, also with the transform of steps that needed no pivoting.
+  using LcpObserver = std::function<void(const StepLcp&, double theta_h)>;
+  void set_lcp_observer(LcpObserver observer) { observer_ = std::move(observer); }
+  void set_lcp_capture(bool capture);
+
  private:
   const Mlcs& mlcs_;
   ThetaOptions options_;
@@ -116,7 +127,11 @@ class ThetaStepper {
   std::vector<char> switch_on_;       // state of each Mlcs::switches entry
   Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_, q_new_, y_new_;
 
+  LcpObserver observer_;
+  bool capture_ = false;
+
   ModeMlcp& solver_for(double theta_h);
+  void attach(ModeMlcp& solver, double theta_h);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);

@@ -41,7 +41,27 @@ const std::vector<ExpectedFailure> kExpectedFailures = {
      "M is not symmetric (±1 couplings of the bridge): PGS has no guarantee and stalls"},
     {"ladder_1000", LcpSolverKind::kEnumeration, LcpStatus::kNumericalFailure,
      "n = 1000 > 20: enumeration refuses"},
+    // Dumps of real circuits (scripts/make_lcp_dumps.py): M_σ is a principal pivot transform
+    // of a PSD matrix, PSD but in general neither symmetric nor a P-matrix.
+    {"circuit_diode_bridge", LcpSolverKind::kMurty, LcpStatus::kNumericalFailure,
+     "M_σ is PSD, not a P-matrix: a principal pivot of the bridge is 0 up to rounding"},
+    {"circuit_diode_bridge", LcpSolverKind::kPgs, LcpStatus::kNoConvergence,
+     "M_σ is not symmetric (±1 couplings of the bridge): PGS has no guarantee and stalls"},
+    {"circuit_rlc_zener", LcpSolverKind::kPgs, LcpStatus::kNoConvergence,
+     "M_σ is not symmetric and has a zero diagonal entry (the Zener's reverse pair)"},
+    {"circuit_buck_closed_loop", LcpSolverKind::kMurty, LcpStatus::kNumericalFailure,
+     "zero pivot: the comparator's pairs make M_σ PSD but not a P-matrix"},
+    {"circuit_buck_closed_loop", LcpSolverKind::kNewton, LcpStatus::kNoConvergence,
+     "M_σ is not a P-matrix: the Fischer–Burmeister merit stalls above zero"},
+    {"circuit_cmos_inverter_chain", LcpSolverKind::kEnumeration, LcpStatus::kNumericalFailure,
+     "n = 200 > 20: enumeration refuses"},
 };
+
+// LCPs of real circuits at steps whose mode changes, written by `nsspice run --dump-mlcp K`
+// through scripts/make_lcp_dumps.py (no generator: the files are the reference).
+const std::vector<std::string> kCircuitDumps = {"circuit_diode_bridge", "circuit_buck",
+                                                "circuit_rlc_zener", "circuit_buck_closed_loop",
+                                                "circuit_cmos_inverter_chain"};
 
 const ExpectedFailure* expected_failure(const std::string& problem, LcpSolverKind solver) {
   for (const auto& e : kExpectedFailures) {
@@ -54,33 +74,52 @@ std::string data_path(const std::string& name) {
   return std::string(NSSPICE_TEST_DATA_DIR) + "/lcp/" + name + ".lcp";
 }
 
-TEST(LcpSuite, EverySolverOnEveryStoredProblem) {
+// Every method on one dump; returns the number of (problem, method) pairs checked.
+int check_every_solver(const std::string& name) {
+  std::string error;
+  const auto dump = read_lcp_dump(data_path(name), &error);
+  EXPECT_TRUE(dump) << error;
+  if (!dump) return 0;
   int checked = 0;
-  for (const auto& [name, generated] : testing::stored_problems()) {
-    std::string error;
-    const auto dump = read_lcp_dump(data_path(name), &error);
-    ASSERT_TRUE(dump) << error;
-    LcpResult reference;
-    for (const LcpSolverKind kind : all_solver_kinds()) {
-      SCOPED_TRACE(name + " / " + std::string(to_string(kind)));
-      const LcpResult r = testing::solve_with(kind, dump->M, dump->q);
-      ++checked;
-      if (const ExpectedFailure* e = expected_failure(name, kind)) {
-        EXPECT_EQ(r.status, e->status) << "expected " << to_string(e->status) << ": " << e->reason
-                                       << "; got " << to_string(r.status) << " " << r.message;
-        EXPECT_FALSE(r.message.empty() && kind != LcpSolverKind::kLemke) << "failure unexplained";
-        continue;
-      }
-      EXPECT_TRUE(testing::is_solution(dump->M, dump->q, r));
-      if (kind == LcpSolverKind::kLemke) reference = r;
-      // The ladder is a P-matrix problem (unique solution): every method must agree.
-      if (name.starts_with("ladder") && kind != LcpSolverKind::kLemke) {
-        EXPECT_TRUE(testing::agrees(r.z, reference.z));
-      }
+  LcpResult reference;
+  for (const LcpSolverKind kind : all_solver_kinds()) {
+    SCOPED_TRACE(name + " / " + std::string(to_string(kind)));
+    const LcpResult r = testing::solve_with(kind, dump->M, dump->q);
+    ++checked;
+    if (const ExpectedFailure* e = expected_failure(name, kind)) {
+      EXPECT_EQ(r.status, e->status) << "expected " << to_string(e->status) << ": " << e->reason
+                                     << "; got " << to_string(r.status) << " " << r.message;
+      EXPECT_FALSE(r.message.empty() && kind != LcpSolverKind::kLemke) << "failure unexplained";
+      continue;
+    }
+    EXPECT_TRUE(testing::is_solution(dump->M, dump->q, r));
+    if (kind == LcpSolverKind::kLemke) reference = r;
+    // The ladder is a P-matrix problem (unique solution): every method must agree.
+    if (name.starts_with("ladder") && kind != LcpSolverKind::kLemke) {
+      EXPECT_TRUE(testing::agrees(r.z, reference.z));
     }
   }
+  return checked;
+}
+
+TEST(LcpSuite, EverySolverOnEveryStoredProblem) {
+  int checked = 0;
+  for (const auto& [name, generated] : testing::stored_problems())
+    checked += check_every_solver(name);
   EXPECT_EQ(checked,
             static_cast<int>(testing::stored_problems().size() * all_solver_kinds().size()));
+}
+
+TEST(LcpSuite, EverySolverOnEveryCircuitDump) {
+  int checked = 0;
+  for (const auto& name : kCircuitDumps) {
+    checked += check_every_solver(name);
+    const auto dump = read_lcp_dump(data_path(name));
+    ASSERT_TRUE(dump) << name;
+    EXPECT_NE(dump->value("base_mode"), dump->value("mode")) << name << ": a mode change";
+    EXPECT_FALSE(dump->value("netlist").empty());
+  }
+  EXPECT_EQ(checked, static_cast<int>(kCircuitDumps.size() * all_solver_kinds().size()));
 }
 
 TEST(LcpSuite, MurtyExampleCostsExponentiallyManyPivots) {

@@ -1,0 +1,111 @@
+// Pivoting step of the mode iteration (mode_mlcp.hpp): the principal pivot transform of the
+// free pairs at a nonsingular base mode σ and its solution by the policy's LCP solver.
+//
+// With K(σ) u = ρ(σ) the mode system and e_{n+j} the unit vector of pair row j, the free
+// pairs' complementary variables move as u = u0 + U z, U = K(σ)⁻¹ [e_{n+F_1} … e_{n+F_f}]
+// (f solves with the cached factors). For j ∈ σ the basic variable is λ_j (row n+j of u),
+// for j ∉ σ it is w_j = C_j x + D_j λ + d_j, so
+//
+//   y = M_σ z + q_σ,   (M_σ)_k = U_{n+j} (j ∈ σ) or C_j U_x + D_j U_λ (j ∉ σ),
+//   q_σ = λ0_j (j ∈ σ) or w0_j (j ∉ σ).
+//
+// Equilibration: rows by max(|M_k·|, |q_k|), then columns by their max — positive diagonal
+// scalings keep 0 ≤ y ⊥ z ≥ 0 and make the solvers' relative tolerances meaningful (the pairs
+// mix currents, voltages and dimensionless multipliers). References: CPS §2.3 (principal
+// pivoting), AB08 §12.4.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/lcp/mode_mlcp.hpp"
+
+namespace nsspice::solvers {
+
+void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& base_mode,
+                               const Eigen::VectorXd& r, const Eigen::VectorXd& d, Transform& t) {
+  const int f = static_cast<int>(free_.size());
+  solve_mode(base, r, d, base_mode);
+  t.u0 = u_;
+  t.u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
+  for (int k = 0; k < f; ++k) t.u_cols(n_ + free_[k], k) = 1.0;
+  base.solve_many(t.u_cols);
+  stats_.mode_solves += f;
+  const Eigen::MatrixXd y_lin = c_ * t.u_cols.topRows(n_) + d_ * t.u_cols.bottomRows(m_);
+  const Eigen::VectorXd w0 = c_ * t.u0.head(n_) + d_ * t.u0.tail(m_) + d;
+  Eigen::MatrixXd M(f, f);
+  Eigen::VectorXd q(f);
+  for (int k = 0; k < f; ++k) {
+    const int j = free_[k];
+    if (base_mode[j]) {
+      M.row(k) = t.u_cols.row(n_ + j);
+    } else {
+      M.row(k) = y_lin.row(j);
+    }
+    q[k] = base_mode[j] ? t.u0[n_ + j] : w0[j];
+  }
+  t.row_scale.resize(f);
+  t.col_scale.resize(f);
+  for (int k = 0; k < f; ++k) {
+    const double size = std::max(M.row(k).cwiseAbs().maxCoeff(), std::abs(q[k]));
+    t.row_scale[k] = size > 0 ? 1.0 / size : 1.0;
+  }
+  const Eigen::MatrixXd m_rows = t.row_scale.asDiagonal() * M;
+  for (int k = 0; k < f; ++k) {
+    const double size = m_rows.col(k).cwiseAbs().maxCoeff();
+    t.col_scale[k] = size > 0 ? 1.0 / size : 1.0;
+  }
+  t.M = m_rows * t.col_scale.asDiagonal();
+  t.q = t.row_scale.cwiseProduct(q);
+}
+
+void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vector<char>& mode,
+                                 const Eigen::VectorXd& r, const Eigen::VectorXd& d) {
+  const KluFactor* base = factor_for(start);
+  if (base == nullptr) return;
+  const Eigen::VectorXd u_keep = u_;  // the accepted solution stays in u_
+  Transform t;
+  build_transform(*base, start, r, d, t);
+  u_ = u_keep;
+  observer_(StepLcp{std::move(t.M), std::move(t.q), start, mode, false, LcpSolverKind::kAuto});
+}
+
+bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
+                                const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                                std::vector<char>& mode, MlcpOutcome& outcome) {
+  ++stats_.lemke_calls;
+  // Forced pairs (switches) are equations in every mode and take no part in the LCP.
+  const int f = static_cast<int>(free_.size());
+  Transform t;
+  build_transform(base, base_mode, r, d, t);
+  PolicyResult lcp = solve_lcp(t.M, t.q, policy_);
+  ++stats_.methods[static_cast<size_t>(lcp.method)];
+  stats_.pivots += lcp.pivots + lcp.iterations;
+  if (lcp.status != LcpStatus::kSuccess && lcp.status != LcpStatus::kInaccurate) {
+    if (observer_) observer_(StepLcp{t.M, t.q, base_mode, base_mode, true, lcp.method});
+    outcome.status = lcp.status;
+    for (int k = 0; k < f; ++k)
+      if (t.q[k] < 0) outcome.pairs.push_back(free_[k]);
+    outcome.message =
+        lcp.status == LcpStatus::kInfeasible
+            ? "the complementarity problem of the step has no solution"
+            : fmt::format("the LCP solver ({}) failed on the step's complementarity problem{}",
+                          to_string(lcp.method), lcp.message.empty() ? "" : ": " + lcp.message);
+    return false;
+  }
+  const Eigen::VectorXd z = t.col_scale.cwiseProduct(lcp.z);
+  std::vector<char> next = base_mode;
+  for (int k = 0; k < f; ++k)
+    if (lcp.z_basic[k]) next[free_[k]] = !next[free_[k]];
+  if (observer_)
+    observer_(StepLcp{std::move(t.M), std::move(t.q), base_mode, next, true, lcp.method});
+  if (const KluFactor* fac = factor_for(next)) {
+    solve_mode(*fac, r, d, next);  // exact solve in the new mode
+  } else {
+    u_ = t.u0 + t.u_cols * z;  // the pivot basis says K(σ') is nonsingular; use the transform
+  }
+  mode = next;
+  return true;
+}
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,123 @@
+// The LCP method of pivoting steps is the user's choice (.options lcpsolver, --lcp-solver), and
+// the step's LCP can be dumped (--dump-mlcp) and replayed like tools/lcp_replay does.
+//
+// The DiodeBridge at θ = 1 with the block flip off (every mode change found by the LCP solver):
+// Lemke, Murty and enumeration end on the same complementary basis, so the waveforms agree to
+// round-off.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "helpers.hpp"
+#include "solvers/lcp/lcp_dump.hpp"
+#include "solvers/lcp/policy.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using solvers::LcpSolverKind;
+
+// tests/regression/diode_bridge_test.cpp's netlist at θ = 1.
+const char* kBridge =
+    "Siconos DiodeBridge: LC tank into a 1k load through a 4-diode bridge\n"
+    "C1 n1 0 1u IC=10\nL1 n1 0 10m IC=0\n"
+    "DF1 n1 nl DI\nDR1 0 nl DI\nDF2 nr 0 DI\nDR2 nr n1 DI\n"
+    "R1 nl nr 1k\n"
+    ".model DI D\n.options theta=1\n.tran 1u 5m UIC\n";
+
+Waveforms bridge(LcpSolverKind kind, bool block_flip) {
+  circuit::TransientOptions opt;
+  opt.lcp_solver = kind;
+  opt.block_flip = block_flip;
+  return simulate(std::string(kBridge) + ".end\n", opt);
+}
+
+TEST(LcpSolverChoice, DiodeBridgeSameWaveformWithLemkeMurtyEnum) {
+  const Waveforms ref = bridge(LcpSolverKind::kAuto, true);
+  ASSERT_TRUE(ref.result.ok) << ref.result.error;
+  for (LcpSolverKind kind :
+       {LcpSolverKind::kLemke, LcpSolverKind::kMurty, LcpSolverKind::kEnumeration}) {
+    const Waveforms r = bridge(kind, false);
+    const std::string name(solvers::to_string(kind));
+    ASSERT_TRUE(r.result.ok) << name << ": " << r.result.error;
+    const auto& s = r.result.stats;
+    EXPECT_GT(s.lcp_methods[static_cast<size_t>(kind)], 0) << name << " answered no step";
+    EXPECT_EQ(s.lcp_methods[static_cast<size_t>(kind)], s.lemke_calls) << name;
+    ASSERT_EQ(r.rows.size(), ref.rows.size()) << name;
+    double err = 0;
+    for (size_t k = 0; k < r.rows.size(); ++k)
+      for (size_t j = 0; j < r.rows[k].size(); ++j)
+        err = std::max(err, std::abs(r.rows[k][j] - ref.rows[k][j]));
+    EXPECT_LT(err, 1e-12) << name;
+  }
+}
+
+TEST(LcpSolverChoice, OptionsCardSelectsTheMethod) {
+  const Waveforms r = simulate(std::string(kBridge) + ".options lcpsolver=Murty\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  EXPECT_EQ(r.circuit.lcp_solver, LcpSolverKind::kMurty);
+}
+
+int run_cli(const fs::path& dir, const std::string& args, std::string& output) {
+  const std::string cmd = "cd '" + dir.string() + "' && '" + NSSPICE_BINARY + "' " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(LcpSolverChoice, DumpOfAStepReplaysToSuccess) {
+  const fs::path dir = fs::temp_directory_path() / "nsspice_dump_mlcp_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "bridge.cir") << kBridge << ".end\n";
+  std::string out;
+  // Step 1 leaves the all-off start of the UIC bridge: a mode change.
+  fs::create_directories(dir / "out");
+  ASSERT_EQ(run_cli(dir, "run bridge.cir -o out/b.csv --dump-mlcp 1 -q", out), 0) << out;
+  std::string error;
+  const auto dump = solvers::read_lcp_dump((dir / "out" / "b.step1.lcp").string(), &error);
+  ASSERT_TRUE(dump) << error;
+  EXPECT_EQ(dump->value("step"), "1");
+  EXPECT_EQ(dump->value("theta"), "1");
+  EXPECT_EQ(dump->value("netlist"), "bridge.cir");
+  EXPECT_FALSE(dump->value("mode").empty());
+  EXPECT_EQ(dump->q.size(), 4);
+  // lcp_replay's code path: solve_lcp with the auto policy, and each forced method.
+  for (LcpSolverKind kind : {LcpSolverKind::kAuto, LcpSolverKind::kLemke, LcpSolverKind::kMurty,
+                             LcpSolverKind::kEnumeration}) {
+    solvers::LcpPolicy policy;
+    policy.force = kind;
+    const solvers::PolicyResult r = solvers::solve_lcp(dump->M, dump->q, policy);
+    EXPECT_EQ(r.status, solvers::LcpStatus::kSuccess) << solvers::to_string(kind) << r.message;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(LcpSolverChoice, UnknownNamesAreErrorsWithASuggestion) {
+  const fs::path dir = fs::temp_directory_path() / "nsspice_lcp_solver_name_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "bad.cir") << kBridge << ".options lcpsolver=lemk\n.end\n";
+  std::ofstream(dir / "good.cir") << kBridge << ".end\n";
+  std::string out;
+  EXPECT_EQ(run_cli(dir, "run bad.cir -o b.csv -q", out), 1) << out;
+  EXPECT_NE(out.find("unknown LCP solver 'lemk' in LCPSOLVER (did you mean 'lemke'?)"),
+            std::string::npos)
+      << out;
+  out.clear();
+  EXPECT_EQ(run_cli(dir, "run good.cir -o g.csv -q --lcp-solver murti", out), 1) << out;
+  EXPECT_NE(out.find("did you mean 'murty'"), std::string::npos) << out;
+  out.clear();
+  EXPECT_EQ(run_cli(dir, "run good.cir -o g.csv --lcp-solver enum", out), 0) << out;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nsspice::testing
