@@ -200,6 +200,25 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   return out;
 }
 
+void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                        Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c) {
+  if (c.violated.empty()) return;  // (violated: free pairs only)
+  std::vector<char> trial = mode;
+  for (int j : c.violated) trial[j] = !trial[j];
+  const KluFactor* ft = factor_for(trial);
+  if (ft == nullptr) return;
+  solve_mode(*ft, r, d, trial);
+  Eigen::VectorXd xt, lt, wt;
+  split(trial, d, xt, lt, wt);
+  const Check ct = check(lt, wt, xt, d, 1.0);
+  if (!ct.feasible) return;
+  mode = std::move(trial);
+  x = std::move(xt);
+  lambda = std::move(lt);
+  w = std::move(wt);
+  c = ct;
+}
+
 MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                             std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
                             Eigen::VectorXd& w) {
@@ -224,47 +243,16 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
   Check c = check(lambda, w, x, d, 1.0);
-  if (block_flip_ && !c.feasible && !c.violated.empty()) {  // (violated: free pairs only)
-    // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
-    std::vector<char> trial = mode;
-    for (int j : c.violated) trial[j] = !trial[j];
-    if (const KluFactor* ft = factor_for(trial)) {
-      solve_mode(*ft, r, d, trial);
-      Eigen::VectorXd xt, lt, wt;
-      split(trial, d, xt, lt, wt);
-      const Check ct = check(lt, wt, xt, d, 1.0);
-      if (ct.feasible) {
-        mode = trial;
-        x = xt;
-        lambda = lt;
-        w = wt;
-        c = ct;
-      }
-    }
-  }
+  // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
+  if (block_flip_ && !c.feasible) try_flip(r, d, mode, x, lambda, w, c);
   if (!c.feasible) {
     const KluFactor* base = factor_for(mode);  // cache hit: the factor found above
     if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) return outcome;
     pivoted = true;
     split(mode, d, x, lambda, w);
     c = check(lambda, w, x, d, 1.0);
-    if (!c.feasible && !c.violated.empty()) {
-      // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
-      std::vector<char> trial = mode;
-      for (int j : c.violated) trial[j] = !trial[j];
-      if (const KluFactor* ft = factor_for(trial)) {
-        solve_mode(*ft, r, d, trial);
-        Eigen::VectorXd xt, lt, wt;
-        split(trial, d, xt, lt, wt);
-        if (const Check ct = check(lt, wt, xt, d, 1.0); ct.feasible) {
-          mode = trial;
-          x = xt;
-          lambda = lt;
-          w = wt;
-          c = ct;
-        }
-      }
-    }
+    // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
+    if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
     if (!c.feasible) {
       const Check loose = check(lambda, w, x, d, kLooseFactor);
       if (!loose.feasible) {

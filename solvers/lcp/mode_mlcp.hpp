@@ -159,6 +159,9 @@ class ModeMlcp {
   Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
               const Eigen::VectorXd& d, double slack) const;
   // Pivots from base_mode by the policy's LCP solver (mode_mlcp_pivot.cpp).
+  // Flips the violated pairs of `c` and keeps the result if it passes the strict check.
+  void try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c);
   bool pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
                         const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                         MlcpOutcome& outcome);

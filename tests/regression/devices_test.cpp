@@ -16,13 +16,6 @@
 namespace nsspice::testing {
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(NSSPICE_EXAMPLES_DIR) + "/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string with_tran(std::string text, const std::string& old_tran, const std::string& new_tran) {
   text.replace(text.find(old_tran), old_tran.size(), new_tran);
   return text;
@@ -45,7 +38,7 @@ double spread(const std::vector<double>& v) {
 }
 
 TEST(Zener, ShuntRegulatorHoldsBreakdownPlusRzDrop) {
-  const Waveforms r = simulate(example("zener_regulator.cir"));
+  const Waveforms r = simulate(read_example("zener_regulator.cir"));
   ASSERT_TRUE(r.result.ok) << r.result.error;
   expect_complementarity(r);
   const auto vin = r.series("v(in)"), vout = r.series("v(out)"), iz = r.series("i(dz)");
@@ -60,7 +53,7 @@ TEST(Zener, ShuntRegulatorHoldsBreakdownPlusRzDrop) {
 TEST(Zener, RlcZenerReachesTheSlidingModeWithoutChattering) {
   // AB08 §1.2 with Vz = 1 V: the reference (ngspice with N = 0.01 and a fine step, and the ideal
   // LCP reference of the reference runs) sticks at t = 13.524 s.
-  const Waveforms r = simulate(example("rlc_zener.cir"));
+  const Waveforms r = simulate(read_example("rlc_zener.cir"));
   ASSERT_TRUE(r.result.ok) << r.result.error;
   expect_complementarity(r);
   expect_energy_non_increasing(r);
@@ -79,7 +72,7 @@ TEST(Zener, RlcZenerReachesTheSlidingModeWithoutChattering) {
 }
 
 TEST(Switch, BuckInContinuousConductionMatchesTheTextbook) {
-  const Waveforms r = simulate(example("buck.cir"));
+  const Waveforms r = simulate(read_example("buck.cir"));
   ASSERT_TRUE(r.result.ok) << r.result.error;
   expect_complementarity(r);
   const auto vout = window(r, "v(out)", 1.99e-3, 2e-3), il = window(r, "i(l1)", 1.99e-3, 2e-3);
@@ -94,7 +87,7 @@ TEST(Switch, BuckInContinuousConductionMatchesTheTextbook) {
 
 TEST(Switch, BuckInDiscontinuousConductionAtLightLoad) {
   // R = 100 Ω > R_crit = 2L/(T(1−D)) = 40 Ω. DCM: M = 2/(1 + sqrt(1 + 4K/D²)), K = 2L/(RT).
-  std::string text = with_tran(example("buck.cir"), ".tran 10n 2m UIC", ".tran 20n 12m UIC");
+  std::string text = with_tran(read_example("buck.cir"), ".tran 10n 2m UIC", ".tran 20n 12m UIC");
   text = with_tran(text, "R1   out 0 10", "R1   out 0 100");
   const Waveforms r = simulate(text);
   ASSERT_TRUE(r.result.ok) << r.result.error;
@@ -109,7 +102,7 @@ TEST(Switch, BuckInDiscontinuousConductionAtLightLoad) {
 }
 
 TEST(Comparator, ClosedLoopBuckRegulatesAtTheReference) {
-  const Waveforms r = simulate(example("buck_closed_loop.cir"));
+  const Waveforms r = simulate(read_example("buck_closed_loop.cir"));
   ASSERT_TRUE(r.result.ok) << r.result.error;
   expect_complementarity(r);
   const auto vout = window(r, "v(out)", 2.9e-3, 3e-3), ctl = window(r, "v(ctl)", 2.9e-3, 3e-3);
@@ -172,7 +165,7 @@ TEST(Mosfet, StaticCharacteristicIsThePwlSahModel) {
 TEST(Mosfet, InverterChainDelaysGrowWithTheLoad) {
   double previous = 0;
   for (const char* cap : {"50f", "100f", "200f"}) {
-    std::string text = example("cmos_inverter_chain.cir");
+    std::string text = read_example("cmos_inverter_chain.cir");
     for (size_t p = text.find(" 100f"); p != std::string::npos; p = text.find(" 100f", p + 1))
       text.replace(p + 1, 4, cap);
     const Waveforms r = simulate(text);

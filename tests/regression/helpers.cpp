@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "circuit/elaborate.hpp"
 #include "netlist/parse.hpp"
@@ -29,6 +31,13 @@ std::vector<double> Waveforms::series(const std::string& name) const {
 double Waveforms::at(const std::string& name, size_t point) const {
   const int c = column(name);
   return c < 0 ? 0.0 : rows.at(point)[static_cast<size_t>(c)];
+}
+
+std::string read_example(const std::string& name) {
+  std::ifstream in(std::string(NSSPICE_EXAMPLES_DIR) + "/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 Waveforms simulate(const std::string& text, const circuit::TransientOptions& options) {

@@ -23,6 +23,9 @@ struct Waveforms {
   double at(const std::string& name, size_t point) const;
 };
 
+// The text of examples/<name>.
+std::string read_example(const std::string& name);
+
 // Parses, elaborates and simulates; failures of parsing end up in `diagnostics`.
 Waveforms simulate(const std::string& netlist_text, const circuit::TransientOptions& options = {});
 

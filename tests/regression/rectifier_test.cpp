@@ -17,15 +17,8 @@
 namespace nsspice::testing {
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::string(NSSPICE_EXAMPLES_DIR) + "/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(Rectifier, MatchesTheAnalyticSolutionAndDoesNotRing) {
-  const Waveforms r = simulate(example("rectifier.cir"));
+  const Waveforms r = simulate(read_example("rectifier.cir"));
   ASSERT_TRUE(r.result.ok) << r.result.error;
   expect_complementarity(r);
   const double V = 10, w = 2 * std::numbers::pi * 50, R = 1e3, C = 10e-6, h = 10e-6;
