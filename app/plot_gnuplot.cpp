@@ -179,15 +179,25 @@ std::string build_script(const PlotRequest& rq, const std::string& terminal, int
   const size_t n = rq.panels.size();
   const bool two_line_title = rq.title.find('\n') != std::string::npos;
   const double top = 1.0 - (two_line_title ? 80.0 : 60.0) / height, bottom = 55.0 / height;
+  // A right-hand axis (currents beside voltages) needs room between the plot and the legends.
+  bool any_right_axis = false;
+  for (const auto& panel : rq.panels) {
+    Axis left, right;
+    bool two = false;
+    panel_axes(panel, time_axis ? Window{t_lo, t_hi} : Window{}, left, right, two);
+    any_right_axis = any_right_axis || two;
+  }
+  const double plot_right = any_right_axis ? 0.78 : 0.845;
   g += "set border lw 1.2\nset tics nomirror\nset grid lc rgb '#dddddd' lw 1\n";
-  g += "set key at screen 0.855,graph 1 left top box opaque samplen 2.5 spacing 1.1\n";
+  fmt::format_to(out, "set key at screen {},graph 1 left top box opaque samplen 2.5 spacing 1.1\n",
+                 any_right_axis ? 0.86 : 0.855);
   if (rq.log_x) g += "set logscale x\n";
   if (time_axis && t_hi > t_lo)
     fmt::format_to(out, "set xrange [{}:{}]\n", t_lo * unit.scale, t_hi * unit.scale);
   fmt::format_to(out,
-                 "set multiplot layout {},1 title \"{}\" font ',13' margins 0.075,0.845,{},{} "
+                 "set multiplot layout {},1 title \"{}\" font ',13' margins 0.075,{},{},{} "
                  "spacing 0,0.025\n",
-                 n, esc_dq(rq.title), bottom, top);
+                 n, esc_dq(rq.title), plot_right, bottom, top);
   int next_color = 0;
   for (size_t p = 0; p < n; ++p) {
     const PlotPanel& panel = rq.panels[p];
