@@ -196,15 +196,9 @@ int compare_command(const CompareOptions& o) {
 
   // What the user asked for is checked before ngspice runs.
   std::string error;
-  std::vector<MeasureSpec> specs = loaded->measures;
-  for (const auto& text : o.measures) {
-    auto spec = parse_measure(text, error);
-    if (!spec) {
-      print_error(error);
-      return kBadInput;
-    }
-    specs.push_back(std::move(*spec));
-  }
+  auto measures_or = all_measures(*loaded, o.measures);
+  if (!measures_or) return kBadInput;
+  std::vector<MeasureSpec> specs = std::move(*measures_or);
   const auto switching = switching_signals(c);
   std::vector<std::string> plot_signals = split_signals(o.signals);
   std::vector<std::string> wanted = plot_signals;

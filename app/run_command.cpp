@@ -139,15 +139,9 @@ int run_command(const RunOptions& o) {
   }
   topt.dump_step = o.dump_step;
   topt.dump_time = o.dump_time;
-  std::vector<MeasureSpec> specs = loaded->measures;
-  for (const auto& text : o.measures) {
-    auto spec = parse_measure(text, error);
-    if (!spec) {
-      print_error(error);
-      return kBadInput;
-    }
-    specs.push_back(std::move(*spec));
-  }
+  auto measures_or = all_measures(*loaded, o.measures);
+  if (!measures_or) return kBadInput;
+  std::vector<MeasureSpec> specs = std::move(*measures_or);
   // Differential voltages v(a,b) asked for anywhere become extra columns.
   // The file's signals: --save, else the netlist's .print/.save/.probe cards, else all.
   std::string save = o.save;

@@ -18,6 +18,21 @@ void print_error(const std::string& message) {
   fmt::print(stderr, "nsspice: error: {}\n", message);
 }
 
+std::optional<std::vector<MeasureSpec>> all_measures(const LoadedNetlist& loaded,
+                                                     const std::vector<std::string>& texts) {
+  std::vector<MeasureSpec> specs = loaded.measures;
+  std::string error;
+  for (const auto& text : texts) {
+    auto spec = parse_measure(text, error);
+    if (!spec) {
+      print_error(error);
+      return std::nullopt;
+    }
+    specs.push_back(std::move(*spec));
+  }
+  return specs;
+}
+
 std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool require_tran) {
   auto loaded = std::make_unique<LoadedNetlist>();
   netlist::Diagnostics diags;

@@ -2,6 +2,7 @@
 // What `run` and `compare` share: loading a netlist (parse, flatten, elaborate, with every
 // diagnostic printed) and running its transient into a RowSink.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,10 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
                    RowSink& sink, const std::function<void(double)>& progress = {});
 
 void print_error(const std::string& message);
+
+// The netlist's .meas cards followed by the command line's --meas texts; nullopt (the error
+// printed) if a text does not parse.
+std::optional<std::vector<MeasureSpec>> all_measures(const LoadedNetlist& loaded,
+                                                     const std::vector<std::string>& texts);
 
 }  // namespace nsspice::app

@@ -105,11 +105,13 @@ void Elaborator::lcp_solver_option(const netlist::Param& p) {
 void Elaborator::controls(const std::vector<netlist::Card>& cards) {
   for (const auto& card : cards) {
     if (const auto* op = std::get_if<netlist::OpCard>(&card)) {
-      diags_.warning(op->span, "'.op': the operating point is computed as the start of the "
-                               "transient (without UIC); it is not reported on its own");
+      diags_.warning(op->span,
+                     "'.op': the operating point is computed as the start of the "
+                     "transient (without UIC); it is not reported on its own");
     } else if (const auto* ns = std::get_if<netlist::NodesetCard>(&card)) {
-      diags_.warning(ns->span, "'.nodeset' ignored: the operating point is a complementarity "
-                               "problem solved exactly, it needs no start guess");
+      diags_.warning(ns->span,
+                     "'.nodeset' ignored: the operating point is a complementarity "
+                     "problem solved exactly, it needs no start guess");
     }
     if (const auto* t = std::get_if<netlist::TranCard>(&card)) {
       if (c_.tran) diags_.warning(t->span, "several .tran cards: the last one is used");
