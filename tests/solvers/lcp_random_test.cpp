@@ -2,7 +2,6 @@
 // built-in one), PSD, degenerate (ties), infeasible (detected, bounded time), sizes 1–500.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 #include "lcp_check.hpp"
@@ -104,7 +103,8 @@ TEST(LcpRandom, InfeasibleDetectedWithoutLooping) {
   for (const int n : {2, 3, 5, 8, 20, 60}) {
     const LcpProblem p = testing::random_infeasible(n, 600 + n);
     SCOPED_TRACE("n=" + std::to_string(n));
-    const auto t0 = std::chrono::steady_clock::now();
+    // Termination is what is tested (every method has an iteration bound); timing belongs in
+    // benchmarks, not in tests.
     EXPECT_EQ(solve_lemke(p.M, p.q).status, LcpStatus::kInfeasible);
     const PolicyResult policy = solve_lcp(p.M, p.q);
     EXPECT_EQ(policy.status, LcpStatus::kInfeasible);
@@ -118,8 +118,6 @@ TEST(LcpRandom, InfeasibleDetectedWithoutLooping) {
       EXPECT_NE(r.status, LcpStatus::kInaccurate);
       EXPECT_FALSE(r.message.empty());
     }
-    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-    EXPECT_LT(dt.count(), 5.0);
   }
 }
 
