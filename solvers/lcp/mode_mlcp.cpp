@@ -150,7 +150,9 @@ void ModeMlcp::split(const std::vector<char>& mode, const Eigen::VectorXd& d, Ei
   lambda = u_.tail(m_);
   for (int j : free_)
     if (!mode[j]) lambda[j] = 0.0;  // exact by the mode's equation λ_j = 0
-  w = c_ * x + d_ * lambda + d;
+  w = d;  // w = C x + D λ + d, accumulated without temporaries (this runs every step)
+  w.noalias() += c_ * x;
+  w.noalias() += d_ * lambda;
 }
 
 ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,

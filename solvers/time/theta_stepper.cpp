@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace nsspice::solvers {
 namespace {
@@ -104,6 +105,7 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   t_ = t_next_ = options_.t_start;
   grid_origin_ = t_;
   grid_count_ = 0;
+  next_breakpoint_ = -std::numeric_limits<double>::infinity();
   x_ = x0;
   q_ = q0;
   y_ = Eigen::VectorXd::Zero(mlcs_.n);
@@ -171,7 +173,10 @@ MlcpOutcome ThetaStepper::step() {
   // Times on a grid from the last breakpoint (t0 + n h, not accumulated t + h), so that
   // breakpoints on the grid are met exactly rather than one rounding error away.
   double t_next = grid_origin_ + static_cast<double>(grid_count_ + 1) * h;
-  const double bp = mlcs_.breakpoint_after(t_ + kBreakpointSnap * h);
+  // The next breakpoint after t only changes once t has passed it: ask the sources again then.
+  if (!(next_breakpoint_ > t_ + kBreakpointSnap * h))
+    next_breakpoint_ = mlcs_.breakpoint_after(t_ + kBreakpointSnap * h);
+  const double bp = next_breakpoint_;
   bool breakpoint = false;
   if (bp <= t_next + kBreakpointSnap * h) {
     t_next = bp;
