@@ -61,11 +61,8 @@ bool EnumerationOptions::validate() const {
 
 LcpResult solve_enumeration(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                             const EnumerationOptions& options) {
+  if (auto early = early_result(options.validate(), M, q, false)) return *early;
   LcpResult result;
-  if (!options.validate() || !lcp_data_valid(M, q)) {
-    result.message = "invalid options or data (size mismatch, NaN/Inf)";
-    return result;
-  }
   const Eigen::Index n = q.size();
   if (n > options.max_size) {
     result.message = fmt::format("enumeration is limited to n <= {} (n = {})", options.max_size, n);

@@ -107,13 +107,9 @@ bool FbNewtonOptions::validate() const {
 
 LcpResult solve_fb_newton(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                           const FbNewtonOptions& options) {
+  if (auto early = early_result(options.validate(), M, q)) return *early;
   LcpResult result;
-  if (!options.validate() || !lcp_data_valid(M, q)) {
-    result.message = "invalid options or data (size mismatch, NaN/Inf)";
-    return result;
-  }
   const Eigen::Index n = q.size();
-  if (n == 0 || q.minCoeff() >= 0) return trivial_solution(q);
   const double m_inf = inf_norm(M);
   const int max_it = options.max_iterations > 0 ? options.max_iterations : kDefaultIterations;
   State s = evaluate(M, q, Eigen::VectorXd::Zero(n));

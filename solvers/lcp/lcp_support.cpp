@@ -47,6 +47,17 @@ LcpResult trivial_solution(const Eigen::VectorXd& q) {
   return result;
 }
 
+std::optional<LcpResult> early_result(bool options_valid, const Eigen::MatrixXd& M,
+                                      const Eigen::VectorXd& q, bool answer_trivial) {
+  if (!options_valid || !lcp_data_valid(M, q)) {
+    LcpResult invalid;
+    invalid.message = "invalid options or data (size mismatch, NaN/Inf)";
+    return invalid;
+  }
+  if (answer_trivial && (q.size() == 0 || q.minCoeff() >= 0)) return trivial_solution(q);
+  return std::nullopt;
+}
+
 void set_candidate(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& candidate, LcpResult& result) {
   result.z = candidate.cwiseMax(0.0);

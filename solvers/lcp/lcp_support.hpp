@@ -15,8 +15,8 @@
 // Reference: AB08 = V. Acary, B. Brogliato, "Numerical Methods for Nonsmooth Dynamical
 // Systems", Springer 2008, §12.4; Cottle, Pang, Stone (1992) ch. 1 and 4.
 #pragma once
-
 #include <Eigen/Core>
+#include <optional>
 #include <vector>
 
 #include "solvers/lcp/lcp.hpp"
@@ -35,6 +35,11 @@ double derived_accept(double m_inf, const Eigen::VectorXd& q, const Eigen::Vecto
 
 // The trivial solution z = 0, w = q (valid when q ≥ 0), with status kSuccess.
 LcpResult trivial_solution(const Eigen::VectorXd& q);
+
+// What every solver does first: rejects invalid options or data (kNumericalFailure with a
+// message) and answers q ≥ 0 (or n = 0) with the trivial solution; nullopt: go on solving.
+std::optional<LcpResult> early_result(bool options_valid, const Eigen::MatrixXd& M,
+                                      const Eigen::VectorXd& q, bool answer_trivial = true);
 
 // Sets z = max(0, candidate), w = M z + q, residual; z_basic[j] = (z_j > w_j).
 void set_candidate(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,

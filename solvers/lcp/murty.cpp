@@ -94,13 +94,9 @@ bool MurtyOptions::validate() const {
 
 LcpResult solve_murty(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                       const MurtyOptions& options) {
+  if (auto early = early_result(options.validate(), M, q)) return *early;
   LcpResult result;
-  if (!options.validate() || !lcp_data_valid(M, q)) {
-    result.message = "invalid options or data (size mismatch, NaN/Inf)";
-    return result;
-  }
   const Eigen::Index n = q.size();
-  if (n == 0 || q.minCoeff() >= 0) return trivial_solution(q);
   const int max_pivots = options.max_pivots > 0 ? options.max_pivots : default_max_pivots(n);
   const double zero_tol =
       options.zero_tol > 0 ? options.zero_tol : kZeroTolFactor * static_cast<double>(n + 1) * kEps;

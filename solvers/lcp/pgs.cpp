@@ -53,13 +53,9 @@ bool PgsOptions::validate() const {
 }
 
 LcpResult solve_pgs(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const PgsOptions& options) {
+  if (auto early = early_result(options.validate(), M, q)) return *early;
   LcpResult result;
-  if (!options.validate() || !lcp_data_valid(M, q)) {
-    result.message = "invalid options or data (size mismatch, NaN/Inf)";
-    return result;
-  }
   const Eigen::Index n = q.size();
-  if (n == 0 || q.minCoeff() >= 0) return trivial_solution(q);
   const Eigen::VectorXd diag = sweep_diagonal(M, options.regularization);
   for (Eigen::Index i = 0; i < n; ++i) {
     if (diag[i] == 0 && q[i] < 0) {
