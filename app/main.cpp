@@ -94,6 +94,8 @@ int main(int argc, char** argv) {
           ->transform(kSpiceNumber);
   auto* step_opt = cmd->add_option("--step", step, "time step in seconds (overrides .tran)")
                        ->transform(kSpiceNumber);
+  cmd->add_option("--method", run.method,
+                  "theta (time stepping) or event (event-driven; overrides .options method)");
   cmd->add_option("--lcp-solver", run.lcp_solver,
                   "LCP method of pivoting steps: auto, lemke, murty, enum, pgs, newton "
                   "(overrides .options lcpsolver)");

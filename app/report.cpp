@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "app/event_log.hpp"
+
 namespace nsspice::app {
 
 std::string format_report(const circuit::TransientResult& r, double wall, const std::string& output,
@@ -12,6 +14,25 @@ std::string format_report(const circuit::TransientResult& r, double wall, const 
     out += fmt::format("  {:<18} {}\n", key, value);
   };
   out += fmt::format("run report ({})\n", r.ok ? "completed" : "stopped early");
+  if (r.method == circuit::TranMethod::kEvent) {
+    const auto& e = r.event_stats;
+    line("scheme",
+         fmt::format("event-driven, Radau IIA (order 5), evrtol = {:.3g}, t = 0 .. {:.6g} s",
+                     r.event_rtol, r.t_end));
+    line("steps", fmt::format("{} accepted, {} rejected; {} Radau solves, {} factorizations",
+                              e.steps, e.rejected, e.radau_steps, e.factorizations));
+    line("events", fmt::format("{} located ({} step-map evaluations), {} mode changes, {} mode "
+                               "selections, {} state jumps",
+                               e.events, e.refinements, e.mode_changes, e.selections, e.jumps));
+    for (const auto& f : e.fallbacks)
+      line("Zeno fallback",
+           fmt::format("{} events accumulated: theta-scheme over t = {:.9g} .. {:.9g} s", f.events,
+                       f.t_begin, f.t_end));
+    if (!r.events.empty()) out += "  event log\n" + format_event_log(r.events, 12);
+    line("wall time", fmt::format("{:.3f} s", wall));
+    line("output", fmt::format("{} ({} rows)", output, rows));
+    return out;
+  }
   line("scheme", fmt::format("theta = {}, h = {:.4g} s, t = 0 .. {:.6g} s", r.theta, r.h, r.t_end));
   line("steps", fmt::format("{} ({} backward-Euler restarts, {} breakpoints)", s.steps,
                             s.restart_steps, s.breakpoints));

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/event_log.hpp"
 #include "app/measure.hpp"
 #include "app/output_file.hpp"
 #include "app/plot_command.hpp"
@@ -137,6 +138,15 @@ int run_command(const RunOptions& o) {
       return kBadInput;
     }
   }
+  if (!o.method.empty()) {
+    if (o.method != "theta" && o.method != "event") {
+      print_error(fmt::format("--method '{}': expected theta or event{}", o.method,
+                              circuit::did_you_mean(o.method, {"theta", "event"})));
+      return kBadInput;
+    }
+    topt.method = o.method == "event" ? circuit::TranMethod::kEvent : circuit::TranMethod::kTheta;
+  }
+  const bool event_driven = topt.method.value_or(circuit.method) == circuit::TranMethod::kEvent;
   topt.dump_step = o.dump_step;
   topt.dump_time = o.dump_time;
   auto measures_or = all_measures(*loaded, o.measures);
@@ -206,7 +216,9 @@ int run_command(const RunOptions& o) {
   RowCounter counter(*writer);
   std::unique_ptr<GridResampler> resampler;
   RowSink* file_chain = &counter;
-  if (o.grid) {
+  if (o.grid && event_driven) {
+    topt.output_step = *o.grid;  // the integrator's dense output, besides its own points
+  } else if (o.grid) {
     resampler = std::make_unique<GridResampler>(counter, *o.grid,
                                                 source_breakpoints(assembled, circuit.tran->tstop));
     file_chain = resampler.get();
@@ -238,11 +250,21 @@ int run_command(const RunOptions& o) {
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const auto meas_results = measures.results();
-  // The event-log hook: today the state jumps (impulsive steps); switching instants later.
+  // Marks on the plot: state jumps (θ-scheme), every logged event (event-driven).
   for (double t : result.stats.impulse_times) plot.events.push_back({t, "jump"});
+  if (result.events.size() <= 60)  // more would hide the curves
+    for (const auto& e : result.events)
+      plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
 
   int code = 0;
-  std::string dump_path;
+  std::string dump_path, events_path;
+  if (result.method == circuit::TranMethod::kEvent) {
+    events_path = event_log_path(output);
+    if (!write_event_log(events_path, result.events)) {
+      print_error(fmt::format("cannot write '{}': {}", events_path, std::strerror(errno)));
+      code = kOutputFailed;
+    }
+  }
   if (o.dump_step > 0 || o.dump_time) {
     if (!result.captured) {
       print_error("--dump-mlcp: the run did not reach the requested step");
@@ -255,7 +277,10 @@ int run_command(const RunOptions& o) {
     if (o.quiet) return;
     fmt::print("{}", format_report(result, wall, output, rows));
     fmt::print("  {:<18} {}{}\n", "format", format_name(*format),
-               o.grid ? fmt::format(", resampled on h = {:g} s", *o.grid) : std::string());
+               !o.grid        ? std::string()
+               : event_driven ? fmt::format(", plus dense output every {:g} s", *o.grid)
+                              : fmt::format(", resampled on h = {:g} s", *o.grid));
+    if (!events_path.empty()) fmt::print("  {:<18} {}\n", "event log", events_path);
     if (!plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plot_path);
     if (!dump_path.empty()) fmt::print("  {:<18} {}\n", "LCP dump", dump_path);
     if (!meas_results.empty()) fmt::print("measurements\n{}", format_measures(meas_results));

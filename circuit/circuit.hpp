@@ -129,6 +129,17 @@ struct TranSpec {
   bool uic = false;
 };
 
+// How .tran integrates: θ-scheme time stepping, or event-driven (docs/event-driven.md).
+enum class TranMethod { kTheta, kEvent };
+
+// .options of the event-driven mode (0: the integrator's default).
+struct EventSettings {
+  double rtol = 1e-9;       // evrtol: local error per step, relative
+  double atol = 1e-12;      // evatol: its absolute floor (V, A)
+  double time_tol = 1e-12;  // evtimetol: event times, relative
+  double h_max = 0;         // evmaxstep: largest step
+};
+
 struct Circuit {
   std::string title;
   std::vector<std::string> nodes;  // nodes[0] = "0" (ground); names in lower case
@@ -138,6 +149,8 @@ struct Circuit {
   std::vector<std::pair<int, double>> ic;                                // .ic v(node) = value
   double theta = 0.5;                                                    // .options theta
   solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;     // .options lcpsolver
+  TranMethod method = TranMethod::kTheta;                                // .options method
+  EventSettings event;                                                   // .options ev*
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Transient analysis of an elaborated circuit: the initial point (DC operating point, or the
-// UIC/.ic data), then the θ-scheme of solvers/time/theta_stepper.hpp step by step, handing
+// UIC/.ic data), then the θ-scheme of solvers/time/theta_stepper.hpp step by step, or the
+// event-driven integrator of solvers/time/event_driven.hpp (.options method=event), handing
 // every accepted point to an observer. Failures name the devices and the time.
 #include <functional>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "solvers/time/event_driven.hpp"
 #include "solvers/time/theta_stepper.hpp"
 
 namespace nsspice::circuit {
@@ -32,6 +34,21 @@ struct TransientOptions {
   bool block_flip = true;             // false: every mode change is found by the LCP solver (tests)
   long dump_step = 0;                 // > 0: capture the LCP of this step (1 = the first step)
   std::optional<double> dump_time{};  // capture the LCP of the first step ending at or after it
+  std::optional<TranMethod> method{};  // overrides .options method
+  double output_step = 0;  // event-driven: > 0 adds points every output_step (dense output)
+  std::optional<double> event_rtol{};  // overrides .options evrtol (event-driven)
+  bool event_fixed_step = false;       // event-driven: steps of exactly h_max (order studies)
+};
+
+// One row of the event log: a device's mode change (or a state jump, device "").
+struct EventLogEntry {
+  double t = 0;
+  std::string device;       // the pair's device; "" for a jump without a mode change
+  std::string transition;   // "off->on", "on->off", "jump"
+  std::string cause;        // start, guard, switch, breakpoint, resume
+  double impulse = 0;       // the pair's impulse in a state jump (A·s), else 0
+  std::string jump_signal;  // the unknown with the largest jump ("" if none)
+  double jump_from = 0, jump_to = 0;
 };
 
 // The LCP of one step (the first one handed to the LCP solver in that step, else the first
@@ -52,6 +69,11 @@ struct TransientResult {
   solvers::RunStats stats;
   double h = 0, theta = 0;
   std::optional<CapturedLcp> captured;  // when TransientOptions asked for a dump
+  TranMethod method = TranMethod::kTheta;
+  // Event-driven runs: the event log and the integrator's statistics.
+  std::vector<EventLogEntry> events;
+  solvers::EventStats event_stats;
+  double event_rtol = 0;
 };
 
 // Called with every accepted point at or after TSTART (t0 included); returning false stops.
@@ -60,5 +82,9 @@ using Observer =
 
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer);
+
+// The event-driven run (transient_event.cpp); run_transient calls it for method event.
+TransientResult run_event_transient(const Circuit& circuit, const Assembled& assembled,
+                                    const TransientOptions& options, const Observer& observer);
 
 }  // namespace nsspice::circuit

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "circuit/names.hpp"
 #include "circuit/src/elaborator.hpp"
@@ -102,6 +103,14 @@ void Elaborator::lcp_solver_option(const netlist::Param& p) {
                                        p.raw.text, did_you_mean(p.raw.lower, names)));
 }
 
+double* Elaborator::event_option(const std::string& name) {
+  if (name == "evrtol") return &c_.event.rtol;
+  if (name == "evatol") return &c_.event.atol;
+  if (name == "evtimetol") return &c_.event.time_tol;
+  if (name == "evmaxstep") return &c_.event.h_max;
+  return nullptr;
+}
+
 void Elaborator::controls(const std::vector<netlist::Card>& cards) {
   for (const auto& card : cards) {
     if (const auto* op = std::get_if<netlist::OpCard>(&card)) {
@@ -143,6 +152,22 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
             c_.theta = *p.number;
         } else if (p.name.lower == "lcpsolver") {
           lcp_solver_option(p);
+        } else if (p.name.lower == "method") {
+          if (p.raw.lower == "event" || p.raw.lower == "theta")
+            c_.method = p.raw.lower == "event" ? TranMethod::kEvent : TranMethod::kTheta;
+          else
+            diags_.error(p.raw.span,
+                         fmt::format("unknown METHOD '{}'; expected theta or event{}", p.raw.text,
+                                     did_you_mean(p.raw.lower, {"theta", "event"})));
+        } else if (double* target = event_option(p.name.lower)) {
+          if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
+            diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",
+                                                 p.name.text, p.raw.text));
+          else if (p.name.lower != "evmaxstep" && !(*p.number < 1e-3))
+            diags_.error(p.raw.span,
+                         fmt::format("{} must be below 1e-3, got {}", p.name.text, *p.number));
+          else
+            *target = *p.number;
         } else {
           diags_.warning(p.name.span, fmt::format("unsupported option '{}' ignored", p.name.text));
         }

@@ -4,89 +4,10 @@
 
 #include <algorithm>
 
-#include "solvers/time/operating_point.hpp"
+#include "circuit/src/initial_point.hpp"
 
 namespace nsspice::circuit {
 namespace {
-
-std::string pair_list(const Assembled& a, const std::vector<int>& pairs) {
-  std::string out;
-  for (int j : pairs) out += (out.empty() ? "" : ", ") + a.pair_names[static_cast<size_t>(j)];
-  return out.empty() ? "" : " (devices: " + out + ")";
-}
-
-struct InitialPoint {
-  Eigen::VectorXd x, q, lambda;
-  std::vector<char> mode;
-  std::string error;
-};
-
-// UIC: node voltages from .ic (others 0), inductor currents and capacitor voltages from IC=.
-// q0 = E x0 with every capacitor's charge taken from its IC= where given.
-InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
-  const auto& m = a.mlcs;
-  InitialPoint p;
-  p.x = Eigen::VectorXd::Zero(m.n);
-  for (const auto& [node, value] : circuit.ic) p.x[node - 1] = value;
-  std::vector<const Capacitor*> caps;
-  for (const Device& d : circuit.devices) {
-    if (const auto* l = std::get_if<Inductor>(&d); l && l->ic) {
-      const auto it =
-          std::find(a.unknown_names.begin(), a.unknown_names.end(), "i(" + l->name + ")");
-      p.x[it - a.unknown_names.begin()] = *l->ic;
-    }
-    if (const auto* c = std::get_if<Capacitor>(&d)) caps.push_back(c);
-  }
-  // Node voltages implied by capacitor ICs: a capacitor with IC= whose other end is known
-  // (ground, .ic, or an earlier capacitor) fixes this end (repeated until nothing changes).
-  std::vector<char> known(static_cast<size_t>(a.node_count) + 1, 0);
-  known[0] = 1;
-  for (const auto& ic : circuit.ic) known[static_cast<size_t>(ic.first)] = 1;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const Capacitor* c : caps) {
-      if (!c->ic || known[static_cast<size_t>(c->a)] == known[static_cast<size_t>(c->b)]) continue;
-      const bool a_known = known[static_cast<size_t>(c->a)];
-      const int node = a_known ? c->b : c->a;
-      const double other = (a_known ? c->a : c->b) > 0 ? p.x[(a_known ? c->a : c->b) - 1] : 0.0;
-      p.x[node - 1] = a_known ? other - *c->ic : other + *c->ic;
-      known[static_cast<size_t>(node)] = 1;
-      changed = true;
-    }
-  }
-  p.q = m.E * p.x;
-  for (const Capacitor* c : caps) {
-    if (!c->ic) continue;
-    auto v = [&](int node) { return node > 0 ? p.x[node - 1] : 0.0; };
-    const double dq = c->c * (*c->ic - (v(c->a) - v(c->b)));
-    if (c->a > 0) p.q[c->a - 1] += dq;
-    if (c->b > 0) p.q[c->b - 1] -= dq;
-  }
-  p.lambda = Eigen::VectorXd::Zero(m.m);
-  p.mode.assign(m.m, 0);
-  return p;
-}
-
-InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
-  InitialPoint p;
-  std::optional<Assembled> held;
-  if (!circuit.ic.empty()) held = assemble(circuit, {.hold_ic_nodes = true});
-  const Assembled& system = held ? *held : a;
-  const solvers::OperatingPoint op = solvers::solve_operating_point(system.mlcs, 0.0);
-  if (op.outcome.status != solvers::LcpStatus::kSuccess &&
-      op.outcome.status != solvers::LcpStatus::kInaccurate) {
-    p.error = fmt::format(
-        "the DC operating point could not be found: {}{}; if the circuit has no DC path for some "
-        "node, give initial conditions and use '.tran ... UIC'",
-        op.outcome.message, pair_list(a, op.outcome.pairs));
-    return p;
-  }
-  p.x = op.x.head(a.mlcs.n);
-  p.q = a.mlcs.E * p.x;
-  p.lambda = op.lambda;
-  p.mode = op.mode;
-  return p;
-}
 
 // The LCP of the step asked for by TransientOptions::dump_step / dump_time: the step's first
 // pivoted LCP, else the first transform whose solution changes the mode, else the first one.
@@ -162,6 +83,8 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
     return result;
   }
+  if (options.method.value_or(circuit.method) == TranMethod::kEvent)
+    return run_event_transient(circuit, assembled, options, observer);
   const TranSpec& tran = *circuit.tran;
   solvers::ThetaOptions opt;
   opt.theta = options.theta.value_or(circuit.theta);
@@ -178,8 +101,7 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     result.error = why;
     return result;
   }
-  InitialPoint init =
-      tran.uic ? uic_point(circuit, assembled) : operating_point(circuit, assembled);
+  detail::InitialPoint init = detail::initial_point(circuit, assembled);
   if (!init.error.empty()) {
     result.error = init.error;
     return result;
@@ -200,9 +122,10 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     capture.after_step(result.captured);
     if (outcome.status != solvers::LcpStatus::kSuccess &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
-      result.error = fmt::format(
-          "at t = {:.9g} s (step from {:.9g} s): {}{} [{}]", stepper.t_next(), stepper.t(),
-          outcome.message, pair_list(assembled, outcome.pairs), solvers::to_string(outcome.status));
+      result.error =
+          fmt::format("at t = {:.9g} s (step from {:.9g} s): {}{} [{}]", stepper.t_next(),
+                      stepper.t(), outcome.message, detail::pair_list(assembled, outcome.pairs),
+                      solvers::to_string(outcome.status));
       break;
     }
     go_on = emit();

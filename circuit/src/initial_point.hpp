@@ -1,0 +1,26 @@
+#pragma once
+// The initial point of a transient (shared by the θ-scheme and the event-driven mode).
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "circuit/assemble.hpp"
+#include "circuit/circuit.hpp"
+
+namespace nsspice::circuit::detail {
+
+struct InitialPoint {
+  Eigen::VectorXd x, q, lambda;
+  std::vector<char> mode;
+  std::string error;
+};
+
+// UIC (.tran ... UIC): node voltages from .ic (others 0), inductor currents and capacitor
+// voltages from IC=, q0 = E x0 with every capacitor's charge taken from its IC= where given.
+// Otherwise the DC operating point (honouring .ic by holding those nodes).
+InitialPoint initial_point(const Circuit& circuit, const Assembled& assembled);
+
+// " (devices: D1, D2)" for the given pairs, or "".
+std::string pair_list(const Assembled& a, const std::vector<int>& pairs);
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,324 @@
+// Event-driven integration, part 1: the loop, error control, output and the Zeno fallback
+// (equations and references in event_driven.hpp).
+#include "solvers/time/event_driven.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/time/theta_stepper.hpp"
+
+namespace nsspice::solvers {
+namespace {
+
+// Step-doubling estimate of the error of the two half steps: (z_{h/2,h/2} − z_h)/(2⁵ − 1).
+constexpr double kDoublingDivisor = 31.0;
+// Step size controller: h ← h · clamp(kSafety · err^(−1/6), kShrink, kGrow); a proposed growth
+// below kKeep is not taken (the cached stage factorization is kept).
+constexpr double kSafety = 0.9, kShrink = 0.2, kGrow = 5.0, kKeep = 1.25;
+
+}  // namespace
+
+std::string EventOptions::validate() const {
+  if (!(t_stop > t_start)) return "the stop time must be after the start time";
+  if (!(rtol > 0 && rtol < 1)) return fmt::format("evrtol must be in (0, 1), got {}", rtol);
+  if (!(atol > 0)) return fmt::format("evatol must be positive, got {}", atol);
+  if (h_max < 0 || h_init < 0 || fallback_h < 0 || output_step < 0)
+    return "step sizes must not be negative";
+  if (!(time_tol > 0 && time_tol < 1e-3))
+    return fmt::format("evtimetol must be in (0, 1e-3), got {}", time_tol);
+  if (!(select_step > 0 && select_step < 1e-3))
+    return fmt::format("the selection step must be in (0, 1e-3), got {}", select_step);
+  if (zeno_events < 2 || fallback_steps < 1) return "zeno_events ≥ 2 and fallback_steps ≥ 1";
+  if (!(fallback_theta >= 0.5 && fallback_theta <= 1)) return "fallback θ must be in [0.5, 1]";
+  return {};
+}
+
+const char* to_string(EventCause cause) {
+  switch (cause) {
+    case EventCause::kStart:
+      return "start";
+    case EventCause::kGuard:
+      return "guard";
+    case EventCause::kSwitch:
+      return "switch";
+    case EventCause::kBreakpoint:
+      return "breakpoint";
+    case EventCause::kResume:
+      return "resume";
+  }
+  return "?";
+}
+
+EventDriven::EventDriven(const Mlcs& mlcs, const EventOptions& options)
+    : mlcs_(mlcs), opt_(options), n_(mlcs.n), m_(mlcs.m), nz_(mlcs.n + mlcs.m) {
+  span_ = opt_.t_stop - opt_.t_start;
+  if (opt_.h_max <= 0) opt_.h_max = span_ / 20;
+  if (opt_.h_init <= 0) opt_.h_init = span_ / 1000;
+  opt_.h_init = std::min(opt_.h_init, opt_.h_max);
+  if (opt_.fallback_h <= 0) opt_.fallback_h = span_ / 1e4;
+  // M = diag(E, 0).
+  std::vector<Eigen::Triplet<double, int>> t;
+  differential_.assign(static_cast<size_t>(n_), 0);
+  for (int col = 0; col < mlcs_.E.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(mlcs_.E, col); it; ++it) {
+      t.emplace_back(it.row(), col, it.value());
+      if (it.value() != 0) differential_[static_cast<size_t>(col)] = 1;
+    }
+  m_mat_.resize(nz_, nz_);
+  m_mat_.setFromTriplets(t.begin(), t.end());
+  m_mat_.makeCompressed();
+  j_pattern_ = event_j_pattern(mlcs_);
+  radau_ = std::make_unique<RadauIIA>(m_mat_, j_pattern_);
+  // The selection MLCP: backward Euler over δ.
+  delta_ = opt_.select_step * span_;
+  SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / delta_);
+  w.makeCompressed();
+  select_pattern_ = mode_matrix_pattern(mlcs_.G + mlcs_.E, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off);
+  select_symbolic_.analyze(select_pattern_);
+  select_ = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off, mlcs_.forced,
+                                       select_symbolic_, 16);
+  LcpPolicy policy;
+  policy.force = opt_.lcp_solver;
+  select_->set_lcp_policy(policy);
+  z_scale_ = Eigen::VectorXd::Zero(nz_);
+  const auto guards = static_cast<Eigen::Index>(m_ + mlcs_.switches.size());
+  guard_scale_ = Eigen::VectorXd::Zero(guards);
+  guard_tol_ = Eigen::VectorXd::Zero(guards);
+}
+
+EventDriven::~EventDriven() = default;
+
+EventStats EventDriven::stats() const {
+  EventStats s = stats_;
+  s.radau_steps = radau_->stats().steps;
+  s.factorizations = radau_->stats().factorizations;
+  return s;
+}
+
+bool EventDriven::radau(double t0, double h, const Eigen::VectorXd& z0, RadauStep& out) {
+  return radau_->step(
+      t0, h, z0, [this](double t, Eigen::VectorXd& f) { forcing(t, f); }, out);
+}
+
+double EventDriven::error_norm(const Eigen::VectorXd& z0, const Eigen::VectorXd& a,
+                               const Eigen::VectorXd& b, bool algebraic) const {
+  // With `algebraic`, every unknown, λ and source currents included: a guard λ_j of an index-2
+  // constraint (a diode putting a capacitor across a source) is only as accurate as this makes
+  // it. Without, the differential unknowns only (the columns of E).
+  double err = 0;
+  for (int k = 0; k < nz_; ++k) {
+    if (!algebraic && (k >= n_ || !differential_[static_cast<size_t>(k)])) continue;
+    const double scale =
+        opt_.atol + opt_.rtol * std::max({std::abs(z0[k]), std::abs(b[k]), z_scale_[k]});
+    err = std::max(err, std::abs(a[k] - b[k]) / scale);
+  }
+  return err / kDoublingDivisor;
+}
+
+bool EventDriven::emit(double t, const Eigen::VectorXd& z) {
+  if (t <= last_emitted_) return true;
+  last_emitted_ = t;
+  return observer_(t, z.head(n_), z.tail(m_));
+}
+
+bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
+  if (opt_.output_step <= 0) return true;
+  const double eps = 1e-9 * opt_.output_step;
+  Eigen::VectorXd u;
+  for (;;) {
+    const double tg = opt_.t_start + static_cast<double>(grid_k_) * opt_.output_step;
+    if (tg > t_until - eps || tg > opt_.t_stop + eps) break;
+    ++grid_k_;
+    if (tg <= seg.t0) continue;  // inside a θ-scheme interval, or already passed
+    seg.dense((tg - seg.t0) / seg.h, u);
+    if (!emit(tg, u)) return false;
+  }
+  // A grid point on t_until itself is the integrator's point.
+  const double tg = opt_.t_start + static_cast<double>(grid_k_) * opt_.output_step;
+  if (std::abs(tg - t_until) <= eps) ++grid_k_;
+  return true;
+}
+
+bool EventDriven::zeno(double t) {
+  recent_.push_back(t);
+  const double window = opt_.zeno_window * span_;
+  while (!recent_.empty() && recent_.front() < t - window) recent_.pop_front();
+  return static_cast<int>(recent_.size()) >= opt_.zeno_events;
+}
+
+bool EventDriven::fallback(EventOutcome& outcome) {
+  ThetaOptions to;
+  to.theta = opt_.fallback_theta;
+  to.h = opt_.fallback_h;
+  to.t_start = t_;
+  to.t_stop = std::min(t_ + opt_.fallback_steps * opt_.fallback_h, opt_.t_stop);
+  to.lcp_solver = opt_.lcp_solver;
+  FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size())};
+  recent_.clear();
+  if (!(to.t_stop > to.t_start)) return true;
+  ThetaStepper stepper(mlcs_, to);
+  stepper.start(z_.head(n_), mlcs_.E * z_.head(n_), z_.tail(m_), mode_);
+  while (!stepper.finished()) {
+    const MlcpOutcome o = stepper.step();
+    if (o.status != LcpStatus::kSuccess && o.status != LcpStatus::kInaccurate) {
+      outcome = {false, "θ-scheme over a Zeno interval: " + o.message, o.pairs, stepper.t()};
+      return false;
+    }
+    ++stats_.fallback_steps;
+    z_.head(n_) = stepper.x();
+    z_.tail(m_) = stepper.lambda();
+    t_ = stepper.t();
+    update_scales(z_);
+    if (!emit(t_, z_)) return false;
+  }
+  stats_.fallbacks.push_back(interval);
+  if (t_ >= opt_.t_stop) return true;
+  mode_ = stepper.mode();
+  for (size_t k = 0; k < mlcs_.switches.size(); ++k)
+    switch_on_[k] = mode_[static_cast<size_t>(mlcs_.switches[k].pair)];
+  // Resume: the grid restarts after the interval, the mode is selected afresh.
+  const std::vector<char> before = mode_;
+  if (!select(t_, EventCause::kResume, before, mlcs_.E * z_.head(n_), outcome)) return false;
+  return emit(t_, z_);
+}
+
+EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
+                              const Eigen::VectorXd& lambda0, std::vector<char> mode0,
+                              const Observer& observer) {
+  EventOutcome outcome;
+  observer_ = observer;
+  t_ = opt_.t_start;
+  z_.resize(nz_);
+  z_.head(n_) = x0;
+  z_.tail(m_) = lambda0;
+  mode_ = std::move(mode0);
+  mode_.resize(static_cast<size_t>(m_), 0);
+  switch_on_.clear();
+  for (const auto& sw : mlcs_.switches) {
+    const double s = sw.c.dot(x0);
+    const bool on = s > sw.on_above ? true : s < sw.off_below ? false : sw.initially_on;
+    switch_on_.push_back(on);
+    mode_[static_cast<size_t>(sw.pair)] = on;
+  }
+  update_scales(z_);
+  set_mode_system();
+  grid_k_ = 0;
+  if (!emit(t_, z_)) return outcome;
+  if (opt_.output_step > 0) grid_k_ = 1;
+  if (!select(t_, EventCause::kStart, mode_, q0, outcome)) return outcome;
+  if (!emit(t_, z_)) return outcome;
+
+  double h = opt_.h_init;
+  RadauStep full, half[2];
+  Eigen::VectorXd g;
+  while (t_ < opt_.t_stop) {
+    const double limit = std::min(mlcs_.breakpoint_after(t_), opt_.t_stop);
+    double h_try = opt_.fixed_step ? opt_.h_max : std::min(h, opt_.h_max);
+    if (limit - t_ <= 1.1 * h_try) h_try = limit - t_;
+    const bool to_limit = t_ + h_try >= limit;
+    // The step: one of h_try (fixed step), or two of h_try/2 checked against it.
+    std::vector<const RadauStep*> segs;
+    double h_next = h;
+    if (!radau(t_, h_try, z_, full)) {
+      outcome = {false, "the mode's DAE is singular (no unique solution in this mode)", {}, t_};
+      return outcome;
+    }
+    if (opt_.fixed_step) {
+      segs = {&full};
+    } else {
+      radau(t_, h_try / 2, z_, half[0]);
+      radau(t_ + h_try / 2, h_try / 2, half[0].end(), half[1]);
+      double err = error_norm(z_, full.end(), half[1].end(), true);
+      double factor =
+          std::clamp(kSafety * std::pow(std::max(err, 1e-30), -1.0 / 6), kShrink, kGrow);
+      if (opt_.output_step > 0) {
+        // Grid points come from the collocation polynomials, of order 3 only: the full step's
+        // polynomial at the midpoint against the half step's end estimates its error, which
+        // those of the half steps divide by 2⁴. Bounded too when a grid is asked.
+        full.dense(0.5, scratch_);
+        const double dense = error_norm(z_, scratch_, half[0].end(), false) * kDoublingDivisor / 16;
+        factor = std::min(
+            factor, std::clamp(kSafety * std::pow(std::max(dense, 1e-30), -0.25), kShrink, kGrow));
+        err = std::max(err, dense);
+      }
+      if (err > 1) {
+        ++stats_.rejected;
+        h = h_try * factor;
+        if (h < 1e-14 * std::max(std::abs(t_), span_)) {
+          outcome = {false, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
+          return outcome;
+        }
+        continue;
+      }
+      if (!to_limit || h_try >= h) h_next = factor >= 1 && factor < kKeep ? h : h_try * factor;
+      segs = {&half[0], &half[1]};
+    }
+    // The first guard crossing, if any.
+    bool event = false;
+    for (const RadauStep* seg : segs) {
+      const double seg_end = seg == segs.back() && to_limit ? limit : seg->t0 + seg->h;
+      Crossing c = first_crossing(*seg);
+      if (c.guard < 0) {
+        if (!emit_grid(*seg, seg_end) || !emit(seg_end, seg->end())) return outcome;
+        continue;
+      }
+      RadauStep at;
+      double te = locate(*seg, c, at);
+      // Another guard may have crossed before the one located: locate it on the shorter step.
+      for (int k = 0; k < 4 && te >= 0; ++k) {
+        const Crossing earlier = first_crossing(at);
+        if (earlier.guard < 0 || earlier.guard == c.guard || earlier.hi >= 1) break;
+        RadauStep at2;
+        const double te2 = locate(at, earlier, at2);
+        if (te2 < 0) break;
+        c = earlier;
+        te = te2;
+        at = at2;
+      }
+      if (te < 0) {
+        if (!emit_grid(*seg, seg_end) || !emit(seg_end, seg->end())) return outcome;
+        continue;
+      }
+      if (!emit_grid(*seg, te) || !emit(te, at.end())) return outcome;
+      t_ = te;
+      z_ = at.end();
+      update_scales(z_);
+      const std::vector<char> before = mode_;
+      guard_values(z_, g);
+      bool flipped = false;
+      for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
+        const int guard = m_ + static_cast<int>(k);
+        if (guard != c.guard && !(g[guard] <= 0)) continue;  // the located one may sit at +0
+        switch_on_[k] = !switch_on_[k];
+        mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
+        flipped = true;
+      }
+      ++stats_.events;
+      ++stats_.steps;
+      if (!select(te, flipped ? EventCause::kSwitch : EventCause::kGuard, before,
+                  mlcs_.E * z_.head(n_), outcome))
+        return outcome;
+      if (!emit(t_, z_)) return outcome;
+      if (zeno(te) && !fallback(outcome)) return outcome;
+      event = true;
+      break;
+    }
+    if (event) continue;
+    ++stats_.steps;
+    t_ = to_limit ? limit : t_ + h_try;
+    z_ = segs.back()->end();
+    update_scales(z_);
+    h = h_next;
+    if (to_limit && t_ < opt_.t_stop) {
+      const std::vector<char> before = mode_;
+      if (!select(t_, EventCause::kBreakpoint, before, mlcs_.E * z_.head(n_), outcome))
+        return outcome;
+      if (!emit(t_, z_)) return outcome;
+    }
+  }
+  return outcome;
+}
+
+}  // namespace nsspice::solvers

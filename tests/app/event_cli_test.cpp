@@ -1,0 +1,75 @@
+// `run --method event` (docs/event-driven.md): the event log beside the waveform, the run
+// report, dense-output grid points, and clear errors for bad method options.
+#include <cmath>
+
+#include "app/waveforms.hpp"
+#include "app_test_helpers.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+const char* kRect =
+    "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI D\n"
+    ".tran 100u 30m\n.end\n";
+
+class EventCli : public AppTest {};
+
+TEST_F(EventCli, EventLogAndReport) {
+  write("rect.cir", kRect);
+  const CliRun r = nsspice("run rect.cir -o rect.csv --method event --no-progress");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("event-driven, Radau IIA"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("d1         on->off  (guard)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rect.events.csv"), std::string::npos) << r.output;
+  const std::string log = read_file(dir_ / "rect.events.csv");
+  ASSERT_EQ(log.rfind("time,device,transition,cause,impulse,jump_signal,jump_from,jump_to\n", 0),
+            0u)
+      << log;
+  // The diode turns off where C dv/dt + v/R = 0: tan(ωt) = −ωRC, t = (π − atan(ωRC))/ω.
+  const double w = 2 * M_PI * 50, t_off = (M_PI - std::atan(w * 1e-2)) / w;
+  const size_t line = log.find('\n') + 1;
+  const double t_first = std::stod(log.substr(line));
+  EXPECT_NEAR(t_first, t_off, 1e-9 * t_off) << log;
+  EXPECT_NE(log.find(",d1,on->off,guard,0,,0,0\n", line), std::string::npos) << log;
+}
+
+TEST_F(EventCli, GridAddsDenseOutputPoints) {
+  write("rect.cir", kRect);
+  const CliRun r = nsspice("run rect.cir -o g.csv --method event --grid 1m -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string error;
+  const auto wv = app::read_waveforms((dir_ / "g.csv").string(), error);
+  ASSERT_TRUE(wv) << error;
+  int on_grid = 0;
+  for (size_t i = 0; i < wv->points(); ++i) {
+    const double k = std::round(wv->time[i] / 1e-3);
+    if (std::abs(wv->time[i] - 1e-3 * k) > 1e-15) continue;
+    ++on_grid;
+    // While the diode conducts (the first quarter period) the output is the input.
+    if (wv->time[i] > 0 && wv->time[i] <= 5e-3) {
+      EXPECT_NEAR(wv->columns[1][i], 10 * std::sin(2 * M_PI * 50 * wv->time[i]), 1e-6);
+    }
+  }
+  EXPECT_EQ(on_grid, 31);
+  EXPECT_GT(wv->points(), 31u) << "the integrator's points too";
+}
+
+TEST_F(EventCli, BadMethodOptionsAreErrors) {
+  write("bad.cir",
+        "bad\nR1 a 0 1\nV1 a 0 1\n.options method=events evrtol=2\n.tran 1m 10m\n.end\n");
+  const CliRun r = nsspice("run bad.cir -q");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(
+      r.output.find("unknown METHOD 'events'; expected theta or event (did you mean 'event'?)"),
+      std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("evrtol must be below 1e-3, got 2"), std::string::npos) << r.output;
+  write("ok.cir", "ok\nR1 a 0 1\nV1 a 0 1\n.tran 1m 10m\n.end\n");
+  const CliRun m = nsspice("run ok.cir --method exact -q");
+  EXPECT_EQ(m.exit_code, 1) << m.output;
+  EXPECT_NE(m.output.find("--method 'exact': expected theta or event"), std::string::npos)
+      << m.output;
+}
+
+}  // namespace
+}  // namespace nsspice::testing
