@@ -26,9 +26,27 @@ std::optional<Waveforms> read_csv(const std::string& path, std::string& error) {
   size_t start = 0;
   bool first = true;
   while (start <= line.size()) {
-    size_t comma = line.find(',', start);
-    if (comma == std::string::npos) comma = line.size();
-    std::string name = line.substr(start, comma - start);
+    std::string name;
+    size_t comma;
+    if (start < line.size() && line[start] == '"') {  // a quoted name (RFC 4180)
+      size_t k = start + 1;
+      for (; k < line.size(); ++k) {
+        if (line[k] != '"') {
+          name += line[k];
+        } else if (k + 1 < line.size() && line[k + 1] == '"') {
+          name += '"';
+          ++k;
+        } else {
+          break;
+        }
+      }
+      comma = line.find(',', k);
+      if (comma == std::string::npos) comma = line.size();
+    } else {
+      comma = line.find(',', start);
+      if (comma == std::string::npos) comma = line.size();
+      name = line.substr(start, comma - start);
+    }
     while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
     if (!first) w.names.push_back(lower(name));
     first = false;

@@ -14,7 +14,16 @@ bool CsvWriter::open(const std::string& path, const std::string& /*title*/,
   file_ = std::fopen(path.c_str(), "w");
   if (file_ == nullptr) return false;
   buffer_ = "time";
-  for (const auto& n : names) buffer_ += "," + n;
+  // RFC 4180: a name holding a comma or a quote (v(a,b)) is quoted, inner quotes doubled.
+  for (const auto& n : names) {
+    if (n.find_first_of(",\"") == std::string::npos) {
+      buffer_ += "," + n;
+      continue;
+    }
+    buffer_ += ",\"";
+    for (char ch : n) buffer_ += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    buffer_ += '"';
+  }
   buffer_ += '\n';
   return true;
 }

@@ -37,6 +37,18 @@ TEST_F(Output, RawByExtensionAndFormatOverride) {
   EXPECT_NE(r.exit_code, 0);
 }
 
+TEST_F(Output, DifferentialColumnNamesAreQuotedInCsv) {
+  write("rect.cir", kRect);
+  const CliRun r = nsspice("run rect.cir -o d.csv --save 'v(in,out),v(out)' -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string text = read_file(dir_ / "d.csv");
+  EXPECT_EQ(text.substr(0, text.find('\n')), "time,\"v(in,out)\",v(out)");
+  std::string error;
+  const auto w = app::read_waveforms((dir_ / "d.csv").string(), error);
+  ASSERT_TRUE(w) << error;
+  EXPECT_EQ(w->names, (std::vector<std::string>{"v(in,out)", "v(out)"}));
+}
+
 TEST_F(Output, SaveSelectsColumnsAndGridResamples) {
   write("rect.cir", kRect);
   const CliRun r = nsspice("run rect.cir -o r.csv --save 'v(out),i(d1)' --grid 1m -q");
