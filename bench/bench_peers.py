@@ -10,6 +10,10 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LADDER_H, LADDER_T = "0.1u", "0.2m"
+# The "marginal" per-step cost excludes the start-up (parsing, assembly, analysis, first
+# factorizations): the report's wall time of a run to LADDER_T minus that of a run to
+# LADDER_T_SHORT, divided by the difference in steps.
+LADDER_T_SHORT = "2u"
 
 
 def counters(report):
@@ -103,7 +107,12 @@ def capfilter(args):
     write_results("capfilter", result, table)
 
 
-def ladder_netlist(n, ngspice, diodes=True):
+def report_wall(c):
+    """Run-report wall time [s] from the counters (µs/step times steps)."""
+    return c["us_per_step_report"] * c["steps"] * 1e-6
+
+
+def ladder_netlist(n, ngspice, diodes=True, t_end=LADDER_T):
     lines = [f"diode-clamped RC ladder, N = {n}", "V1 n0 0 PULSE(0 5 0 1u 1u 20u 40u)",
              "VR rail 0 1"]
     for k in range(1, n + 1):
@@ -116,29 +125,44 @@ def ladder_netlist(n, ngspice, diodes=True):
         lines += [f".tran {LADDER_H} {LADDER_T} 0 {LADDER_H}", ".control", "run",
                   f"wrdata ladder_ng.txt v(n1) v(n{n})", "rusage all", ".endc"]
     else:
-        lines.append(f".tran {LADDER_H} {LADDER_T} UIC")
+        lines.append(f".tran {LADDER_H} {t_end} UIC")
     return "\n".join(lines + [".end"]) + "\n"
 
 
 def ladder_one(nsspice, n, reps, tmp):
     paths = {}
-    for key, ng, diodes in (("ours", False, True), ("linear", False, False), ("ng", True, True)):
+    for key, ng, diodes, t_end in (("ours", False, True, LADDER_T),
+                                   ("linear", False, False, LADDER_T),
+                                   ("ours_short", False, True, LADDER_T_SHORT),
+                                   ("linear_short", False, False, LADDER_T_SHORT),
+                                   ("ng", True, True, LADDER_T)):
         paths[key] = tmp / f"ladder_{key}_{n}.cir"
-        paths[key].write_text(ladder_netlist(n, ng, diodes))
+        paths[key].write_text(ladder_netlist(n, ng, diodes, t_end))
     save = ["--save", f"v(n1),v(n{n})", "--no-progress"]
-    runs = {"ours": [nsspice, "run", paths["ours"], "-o", tmp / "o.csv", *save],
-            "linear": [nsspice, "run", paths["linear"], "-o", tmp / "l.csv", *save],
-            "ng": ["ngspice", "-b", paths["ng"]]}
+    runs = {key: [nsspice, "run", paths[key], "-o", tmp / f"{key}.csv", *save]
+            for key in ("ours", "linear", "ours_short", "linear_short")}
+    runs["ng"] = ["ngspice", "-b", paths["ng"]]
     ng_reps = reps if n < 10000 else 1  # ngspice takes about 10 s per run at N = 10 000
-    med = {}
+    med, outs = {}, {}
     for key, cmd in runs.items():
         walls, rss, out = [], [], ""
+        outs[key] = []
         for _ in range(ng_reps if key == "ng" else reps):
             w, r, out = timed_rss(cmd, cwd=tmp, check=key != "ng")  # ngspice -b exits 1 here
             walls.append(w)
             rss.append(r)
+            outs[key].append(out)
         med[key] = (statistics.median(walls), max(rss), out)
     c, cl = counters(med["ours"][2]), counters(med["linear"][2])
+    cs, cls = counters(med["ours_short"][2]), counters(med["linear_short"][2])
+    # Marginal cost per step: the medians of the report's wall times, start-up subtracted.
+    walls = {key: statistics.median(report_wall(counters(o)) for o in outs[key])
+             for key in ("ours", "linear", "ours_short", "linear_short")}
+    c["us_per_step_marginal"] = 1e6 * (walls["ours"] - walls["ours_short"]) / (
+        c["steps"] - cs["steps"])
+    cl["us_per_step_marginal"] = 1e6 * (walls["linear"] - walls["linear_short"]) / (
+        cl["steps"] - cls["steps"])
+    c["startup_s"], cl["startup_s"] = walls["ours_short"], walls["linear_short"]
     acc = re.search(r"Accepted timepoints\s*=\s*(\d+)", med["ng"][2])
     if acc is None:
         sys.exit(f"ngspice did not finish the ladder N = {n}:\n" + med["ng"][2][-2000:])
@@ -148,6 +172,8 @@ def ladder_one(nsspice, n, reps, tmp):
             "ngspice": {"wall_s": med["ng"][0], "peak_rss_kB": med["ng"][1],
                         "accepted": int(acc.group(1)) if acc else None},
             "ratio_step_over_linear_step": c["us_per_step_report"] / cl["us_per_step_report"],
+            "ratio_step_over_linear_step_marginal":
+                c["us_per_step_marginal"] / cl["us_per_step_marginal"],
             "ratio_ngspice_over_nsspice": med["ng"][0] / med["ours"][0]}
 
 
@@ -166,12 +192,16 @@ def ladder(args):
         rows.append(
             f"| {n} | {o['steps']} | {o['us_per_step_report']:.2f} | "
             f"{lin['us_per_step_report']:.2f} | {r['ratio_step_over_linear_step']:.2f} | "
+            f"{o['us_per_step_marginal']:.2f} | {lin['us_per_step_marginal']:.2f} | "
+            f"{r['ratio_step_over_linear_step_marginal']:.2f} | {o['startup_s'] * 1e3:.1f} ms | "
             f"{o['peak_rss_kB'] / 1024:.1f} MB | {o['lcp_solves_with_pivoting']} / {o['pivots']} | "
-            f"{o['factorizations']} | {o['cache_hit_rate']:.5f} | {o['mode_changes']} | "
+            f"{o['factorizations']} | {o['cache_hit_rate'] or float('nan'):.5f} | {o['mode_changes']} | "
             f"{ng['wall_s']:.2f} s, {ng['accepted']} steps, {ng['peak_rss_kB'] / 1024:.0f} MB | "
             f"**{r['ratio_ngspice_over_nsspice']:.1f}x** |")
-    table = ("| N | steps | nsspice µs/step | linear floor µs/step | ratio | peak RSS | pivoting "
+    table = ("| N | steps | nsspice µs/step | linear floor µs/step | ratio | nsspice µs/step "
+             "marginal | linear µs/step marginal | ratio marginal | start-up | peak RSS | pivoting "
              "steps / pivots | factorizations | cache hit rate | mode changes | ngspice | "
-             "ngspice / nsspice (process) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+             "ngspice / nsspice (process) |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
              + "\n".join(rows) + "\n")
     write_results("ladder", result, table)

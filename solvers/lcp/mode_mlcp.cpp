@@ -19,6 +19,12 @@ constexpr double kLooseFactor = 1e4;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 // Above this size the search for a nonsingular mode does not use dense rank computations.
 constexpr int kDenseRankLimit = 600;
+// Reduced solves: W is used only if KLU's rcond estimate of it is at least this, S only if its
+// reciprocal condition estimate is.
+constexpr double kReducedWRcond = 1e-8;
+constexpr double kReducedSRcond = 1e-12;
+// Memory for the cached columns W⁻¹ B_j, in doubles.
+constexpr double kReducedColumnBudget = 2e6;
 
 // Entries of K(σ) for σ = all pairs on (on = true) or all off, on one common pattern.
 Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
@@ -72,6 +78,11 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
       c_(c),
       d_(d),
       forced_(std::move(forced)),
+      c_rows_(c),
+      d_rows_(d),
+      c_off_rows_(c_off),
+      w_(w),
+      b_(b),
       symbolic_(symbolic),
       cache_(std::max(cache_capacity, 2)) {
   forced_.resize(static_cast<size_t>(m_), 0);
@@ -136,10 +147,9 @@ void ModeMlcp::set_values(const std::vector<char>& mode) {
 
 void ModeMlcp::solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                           const std::vector<char>& mode) {
-  rho_.resize(n_ + m_);
-  rho_.head(n_) = r;
-  for (int j = 0; j < m_; ++j) rho_[n_ + j] = mode[j] ? -d[j] : 0.0;
-  u_ = rho_;
+  u_.resize(n_ + m_);
+  u_.head(n_) = r;
+  for (int j = 0; j < m_; ++j) u_[n_ + j] = mode[j] ? -d[j] : 0.0;
   f.solve(u_);
   ++stats_.mode_solves;
 }
@@ -150,9 +160,22 @@ void ModeMlcp::split(const std::vector<char>& mode, const Eigen::VectorXd& d, Ei
   lambda = u_.tail(m_);
   for (int j : free_)
     if (!mode[j]) lambda[j] = 0.0;  // exact by the mode's equation λ_j = 0
-  w = d;  // w = C x + D λ + d, accumulated without temporaries (this runs every step)
-  w.noalias() += c_ * x;
-  w.noalias() += d_ * lambda;
+  // w = C x + D λ + d row by row (the same sums in the same order as d + C x + D λ).
+  w.resize(m_);
+  const int* c_outer = c_rows_.outerIndexPtr();
+  const int* c_inner = c_rows_.innerIndexPtr();
+  const double* c_val = c_rows_.valuePtr();
+  const int* d_outer = d_rows_.outerIndexPtr();
+  const int* d_inner = d_rows_.innerIndexPtr();
+  const double* d_val = d_rows_.valuePtr();
+  const double* xp = x.data();
+  const double* lp = lambda.data();
+  for (int j = 0; j < m_; ++j) {
+    double v = d[j];
+    for (int p = c_outer[j]; p < c_outer[j + 1]; ++p) v += c_val[p] * xp[c_inner[p]];
+    for (int p = d_outer[j]; p < d_outer[j + 1]; ++p) v += d_val[p] * lp[d_inner[p]];
+    w[j] = v;
+  }
 }
 
 ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
@@ -167,33 +190,33 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   // smaller of the two, plus |λ_j|.
   // A pair is accepted when λ̂_j = λ_j/Λ_j ≥ −κε and ŵ_j = w_j/S_j ≥ −κε; the relative
   // complementarity residual max_j |min(λ̂_j, ŵ_j)| is reported and bounded the same way.
+  //
+  // Only the pairs that can matter are scaled: a free pair that is off has λ_j = 0 exactly
+  // (split), so with w_j ≥ 0 its λ̂_j = 0, ŵ_j ≥ 0 and min(λ̂_j, ŵ_j) = 0 — nothing to test or
+  // to add to the residual. The scales of the others are computed on demand, as written above.
   const double x_norm = x.lpNorm<Eigen::Infinity>();
   const double lambda_norm = lambda.lpNorm<Eigen::Infinity>();
   const double tiny = std::numeric_limits<double>::min();
-  Eigen::VectorXd& w_scale = w_scale_;
-  Eigen::VectorXd& lambda_scale = lambda_scale_;
-  w_scale.resize(m_);
-  lambda_scale.resize(m_);
-  for (int j = 0; j < m_; ++j) {
-    w_scale[j] = c_row_norm_[j] * x_norm + d_row_norm_[j] * lambda_norm + std::abs(d[j]) + tiny;
-    lambda_scale[j] = b_col_max_[j] > 0 ? w_norm_ * x_norm / b_col_max_[j]
-                                        : std::numeric_limits<double>::infinity();
-  }
-  for (int k = 0; k < d_.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(d_, k); it; ++it)
+  const double wx = w_norm_ * x_norm;
+  auto w_scale = [&](int i) {
+    return c_row_norm_[i] * x_norm + d_row_norm_[i] * lambda_norm + std::abs(d[i]) + tiny;
+  };
+  auto lambda_scale = [&](int j) {
+    double s = b_col_max_[j] > 0 ? wx / b_col_max_[j] : std::numeric_limits<double>::infinity();
+    for (SparseMatrix::InnerIterator it(d_, j); it; ++it)
       if (it.value() != 0.0)
-        lambda_scale[it.col()] =
-            std::min(lambda_scale[it.col()], w_scale[it.row()] / std::abs(it.value()));
-  for (int j = 0; j < m_; ++j) {
-    if (!std::isfinite(lambda_scale[j])) lambda_scale[j] = lambda_norm + w_norm_ * x_norm;
-    lambda_scale[j] += std::abs(lambda[j]) + tiny;
-  }
+        s = std::min(s, w_scale(static_cast<int>(it.row())) / std::abs(it.value()));
+    if (!std::isfinite(s)) s = lambda_norm + wx;
+    return s + std::abs(lambda[j]) + tiny;
+  };
+  const double limit = -kStrict * slack * kEps;
   Check out{true, 0.0, {}};
   for (int j : free_) {
-    const double lam = lambda[j] / lambda_scale[j];
-    const double wj = w[j] / w_scale[j];
+    if (lambda[j] == 0.0 && w[j] >= 0.0) continue;  // min(λ̂_j, ŵ_j) = 0
+    const double lam = lambda[j] / lambda_scale(j);
+    const double wj = w[j] / w_scale(j);
     out.residual = std::max(out.residual, std::abs(std::min(lam, wj)));
-    if (lam < -kStrict * slack * kEps || wj < -kStrict * slack * kEps) {
+    if (lam < limit || wj < limit) {
       out.feasible = false;
       out.violated.push_back(j);
     }
@@ -202,14 +225,122 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   return out;
 }
 
+void ModeMlcp::enable_reduced(const KluSymbolic& w_symbolic, int max_active) {
+  w_symbolic_ = &w_symbolic;
+  max_active_ = max_active;
+  w_state_ = 0;
+  s_mode_.clear();
+}
+
+const Eigen::VectorXd& ModeMlcp::y_column(int j) {
+  if (y_slot_.empty()) y_slot_.assign(static_cast<size_t>(m_), -1);
+  if (y_slot_[j] < 0) {
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(n_);
+    for (SparseMatrix::InnerIterator it(b_, j); it; ++it) y[it.row()] = it.value();
+    w_factor_.solve(y);
+    y_slot_[j] = static_cast<int>(y_cols_.size());
+    y_cols_.push_back(std::move(y));
+  }
+  return y_cols_[static_cast<size_t>(y_slot_[j])];
+}
+
+bool ModeMlcp::factor_schur(const std::vector<char>& mode) {
+  if (mode == s_mode_) return s_ok_;
+  s_mode_ = mode;
+  s_ok_ = false;
+  active_.clear();
+  for (int j = 0; j < m_; ++j)
+    if (mode[j] || forced_[j]) active_.push_back(j);
+  const int a = static_cast<int>(active_.size());
+  if (a > max_active_) return false;
+  // The columns W⁻¹ B_j, cached while they fit in the budget (then the cache starts over).
+  const double budget = kReducedColumnBudget / std::max(n_, 1);
+  int missing = 0;
+  for (int j : active_)
+    if (y_slot_.empty() || y_slot_[j] < 0) ++missing;
+  if (static_cast<double>(y_cols_.size() + missing) > std::max(budget, 2.0 * max_active_)) {
+    y_cols_.clear();
+    y_slot_.assign(static_cast<size_t>(m_), -1);
+  }
+  for (int j : active_) y_column(j);
+  Eigen::MatrixXd s = Eigen::MatrixXd::Zero(a, a);
+  for (int p = 0; p < a; ++p) {
+    const int j = active_[p];
+    const RowMatrix& rows = mode[j] ? c_rows_ : c_off_rows_;
+    for (int q = 0; q < a; ++q) {
+      const Eigen::VectorXd& y = y_cols_[static_cast<size_t>(y_slot_[active_[q]])];
+      double v = 0;
+      for (RowMatrix::InnerIterator it(rows, j); it; ++it) v += it.value() * y[it.index()];
+      s(p, q) = v;
+    }
+    if (mode[j]) {
+      for (RowMatrix::InnerIterator it(d_rows_, j); it; ++it) {
+        const auto q = std::lower_bound(active_.begin(), active_.end(), it.index());
+        if (q != active_.end() && *q == it.index()) s(p, q - active_.begin()) += it.value();
+      }
+    } else {
+      s(p, p) += 1.0;
+    }
+  }
+  if (a > 0) {
+    s_lu_.compute(s);
+    if (!(s_lu_.rcond() >= kReducedSRcond)) return false;
+  }
+  s_ok_ = true;
+  return true;
+}
+
+bool ModeMlcp::solve_reduced(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                             const std::vector<char>& mode) {
+  if (w_symbolic_ == nullptr || w_state_ < 0) return false;
+  if (w_state_ == 0) {
+    const bool ok =
+        w_factor_.factor(*w_symbolic_, w_) == LuStatus::kOk && w_factor_.rcond() >= kReducedWRcond;
+    ++stats_.w_factorizations;
+    w_state_ = ok ? 1 : -1;
+    if (!ok) return false;
+  }
+  if (!factor_schur(mode)) return false;
+  const int a = static_cast<int>(active_.size());
+  u_.resize(n_ + m_);
+  u_.head(n_) = r;
+  w_factor_.solve(u_.head(n_));
+  ++stats_.mode_solves;
+  ++stats_.reduced_solves;
+  u_.tail(m_).setZero();
+  if (a == 0) return true;
+  g_.resize(a);
+  for (int p = 0; p < a; ++p) {
+    const int j = active_[p];
+    const RowMatrix& rows = mode[j] ? c_rows_ : c_off_rows_;
+    double v = mode[j] ? -d[j] : 0.0;
+    for (RowMatrix::InnerIterator it(rows, j); it; ++it) v -= it.value() * u_[it.index()];
+    g_[p] = v;
+  }
+  lambda_a_ = s_lu_.solve(g_);
+  for (int p = 0; p < a; ++p) {
+    const int j = active_[p];
+    u_.head(n_) += lambda_a_[p] * y_cols_[static_cast<size_t>(y_slot_[j])];
+    u_[n_ + j] = lambda_a_[p];
+  }
+  return true;
+}
+
+bool ModeMlcp::solve_any(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                         const std::vector<char>& mode) {
+  if (solve_reduced(r, d, mode)) return true;
+  const KluFactor* f = factor_for(mode);
+  if (f == nullptr) return false;
+  solve_mode(*f, r, d, mode);
+  return true;
+}
+
 void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                         Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c) {
   if (c.violated.empty()) return;  // (violated: free pairs only)
   std::vector<char> trial = mode;
   for (int j : c.violated) trial[j] = !trial[j];
-  const KluFactor* ft = factor_for(trial);
-  if (ft == nullptr) return;
-  solve_mode(*ft, r, d, trial);
+  if (!solve_any(r, d, trial)) return;
   Eigen::VectorXd xt, lt, wt;
   split(trial, d, xt, lt, wt);
   const Check ct = check(lt, wt, xt, d, 1.0);
@@ -226,9 +357,10 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                             Eigen::VectorXd& w) {
   ++stats_.solves;
   MlcpOutcome outcome;
-  const std::vector<char> guess = mode;
-  const KluFactor* f = factor_for(mode);
-  if (f == nullptr) {
+  guess_ = mode;
+  const bool reduced = solve_reduced(r, d, mode);
+  const KluFactor* f = reduced ? nullptr : factor_for(mode);
+  if (!reduced && f == nullptr) {
     // The guess is singular (e.g. the first step of a bridge whose diodes all block).
     if (!find_base(mode)) {
       outcome.status = LcpStatus::kNumericalFailure;
@@ -242,13 +374,22 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   }
   const std::vector<char> start = capture_ ? mode : std::vector<char>();
   bool pivoted = false;
-  solve_mode(*f, r, d, mode);
+  if (!reduced) solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
   Check c = check(lambda, w, x, d, 1.0);
   // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
   if (block_flip_ && !c.feasible) try_flip(r, d, mode, x, lambda, w, c);
   if (!c.feasible) {
-    const KluFactor* base = factor_for(mode);  // cache hit: the factor found above
+    // Usually a cache hit (the factor found above); after a reduced solve K(σ) is factored
+    // here, and it is nonsingular since S was (det K(σ) = det W det S) unless rounding says
+    // otherwise: then a nearby nonsingular base is searched as for a singular guess.
+    const KluFactor* base = factor_for(mode);
+    if (base == nullptr && find_base(mode)) base = factor_for(mode);
+    if (base == nullptr) {
+      outcome.status = LcpStatus::kNumericalFailure;
+      outcome.message = "the circuit equations of the step's mode are numerically singular";
+      return outcome;
+    }
     if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) return outcome;
     pivoted = true;
     split(mode, d, x, lambda, w);
@@ -269,7 +410,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     }
   }
   outcome.residual = c.residual;
-  outcome.mode_changed = mode != guess;
+  outcome.mode_changed = mode != guess_;
   if (outcome.mode_changed) ++stats_.mode_changes;
   base_mode_ = mode;
   if (capture_ && !pivoted && observer_) observe_unpivoted(start, mode, r, d);

@@ -27,7 +27,21 @@
 // is how a singular W (a bridge whose diodes all block) is handled without any hidden gmin:
 // the member of the solution set returned is the one at the vertex Lemke reaches from the
 // previous mode (floating potentials pinned where a blocking pair is at the edge, w_j = 0).
+//
+// Reduced solves (enable_reduced): a mode with few active pairs A = σ ∪ {forced pairs} is
+// solved by block elimination through the factor of W alone (free pairs off: λ_j = 0):
+//
+//   x = x0 + Y λ_A,   x0 = W⁻¹ r,   Y = W⁻¹ B_A   (one column per pair, cached),
+//   S λ_A = g,   S_jk = R_j Y_k + E_jk,   g_j = e_j − R_j x0,
+//
+// with R_j = C_j, E_jk = D_jk, e_j = −d_j for a conducting pair and R_j = C_off_j,
+// E_jk = δ_jk, e_j = 0 for a forced pair that is off; det K(σ) = det W det S. This is the same
+// K(σ) u = ρ(σ) as above, at the cost of one solve with W (n unknowns instead of n + m) and
+// |A| vector updates. It is used only while W is well conditioned, |A| is small and S is
+// nonsingular; otherwise the K(σ) factors are used.
 #include <Eigen/Core>
+#include <Eigen/LU>
+#include <Eigen/SparseCore>
 #include <array>
 #include <functional>
 #include <string>
@@ -48,8 +62,10 @@ struct ModeMlcpStats {
   long pivots = 0;       // pivots (pivoting methods) or iterations (PGS, Newton)
   // methods[k]: pivoting calls answered by LcpSolverKind k (index 0, kAuto: no method ran).
   std::array<long, kLcpSolverKindCount> methods{};
-  long mode_changes = 0;  // steps whose accepted mode differs from the guess
-  long inaccurate = 0;    // solutions accepted with the looser tolerance
+  long mode_changes = 0;      // steps whose accepted mode differs from the guess
+  long inaccurate = 0;        // solutions accepted with the looser tolerance
+  long reduced_solves = 0;    // mode solves done through W's factor (counted in mode_solves too)
+  long w_factorizations = 0;  // numeric factorizations of W (reduced solves)
 };
 
 struct MlcpOutcome {
@@ -107,6 +123,11 @@ class ModeMlcp {
   // violated pairs flipped (for tests of the LCP solvers on real steps).
   void set_block_flip(bool on) { block_flip_ = on; }
 
+  // Solves modes with at most `max_active` active pairs (conducting or forced) through the factor
+  // of W (header comment); `w_symbolic` is the analysis of W's pattern and must outlive this
+  // object. Off by default. A W that is singular or badly conditioned disables it.
+  void enable_reduced(const KluSymbolic& w_symbolic, int max_active = 16);
+
   const ModeMlcpStats& stats() const { return stats_; }
   const FactorCache& cache() const { return cache_; }
 
@@ -120,14 +141,30 @@ class ModeMlcp {
   Eigen::VectorXd c_row_norm_, d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
   Eigen::VectorXd b_col_max_;                // max_i |B_ij|
   std::vector<double> on_values_, off_values_;
+  // Row-major copies for w = C x + D λ + d and the rows of the reduced system.
+  using RowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+  RowMatrix c_rows_, d_rows_, c_off_rows_;
+  SparseMatrix w_, b_;  // W and B, for the reduced solves
   const KluSymbolic& symbolic_;
   FactorCache cache_;
   ModeMlcpStats stats_;
   std::vector<char> base_mode_;  // last mode with a nonsingular K
-  Eigen::VectorXd u_, rho_;
-  mutable Eigen::VectorXd w_scale_, lambda_scale_;  // scratch of check()
-  const KluFactor* last_factor_ = nullptr;          // the factor returned last, and its mode
+  Eigen::VectorXd u_;
+  const KluFactor* last_factor_ = nullptr;  // the factor returned last, and its mode
   std::vector<char> last_mode_;
+  std::vector<char> guess_;  // solve(): the mode on entry (scratch)
+  // Reduced solves (enable_reduced).
+  const KluSymbolic* w_symbolic_ = nullptr;
+  int max_active_ = 0;
+  int w_state_ = 0;  // 0: W not factored yet, 1: usable, −1: singular or badly conditioned
+  KluFactor w_factor_;
+  std::vector<int> y_slot_;              // pair → column of y_cols_, or −1
+  std::vector<Eigen::VectorXd> y_cols_;  // W⁻¹ B_j of the pairs met in active sets
+  std::vector<char> s_mode_;             // the mode whose S is factored (empty: none)
+  std::vector<int> active_;              // its active pairs
+  bool s_ok_ = false;                    // S of s_mode_ is nonsingular
+  Eigen::PartialPivLU<Eigen::MatrixXd> s_lu_;
+  Eigen::VectorXd g_, lambda_a_;  // right-hand side and solution λ_A of S
   LcpPolicy policy_;
   LcpObserver observer_;
   bool capture_ = false;
@@ -146,6 +183,15 @@ class ModeMlcp {
                          const Eigen::VectorXd& r, const Eigen::VectorXd& d);
 
   const KluFactor* factor_for(const std::vector<char>& mode);
+  // The mode system through W's factor into u_ (true), or false when the reduced path does not
+  // apply to this mode (then the K(σ) factors must be used).
+  bool solve_reduced(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                     const std::vector<char>& mode);
+  bool factor_schur(const std::vector<char>& mode);
+  const Eigen::VectorXd& y_column(int j);
+  // Mode system for `mode` into u_: reduced if possible, else with K(σ)'s factor; false if
+  // K(σ) is singular.
+  bool solve_any(const Eigen::VectorXd& r, const Eigen::VectorXd& d, const std::vector<char>& mode);
   void set_values(const std::vector<char>& mode);
   // Replaces a singular mode by a nearby one whose K is nonsingular; false if none is found.
   bool find_base(std::vector<char>& mode);

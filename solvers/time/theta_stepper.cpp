@@ -18,6 +18,9 @@ constexpr double kBreakpointSnap = 1e-6;
 constexpr double kJumpFactor = 4.0;
 // A restart step after a breakpoint is impulsive when its |y| exceeds the next step's by this.
 constexpr double kImpulseFactor = 10.0;
+// Circuits with at least this many complementarity pairs solve their steps through the factor
+// of W when few pairs are active (ModeMlcp::enable_reduced): K(σ) has n + m unknowns, W n.
+constexpr int kReducedMinPairs = 16;
 // Some component of `first` exceeds kImpulseFactor times the same component of `later`.
 bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
   const double floor = 1e-12 * first.lpNorm<Eigen::Infinity>();
@@ -49,6 +52,15 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
   const SparseMatrix w_pattern = mlcs_.G + mlcs_.E;
   pattern_ = mode_matrix_pattern(w_pattern, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off);
   symbolic_.analyze(pattern_);
+  e_rows_ = mlcs_.E;
+  g_rows_ = mlcs_.G;
+  e_rows_.makeCompressed();
+  g_rows_.makeCompressed();
+  if (mlcs_.m >= kReducedMinPairs) {
+    SparseMatrix w = w_pattern;
+    w.makeCompressed();
+    if (w_symbolic_.analyze(w) != LuStatus::kOk) w_symbolic_ = KluSymbolic();
+  }
 }
 
 ModeMlcp& ThetaStepper::solver_for(double theta_h) {
@@ -69,6 +81,7 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   policy.force = options_.lcp_solver;
   solver->set_lcp_policy(policy);
   solver->set_block_flip(options_.block_flip);
+  if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
   attach(*solver, theta_h);
   return *solvers_.emplace(key, std::move(solver)).first->second;
 }
@@ -94,7 +107,7 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   s.pivots += m.pivots;
   for (size_t k = 0; k < m.methods.size(); ++k) s.lcp_methods[k] += m.methods[k];
   s.mode_solves += m.mode_solves;
-  s.factorizations += solver.cache().factorizations();
+  s.factorizations += solver.cache().factorizations() + m.w_factorizations;
   s.refactorizations += solver.cache().refactorizations();
   s.cache_hits += solver.cache().stats().hits;
   s.cache_misses += solver.cache().stats().misses;
@@ -184,7 +197,8 @@ MlcpOutcome ThetaStepper::step() {
   }
   if (t_next >= options_.t_stop - kBreakpointSnap * h) t_next = options_.t_stop;
   bool on_grid = !breakpoint;
-  std::vector<char> mode = mode_;
+  std::vector<char>& mode = mode_try_;
+  mode = mode_;
   t_next_ = t_next;
   MlcpOutcome outcome = attempt(t_next, mode);
   if (!ok(outcome)) return outcome;
@@ -226,10 +240,7 @@ MlcpOutcome ThetaStepper::step() {
   // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
   Eigen::VectorXd& q_new = q_new_;
   Eigen::VectorXd& y_new = y_new_;
-  q_new.noalias() = mlcs_.E * x_new_;
-  y_new = b_next_;
-  y_new.noalias() += mlcs_.B * lambda_new_;
-  y_new.noalias() -= mlcs_.G * x_new_;
+  charge_and_y(b_next_, lambda_new_, x_new_, q_new, y_new);
   account_restart(y_new, breakpoint, outcome.mode_changed, theta);
 
   ++stats_.steps;
@@ -256,8 +267,39 @@ MlcpOutcome ThetaStepper::step() {
   b_.swap(b_next_);
   if (bdf2_pending_ > 0 && --bdf2_pending_ == 0 && std::abs(h_prev_ - h_prev2_) <= kSnap * h_prev_)
     y_ = (3.0 * q_ - 4.0 * q_prev_ + q_prev2_) / (2.0 * h_prev_);
-  mode_ = std::move(mode);
+  mode_.swap(mode);
   return outcome;
+}
+
+void ThetaStepper::charge_and_y(const Eigen::VectorXd& b, const Eigen::VectorXd& lambda,
+                                const Eigen::VectorXd& x, Eigen::VectorXd& q,
+                                Eigen::VectorXd& y) const {
+  // The sums of q = E x and of y = b; y += B λ; y −= G x, each in the same order as the
+  // column-major products (a column of B times λ_j = 0 adds nothing).
+  y = b;
+  const SparseMatrix& bm = mlcs_.B;
+  for (int j = 0; j < bm.outerSize(); ++j) {
+    const double lj = lambda[j];
+    if (lj == 0.0) continue;
+    for (SparseMatrix::InnerIterator it(bm, j); it; ++it) y[it.row()] += it.value() * lj;
+  }
+  const int n = static_cast<int>(x.size());
+  q.resize(n);
+  const int* eo = e_rows_.outerIndexPtr();
+  const int* ei = e_rows_.innerIndexPtr();
+  const double* ev = e_rows_.valuePtr();
+  const int* go = g_rows_.outerIndexPtr();
+  const int* gi = g_rows_.innerIndexPtr();
+  const double* gv = g_rows_.valuePtr();
+  const double* xp = x.data();
+  for (int i = 0; i < n; ++i) {
+    double qi = 0.0;
+    for (int p = eo[i]; p < eo[i + 1]; ++p) qi += ev[p] * xp[ei[p]];
+    q[i] = qi;
+    double yi = y[i];
+    for (int p = go[i]; p < go[i + 1]; ++p) yi += gv[p] * -xp[gi[p]];
+    y[i] = yi;
+  }
 }
 
 void ThetaStepper::switching_step(double t_next, std::vector<char>& mode, MlcpOutcome& outcome) {

@@ -109,6 +109,7 @@ class ThetaStepper {
   ThetaOptions options_;
   SparseMatrix pattern_;  // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
+  KluSymbolic w_symbolic_;  // pattern of W = G + E/(θh), for ModeMlcp's reduced solves
   std::map<long long, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh (quantized)
   RunStats retired_;  // counts of solvers dropped from the map
   RunStats stats_;
@@ -127,6 +128,12 @@ class ThetaStepper {
   bool impulsive_ = false;            // the last backward_euler() saw a state jump
   std::vector<char> switch_on_;       // state of each Mlcs::switches entry
   Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_, q_new_, y_new_;
+  std::vector<char> mode_try_;  // the mode of the step being attempted (scratch)
+  Eigen::SparseMatrix<double, Eigen::RowMajor, int> e_rows_, g_rows_;  // E, G by rows
+  // q = E x and y = b + B λ − G x (without the columns of B whose λ_j is 0: most pairs, most
+  // steps), in one pass over the rows.
+  void charge_and_y(const Eigen::VectorXd& b, const Eigen::VectorXd& lambda,
+                    const Eigen::VectorXd& x, Eigen::VectorXd& q, Eigen::VectorXd& y) const;
 
   LcpObserver observer_;
   bool capture_ = false;

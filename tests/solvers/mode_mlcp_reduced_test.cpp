@@ -1,0 +1,121 @@
+// ModeMlcp's reduced solves (through W's factor and the Schur complement of the active pairs)
+// against its K(σ) solves, on a diode-clamped RC ladder with an ideal switch at its end.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "solvers/lcp/mode_mlcp.hpp"
+
+namespace nsspice::solvers {
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double, int>>;
+
+SparseMatrix sparse(int rows, int cols, const Triplets& t) {
+  SparseMatrix a(rows, cols);
+  a.setFromTriplets(t.begin(), t.end());
+  a.makeCompressed();
+  return a;
+}
+
+// N nodes (R = 1 kΩ sections, C = 1 nF to ground), pair j < N: ideal diode from node j to a
+// 1 V rail (w_j = 1 − v_j), pair N: a switch (RON = 0.1 Ω, GOFF = 1e-9 S) from node N−1 to
+// ground, forced. One backward-Euler step matrix W = G + E/h.
+struct Ladder {
+  int n;
+  SparseMatrix w, b, c, d, c_off;
+  Eigen::VectorXd dvec;
+  std::vector<char> forced;
+  explicit Ladder(int sections, double h) : n(sections) {
+    const int m = n + 1;
+    const double g = 1e-3, cap = 1e-9;
+    Triplets tw, tb, tc, td, toff;
+    for (int i = 0; i < n; ++i) {
+      tw.emplace_back(i, i, (i + 1 < n ? 2 * g : g) + cap / h);
+      if (i + 1 < n) {
+        tw.emplace_back(i, i + 1, -g);
+        tw.emplace_back(i + 1, i, -g);
+      }
+      tb.emplace_back(i, i, -1.0);
+      tc.emplace_back(i, i, -1.0);
+    }
+    tb.emplace_back(n - 1, n, -1.0);
+    tc.emplace_back(n, n - 1, 1.0);
+    td.emplace_back(n, n, -0.1);
+    toff.emplace_back(n, n - 1, -1e-9);
+    w = sparse(n, n, tw);
+    b = sparse(n, m, tb);
+    c = sparse(m, n, tc);
+    d = sparse(m, m, td);
+    c_off = sparse(m, n, toff);
+    dvec = Eigen::VectorXd::Ones(m);
+    dvec[n] = 0.0;
+    forced.assign(static_cast<size_t>(m), 0);
+    forced[static_cast<size_t>(n)] = 1;
+  }
+};
+
+TEST(ModeMlcpReduced, AgreesWithTheModeSystemOfKSigma) {
+  const Ladder lad(60, 1e-7);
+  const SparseMatrix pattern = mode_matrix_pattern(lad.w, lad.b, lad.c, lad.d, lad.c_off);
+  KluSymbolic k_symbolic, w_symbolic;
+  ASSERT_EQ(k_symbolic.analyze(pattern), LuStatus::kOk);
+  ASSERT_EQ(w_symbolic.analyze(lad.w), LuStatus::kOk);
+  ModeMlcp full(lad.w, lad.b, lad.c, lad.d, lad.c_off, lad.forced, k_symbolic, 8);
+  ModeMlcp reduced(lad.w, lad.b, lad.c, lad.d, lad.c_off, lad.forced, k_symbolic, 8);
+  reduced.enable_reduced(w_symbolic, 16);
+  const int m = lad.n + 1;
+  std::vector<char> mode_full(static_cast<size_t>(m), 0), mode_red = mode_full;
+  // Drives whose solutions clamp a few nodes (the reduced path) and many nodes (more active
+  // pairs than the limit: the K(σ) path), with the switch on and off.
+  int changes = 0;
+  for (int k = 0; k < 24; ++k) {
+    const bool switch_on = (k / 6) % 2 == 1;
+    mode_full[static_cast<size_t>(lad.n)] = mode_red[static_cast<size_t>(lad.n)] = switch_on;
+    const double peak = k < 12 ? 0.5 + 0.15 * k : 4.0 - 0.3 * (k - 12);
+    Eigen::VectorXd target(lad.n);
+    for (int i = 0; i < lad.n; ++i) target[i] = peak * std::exp(-0.05 * i * (1 + k % 3));
+    const Eigen::VectorXd r = lad.w * target;
+    Eigen::VectorXd xf, lf, wf, xr, lr, wr;
+    const MlcpOutcome of = full.solve(r, lad.dvec, mode_full, xf, lf, wf);
+    const MlcpOutcome orr = reduced.solve(r, lad.dvec, mode_red, xr, lr, wr);
+    ASSERT_EQ(of.status, LcpStatus::kSuccess) << k;
+    ASSERT_EQ(orr.status, LcpStatus::kSuccess) << k;
+    ASSERT_EQ(mode_full, mode_red) << k;
+    changes += of.mode_changed;
+    const double scale = 1.0 + xf.lpNorm<Eigen::Infinity>();
+    EXPECT_LE((xf - xr).lpNorm<Eigen::Infinity>(), 1e-12 * scale) << k;
+    EXPECT_LE((lf - lr).lpNorm<Eigen::Infinity>(), 1e-12 * (1.0 + lf.lpNorm<Eigen::Infinity>()))
+        << k;
+    EXPECT_LE((wf - wr).lpNorm<Eigen::Infinity>(), 1e-12 * scale) << k;
+  }
+  EXPECT_GT(changes, 4);
+  EXPECT_EQ(full.stats().reduced_solves, 0);
+  EXPECT_GT(reduced.stats().reduced_solves, 0);
+  EXPECT_LT(reduced.stats().reduced_solves, reduced.stats().mode_solves);  // both paths met
+}
+
+TEST(ModeMlcpReduced, SingularWFallsBackToKSigma) {
+  // A node without a conductance of its own (W singular): every solve goes through K(σ).
+  Ladder lad(5, 1e-7);
+  lad.w.coeffRef(4, 4) = 0.0;
+  lad.w.coeffRef(4, 3) = 0.0;
+  lad.w.coeffRef(3, 4) = 0.0;
+  const SparseMatrix pattern = mode_matrix_pattern(lad.w, lad.b, lad.c, lad.d, lad.c_off);
+  KluSymbolic k_symbolic, w_symbolic;
+  ASSERT_EQ(k_symbolic.analyze(pattern), LuStatus::kOk);
+  ASSERT_EQ(w_symbolic.analyze(lad.w), LuStatus::kOk);
+  ModeMlcp reduced(lad.w, lad.b, lad.c, lad.d, lad.c_off, lad.forced, k_symbolic, 8);
+  reduced.enable_reduced(w_symbolic, 16);
+  std::vector<char> mode(6, 0);
+  mode[5] = 1;  // the switch holds node 4
+  Eigen::VectorXd x, l, w;
+  const Eigen::VectorXd r = Eigen::VectorXd::Constant(5, 1e-3);
+  const MlcpOutcome o = reduced.solve(r, lad.dvec, mode, x, l, w);
+  EXPECT_EQ(o.status, LcpStatus::kSuccess);
+  EXPECT_EQ(reduced.stats().reduced_solves, 0);
+}
+
+}  // namespace
+}  // namespace nsspice::solvers
