@@ -96,6 +96,11 @@ int main(int argc, char** argv) {
                        ->transform(kSpiceNumber);
   cmd->add_option("--method", run.method,
                   "theta (time stepping) or event (event-driven; overrides .options method)");
+  double evrtol = 0;
+  auto* evrtol_opt =
+      cmd->add_option("--evrtol", evrtol,
+                      "event-driven local error tolerance (overrides .options evrtol)")
+          ->transform(kSpiceNumber);
   cmd->add_option("--lcp-solver", run.lcp_solver,
                   "LCP method of pivoting steps: auto, lemke, murty, enum, pgs, newton "
                   "(overrides .options lcpsolver)");
@@ -172,6 +177,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (*cmd) {
     if (*theta_opt) run.theta = theta;
+    if (*evrtol_opt) run.evrtol = evrtol;
     if (*step_opt) run.step = step;
     if (*grid_opt) run.grid = grid;
     if (*dump_time_opt) run.dump_time = dump_time;

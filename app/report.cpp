@@ -19,8 +19,11 @@ std::string format_report(const circuit::TransientResult& r, double wall, const 
     line("scheme",
          fmt::format("event-driven, Radau IIA (order 5), evrtol = {:.3g}, t = 0 .. {:.6g} s",
                      r.event_rtol, r.t_end));
-    line("steps", fmt::format("{} accepted, {} rejected; {} Radau solves, {} factorizations",
-                              e.steps, e.rejected, e.radau_steps, e.factorizations));
+    line("steps",
+         fmt::format("{} accepted, {} rejected; {} Radau solves, {} factorizations{}", e.steps,
+                     e.rejected, e.radau_steps, e.factorizations,
+                     e.fallback_steps ? fmt::format("; {} theta-scheme steps", e.fallback_steps)
+                                      : std::string()));
     line("events", fmt::format("{} located ({} step-map evaluations), {} mode changes, {} mode "
                                "selections, {} state jumps",
                                e.events, e.refinements, e.mode_changes, e.selections, e.jumps));

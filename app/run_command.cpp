@@ -147,6 +147,7 @@ int run_command(const RunOptions& o) {
     topt.method = o.method == "event" ? circuit::TranMethod::kEvent : circuit::TranMethod::kTheta;
   }
   const bool event_driven = topt.method.value_or(circuit.method) == circuit::TranMethod::kEvent;
+  topt.event_rtol = o.evrtol;
   topt.dump_step = o.dump_step;
   topt.dump_time = o.dump_time;
   auto measures_or = all_measures(*loaded, o.measures);

@@ -24,6 +24,7 @@ struct RunOptions {
   std::optional<double> step;
   std::string lcp_solver;           // "" = the netlist's .options lcpsolver
   std::string method;               // "" = the netlist's .options method; theta or event
+  std::optional<double> evrtol;     // event-driven tolerance (overrides .options evrtol)
   long dump_step = 0;               // --dump-mlcp K (> 0)
   std::optional<double> dump_time;  // --dump-mlcp-time T
   bool quiet = false;

@@ -22,8 +22,8 @@ and its two neighbours. Event-driven runs add dense-output points (--grid 10 ns)
 Methods (all in one invocation):
   event   nsspice --method event, .options evrtol = 1e-6 .. 1e-12; steps = the report's accepted
           Radau steps plus the theta-scheme steps of its Zeno-fallback intervals (listed in the
-          report; each is (t1 - t0) / .tran step). The last row also sets the .tran step (= the
-          fallback step) to 100 ps, which shows that the fallback bounds the accuracy.
+          report; each is (t1 - t0) / .tran step; none on this circuit). The last row also sets the
+          .tran step (= the fallback step) to 100 ps, a check that no fallback limits accuracy.
   theta   nsspice --method theta --theta 0.5 --step H for decreasing H; steps from the report.
   ngspice ngspice -b on the regularized netlist (SW RON = 1 uOhm ROFF = 1 TOhm VT = 0.5 VH = 0;
           D IS = 1e-14 N = 1e-4, i.e. ~80 uV at 0.5 A), RELTOL sweep at TMAX = 10 ns (as
@@ -537,9 +537,6 @@ def markdown(res):
                               f"{r.get('mode_changes')} mode changes" for r in ev) + ".",
                   "* event wall times include --grid 1e-8 (dense output, needed for the v(out) "
                   "extremes); in parentheses the same run without it.",
-                  "* Only the row with a 100 ps .tran step (the Zeno-fallback step) reaches the "
-                  "target on v(out): with the default 10 ns the theta-scheme fallback intervals "
-                  "bound the accuracy whatever evrtol.",
                   "* ngspice: SW and D regularized (see the JSON). Its i(l1) ripple error stays "
                   "near 1e-4 whatever RELTOL and TMAX (model error: the SW flips at the first "
                   "time point past VT, the diode drops ~80 uV; not separated here)."]

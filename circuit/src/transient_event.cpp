@@ -60,6 +60,7 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   eo.fallback_h = tran.tstep;
   eo.fallback_theta = options.theta.value_or(circuit.theta);
   eo.output_step = options.output_step;
+  eo.output_from = tran.tstart;
   eo.lcp_solver = options.lcp_solver.value_or(circuit.lcp_solver);
   result.theta = eo.fallback_theta;
   result.event_rtol = eo.rtol;

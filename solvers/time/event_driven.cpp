@@ -131,7 +131,8 @@ bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
     const double tg = opt_.t_start + static_cast<double>(grid_k_) * opt_.output_step;
     if (tg > t_until - eps || tg > opt_.t_stop + eps) break;
     ++grid_k_;
-    if (tg <= seg.t0) continue;  // inside a θ-scheme interval, or already passed
+    // Inside a θ-scheme interval, already passed, or before the first point wanted.
+    if (tg <= seg.t0 || tg < opt_.output_from) continue;
     seg.dense((tg - seg.t0) / seg.h, u);
     if (!emit(tg, u)) return false;
   }

@@ -68,6 +68,7 @@ struct EventOptions {
   int fallback_steps = 100;   // length of a θ-scheme interval, in steps
   double fallback_theta = 0.5;
   double output_step = 0;  // > 0: also points at t_start + k·output_step (dense output)
+  double output_from = 0;  // no grid points before this time (the .tran TSTART)
   LcpSolverKind lcp_solver = LcpSolverKind::kAuto;
   std::string validate() const;
 };

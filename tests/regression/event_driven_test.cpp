@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <unsupported/Eigen/MatrixFunctions>
 
@@ -293,6 +294,30 @@ TEST(EventDriven, AgreesWithTimeSteppingAsStepShrinks) {
   }
   EXPECT_LT(diffs[1], diffs[0] / 3) << diffs[0] << " " << diffs[1];
   EXPECT_LT(diffs[1], 1e-3);
+}
+
+// Every bundled example runs in the event-driven mode too, and ends where the θ-scheme ends
+// (within 1% of each .print signal's range, the θ-scheme's own error at the examples' steps).
+TEST(EventDriven, EveryExampleRuns) {
+  for (const auto& entry : std::filesystem::directory_iterator(NSSPICE_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".cir") continue;
+    const std::string name = entry.path().filename().string();
+    const std::string text = read_example(name);
+    circuit::TransientOptions ev;
+    ev.method = circuit::TranMethod::kEvent;
+    const Waveforms e = simulate(text, ev);
+    ASSERT_TRUE(e.result.ok) << name << ": " << e.result.error;
+    const Waveforms t = simulate(text);
+    ASSERT_TRUE(t.result.ok) << name << ": " << t.result.error;
+    EXPECT_NEAR(e.t.back(), t.t.back(), 1e-12 * t.t.back()) << name;
+    for (const char* signal : {"v(out)", "v(n1)", "v(c)"}) {
+      if (std::find(t.names.begin(), t.names.end(), signal) == t.names.end()) continue;
+      const auto v = t.series(signal);
+      double range = 0;
+      for (double x : v) range = std::max(range, std::abs(x));
+      EXPECT_NEAR(e.series(signal).back(), v.back(), 0.01 * range) << name << " " << signal;
+    }
+  }
 }
 
 }  // namespace
