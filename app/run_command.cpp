@@ -148,6 +148,11 @@ int run_command(const RunOptions& o) {
   }
   const bool event_driven = topt.method.value_or(circuit.method) == circuit::TranMethod::kEvent;
   topt.event_rtol = o.evrtol;
+  if (event_driven && (o.dump_step > 0 || o.dump_time)) {
+    print_error(
+        "--dump-mlcp writes a step of the theta-scheme; it does not apply to --method event");
+    return kBadInput;
+  }
   topt.dump_step = o.dump_step;
   topt.dump_time = o.dump_time;
   auto measures_or = all_measures(*loaded, o.measures);

@@ -163,9 +163,10 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",
                                                  p.name.text, p.raw.text));
-          else if (p.name.lower != "evmaxstep" && !(*p.number < 1e-3))
-            diags_.error(p.raw.span,
-                         fmt::format("{} must be below 1e-3, got {}", p.name.text, *p.number));
+          else if (const double limit = p.name.lower == "evtimetol" ? 1e-3 : 1.0;
+                   p.name.lower != "evmaxstep" && p.name.lower != "evatol" && !(*p.number < limit))
+            diags_.error(p.raw.span, fmt::format("{} must be below {:g}, got {}", p.name.text,
+                                                 limit, *p.number));
           else
             *target = *p.number;
         } else {

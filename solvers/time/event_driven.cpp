@@ -154,7 +154,14 @@ bool EventDriven::fallback(EventOutcome& outcome) {
   to.theta = opt_.fallback_theta;
   to.h = opt_.fallback_h;
   to.t_start = t_;
-  to.t_stop = std::min(t_ + opt_.fallback_steps * opt_.fallback_h, opt_.t_stop);
+  // A Zeno interval right after the previous one (a persistent sliding or chattering mode)
+  // gets twice its length, so that the cost of detecting it again stays bounded.
+  const double length = opt_.fallback_steps * opt_.fallback_h;
+  fallback_scale_ = t_ <= last_fallback_end_ + fallback_scale_ * length
+                        ? std::min(2 * fallback_scale_, 1024.0)
+                        : 1.0;
+  if (stats_.fallbacks.empty()) fallback_scale_ = 1.0;
+  to.t_stop = std::min(t_ + fallback_scale_ * length, opt_.t_stop);
   to.lcp_solver = opt_.lcp_solver;
   FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size())};
   recent_.clear();
@@ -175,6 +182,7 @@ bool EventDriven::fallback(EventOutcome& outcome) {
     if (!emit(t_, z_)) return false;
   }
   stats_.fallbacks.push_back(interval);
+  last_fallback_end_ = t_;
   if (t_ >= opt_.t_stop) return true;
   mode_ = stepper.mode();
   for (size_t k = 0; k < mlcs_.switches.size(); ++k)
@@ -208,7 +216,8 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
   grid_k_ = 0;
   if (!emit(t_, z_)) return outcome;
   if (opt_.output_step > 0) grid_k_ = 1;
-  if (!select(t_, EventCause::kStart, mode_, q0, outcome)) return outcome;
+  const std::vector<char> mode_before = mode_;  // a copy: select() updates mode_
+  if (!select(t_, EventCause::kStart, mode_before, q0, outcome)) return outcome;
   if (!emit(t_, z_)) return outcome;
 
   double h = opt_.h_init;

@@ -200,6 +200,7 @@ class EventDriven {
   std::deque<double> recent_;  // times of the latest events (Zeno detection)
   Observer observer_;
   double next_grid_ = 0;
+  double last_fallback_end_ = -1e300, fallback_scale_ = 1;  // growing Zeno intervals
   long grid_k_ = 0;
   double last_emitted_ = -1e300;
   EventStats stats_;

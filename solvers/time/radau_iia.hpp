@@ -8,8 +8,9 @@
 //   M (z_i − z0) = h Σ_j a_ij (J z_j + f(t0 + c_j h)),     i = 1, 2, 3,
 //
 // with the Radau IIA tableau (c = ((4 − √6)/10, (4 + √6)/10, 1), Hairer & Wanner, Solving ODEs
-// II, §IV.5 and §VI.1). It is stiffly accurate (z1 = z_3) and L-stable. Multiplying by A⁻¹/h
-// gives one sparse linear system in the increments Z_i = z_i − z0,
+// II, §IV.5 and §VI.1). It is stiffly accurate (the step end is the last stage, z(t0 + h) = z_3)
+// and L-stable. Multiplying by A⁻¹/h gives one sparse linear system in the increments Z_i = z_i −
+// z0,
 //
 //   Σ_j (A⁻¹)_ij / h · M Z_j − J Z_i = J z0 + f(t0 + c_i h),
 //
