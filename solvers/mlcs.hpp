@@ -39,6 +39,10 @@ struct Mlcs {
     Eigen::SparseVector<double> c;  // over x
     double on_above = 0, off_below = 0;
     bool initially_on = false;
+    // The state after the control takes the value s, from `previous` (hysteresis).
+    bool next_state(double s, bool previous) const {
+      return s > on_above ? true : s < off_below ? false : previous;
+    }
   };
   std::vector<SwitchControl> switches;
   SparseMatrix S;  // n × (number of sources)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/linear/triplets.hpp"
 #include "solvers/time/theta_stepper.hpp"
 
 namespace nsspice::solvers {
@@ -59,13 +60,11 @@ EventDriven::EventDriven(const Mlcs& mlcs, const EventOptions& options)
   opt_.h_init = std::min(opt_.h_init, opt_.h_max);
   if (opt_.fallback_h <= 0) opt_.fallback_h = span_ / 1e4;
   // M = diag(E, 0).
-  std::vector<Eigen::Triplet<double, int>> t;
+  Triplets t;
+  append_scaled(t, mlcs_.E, 0, 0, 1.0);
   differential_.assign(static_cast<size_t>(n_), 0);
-  for (int col = 0; col < mlcs_.E.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(mlcs_.E, col); it; ++it) {
-      t.emplace_back(it.row(), col, it.value());
-      if (it.value() != 0) differential_[static_cast<size_t>(col)] = 1;
-    }
+  for (const auto& e : t)
+    if (e.value() != 0) differential_[static_cast<size_t>(e.col())] = 1;
   m_mat_.resize(nz_, nz_);
   m_mat_.setFromTriplets(t.begin(), t.end());
   m_mat_.makeCompressed();
@@ -160,7 +159,6 @@ bool EventDriven::fallback(EventOutcome& outcome) {
   fallback_scale_ = t_ <= last_fallback_end_ + fallback_scale_ * length
                         ? std::min(2 * fallback_scale_, 1024.0)
                         : 1.0;
-  if (stats_.fallbacks.empty()) fallback_scale_ = 1.0;
   to.t_stop = std::min(t_ + fallback_scale_ * length, opt_.t_stop);
   to.lcp_solver = opt_.lcp_solver;
   FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size())};
@@ -207,7 +205,7 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
   switch_on_.clear();
   for (const auto& sw : mlcs_.switches) {
     const double s = sw.c.dot(x0);
-    const bool on = s > sw.on_above ? true : s < sw.off_below ? false : sw.initially_on;
+    const bool on = sw.next_state(s, sw.initially_on);
     switch_on_.push_back(on);
     mode_[static_cast<size_t>(sw.pair)] = on;
   }

@@ -76,7 +76,8 @@ struct EventOptions {
 enum class EventCause { kStart, kGuard, kSwitch, kBreakpoint, kResume };
 const char* to_string(EventCause cause);
 
-// One mode change of one pair.
+// One mode change of one pair, or (pair = −1) a state jump where no pair changed mode (a source
+// step, a switch closing onto a charged capacitor...).
 struct EventRecord {
   double t = 0;
   int pair = -1;
@@ -86,9 +87,6 @@ struct EventRecord {
   int jump_unknown = -1;  // the unknown of x with the largest jump (−1: no jump)
   double jump_from = 0, jump_to = 0;
 };
-
-// A state jump where no pair changed mode (a source step, a switch closing on a capacitor...)
-// is recorded with pair = −1.
 
 struct FallbackInterval {
   double t_begin = 0, t_end = 0;

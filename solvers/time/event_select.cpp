@@ -3,19 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/linear/triplets.hpp"
 #include "solvers/time/event_driven.hpp"
 
 namespace nsspice::solvers {
 namespace {
-
-using Triplets = std::vector<Eigen::Triplet<double, int>>;
-
-// Appends s·a with rows shifted by row0 and columns by col0 (s = 0: the pattern only).
-void append(Triplets& t, const SparseMatrix& a, int row0, int col0, double s) {
-  for (int col = 0; col < a.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(a, col); it; ++it)
-      t.emplace_back(row0 + it.row(), col0 + col, s * it.value());
-}
 
 // Appends the rows j of a (m × cols, shifted) with mode[j] == want, times s.
 void append_rows(Triplets& t, const SparseMatrix& a, int row0, int col0, double s,
@@ -30,12 +22,12 @@ void append_rows(Triplets& t, const SparseMatrix& a, int row0, int col0, double 
 SparseMatrix mode_j(const Mlcs& mlcs, const std::vector<char>& mode) {
   const int n = mlcs.n, m = mlcs.m;
   Triplets t;
-  append(t, mlcs.G, 0, 0, -1.0);
-  append(t, mlcs.B, 0, n, 1.0);
+  append_scaled(t, mlcs.G, 0, 0, -1.0);
+  append_scaled(t, mlcs.B, 0, n, 1.0);
   // The union pattern: C, D, C_off and the identity in the pair rows, as explicit zeros.
-  append(t, mlcs.C, n, 0, 0.0);
-  append(t, mlcs.D, n, n, 0.0);
-  append(t, mlcs.C_off, n, 0, 0.0);
+  append_scaled(t, mlcs.C, n, 0, 0.0);
+  append_scaled(t, mlcs.D, n, n, 0.0);
+  append_scaled(t, mlcs.C_off, n, 0, 0.0);
   for (int j = 0; j < m; ++j) t.emplace_back(n + j, n + j, 0.0);
   // Conducting pairs (free or forced): C_j x + D_j λ = −d_j.
   append_rows(t, mlcs.C, n, 0, -1.0, mode, 1);

@@ -25,7 +25,7 @@ OperatingPoint solve_operating_point(const Mlcs& mlcs, double t) {
     for (size_t k = 0; k < on.size(); ++k) {
       const auto& sw = mlcs.switches[k];
       const double v = sw.c.dot(op.x);
-      const bool next = v > sw.on_above ? true : v < sw.off_below ? false : on[k];
+      const bool next = sw.next_state(v, on[k]);
       changed = changed || next != on[k];
       on[k] = next;
     }

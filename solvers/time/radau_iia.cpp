@@ -4,16 +4,14 @@
 #include <cmath>
 #include <vector>
 
+#include "solvers/linear/triplets.hpp"
+
 namespace nsspice::solvers {
 namespace {
 
-using Triplets = std::vector<Eigen::Triplet<double, int>>;
-
 // Adds s·a to block (bi, bj) of a 3N × 3N matrix.
 void add_block(Triplets& t, const SparseMatrix& a, int n, int bi, int bj, double s) {
-  for (int col = 0; col < a.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(a, col); it; ++it)
-      t.emplace_back(bi * n + it.row(), bj * n + col, s * it.value());
+  append_scaled(t, a, bi * n, bj * n, s);
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   switch_on_.clear();
   for (const auto& sw : mlcs_.switches) {
     const double s = sw.c.dot(x_);
-    const bool on = s > sw.on_above ? true : s < sw.off_below ? false : sw.initially_on;
+    const bool on = sw.next_state(s, sw.initially_on);
     switch_on_.push_back(on);
     mode_[static_cast<size_t>(sw.pair)] = on;
   }
