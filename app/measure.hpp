@@ -58,6 +58,8 @@ class Measurement {
                                          const std::vector<std::string>& names, std::string& error);
   void feed(double t, std::span<const double> values);
   MeasureResult result() const;
+  // The columns it reads (the signal; the condition's, for when/find-when).
+  std::vector<size_t> columns() const { return {col_, when_col_}; }
 
  private:
   explicit Measurement(MeasureSpec spec) : spec_(std::move(spec)) {}
@@ -86,6 +88,12 @@ class MeasureSet {
   }
   std::vector<MeasureResult> results() const;
   bool empty() const { return items_.empty(); }
+  // Sets used[c] = 1 for every column some measurement reads.
+  void mark_columns(std::vector<char>& used) const {
+    for (const auto& m : items_)
+      for (size_t c : m.columns())
+        if (c < used.size()) used[c] = 1;
+  }
 
  private:
   std::vector<Measurement> items_;

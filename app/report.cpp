@@ -6,8 +6,8 @@
 
 namespace nsspice::app {
 
-std::string format_report(const circuit::TransientResult& r, double wall, const std::string& output,
-                          long rows) {
+std::string format_report(const circuit::TransientResult& r, double wall, double stepping,
+                          const std::string& output, long rows) {
   const auto& s = r.stats;
   std::string out;
   auto line = [&](std::string_view key, const std::string& value) {
@@ -32,7 +32,7 @@ std::string format_report(const circuit::TransientResult& r, double wall, const 
            fmt::format("{} events accumulated: theta-scheme over t = {:.9g} .. {:.9g} s", f.events,
                        f.t_begin, f.t_end));
     if (!r.events.empty()) out += "  event log\n" + format_event_log(r.events, 12);
-    line("wall time", fmt::format("{:.3f} s", wall));
+    line("wall time", fmt::format("{:.3f} s; stepping {:.3f} s", wall, stepping));
     line("output", fmt::format("{} ({} rows)", output, rows));
     return out;
   }
@@ -58,8 +58,9 @@ std::string format_report(const circuit::TransientResult& r, double wall, const 
   if (!s.impulse_times.empty())
     line("impulses", fmt::format("{} impulsive step(s), first at t = {:.6g} s (state jump)",
                                  s.impulse_times.size(), s.impulse_times.front()));
-  line("wall time", fmt::format("{:.3f} s ({:.2f} µs/step)", wall,
-                                s.steps ? 1e6 * wall / static_cast<double>(s.steps) : 0.0));
+  const double steps = s.steps ? static_cast<double>(s.steps) : 1.0;
+  line("wall time", fmt::format("{:.3f} s ({:.2f} µs/step); stepping {:.3f} s ({:.2f} µs/step)",
+                                wall, 1e6 * wall / steps, stepping, 1e6 * stepping / steps));
   line("output", fmt::format("{} ({} rows)", output, rows));
   return out;
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/async_sink.hpp"
 #include "app/event_log.hpp"
 #include "app/measure.hpp"
 #include "app/output_file.hpp"
@@ -75,6 +76,30 @@ class RunSink : public RowSink {
   std::vector<std::vector<size_t>> layout_;
   std::vector<SeriesDecimator> decimators_;
 };
+
+// The signals (indices into the circuit's own names) that the file, the plot, the measurements
+// or the differential columns read; `n_all` counts those plus the differential columns.
+std::vector<size_t> needed_signals(size_t n_all, size_t n_signals,
+                                   const std::vector<size_t>& columns,
+                                   const std::vector<std::vector<size_t>>* layout,
+                                   const MeasureSet& measures,
+                                   const std::vector<DerivedColumn>& derived) {
+  std::vector<char> used(n_all, 0);
+  for (size_t c : columns) used[c] = 1;
+  if (layout != nullptr)
+    for (const auto& panel : *layout)
+      for (size_t c : panel) used[c] = 1;
+  measures.mark_columns(used);
+  for (size_t k = 0; k < derived.size() && n_signals + k < n_all; ++k) {
+    if (!used[n_signals + k]) continue;
+    if (derived[k].plus >= 0) used[static_cast<size_t>(derived[k].plus)] = 1;
+    if (derived[k].minus >= 0) used[static_cast<size_t>(derived[k].minus)] = 1;
+  }
+  std::vector<size_t> out;
+  for (size_t k = 0; k < n_signals; ++k)
+    if (used[k]) out.push_back(k);
+  return out;
+}
 
 bool write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path);
@@ -245,11 +270,20 @@ int run_command(const RunOptions& o) {
   }
 
   DerivedSink with_derived(sink, derived);
+  // Everything downstream of the signal values (derived signals, measurements, plot series,
+  // formatting and writing the file) runs on a second thread, overlapped with the stepping;
+  // the stepping evaluates only the signals read downstream.
+  const std::vector<size_t> needed =
+      needed_signals(all_names.size(), signals.names.size(), columns, plotting ? &*layout : nullptr,
+                     measures, derived);
+  const bool subset = needed.size() < signals.names.size();
+  AsyncSink async(with_derived, subset ? needed : std::vector<size_t>(), signals.names.size());
   Progress progress(circuit.tran->tstop, o.progress && !o.quiet);
-  const Simulated sim = simulate(circuit, assembled, signals, topt, with_derived,
-                                 [&](double t) { progress.update(t); });
+  const Simulated sim = simulate(
+      circuit, assembled, signals, topt, async, [&](double t) { progress.update(t); },
+      subset ? std::span<const size_t>(needed) : std::span<const size_t>());
   progress.finish();
-  sink.finish();
+  async.finish();
   const bool written = writer->close();
   const long rows = counter.rows();
   const auto& result = sim.result;
@@ -281,7 +315,7 @@ int run_command(const RunOptions& o) {
   }
   auto report = [&] {
     if (o.quiet) return;
-    fmt::print("{}", format_report(result, wall, output, rows));
+    fmt::print("{}", format_report(result, wall, sim.wall_seconds, output, rows));
     fmt::print("  {:<18} {}{}\n", "format", format_name(*format),
                !o.grid        ? std::string()
                : event_driven ? fmt::format(", plus dense output every {:g} s", *o.grid)

@@ -87,14 +87,18 @@ std::vector<double> source_breakpoints(const circuit::Assembled& assembled, doub
 
 Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                    const circuit::SignalTable& signals, const circuit::TransientOptions& options,
-                   RowSink& sink, const std::function<void(double)>& progress) {
+                   RowSink& sink, const std::function<void(double)>& progress,
+                   std::span<const size_t> only) {
   const auto start = std::chrono::steady_clock::now();
   Simulated out;
   std::vector<double> values;
   out.result = circuit::run_transient(
       circuit, assembled, options,
       [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
-        signals.evaluate(x, lambda, values);
+        if (only.empty())
+          signals.evaluate(x, lambda, values);
+        else
+          signals.evaluate(x, lambda, only, values);
         sink.row(t, values);
         ++out.rows;
         if (progress) progress(t);

@@ -3,6 +3,7 @@
 // diagnostic printed) and running its transient into a RowSink.
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,11 +41,13 @@ struct Simulated {
   double wall_seconds = 0;  // the transient (assembly included), not the parse
 };
 
-// Assembles and runs the transient; every point (all of `signals.names`) goes to `sink`, then
-// `progress_t` is told the time (for a progress bar; may be empty).
+// Assembles and runs the transient; every point goes to `sink` (all of `signals.names`, or with
+// `only` non-empty just those signals, in that order), then `progress` is told the time (for a
+// progress bar; may be empty).
 Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                    const circuit::SignalTable& signals, const circuit::TransientOptions& options,
-                   RowSink& sink, const std::function<void(double)>& progress = {});
+                   RowSink& sink, const std::function<void(double)>& progress = {},
+                   std::span<const size_t> only = {});
 
 void print_error(const std::string& message);
 

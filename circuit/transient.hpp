@@ -5,6 +5,7 @@
 // every accepted point to an observer. Failures name the devices and the time.
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct SignalTable {
   std::vector<DerivedSignal> derived;
   void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
                 std::vector<double>& out) const;
+  // Only the signals `which` (indices into names): out[k] = signal which[k].
+  void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                std::span<const size_t> which, std::vector<double>& out) const;
 };
 SignalTable make_signals(const Circuit& circuit, const Assembled& assembled);
 

@@ -9,6 +9,7 @@ packages=(
   libboost-dev          # Boost.Spirit X3: the netlist grammar (header-only)
   libeigen3-dev         # dense/sparse matrices
   libsuitesparse-dev    # KLU sparse LU
+  libmetis-dev          # nested-dissection orderings of large matrices (faster solves)
   libfmt-dev            # formatting
   libcli11-dev          # command line
   libgtest-dev          # tests

@@ -55,16 +55,33 @@ class StepCapture {
 
 }  // namespace
 
+namespace {
+
+double derived_value(const DerivedSignal& d, const Eigen::VectorXd& x,
+                     const Eigen::VectorXd& lambda) {
+  double v = 0;
+  for (const auto& [j, coef] : d.lambda_terms) v += coef * lambda[j];
+  for (const auto& [i, coef] : d.x_terms) v += coef * x[i];
+  return v;
+}
+
+}  // namespace
+
 void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
                            std::vector<double>& out) const {
   out.resize(names.size());
   const size_t n = static_cast<size_t>(x.size());
   for (size_t i = 0; i < n; ++i) out[i] = x[static_cast<Eigen::Index>(i)];
-  for (size_t k = 0; k < derived.size(); ++k) {
-    double v = 0;
-    for (const auto& [j, coef] : derived[k].lambda_terms) v += coef * lambda[j];
-    for (const auto& [i, coef] : derived[k].x_terms) v += coef * x[i];
-    out[n + k] = v;
+  for (size_t k = 0; k < derived.size(); ++k) out[n + k] = derived_value(derived[k], x, lambda);
+}
+
+void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                           std::span<const size_t> which, std::vector<double>& out) const {
+  out.resize(which.size());
+  const size_t n = static_cast<size_t>(x.size());
+  for (size_t k = 0; k < which.size(); ++k) {
+    const size_t s = which[k];
+    out[k] = s < n ? x[static_cast<Eigen::Index>(s)] : derived_value(derived[s - n], x, lambda);
   }
 }
 

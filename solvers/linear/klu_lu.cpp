@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "solvers/linear/nested_dissection.hpp"
+
 namespace nsspice::solvers {
 namespace {
 
@@ -77,6 +79,23 @@ LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
     handle->symbolic = klu_analyze(n, mutable_outer(a), mutable_inner(a), &common);
     if (handle->symbolic == nullptr || common.status < KLU_OK) return LuStatus::kError;
     if (common.structural_rank >= 0 && common.structural_rank < n) return LuStatus::kSingular;
+    // Large: nested dissection instead of BTF + AMD (shorter elimination tree, faster solves;
+    // nested_dissection.hpp). The analysis above still served to find structural singularity.
+    if (n >= kNestedDissectionMin) {
+      if (const auto order = nested_dissection(a)) {
+        klu_common given = make_common();
+        given.btf = 0;
+        std::vector<int> p = *order;
+        klu_symbolic* nd =
+            klu_analyze_given(n, mutable_outer(a), mutable_inner(a), p.data(), p.data(), &given);
+        if (nd != nullptr && given.status >= KLU_OK) {
+          klu_free_symbolic(&handle->symbolic, &common);
+          handle->symbolic = nd;
+        } else if (nd != nullptr) {
+          klu_free_symbolic(&nd, &given);
+        }
+      }
+    }
   }
   handle->outer.assign(a.outerIndexPtr(), a.outerIndexPtr() + n + 1);
   handle->inner.assign(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());

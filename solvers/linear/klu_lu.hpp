@@ -1,7 +1,8 @@
 // Thin RAII wrapper around SuiteSparse KLU (sparse LU for circuit matrices).
 //
 // Equations: for a square sparse A (compressed column storage) KLU computes
-//   P R A Q = L U        (R: row scaling, P/Q: BTF + AMD ordering and partial pivoting)
+//   P R A Q = L U        (R: row scaling, P/Q: BTF + AMD or nested-dissection ordering and
+//                         partial pivoting)
 // and solves A x = b by x = Q U^-1 L^-1 P R b.  klu_refactor recomputes L, U for new
 // values of A with the *same* P and Q (no pivoting), which is cheap but may be
 // inaccurate when the new values would need different pivots; refactor() then falls back
@@ -32,7 +33,12 @@ inline constexpr double kKluSingularRcond = 1e-14;
 
 class KluFactor;
 
-// Symbolic analysis (klu_analyze: BTF + AMD ordering), done once per sparsity pattern.
+// Matrices of at least this order are ordered by nested dissection (METIS) without BTF, smaller
+// ones by KLU's default BTF + AMD (nested_dissection.hpp says why).
+inline constexpr int kNestedDissectionMin = 256;
+
+// Symbolic analysis (klu_analyze: BTF + AMD ordering; nested dissection from
+// kNestedDissectionMin unknowns on), done once per sparsity pattern.
 // The pattern (outer/inner index arrays) is stored so that factor()/refactor() can reject
 // matrices with a different pattern (kPatternMismatch).
 class KluSymbolic {

@@ -69,6 +69,33 @@ TEST_F(Output, SaveSelectsColumnsAndGridResamples) {
   EXPECT_FALSE(fs::exists(dir_ / "r2.csv"));
 }
 
+// The run evaluates only the signals something reads (file columns, a differential column's two
+// nodes, measurements): every value equals, bit for bit, that of a run writing all signals.
+TEST_F(Output, SavedSubsetEqualsTheFullRun) {
+  write("rect.cir", kRect);
+  ASSERT_EQ(nsspice("run rect.cir -o all.csv -q").exit_code, 0);
+  const CliRun r = nsspice(
+      "run rect.cir -o some.csv --save 'i(d1),v(in,out)' --meas 'max v(out)' --meas "
+      "'avg i(v1)'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const CliRun full = nsspice("run rect.cir -o all2.csv --meas 'max v(out)' --meas 'avg i(v1)'");
+  ASSERT_EQ(full.exit_code, 0) << full.output;
+  auto measures = [](const std::string& out) { return out.substr(out.find("measurements")); };
+  EXPECT_EQ(measures(r.output), measures(full.output));
+  std::string error;
+  const auto all = app::read_waveforms((dir_ / "all.csv").string(), error);
+  const auto some = app::read_waveforms((dir_ / "some.csv").string(), error);
+  ASSERT_TRUE(all && some) << error;
+  ASSERT_EQ(some->names, (std::vector<std::string>{"i(d1)", "v(in,out)"}));
+  ASSERT_EQ(some->points(), all->points());
+  const size_t id = *all->index("i(d1)"), vin = *all->index("v(in)"), vout = *all->index("v(out)");
+  for (size_t i = 0; i < all->points(); ++i) {
+    ASSERT_EQ(some->time[i], all->time[i]);
+    ASSERT_EQ(some->columns[0][i], all->columns[id][i]);
+    ASSERT_EQ(some->columns[1][i], all->columns[vin][i] - all->columns[vout][i]);
+  }
+}
+
 TEST_F(Output, AFailedRunKeepsAValidRawFile) {
   write("f.cir",
         "fail\nV1 a 0 PULSE(-1 1 1m 1u 1u 1 2)\nD1 a 0 DI\nR1 a 0 1k\n.model DI D\n.tran 10u "
