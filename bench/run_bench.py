@@ -109,10 +109,10 @@ def diode_bridge(args):
 
 def stepping_us(report):
     """The run report's stepping time per step [µs]: the transient alone, start-up excluded."""
-    m = re.search(r"stepping [\d.]+ s \(([\d.]+) µs/step\)", report)
-    if m is None:
+    us = bench_peers.counters(report)["us_per_step_stepping"]
+    if us is None:
         sys.exit("no stepping time in the nsspice run report:\n" + report)
-    return float(m.group(1))
+    return us
 
 
 def nsspice_counts(report):
