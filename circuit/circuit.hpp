@@ -140,17 +140,29 @@ struct EventSettings {
   double h_max = 0;         // evmaxstep: largest step
 };
 
+// .options of the error-controlled θ-scheme, with SPICE's meanings and defaults
+// (docs/theory.md, "Step selection"). step > 0 selects the fixed-step θ-scheme instead.
+struct StepSettings {
+  double reltol = 1e-3;   // RELTOL: local error relative to each unknown's size
+  double abstol = 1e-12;  // ABSTOL: absolute floor for currents [A]
+  double vntol = 1e-6;    // VNTOL: absolute floor for voltages [V]
+  double chgtol = 1e-14;  // CHGTOL: absolute floor for charges and fluxes [C, Wb]
+  double trtol = 7;       // TRTOL: SPICE's overestimate factor of the truncation error
+  double step = 0;        // STEP: fixed step of the θ-scheme [s] (0: error control)
+};
+
 struct Circuit {
   std::string title;
   std::vector<std::string> nodes;  // nodes[0] = "0" (ground); names in lower case
   std::vector<Device> devices;
   std::vector<netlist::SourceSpan> spans;  // where each device was written
   std::optional<TranSpec> tran;
-  std::vector<std::pair<int, double>> ic;                                // .ic v(node) = value
-  double theta = 0.5;                                                    // .options theta
-  solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;     // .options lcpsolver
-  TranMethod method = TranMethod::kTheta;                                // .options method
-  EventSettings event;                                                   // .options ev*
+  std::vector<std::pair<int, double>> ic;                             // .ic v(node) = value
+  double theta = 0.5;                                                 // .options theta
+  solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;  // .options lcpsolver
+  TranMethod method = TranMethod::kTheta;                             // .options method
+  EventSettings event;                                                // .options ev*
+  StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -111,6 +111,16 @@ double* Elaborator::event_option(const std::string& name) {
   return nullptr;
 }
 
+double* Elaborator::step_option(const std::string& name) {
+  if (name == "reltol") return &c_.stepping.reltol;
+  if (name == "abstol") return &c_.stepping.abstol;
+  if (name == "vntol") return &c_.stepping.vntol;
+  if (name == "chgtol") return &c_.stepping.chgtol;
+  if (name == "trtol") return &c_.stepping.trtol;
+  if (name == "step") return &c_.stepping.step;
+  return nullptr;
+}
+
 void Elaborator::controls(const std::vector<netlist::Card>& cards) {
   for (const auto& card : cards) {
     if (const auto* op = std::get_if<netlist::OpCard>(&card)) {
@@ -167,6 +177,15 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                    p.name.lower != "evmaxstep" && p.name.lower != "evatol" && !(*p.number < limit))
             diags_.error(p.raw.span, fmt::format("{} must be below {:g}, got {}", p.name.text,
                                                  limit, *p.number));
+          else
+            *target = *p.number;
+        } else if (double* target = step_option(p.name.lower)) {
+          if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
+            diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",
+                                                 p.name.text, p.raw.text));
+          else if (p.name.lower == "reltol" && !(*p.number < 1))
+            diags_.error(p.raw.span,
+                         fmt::format("{} must be below 1, got {}", p.name.text, *p.number));
           else
             *target = *p.number;
         } else {

@@ -24,6 +24,7 @@ class Elaborator {
   void lcp_solver_option(const netlist::Param& p);
   // The target of an event-driven .option (evrtol, evatol, evtimetol, evmaxstep), else nullptr.
   double* event_option(const std::string& name);
+  double* step_option(const std::string& name);
   void elements(const std::vector<netlist::Card>& cards);
   void references();  // F, H, W, K: their controlling / coupled elements exist and fit
 
