@@ -36,9 +36,19 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
     line("output", fmt::format("{} ({} rows)", output, rows));
     return out;
   }
-  line("scheme", fmt::format("theta = {}, h = {:.4g} s, t = 0 .. {:.6g} s", r.theta, r.h, r.t_end));
-  line("steps", fmt::format("{} ({} backward-Euler restarts, {} breakpoints)", s.steps,
-                            s.restart_steps, s.breakpoints));
+  line("scheme", fmt::format("theta = {}, t = 0 .. {:.6g} s", r.theta, r.t_end));
+  line("step choice", r.step_rule);
+  line("steps", fmt::format("{} accepted, {} rejected ({} backward-Euler restarts, {} breakpoints)",
+                            s.steps, s.rejected_steps, s.restart_steps, s.breakpoints));
+  if (s.steps > 0 && s.h_largest > 0)
+    line("step sizes", fmt::format("{:.3g} .. {:.3g} s", s.h_smallest, s.h_largest));
+  if (s.located_events > 0)
+    line("switching", fmt::format("{} instants located inside steps ({} extra solves)",
+                                  s.located_events, s.location_solves));
+  if (s.fallback_steps > 0)
+    line("accumulations", fmt::format("{} backward-Euler steps without location over {:.6g} s "
+                                      "(chattering or sliding)",
+                                      s.fallback_steps, s.fallback_time));
   line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
                                  s.pivots, s.mode_changes));
   std::string methods;

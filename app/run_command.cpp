@@ -296,6 +296,7 @@ int run_command(const RunOptions& o) {
     for (const auto& e : result.events)
       plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
 
+  for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
   int code = 0;
   std::string dump_path, events_path;
   if (result.method == circuit::TranMethod::kEvent) {

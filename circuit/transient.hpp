@@ -31,7 +31,7 @@ SignalTable make_signals(const Circuit& circuit, const Assembled& assembled);
 
 struct TransientOptions {
   std::optional<double> theta;  // overrides .options theta
-  std::optional<double> h;      // overrides the step from .tran
+  std::optional<double> h;      // a fixed step (--step; overrides .options step): no error control
   int restart_steps = 2;
   bool restart_on_jump = true;
   std::optional<solvers::LcpSolverKind> lcp_solver{};  // overrides .options lcpsolver
@@ -42,6 +42,9 @@ struct TransientOptions {
   double output_step = 0;  // event-driven: > 0 adds points every output_step (dense output)
   std::optional<double> event_rtol{};  // overrides .options evrtol (event-driven)
   bool event_fixed_step = false;       // event-driven: steps of exactly h_max (order studies)
+  // Points every TSTEP between the accepted points (dense output; both methods). Off: the
+  // observer sees the integrator's own points only (tests of the integrators' invariants).
+  bool dense_output = true;
 };
 
 // One row of the event log: a device's mode change (or a state jump, device "").
@@ -67,9 +70,11 @@ struct CapturedLcp {
 
 struct TransientResult {
   bool ok = false;
-  std::string error;  // when !ok: what happened, where, which devices
-  double t_end = 0;   // last accepted time
-  long points = 0;    // points handed to the observer
+  std::string error;      // when !ok: what happened, where, which devices
+  double t_end = 0;       // last accepted time
+  long points = 0;        // points handed to the observer (accepted points and dense output)
+  std::string step_rule;  // how the steps were chosen, for the run report
+  std::vector<std::string> warnings;  // what the run approximated, with numbers
   solvers::RunStats stats;
   double h = 0, theta = 0;
   std::optional<CapturedLcp> captured;  // when TransientOptions asked for a dump

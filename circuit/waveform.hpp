@@ -47,5 +47,9 @@ using Waveform = std::variant<Dc, Sin, Pulse, Pwl, Exp, Sffm>;
 double waveform_value(const Waveform& wave, double t);
 // Smallest breakpoint strictly greater than t (+inf if none).
 double waveform_next_breakpoint(const Waveform& wave, double t);
+// The largest step that resolves the waveform's smooth content between breakpoints (+inf for
+// piecewise-linear waveforms): 1/(20 f) for SIN (f the highest instantaneous frequency for SFFM),
+// τ/4 for EXP.
+double waveform_step_bound(const Waveform& wave);
 
 }  // namespace nsspice::circuit

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "circuit/src/initial_point.hpp"
 
@@ -93,6 +95,41 @@ SignalTable make_signals(const Circuit&, const Assembled& assembled) {
   return t;
 }
 
+namespace {
+
+// Absolute error floors per unknown (docs/theory.md, "Step selection"): VNTOL for node voltages,
+// ABSTOL for branch currents, raised to CHGTOL / C (CHGTOL / L) where the unknown carries a
+// charge C v (a flux L i): SPICE's tolerance on charges and fluxes.
+Eigen::VectorXd error_floors(const Assembled& a, const StepSettings& s) {
+  const auto& e = a.mlcs.E;
+  Eigen::VectorXd atol(a.mlcs.n);
+  for (int i = 0; i < a.mlcs.n; ++i) {
+    atol[i] = i < a.node_count ? s.vntol : s.abstol;
+    const double c = std::abs(e.coeff(i, i));
+    if (c > 0) atol[i] = std::max(atol[i], s.chgtol / c);
+  }
+  return atol;
+}
+
+// The shortest time scale of the sources' smooth content (waveform_step_bound) and its source.
+std::pair<double, std::string> source_step_bound(const Circuit& circuit) {
+  std::pair<double, std::string> best{std::numeric_limits<double>::infinity(), ""};
+  for (const Device& d : circuit.devices) {
+    const Waveform* w = nullptr;
+    if (const auto* v = std::get_if<VoltageSource>(&d)) w = &v->wave;
+    if (const auto* i = std::get_if<CurrentSource>(&d)) w = &i->wave;
+    if (w == nullptr) continue;
+    const double b = waveform_step_bound(*w);
+    if (b < best.first) best = {b, device_name(d)};
+  }
+  return best;
+}
+
+// More steps than this for one run is a source whose content cannot be resolved.
+constexpr double kMaxSteps = 1e9;
+
+}  // namespace
+
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer) {
   TransientResult result;
@@ -103,15 +140,53 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   if (options.method.value_or(circuit.method) == TranMethod::kEvent)
     return run_event_transient(circuit, assembled, options, observer);
   const TranSpec& tran = *circuit.tran;
+  const double span = tran.tstop;
   solvers::ThetaOptions opt;
   opt.theta = options.theta.value_or(circuit.theta);
-  opt.h = options.h.value_or(tran.tmax > 0 ? std::min(tran.tstep, tran.tmax) : tran.tstep);
   opt.t_start = 0.0;
   opt.t_stop = tran.tstop;
   opt.restart_steps = options.restart_steps;
   opt.restart_on_jump = options.restart_on_jump;
   opt.lcp_solver = options.lcp_solver.value_or(circuit.lcp_solver);
   opt.block_flip = options.block_flip;
+  opt.settle_switches = tran.uic;
+  const double fixed = options.h.value_or(circuit.stepping.step);
+  const auto [bound, bound_source] = source_step_bound(circuit);
+  opt.adaptive = !(fixed > 0);
+  if (opt.adaptive) {
+    // TSTEP is the print interval and the hint for the first step; TMAX (else a 50th of the
+    // run) and the sources' content bound the step; error control chooses it.
+    const double cap = tran.tmax > 0 ? tran.tmax : span / 50;
+    opt.h_max = std::min(cap, bound);
+    if (span / opt.h_max > kMaxSteps) {
+      result.error = fmt::format(
+          "source '{}' changes on a time scale of {:.3g} s: resolving it over the {:.3g} s run "
+          "needs {:.3g} steps; shorten the run or check the source's frequency",
+          bound_source, 4 * bound, span, span / opt.h_max);
+      return result;
+    }
+    opt.h = std::min(tran.tstep > 0 ? tran.tstep : cap, opt.h_max) / 10;
+    opt.reltol = circuit.stepping.reltol;
+    opt.atol = error_floors(assembled, circuit.stepping);
+    result.step_rule = fmt::format(
+        "error control (RELTOL {:g}, VNTOL {:g} V, ABSTOL {:g} A, CHGTOL {:g} C), h <= {:.3g} s "
+        "({})",
+        circuit.stepping.reltol, circuit.stepping.vntol, circuit.stepping.abstol,
+        circuit.stepping.chgtol, opt.h_max,
+        opt.h_max == bound                        ? "the content of source " + bound_source
+        : tran.tmax > 0 && opt.h_max == tran.tmax ? std::string("TMAX")
+                                                  : std::string("a 50th of the run"));
+  } else {
+    opt.h = fixed;
+    result.step_rule =
+        fmt::format("fixed h = {:.6g} s ({})", fixed, options.h ? "--step" : ".options step");
+    if (fixed > 4 * bound)
+      result.warnings.push_back(fmt::format(
+          "the fixed step {:.3g} s does not resolve source '{}' (it changes on a time scale of "
+          "{:.3g} s): its waveform is undersampled; drop the fixed step to let error control "
+          "choose",
+          fixed, bound_source, 4 * bound));
+  }
   result.h = opt.h;
   result.theta = opt.theta;
   if (std::string why = opt.validate(); !why.empty()) {
@@ -125,9 +200,27 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   }
   solvers::ThetaStepper stepper(assembled.mlcs, opt);
   stepper.start(init.x, init.q, init.lambda, init.mode);
+  const double t_from = tran.tstart - 1e-9 * tran.tstop;
+  // Dense output: points every TSTEP from TSTART between the accepted points (the file then
+  // has no gap longer than TSTEP), when the steps may be longer than TSTEP.
+  const double grid = tran.tstep;
+  const bool dense =
+      options.dense_output && grid > 0 && (opt.adaptive || opt.h > grid * (1 + 1e-9));
+  long next_k = 0;
+  Eigen::VectorXd xi, li;
   auto emit = [&]() {
-    // TSTART: points from there on (with a rounding margin, as times accumulate t + h).
-    if (stepper.t() < tran.tstart - 1e-6 * opt.h) return true;
+    if (dense) {
+      const double tol = 1e-9 * grid, t0 = stepper.t_prev(), t1 = stepper.t();
+      for (;; ++next_k) {
+        const double g = tran.tstart + static_cast<double>(next_k) * grid;
+        if (g >= t1 - tol) break;
+        if (g <= t0 + tol) continue;
+        stepper.interpolate(g, xi, li);
+        ++result.points;
+        if (!observer(g, xi, li)) return false;
+      }
+    }
+    if (stepper.t() < t_from) return true;
     ++result.points;
     return observer(stepper.t(), stepper.x(), stepper.lambda());
   };
@@ -149,6 +242,11 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   }
   result.t_end = stepper.t();
   result.stats = stepper.stats();
+  if (result.stats.floor_steps > 0)
+    result.warnings.push_back(fmt::format(
+        "{} steps were accepted at the smallest step ({:.3g} s) with an error estimate above "
+        "RELTOL: the result there is less accurate than asked",
+        result.stats.floor_steps, 1e-9 * span));
   result.ok = result.error.empty();
   return result;
 }

@@ -116,4 +116,23 @@ double waveform_next_breakpoint(const Waveform& wave, double t) {
                     wave);
 }
 
+double waveform_step_bound(const Waveform& wave) {
+  constexpr double kPointsPerPeriod = 20, kPointsPerTau = 4;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  if (const auto* s = std::get_if<Sin>(&wave))
+    return s->freq > 0 && s->va != 0 ? 1.0 / (kPointsPerPeriod * s->freq) : kNone;
+  if (const auto* f = std::get_if<Sffm>(&wave)) {
+    const double fmax = std::abs(f->fc) + std::abs(f->mdi * f->fs);
+    return fmax > 0 && f->va != 0 ? 1.0 / (kPointsPerPeriod * fmax) : kNone;
+  }
+  if (const auto* e = std::get_if<Exp>(&wave)) {
+    if (e->v1 == e->v2) return kNone;
+    double tau = kNone;
+    if (e->tau1 > 0) tau = std::min(tau, e->tau1);
+    if (e->tau2 > 0) tau = std::min(tau, e->tau2);
+    return tau / kPointsPerTau;
+  }
+  return kNone;
+}
+
 }  // namespace nsspice::circuit

@@ -98,6 +98,8 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
   for (int k = 0; k < w.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(w, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
   w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
+  w_abs_rows_ = w.cwiseAbs();
+  w_abs_rows_.makeCompressed();
   c_row_norm_ = Eigen::VectorXd::Zero(m_);
   d_row_norm_ = Eigen::VectorXd::Zero(m_);
   for (int k = 0; k < c.outerSize(); ++k)
@@ -201,8 +203,21 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   auto w_scale = [&](int i) {
     return c_row_norm_[i] * x_norm + d_row_norm_[i] * lambda_norm + std::abs(d[i]) + tiny;
   };
+  // The rows where λ_j enters KCL: Σ_p |W_ip| |x_p| there (≤ ‖W‖∞ ‖x‖∞: a step's W holds
+  // E/(θh), large for short steps, only in the rows of the capacitors and inductors concerned).
+  auto kcl_scale = [&](int j) {
+    double s = 0;
+    for (SparseMatrix::InnerIterator it(b_, j); it; ++it) {
+      double row = 0;
+      for (RowMatrix::InnerIterator r(w_abs_rows_, it.row()); r; ++r)
+        row += r.value() * std::abs(x[r.col()]);
+      s = std::max(s, row);
+    }
+    return s;
+  };
   auto lambda_scale = [&](int j) {
-    double s = b_col_max_[j] > 0 ? wx / b_col_max_[j] : std::numeric_limits<double>::infinity();
+    double s = b_col_max_[j] > 0 ? std::min(wx, kcl_scale(j)) / b_col_max_[j]
+                                 : std::numeric_limits<double>::infinity();
     for (SparseMatrix::InnerIterator it(d_, j); it; ++it)
       if (it.value() != 0.0)
         s = std::min(s, w_scale(static_cast<int>(it.row())) / std::abs(it.value()));
@@ -350,6 +365,14 @@ void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std:
   lambda = std::move(lt);
   w = std::move(wt);
   c = ct;
+}
+
+bool ModeMlcp::solve_in_mode(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                             const std::vector<char>& mode, Eigen::VectorXd& x,
+                             Eigen::VectorXd& lambda, Eigen::VectorXd& w) {
+  if (!solve_any(r, d, mode)) return false;
+  split(mode, d, x, lambda, w);
+  return true;
 }
 
 MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,

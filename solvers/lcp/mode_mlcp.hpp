@@ -109,6 +109,12 @@ class ModeMlcp {
   MlcpOutcome solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                     Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w);
 
+  // The mode system of `mode` alone: no check, no pivoting (the θ-stepper's event location
+  // evaluates the guards of the previous mode with it). False if K(σ) is singular.
+  bool solve_in_mode(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                     const std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                     Eigen::VectorXd& w);
+
   // The LCP method and options used when pivoting (default: the auto order of policy.hpp).
   void set_lcp_policy(const LcpPolicy& policy) { policy_ = policy; }
   // Called with every LCP handed to the LCP solver; with `capture` also once per solve that
@@ -144,7 +150,8 @@ class ModeMlcp {
   // Row-major copies for w = C x + D λ + d and the rows of the reduced system.
   using RowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
   RowMatrix c_rows_, d_rows_, c_off_rows_;
-  SparseMatrix w_, b_;  // W and B, for the reduced solves
+  RowMatrix w_abs_rows_;  // |W| by rows, for the scale of λ in check()
+  SparseMatrix w_, b_;    // W and B, for the reduced solves
   const KluSymbolic& symbolic_;
   FactorCache cache_;
   ModeMlcpStats stats_;

@@ -67,11 +67,18 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   // Step sizes that differ by rounding only (a cut at a crossing, a breakpoint reached by
   // accumulated t + h) share one solver: the key is θh in units of 2^-30 h.
   const long long key = std::llround(theta_h / options_.h * 1073741824.0);
+  ++solver_clock_;
   auto it = solvers_.find(key);
-  if (it != solvers_.end()) return *it->second;
-  if (solvers_.size() >= 32) {  // rare: odd step sizes at breakpoints; keep their counts
-    retire(*solvers_.begin()->second);
-    solvers_.erase(solvers_.begin());
+  if (it != solvers_.end()) {
+    it->second.last_use = solver_clock_;
+    return *it->second.solver;
+  }
+  if (solvers_.size() >= 32) {  // odd step sizes (breakpoints, crossings): keep their counts
+    auto oldest = std::min_element(
+        solvers_.begin(), solvers_.end(),
+        [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
+    retire(*oldest->second.solver);
+    solvers_.erase(oldest);
   }
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
@@ -83,7 +90,7 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   solver->set_block_flip(options_.block_flip);
   if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
   attach(*solver, theta_h);
-  return *solvers_.emplace(key, std::move(solver)).first->second;
+  return *solvers_.emplace(key, SolverEntry{std::move(solver), solver_clock_}).first->second.solver;
 }
 
 void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
@@ -95,8 +102,8 @@ void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
 void ThetaStepper::set_lcp_capture(bool capture) {
   if (capture == capture_) return;
   capture_ = capture;
-  for (auto& [key, solver] : solvers_)
-    attach(*solver, options_.h * static_cast<double>(key) / 1073741824.0);
+  for (auto& [key, entry] : solvers_)
+    attach(*entry.solver, options_.h * static_cast<double>(key) / 1073741824.0);
 }
 
 void ThetaStepper::retire(const ModeMlcp& solver) { add_counts(solver, retired_); }
@@ -140,20 +147,94 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   bdf2_pending_ = options_.restart_steps;
   q_prev_ = q_prev2_ = q_;
   h_prev_ = h_prev2_ = 0;
+  t_prev_ = t_pp_ = t_;
+  x_prev_ = x_pp_ = x_;
+  lambda_prev_ = lambda_pp_ = lambda_;
+  phase_len_ = 1;
+  phase_break_ = false;
+  if (options_.settle_switches) settle_switches();
+  if (options_.adaptive) {
+    span_ = options_.t_stop - options_.t_start;
+    estimator_ = std::make_unique<ErrorEstimator>(
+        mlcs_.E,
+        options_.atol.size() == mlcs_.n ? options_.atol : Eigen::VectorXd::Constant(mlcs_.n, 1e-6),
+        options_.reltol, span_);
+    estimator_->restart(t_, x_);
+    h_next_ = options_.h;
+    h_scale_ = h_after_event_ = options_.h;
+    recent_events_.clear();
+    fallback_left_ = 0;
+    switch_of_pair_.assign(static_cast<size_t>(mlcs_.m), -1);
+    for (size_t k = 0; k < mlcs_.switches.size(); ++k)
+      switch_of_pair_[static_cast<size_t>(mlcs_.switches[k].pair)] = static_cast<int>(k);
+  }
 }
 
-MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode) {
+void ThetaStepper::settle_switches() {
+  // UIC data fix the states but not the algebraic unknowns (a switch control driven through a
+  // resistor is 0 in x0): the states at t0⁺ follow from a vanishing backward-Euler step
+  // (G + E/δ) x⁺ − B λ⁺ = b(t0) + q0/δ, repeated until no switch changes.
+  if (mlcs_.switches.empty()) return;
+  const double delta = 1e-9 * (options_.t_stop - options_.t_start);
+  ModeMlcp& solver = solver_for(delta);
+  for (int round = 0; round < 8; ++round) {
+    mlcs_.eval_b(t_, s_, b_next_);
+    r_ = b_next_ + q_ / delta;
+    std::vector<char> mode = mode_;
+    if (!ok(solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_))) return;
+    bool changed = false;
+    for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
+      const auto& sw = mlcs_.switches[k];
+      const bool on = sw.next_state(sw.c.dot(x_new_), switch_on_[k]);
+      if (on == static_cast<bool>(switch_on_[k])) continue;
+      switch_on_[k] = on;
+      mode_[static_cast<size_t>(sw.pair)] = on;
+      changed = true;
+    }
+    if (!changed) return;
+  }
+}
+
+void ThetaStepper::interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& lambda) const {
+  const double t1 = t_prev_, t2 = t_;
+  if (phase_len_ >= 3 && t_pp_ < t1) {
+    // Lagrange basis on (t_pp, t_prev, t).
+    const double t0 = t_pp_;
+    const double l0 = (t - t1) * (t - t2) / ((t0 - t1) * (t0 - t2));
+    const double l1 = (t - t0) * (t - t2) / ((t1 - t0) * (t1 - t2));
+    const double l2 = (t - t0) * (t - t1) / ((t2 - t0) * (t2 - t1));
+    x = l0 * x_pp_ + l1 * x_prev_ + l2 * x_;
+    lambda = l0 * lambda_pp_ + l1 * lambda_prev_ + l2 * lambda_;
+    return;
+  }
+  const double a = t2 > t1 ? (t - t1) / (t2 - t1) : 1.0;
+  x = (1 - a) * x_prev_ + a * x_;
+  lambda = (1 - a) * lambda_prev_ + a * lambda_;
+}
+
+MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool fixed) {
   const double h_eff = t_next - t_;
   const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
   mlcs_.eval_b(t_next, s_, b_next_);
   MlcpOutcome outcome;
+  inner_.clear();
   if (theta == 1.0) {
     // Backward Euler: the scheme itself (θ = 1, one step) or a restart (substeps).
-    outcome = backward_euler(t_next, options_.theta < 1.0 ? options_.restart_substeps : 1, mode);
+    outcome =
+        backward_euler(t_next, options_.theta < 1.0 ? options_.restart_substeps : 1, mode, fixed);
   } else {
     r_ = b_next_ + q_ / (theta * h_eff) + ((1.0 - theta) / theta) * y_;
-    outcome = solver_for(theta * h_eff).solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
-    if (ok(outcome) && outcome.mode_changed) switching_step(t_next, mode, outcome);
+    ModeMlcp& solver = solver_for(theta * h_eff);
+    if (fixed) {
+      if (!solver.solve_in_mode(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_)) {
+        outcome.status = LcpStatus::kNumericalFailure;
+        outcome.message = "the circuit equations of the step's mode are singular";
+      }
+      return outcome;
+    }
+    outcome = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
+    if (ok(outcome) && outcome.mode_changed && !options_.adaptive)
+      switching_step(t_next, mode, outcome);
   }
   return outcome;
 }
@@ -181,7 +262,9 @@ double ThetaStepper::switch_crossing(std::vector<int>& flips) const {
   return first;
 }
 
-MlcpOutcome ThetaStepper::step() {
+MlcpOutcome ThetaStepper::step() { return options_.adaptive ? step_adaptive() : step_fixed(); }
+
+MlcpOutcome ThetaStepper::step_fixed() {
   const double h = options_.h;
   // Times on a grid from the last breakpoint (t0 + n h, not accumulated t + h), so that
   // breakpoints on the grid are met exactly rather than one rounding error away.
@@ -236,7 +319,20 @@ MlcpOutcome ThetaStepper::step() {
   }
   const double h_eff = t_next - t_;
   const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
+  if (breakpoint) ++stats_.breakpoints;
+  accept_point(t_next, h_eff, theta, outcome, breakpoint, mode);
+  if (on_grid) {
+    ++grid_count_;
+  } else {
+    grid_origin_ = t_;
+    grid_count_ = 0;
+  }
+  return outcome;
+}
 
+void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
+                                const MlcpOutcome& outcome, bool breakpoint,
+                                std::vector<char>& mode) {
   // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
   Eigen::VectorXd& q_new = q_new_;
   Eigen::VectorXd& y_new = y_new_;
@@ -247,13 +343,15 @@ MlcpOutcome ThetaStepper::step() {
   if (outcome.mode_changed) ++stats_.mode_changes;
   if (outcome.status == LcpStatus::kInaccurate) ++stats_.inaccurate;
   stats_.max_residual = std::max(stats_.max_residual, outcome.residual);
+  t_pp_ = t_prev_;
+  t_prev_ = t_;
+  x_pp_.swap(x_prev_);
+  x_prev_.swap(x_);  // then x_ takes x_new_ below
+  lambda_pp_.swap(lambda_prev_);
+  lambda_prev_.swap(lambda_);
+  phase_len_ = outcome.mode_changed ? 1 : phase_break_ ? 2 : phase_len_ + 1;
+  phase_break_ = breakpoint;
   t_ = t_next;
-  if (on_grid) {
-    ++grid_count_;
-  } else {
-    grid_origin_ = t_;
-    grid_count_ = 0;
-  }
   x_.swap(x_new_);
   lambda_.swap(lambda_new_);
   w_.swap(w_new_);
@@ -265,10 +363,17 @@ MlcpOutcome ThetaStepper::step() {
   y_prev_.swap(y_);
   y_.swap(y_new);
   b_.swap(b_next_);
-  if (bdf2_pending_ > 0 && --bdf2_pending_ == 0 && std::abs(h_prev_ - h_prev2_) <= kSnap * h_prev_)
-    y_ = (3.0 * q_ - 4.0 * q_prev_ + q_prev2_) / (2.0 * h_prev_);
+  if (bdf2_pending_ > 0 && --bdf2_pending_ == 0) {
+    if (std::abs(h_prev_ - h_prev2_) <= kSnap * h_prev_) {
+      y_ = (3.0 * q_ - 4.0 * q_prev_ + q_prev2_) / (2.0 * h_prev_);
+    } else if (options_.adaptive && h_prev2_ > 0) {
+      // The same BDF2 derivative on unequal steps: q'(t_k) of the quadratic through the points.
+      const double h1 = h_prev_, h2 = h_prev2_;
+      y_ = (q_ - q_prev_) / h1 +
+           (h1 / (h1 + h2)) * ((q_ - q_prev_) / h1 - (q_prev_ - q_prev2_) / h2);
+    }
+  }
   mode_.swap(mode);
-  return outcome;
 }
 
 void ThetaStepper::charge_and_y(const Eigen::VectorXd& b, const Eigen::VectorXd& lambda,
@@ -325,7 +430,8 @@ void ThetaStepper::switching_step(double t_next, std::vector<char>& mode, MlcpOu
   outcome.residual = std::max(outcome.residual, second.residual);
 }
 
-MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vector<char>& mode) {
+MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vector<char>& mode,
+                                         bool fixed) {
   // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
   const double h_s = (t_next - t_) / substeps;
   ModeMlcp& solver = solver_for(h_s);
@@ -340,8 +446,15 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
       b = b_next_;
     }
     r_ = b + q / h_s;
-    const MlcpOutcome o = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
+    MlcpOutcome o;
+    if (!fixed) {
+      o = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
+    } else if (!solver.solve_in_mode(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_)) {
+      o.status = LcpStatus::kNumericalFailure;
+      o.message = "the circuit equations of the step's mode are singular";
+    }
     if (!ok(o)) return o;
+    if (options_.adaptive && j < substeps) inner_.emplace_back(t_ + j * h_s, x_new_);
     total.status = o.status == LcpStatus::kInaccurate ? o.status : total.status;
     total.residual = std::max(total.residual, o.residual);
     q_next = mlcs_.E * x_new_;
@@ -397,7 +510,6 @@ void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint
     }
   }
   if (breakpoint) {
-    ++stats_.breakpoints;
     restart_left_ = options_.restart_steps;
     since_breakpoint_ = 0;
     bdf2_pending_ = options_.restart_steps + 1;  // counted down from this step on
@@ -425,7 +537,7 @@ void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
 RunStats ThetaStepper::stats() const {
   RunStats s = stats_;
   add_counts_into(retired_, s);
-  for (const auto& [key, solver] : solvers_) add_counts(*solver, s);
+  for (const auto& [key, entry] : solvers_) add_counts(*entry.solver, s);
   return s;
 }
 

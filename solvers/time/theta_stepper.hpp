@@ -25,8 +25,21 @@
 // backward-Euler steps, after which the history y restarts from the second-order BDF2 derivative of
 // the three post-switch points. Breakpoints always land on a step boundary; the step then continues
 // with h from there.
+//
+// Adaptive steps (ThetaOptions::adaptive; theta_adaptive.cpp, theta_locate.cpp): h is chosen by
+// the local error control of step_control.hpp. A step in which a pair changes state (a diode's
+// w or λ, a switch control crossing its threshold) is cut at the crossing: the step is solved in
+// the previous mode, the first guard g (w_j of a blocking pair, λ_j of a conducting one, the
+// distance of a switch control to its threshold) that turns negative is followed to its zero by
+// the Illinois method on the step map t ↦ g(Φ_θ(t_k → t)), and the step ends there; the next
+// step starts in the new mode with the restart rules above (backward-Euler substeps whose points
+// also estimate their own error). Accumulating events (more than kZenoEvents within one
+// error-controlled step) are taken without location by backward-Euler steps of a tenth of that
+// step (the Moreau–Jean scheme), until the mode is steady again. Between accepted points the
+// solution is the quadratic through the last three points of the smooth phase (dense output).
 #include <Eigen/Core>
 #include <array>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +49,7 @@
 #include "solvers/lcp/mode_mlcp.hpp"
 #include "solvers/linear/klu_lu.hpp"
 #include "solvers/mlcs.hpp"
+#include "solvers/time/step_control.hpp"
 
 namespace nsspice::solvers {
 
@@ -50,6 +64,12 @@ struct ThetaOptions {
   int cache_capacity = 64;      // factorizations kept per step size
   LcpSolverKind lcp_solver = LcpSolverKind::kAuto;  // method of pivoting steps (auto: policy)
   bool block_flip = true;  // try flipping the violated pairs before pivoting (ModeMlcp)
+  // Error-controlled steps (step_control.hpp); h is then the first step.
+  bool adaptive = false;
+  double reltol = 1e-3;          // RELTOL
+  Eigen::VectorXd atol;          // absolute error floor per unknown (empty: 1e-6)
+  double h_max = 0;              // adaptive: the largest step (0: (t_stop − t_start)/50)
+  bool settle_switches = false;  // start(): switch states follow their control at t0 (UIC data)
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
 };
@@ -72,7 +92,15 @@ struct RunStats {
   long switch_events = 0;    // ideal-switch state changes
   long cut_steps = 0;        // steps cut at a switch control crossing (the longer try rejected)
   double max_residual = 0;   // largest relative complementarity residual of a step
-  std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
+  // Adaptive steps.
+  long rejected_steps = 0;               // steps retried with a smaller h (error or failed solve)
+  long located_events = 0;               // switching instants located inside a step
+  long location_solves = 0;              // the extra solves for that
+  long floor_steps = 0;                  // steps accepted at the floor step with err > 1
+  long fallback_steps = 0;               // steps of event accumulations (no location)
+  double fallback_time = 0;              // time they covered [s]
+  double h_smallest = 0, h_largest = 0;  // accepted step sizes (truncated ones included)
+  std::vector<double> impulse_times;     // end times of impulsive steps (state jumps)
 };
 
 class ThetaStepper {
@@ -87,6 +115,10 @@ class ThetaStepper {
              std::vector<char> mode0);
   // Advances one step. On failure the state stays at the last accepted point.
   MlcpOutcome step();
+  // The dense solution at t in [t_prev(), t()] (quadratic through the phase's last three points,
+  // else linear).
+  void interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& lambda) const;
+  double t_prev() const { return t_prev_; }
   bool finished() const { return t_ >= options_.t_stop; }
 
   double t() const { return t_; }
@@ -110,7 +142,12 @@ class ThetaStepper {
   SparseMatrix pattern_;  // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
   KluSymbolic w_symbolic_;  // pattern of W = G + E/(θh), for ModeMlcp's reduced solves
-  std::map<long long, std::unique_ptr<ModeMlcp>> solvers_;  // keyed by θh (quantized)
+  struct SolverEntry {
+    std::unique_ptr<ModeMlcp> solver;
+    long last_use = 0;
+  };
+  std::map<long long, SolverEntry> solvers_;  // keyed by θh (quantized), least recent evicted
+  long solver_clock_ = 0;
   RunStats retired_;  // counts of solvers dropped from the map
   RunStats stats_;
   double t_ = 0, t_next_ = 0;
@@ -138,20 +175,64 @@ class ThetaStepper {
   LcpObserver observer_;
   bool capture_ = false;
 
+  // Dense output: the two accepted points before t_ and how many points the phase has.
+  double t_prev_ = 0, t_pp_ = 0;
+  Eigen::VectorXd x_prev_, lambda_prev_, x_pp_, lambda_pp_;
+  int phase_len_ = 1;
+  bool phase_break_ = false;  // the derivatives may jump at t_ (breakpoint, switching instant)
+  // Adaptive steps.
+  std::unique_ptr<ErrorEstimator> estimator_;
+  double span_ = 0, h_next_ = 0, h_scale_ = 0, h_after_event_ = 0;
+  std::vector<std::pair<double, Eigen::VectorXd>> inner_;  // substep points of the last try
+  std::deque<double> recent_events_;
+  int fallback_left_ = 0, fallback_quiet_ = 0;
+  long since_event_ = 0;
+  std::vector<int> at_edge_;  // pairs located at t_ (their guard is zero there)  // accepted steps
+                              // since the last located switching instant
+  std::vector<int> switch_of_pair_;  // forced pair → index in mlcs_.switches (−1: none)
+  struct Location {
+    bool at_start = false;   // the first crossing is at the step's start
+    bool located = false;    // the step was cut at a crossing (state in x_new_, ...)
+    std::vector<int> pairs;  // the pairs crossing there
+  };
+
+  MlcpOutcome step_fixed();
+  MlcpOutcome step_adaptive();
+  // Guards of the mode `mode_` at (x, λ, w), one per pair (≥ 0 while the mode holds).
+  // (`mode`: another mode's guards.)
+  void guards(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
+              Eigen::VectorXd& g, const std::vector<char>* mode = nullptr) const;
+  // After an MLCP answer that kept pairs whose guard crossed at t_ (`pairs`), the mode with those
+  // pairs flipped, when its solution keeps their new guards ≥ 0 (true: taken into `mode`).
+  bool flip_at_start(double t_next, const std::vector<int>& pairs, std::vector<char>& mode);
+  // Finds the first crossing in the step to t_next whose MLCP answer is `mode` (theta_locate.cpp).
+  Location locate(double t_next, const std::vector<char>& mode, MlcpOutcome& outcome);
+  void accept_point(double t_next, double h_eff, double theta, const MlcpOutcome& outcome,
+                    bool breakpoint, std::vector<char>& mode);
+  void mark_discontinuity();
+  // err of the attempted step (step_control.hpp), negative without an estimate.
+  double step_error(std::span<const TrajectoryPoint> candidate, double h_eff, double theta,
+                    int substeps, bool jump, const std::vector<char>& mode);
+  Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_;
+  bool zeno_event(double t);
+  void settle_switches();
+
   ModeMlcp& solver_for(double theta_h);
   void attach(ModeMlcp& solver, double theta_h);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);
   void switching_step(double t_next, std::vector<char>& mode, MlcpOutcome& outcome);
-  // Solves the step from t_ to t_next (θ-step or restart) into x_new_, lambda_new_, w_new_.
-  MlcpOutcome attempt(double t_next, std::vector<char>& mode);
+  // Solves the step from t_ to t_next (θ-step or restart) into x_new_, lambda_new_, w_new_;
+  // `fixed`: in `mode` as given (no pivoting, no switching-step redo).
+  MlcpOutcome attempt(double t_next, std::vector<char>& mode, bool fixed = false);
   // First switch-control crossing in the attempted step, as a fraction of it; `flips` = the
   // switches that change state there (empty: none).
   double switch_crossing(std::vector<int>& flips) const;
   // Backward Euler from (t_, q_) to t_next in `substeps` equal substeps; the result goes to
   // x_new_, lambda_new_, w_new_ and `mode`.
-  MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode);
+  MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode,
+                             bool fixed = false);
   bool y_jumped(const Eigen::VectorXd& y_new) const;
   void account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
                        double theta_eff);

@@ -19,7 +19,7 @@ class Output : public AppTest {};
 
 TEST_F(Output, RawByExtensionAndFormatOverride) {
   write("rect.cir", kRect);
-  CliRun r = nsspice("run rect.cir -o rect.raw -q");
+  CliRun r = nsspice("run rect.cir -o rect.raw -q --step 100u");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::string error;
   auto raw = app::read_raw((dir_ / "rect.raw").string(), error);
@@ -27,7 +27,7 @@ TEST_F(Output, RawByExtensionAndFormatOverride) {
   EXPECT_EQ(raw->names, (std::vector<std::string>{"v(in)", "v(out)", "i(v1)", "i(d1)"}));
   EXPECT_EQ(raw->points(), 201u);
   EXPECT_NE(read_file(dir_ / "rect.raw").find("Binary:\n"), std::string::npos);
-  r = nsspice("run rect.cir -o rect.txt --format rawascii -q");
+  r = nsspice("run rect.cir -o rect.txt --format rawascii -q --step 100u");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(read_file(dir_ / "rect.txt").find("Values:\n 0\t"), std::string::npos);
   auto ascii = app::read_waveforms((dir_ / "rect.txt").string(), error);
@@ -51,7 +51,7 @@ TEST_F(Output, DifferentialColumnNamesAreQuotedInCsv) {
 
 TEST_F(Output, SaveSelectsColumnsAndGridResamples) {
   write("rect.cir", kRect);
-  const CliRun r = nsspice("run rect.cir -o r.csv --save 'v(out),i(d1)' --grid 1m -q");
+  const CliRun r = nsspice("run rect.cir -o r.csv --save 'v(out),i(d1)' --grid 1m -q --step 100u");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::string error;
   const auto w = app::read_waveforms((dir_ / "r.csv").string(), error);
@@ -100,7 +100,7 @@ TEST_F(Output, AFailedRunKeepsAValidRawFile) {
   write("f.cir",
         "fail\nV1 a 0 PULSE(-1 1 1m 1u 1u 1 2)\nD1 a 0 DI\nR1 a 0 1k\n.model DI D\n.tran 10u "
         "2m\n.end\n");
-  const CliRun r = nsspice("run f.cir -o f.raw");
+  const CliRun r = nsspice("run f.cir -o f.raw --step 10u");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("'f.raw' holds the 101 valid rows"), std::string::npos) << r.output;
   std::string error;
@@ -115,7 +115,8 @@ TEST_F(Output, MeasurementsFromTheCliAndTheNetlist) {
         "meas\nV1 in 0 SIN(0 1 1k)\nR1 in 0 1k\n.tran 1u 2m\n"
         ".meas tran tcross when v(in)=0.5 rise=2\n.end\n");
   const CliRun r = nsspice(
-      "run m.cir -o m.csv --meas 'vpp pp v(in) from=0 to=1m' --meas 'avg v(in) from=0 to=0.5m' "
+      "run m.cir -o m.csv --step 1u --meas 'vpp pp v(in) from=0 to=1m' --meas 'avg v(in) from=0 "
+      "to=0.5m' "
       "--meas-json m.json");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("measurements"), std::string::npos) << r.output;

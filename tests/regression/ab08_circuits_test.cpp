@@ -69,7 +69,7 @@ void check_against_reference(const TwoModeCase& c) {
   for (double theta : {1.0, 0.5}) {
     double previous = 0;
     for (double h : {4e-4, 1e-4}) {
-      const Waveforms r = simulate(netlist(c.name, c.body, h, c.t_end, theta));
+      const Waveforms r = simulate_fixed(netlist(c.name, c.body, h, c.t_end, theta));
       ASSERT_TRUE(r.result.ok) << r.result.error;
       expect_complementarity(r);
       expect_energy_non_increasing(r);
@@ -129,7 +129,7 @@ TEST(Ab08, CircuitC_HalfOscillationThenFrozen) {
   const double t_stop = kPi / wd, v_final = -v0 * std::exp(-alpha * kPi / wd);
   for (double theta : {1.0, 0.5}) {
     const double h = 1e-4;
-    const Waveforms r = simulate(netlist(
+    const Waveforms r = simulate_fixed(netlist(
         "AB08 (c)", fmt::format("C1 n1 0 {} IC=1\nR1 n1 n2 0.1\nL1 n2 n3 1 IC=0\nD1 n3 0 DI", kC),
         h, 1.5, theta));
     ASSERT_TRUE(r.result.ok) << r.result.error;
@@ -158,7 +158,7 @@ TEST(Ab08, CircuitD_ImpulsiveStartThenRcDecay) {
   const double R = 10, v0 = 1 / kC;
   for (double theta : {1.0, 0.5}) {
     const double h = 1e-4;
-    const Waveforms r = simulate(
+    const Waveforms r = simulate_fixed(
         netlist("AB08 (d)",
                 fmt::format("C1 n1 0 {} IC={}\nR1 n1 0 10\nL1 n2 n1 1 IC=-1\nD1 0 n2 DI", kC, v0),
                 h, 0.5, theta));

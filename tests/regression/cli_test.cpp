@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -130,10 +131,22 @@ TEST_F(Cli, RunWritesTheDocumentedCsv) {
   std::string header;
   std::getline(in, header);
   EXPECT_EQ(header, "time,v(in),v(out),i(v1),i(d1)");
-  int rows = 0;
+  // TSTEP = 100 µs is the print interval: every multiple of it is a row (dense output), besides
+  // the points the error control chose, so no gap exceeds TSTEP.
+  std::vector<double> times;
   std::string line;
-  while (std::getline(in, line)) ++rows;
-  EXPECT_EQ(rows, 201);  // t = 0 and 200 steps
+  while (std::getline(in, line)) times.push_back(std::stod(line.substr(0, line.find(','))));
+  ASSERT_GE(times.size(), 201u);
+  EXPECT_DOUBLE_EQ(times.front(), 0.0);
+  EXPECT_NEAR(times.back(), 20e-3, 1e-15);
+  int on_grid = 0;
+  for (size_t k = 1; k < times.size(); ++k) {
+    EXPECT_GT(times[k], times[k - 1]);
+    EXPECT_LE(times[k] - times[k - 1], 100e-6 * (1 + 1e-9));
+    const double n = times[k] / 100e-6;
+    if (std::abs(n - std::round(n)) < 1e-6) ++on_grid;
+  }
+  EXPECT_EQ(on_grid, 200);
   EXPECT_NE(r.output.find("run report"), std::string::npos);
   EXPECT_NE(r.output.find("steps"), std::string::npos);
   ASSERT_TRUE(fs::exists(dir_ / "rect.png"));
@@ -148,7 +161,7 @@ TEST_F(Cli, AFailedRunNamesTheDeviceAndKeepsTheValidRows) {
   write("f.cir",
         "fail\nV1 a 0 PULSE(-1 1 1m 1u 1u 1 2)\nD1 a 0 DI\nR1 a 0 1k\n.model DI D\n.tran 10u "
         "2m\n.end\n");
-  const CliRun r = run("run f.cir -o f.csv");
+  const CliRun r = run("run f.cir -o f.csv --step 10u");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("simulation stopped: at t = 0.001001 s"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("(devices: d1)"), std::string::npos) << r.output;

@@ -40,7 +40,9 @@ std::string read_example(const std::string& name) {
   return ss.str();
 }
 
-Waveforms simulate(const std::string& text, const circuit::TransientOptions& options) {
+Waveforms simulate(const std::string& text, const circuit::TransientOptions& given, bool dense) {
+  circuit::TransientOptions options = given;
+  options.dense_output = dense;
   Waveforms out;
   netlist::SourceManager sources;
   netlist::Diagnostics diags;
@@ -68,6 +70,18 @@ Waveforms simulate(const std::string& text, const circuit::TransientOptions& opt
         return true;
       });
   return out;
+}
+
+Waveforms simulate_fixed(const std::string& text, circuit::TransientOptions options) {
+  if (!options.h) {
+    netlist::SourceManager sources;
+    netlist::Diagnostics diags;
+    const netlist::Netlist tree = netlist::parse_string(text, "test.cir", sources, diags);
+    const circuit::Circuit c = circuit::elaborate(tree, diags);
+    if (c.tran)
+      options.h = c.tran->tmax > 0 ? std::min(c.tran->tstep, c.tran->tmax) : c.tran->tstep;
+  }
+  return simulate(text, options);
 }
 
 }  // namespace nsspice::testing

@@ -26,7 +26,12 @@ struct Waveforms {
 // The text of examples/<name>.
 std::string read_example(const std::string& name);
 
-// Parses, elaborates and simulates; failures of parsing end up in `diagnostics`.
-Waveforms simulate(const std::string& netlist_text, const circuit::TransientOptions& options = {});
+// Parses, elaborates and simulates; failures of parsing end up in `diagnostics`. The points are
+// the integrator's own (accepted steps), plus the dense output every TSTEP when `dense`.
+Waveforms simulate(const std::string& netlist_text, const circuit::TransientOptions& options = {},
+                   bool dense = false);
+// The same with the fixed-step θ-scheme at h = the .tran TSTEP (the scheme's own properties:
+// order, equality with Siconos, exactness on piecewise-linear phases).
+Waveforms simulate_fixed(const std::string& netlist_text, circuit::TransientOptions options = {});
 
 }  // namespace nsspice::testing

@@ -34,7 +34,7 @@ Waveforms bridge(LcpSolverKind kind, bool block_flip) {
   circuit::TransientOptions opt;
   opt.lcp_solver = kind;
   opt.block_flip = block_flip;
-  return simulate(std::string(kBridge) + ".end\n", opt);
+  return simulate_fixed(std::string(kBridge) + ".end\n", opt);
 }
 
 TEST(LcpSolverChoice, DiodeBridgeSameWaveformWithLemkeMurtyEnum) {
@@ -58,7 +58,7 @@ TEST(LcpSolverChoice, DiodeBridgeSameWaveformWithLemkeMurtyEnum) {
 }
 
 TEST(LcpSolverChoice, OptionsCardSelectsTheMethod) {
-  const Waveforms r = simulate(std::string(kBridge) + ".options lcpsolver=Murty\n.end\n");
+  const Waveforms r = simulate_fixed(std::string(kBridge) + ".options lcpsolver=Murty\n.end\n");
   ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
   EXPECT_EQ(r.circuit.lcp_solver, LcpSolverKind::kMurty);
 }

@@ -1,0 +1,88 @@
+#pragma once
+// Local error control of the θ-scheme (docs/theory.md, "Step selection"; symbols of
+// docs/formulation.md).
+//
+// The local truncation error of one θ-step of size h on a smooth solution is
+//
+//   τ = (½ − θ) h² x'' + (1/6 − θ/2) h³ x''' + O(h⁴)      (θ = ½: −h³x'''/12, θ = 1: −h²x''/2)
+//
+// and that of each substep of a backward-Euler step made of s substeps τ_s = (h/s)² x''/2. The
+// derivatives are estimated by divided differences over the last points of the current smooth
+// phase (no source breakpoint, switching instant or state jump between them):
+//
+//   x'' ≈ 2 x[t_k, t_{k−1}, t_{k−2}],      x''' ≈ 6 x[t_k, t_{k−1}, t_{k−2}, t_{k−3}].
+//
+// The exact solution satisfies the step's equations up to the residual E τ/(θh) in the
+// differential rows, so the error it leaves in the step's solution is (Shampine's filtered
+// estimate)
+//
+//   δ = K(σ)⁻¹ [E τ/(θh); 0]      (s substeps: δ = s K_s(σ)⁻¹ [E τ_s/h_s; 0]),
+//
+// with the step's own factored mode matrix (mode_mlcp.hpp): an unknown fixed algebraically in
+// the mode (a node driven by a source, a capacitor behind a conducting diode) gets no error. A
+// step is accepted when
+//
+//   err = max_i |δ_i| / (tol_i · h / T) ≤ 1,      tol_i = RELTOL · peak_i + ATOL_i,
+//
+// for the unknowns that carry a state (a nonzero column of E: capacitor voltages, inductor
+// currents): an error per unit step (T is the simulated span), so that the local errors of all
+// the steps add up to at most tol_i and the global error falls in proportion to RELTOL. The other
+// unknowns (currents of sources and diodes, nodes without capacitance) do not accumulate errors:
+// their δ_i is measured against tol_i itself. peak_i is the largest
+// |x_i| of the run so far (the signal's scale); ATOL_i is VNTOL for a voltage, ABSTOL for a
+// current (the circuit layer adds the CHGTOL floors). The next step is
+//
+//   h' = h · clamp(0.9 err^(−1/p), 0.2, 2),   p = 2 for θ = ½ (τ/h ∝ h²), 1 otherwise,
+//
+// rounded down onto the ladder 2^(k/8) s, so that step sizes repeat and the factorizations of
+// W = G + E/(θh) kept per step size are reused.
+#include <Eigen/Core>
+#include <span>
+#include <vector>
+
+#include "solvers/mlcs.hpp"
+
+namespace nsspice::solvers {
+
+// A point of the trajectory: time and all unknowns.
+struct TrajectoryPoint {
+  double t = 0;
+  const Eigen::VectorXd* x = nullptr;
+};
+
+class ErrorEstimator {
+ public:
+  // `atol`: per unknown (size n); `span` = T.
+  ErrorEstimator(const SparseMatrix& E, Eigen::VectorXd atol, double reltol, double span);
+
+  // A discontinuity at the last point: the phase restarts from (t, x).
+  void restart(double t, const Eigen::VectorXd& x);
+  // An accepted point of the current phase (also updates the peaks).
+  void accept(double t, const Eigen::VectorXd& x);
+
+  // τ (header) of the step of size h that the candidate points end, after the phase's points:
+  // one point for a θ-step, the s substep points for a backward-Euler step of s substeps (τ is
+  // then that of one substep). `candidate_only`: the phase's points are not used (a state jump
+  // precedes the candidate). False when there are too few points for the estimate.
+  bool truncation(std::span<const TrajectoryPoint> candidate, double h, double theta, int substeps,
+                  bool candidate_only, Eigen::VectorXd& tau) const;
+  // err (header) of the error δ of a step of size h ending at x_end.
+  double norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end, double h) const;
+
+  // The next step from the accepted step h and its err (negative err: no estimate, h kept).
+  static double propose(double h, double err, double theta);
+  // The largest ladder value 2^(k/8) ≤ h.
+  static double ladder_floor(double h);
+
+  int phase_points() const { return static_cast<int>(t_.size()); }
+
+ private:
+  Eigen::VectorXd atol_, peak_;
+  std::vector<char> differential_;  // a nonzero column of E: the unknown carries a state
+  double reltol_, span_;
+  std::vector<double> t_;  // the last (≤ 3) points of the phase, oldest first
+  std::vector<Eigen::VectorXd> x_;
+  void push(double t, const Eigen::VectorXd& x);
+};
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,275 @@
+// θ-scheme with error-controlled steps (theta_stepper.hpp, "Adaptive steps"): the step loop —
+// step size, breakpoints, rejection, acceptance — and the handling of event accumulations.
+// The error estimate is step_control.hpp's; the location of switching instants is
+// theta_locate.cpp's.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/time/theta_stepper.hpp"
+
+namespace nsspice::solvers {
+namespace {
+
+// More than this many switching instants within one error-controlled step is an accumulation
+// (chattering, a sliding mode, Zeno): the steps then take the mode changes without location.
+constexpr int kZenoEvents = 16;
+// An accumulation ends after this many consecutive steps without a mode change ...
+constexpr int kFallbackQuiet = 20;
+// ... or after this many steps (then it is detected afresh if it goes on).
+constexpr int kFallbackSteps = 2000;
+// Steps of an accumulation, as a fraction of the error-controlled step before it.
+constexpr double kFallbackFraction = 0.1;
+// Tries (rejections and redone steps) for one step before the run stops.
+constexpr int kMaxTries = 200;
+
+bool ok(const MlcpOutcome& o) {
+  return o.status == LcpStatus::kSuccess || o.status == LcpStatus::kInaccurate;
+}
+
+}  // namespace
+
+void ThetaStepper::mark_discontinuity() {
+  // The derivatives may jump at t_: restart steps, and the error estimate starts a new phase.
+  restart_left_ = std::max(restart_left_, options_.restart_steps);
+  since_breakpoint_ = 0;
+  bdf2_pending_ = options_.restart_steps + 1;
+  estimator_->restart(t_, x_);
+  phase_break_ = true;
+}
+
+bool ThetaStepper::zeno_event(double t) {
+  recent_events_.push_back(t);
+  while (!recent_events_.empty() && recent_events_.front() < t - h_scale_)
+    recent_events_.pop_front();
+  if (static_cast<int>(recent_events_.size()) < kZenoEvents) return false;
+  recent_events_.clear();
+  fallback_left_ = kFallbackSteps;
+  fallback_quiet_ = 0;
+  h_next_ = kFallbackFraction * h_scale_;
+  return true;
+}
+
+double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, double h_eff,
+                                double theta, int substeps, bool jump,
+                                const std::vector<char>& mode) {
+  // δ = K(σ)⁻¹ [E τ/(θh); 0] with the step's own mode matrix (step_control.hpp).
+  if (!estimator_->truncation(candidate, h_eff, theta, substeps, jump, tau_)) return -1.0;
+  const double theta_h = substeps > 1 ? h_eff / substeps : theta * h_eff;
+  rhs_ = (mlcs_.E * tau_) / theta_h;
+  if (zero_d_.size() != mlcs_.m) zero_d_ = Eigen::VectorXd::Zero(mlcs_.m);
+  if (!solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, delta_, delta_lambda_, delta_w_))
+    return -1.0;
+  if (substeps > 1) delta_ *= substeps;
+  return estimator_->norm(delta_, x_new_, h_eff);
+}
+
+bool ThetaStepper::flip_at_start(double t_next, const std::vector<int>& pairs,
+                                 std::vector<char>& mode) {
+  // The MLCP's solution set is not unique at the edge (a pair with λ = w = 0): solved again from
+  // the guess with those pairs flipped, mode iteration keeps the flipped mode when it is feasible.
+  std::vector<char> trial = mode;
+  bool any = false;
+  for (int j : pairs) {
+    const bool forced = !mlcs_.forced.empty() && mlcs_.forced[static_cast<size_t>(j)];
+    if (forced || trial[static_cast<size_t>(j)] != mode_[static_cast<size_t>(j)]) continue;
+    trial[static_cast<size_t>(j)] = !trial[static_cast<size_t>(j)];
+    any = true;
+  }
+  if (!any) return false;
+  const Eigen::VectorXd x = x_new_, lambda = lambda_new_, w = w_new_;
+  const auto inner = inner_;
+  const bool impulsive = impulsive_;
+  if (ok(attempt(t_next, trial)) && trial != mode_) {
+    mode = std::move(trial);
+    return true;
+  }
+  x_new_ = x;
+  lambda_new_ = lambda;
+  w_new_ = w;
+  inner_ = inner;
+  impulsive_ = impulsive;
+  mlcs_.eval_b(t_next, s_, b_next_);
+  return false;
+}
+
+MlcpOutcome ThetaStepper::step_adaptive() {
+  std::vector<char>& mode = mode_try_;
+  const double h_max = options_.h_max > 0 ? options_.h_max : span_ / 50;
+  int at_start_tries = 0;
+  for (int tries = 0;; ++tries) {
+    if (tries == kMaxTries) {
+      MlcpOutcome stuck;
+      stuck.status = LcpStatus::kNoConvergence;
+      stuck.message = fmt::format(
+          "no step from t = {:.9g} s could be taken in {} tries (last h = {:.3g} s): the step "
+          "size collapsed",
+          t_, kMaxTries, h_next_);
+      return stuck;
+    }
+    const double snap = 1e-12 * std::max(span_, std::abs(t_));
+    const double h_floor = 1e3 * snap;
+    const bool in_fallback = fallback_left_ > 0;
+    if (in_fallback) restart_left_ = std::max(restart_left_, 1);
+    double h = in_fallback ? std::min(h_next_, kFallbackFraction * h_scale_) : h_next_;
+    h = std::clamp(h, h_floor, h_max);
+    double t_next = t_ + h;
+    if (!(next_breakpoint_ > t_ + snap)) next_breakpoint_ = mlcs_.breakpoint_after(t_ + snap);
+    bool breakpoint = false;
+    if (next_breakpoint_ <= t_next + snap) {
+      t_next = next_breakpoint_;
+      breakpoint = true;
+    } else if (next_breakpoint_ < t_next + 0.5 * h) {
+      t_next = t_ + 0.5 * (next_breakpoint_ - t_);  // no sliver before the breakpoint
+    }
+    if (t_next >= options_.t_stop - snap) {
+      t_next = options_.t_stop;
+      breakpoint = false;
+    } else if (options_.t_stop < t_next + 0.5 * h) {
+      t_next = t_ + 0.5 * (options_.t_stop - t_);
+    }
+    t_next_ = t_next;
+    double h_eff = t_next - t_;
+    const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
+    mode = mode_;
+    MlcpOutcome outcome = attempt(t_next, mode);
+    if (!ok(outcome)) {
+      if (h > h_floor) {  // a step too long for the mode iteration: shorter
+        ++stats_.rejected_steps;
+        h_next_ = h_eff / 4;
+        continue;
+      }
+      return outcome;
+    }
+    bool event = false;  // the mode changes at the end of this step (or changed at its start)
+    Location loc;
+    if (!in_fallback) {
+      loc = locate(t_next, mode, outcome);
+      if (!ok(outcome)) return outcome;
+      if (loc.at_start) {
+        // The crossing is at t_ (a located instant, or a source step): switches flip now and
+        // the step is redone from the new state by backward Euler; a diode's new mode is the
+        // MLCP's answer, taken by a backward-Euler step (no energy created at the switch).
+        bool flipped = false;
+        for (int j : loc.pairs) {
+          const int k = switch_of_pair_[static_cast<size_t>(j)];
+          if (k < 0) continue;
+          switch_on_[static_cast<size_t>(k)] = !switch_on_[static_cast<size_t>(k)];
+          mode_[static_cast<size_t>(j)] = switch_on_[static_cast<size_t>(k)];
+          ++stats_.switch_events;
+          flipped = true;
+        }
+        const bool was_restart = restart_left_ > 0;
+        mark_discontinuity();
+        if (++at_start_tries > kZenoEvents && zeno_event(t_)) continue;
+        if (flipped || !was_restart) continue;
+        mode = mode_;
+        outcome = attempt(t_next, mode);  // the locate trials overwrote the solution
+        if (!ok(outcome)) return outcome;
+        if (flip_at_start(t_next, loc.pairs, mode)) outcome.mode_changed = true;
+      } else if (loc.located) {
+        t_next = t_next_;
+        h_eff = t_next - t_;
+        breakpoint = false;
+        event = true;
+        mode = mode_;  // the step ends in the previous mode, at the crossing
+        outcome.mode_changed = false;
+      }
+    }
+    // Local error of the step (the substeps of a restart estimate their own when the first one
+    // holds a state jump).
+    std::vector<TrajectoryPoint> candidate;
+    for (const auto& [ti, xi] : inner_) candidate.push_back({ti, &xi});
+    candidate.push_back({t_next, &x_new_});
+    const int substeps = theta == 1.0 && options_.theta < 1.0 ? options_.restart_substeps : 1;
+    const bool jump = impulsive_ && !inner_.empty();
+    const double err = in_fallback ? -1.0
+                                   : step_error(candidate, h_eff, theta, substeps, jump,
+                                                loc.located ? mode_ : mode);
+    if (err > 1 && h > h_floor) {
+      ++stats_.rejected_steps;
+      h_next_ = ErrorEstimator::ladder_floor(ErrorEstimator::propose(h_eff, err, theta));
+      continue;
+    }
+    if (err > 1) ++stats_.floor_steps;
+
+    // Accept.
+    const bool restarted = theta == 1.0 && options_.theta < 1.0;
+    at_edge_.clear();
+    if (event) at_edge_ = loc.pairs;
+    const std::vector<char> before = mode_;
+    if (breakpoint) ++stats_.breakpoints;
+    accept_point(t_next, h_eff, theta, outcome, breakpoint || event, mode);
+    stats_.h_smallest = stats_.steps == 1 ? h_eff : std::min(stats_.h_smallest, h_eff);
+    stats_.h_largest = std::max(stats_.h_largest, h_eff);
+    if (in_fallback) {
+      // Switches follow their control at the step's end (no location in an accumulation).
+      for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
+        const auto& sw = mlcs_.switches[k];
+        const bool on = sw.next_state(sw.c.dot(x_), switch_on_[k]);
+        if (on == static_cast<bool>(switch_on_[k])) continue;
+        switch_on_[k] = on;
+        mode_[static_cast<size_t>(sw.pair)] = on;
+        ++stats_.switch_events;
+      }
+      ++stats_.fallback_steps;
+      stats_.fallback_time += h_eff;
+      fallback_quiet_ = outcome.mode_changed ? 0 : fallback_quiet_ + 1;
+      if (--fallback_left_ == 0 || fallback_quiet_ >= kFallbackQuiet) {
+        fallback_left_ = 0;
+        h_next_ = kFallbackFraction * h_scale_;
+        mark_discontinuity();
+      } else {
+        estimator_->accept(t_, x_);
+      }
+      return outcome;
+    }
+    if (event) {
+      // Switches whose control crossed flip at the located instant.
+      for (int j : loc.pairs) {
+        const int k = switch_of_pair_[static_cast<size_t>(j)];
+        if (k < 0) continue;
+        switch_on_[static_cast<size_t>(k)] = !switch_on_[static_cast<size_t>(k)];
+        mode_[static_cast<size_t>(j)] = switch_on_[static_cast<size_t>(k)];
+        ++stats_.switch_events;
+      }
+      ++stats_.located_events;
+    }
+    const bool truncated = event || breakpoint || h_eff < h * (1 - 1e-9);
+    double proposal = ErrorEstimator::propose(h_eff, err, theta);
+    if (truncated) proposal = std::max(proposal, std::min(h, 2 * proposal));
+    h_next_ = ErrorEstimator::ladder_floor(std::min(proposal, h_max));
+    if (since_event_ == 1) h_after_event_ = h_eff;
+    ++since_event_;
+    if (!event && !breakpoint && mode_ == before && restart_left_ == 0)
+      h_scale_ = std::max(h_next_, h_eff);
+    if (restarted && !inner_.empty() && !event && !breakpoint && !jump) {
+      // The restart's substeps give the history of the θ-scheme: the BDF2 derivative of q at the
+      // step's end from its last three (equally spaced) points, accurate to O(h_s²).
+      const double h_s = h_eff / substeps;
+      const Eigen::VectorXd q1 = mlcs_.E * inner_.back().second;
+      const Eigen::VectorXd q2 = inner_.size() >= 2
+                                     ? Eigen::VectorXd(mlcs_.E * inner_[inner_.size() - 2].second)
+                                     : Eigen::VectorXd();
+      if (q2.size() == q1.size()) {
+        y_ = (3.0 * q_ - 4.0 * q1 + q2) / (2.0 * h_s);
+        restart_left_ = 0;
+        bdf2_pending_ = 0;
+      }
+    }
+    if (event || breakpoint) {
+      mark_discontinuity();
+      if (event) {
+        since_event_ = 1;
+        h_next_ = std::min(h_next_, ErrorEstimator::ladder_floor(2 * h_after_event_));
+        zeno_event(t_);
+      }
+    } else {
+      estimator_->accept(t_, x_);
+    }
+    return outcome;
+  }
+}
+
+}  // namespace nsspice::solvers
