@@ -7,12 +7,20 @@
 //       InstanceCard -> expand(new frame for the subcircuit)
 //       ParamCard    -> (already in frame.scope)        GlobalCard -> (already collected)
 //       control card -> expressions evaluated (top level only)              (output)
+//
+// Before anything is expanded, the number of elements the netlist expands to is counted
+// without expanding it (count(body) = its element cards + Σ over its X cards count(subckt),
+// memoized per definition, saturating above the limit), so an expansion bomb (8 levels × 10
+// instances = 10^8 elements) is an error before one element is copied, naming the chain of
+// instances that carries most of the count.
 #include "netlist/flatten.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "netlist/src/flatten_detail.hpp"
 #include "netlist/src/includes.hpp"
@@ -39,6 +47,13 @@ class Flattener {
       subckt_index_;
   std::size_t elements_ = 0;
   bool stopped_ = false;
+  // Element counts of the definitions (saturated at max_elements + 1), the parent definition
+  // of each nested definition (null: top level), and definitions being counted (cycles).
+  std::unordered_map<const SubcktDef*, std::size_t> count_;
+  std::unordered_map<const SubcktDef*, const SubcktDef*> parent_;
+  std::unordered_set<const SubcktDef*> counting_;
+  bool cut_ = false;  // the count being made stopped at max_depth somewhere
+  const std::vector<SubcktDef>* top_subckts_ = nullptr;
 
   void expand(const Frame& f);
   void instance(const Frame& f, const InstanceCard& x);
@@ -51,7 +66,137 @@ class Flattener {
   // The definition of `name` visible from f and the frame whose body holds it.
   std::pair<const SubcktDef*, const Frame*> find_subckt(const Frame& f, const std::string& name);
   std::vector<std::string> visible_subckts(const Frame& f) const;
+  const SubcktDef* lookup(const std::vector<SubcktDef>* defs, const std::string& name);
+  // The definition an X card in the body of `in` (null: the top level) refers to.
+  const SubcktDef* resolve(const SubcktDef* in, const std::string& name);
+  std::size_t count(const std::vector<Card>& cards, const SubcktDef* in, int depth);
+  std::size_t count(const SubcktDef* def, int depth);
+  // Reports (and returns true) when the top level expands to more than max_elements.
+  bool too_many_elements(const Netlist& net);
+  // "'x1.x2.x3' (subcircuits a -> b -> c)", shortened in the middle when long.
+  std::string instance_chain(const Frame& f, const InstanceCard& x) const;
 };
+
+const SubcktDef* Flattener::lookup(const std::vector<SubcktDef>* defs, const std::string& name) {
+  auto [it, fresh] = subckt_index_.try_emplace(defs);
+  if (fresh) {
+    for (const SubcktDef& d : *defs) it->second.emplace(d.name.lower, &d);
+  }
+  auto d = it->second.find(name);
+  return d == it->second.end() ? nullptr : d->second;
+}
+
+const SubcktDef* Flattener::resolve(const SubcktDef* in, const std::string& name) {
+  for (const SubcktDef* s = in; s != nullptr; s = parent_[s]) {
+    if (const SubcktDef* d = lookup(&s->subckts, name)) return d;
+  }
+  return lookup(top_subckts_, name);
+}
+
+std::size_t Flattener::count(const std::vector<Card>& cards, const SubcktDef* in, int depth) {
+  const std::size_t cap = options_.max_elements + 1;
+  std::size_t n = 0;
+  for (const Card& c : cards) {
+    if (std::holds_alternative<ElementCard>(c)) {
+      ++n;
+    } else if (const auto* x = std::get_if<InstanceCard>(&c)) {
+      // Unknown subcircuits and too deep nesting count 0: the expansion reports them.
+      if (depth >= options_.max_depth) {
+        cut_ = true;
+        continue;
+      }
+      if (const SubcktDef* d = resolve(in, x->subckt.lower)) n += count(d, depth + 1);
+    }
+    if (n >= cap) return cap;
+  }
+  return n;
+}
+
+std::size_t Flattener::count(const SubcktDef* def, int depth) {
+  if (auto it = count_.find(def); it != count_.end()) return it->second;
+  if (!counting_.insert(def).second) return 0;  // recursive: reported by the expansion
+  const bool outer_cut = std::exchange(cut_, false);
+  const std::size_t n = count(def->cards, def, depth);
+  counting_.erase(def);
+  if (!cut_) count_.emplace(def, n);  // a count cut by the depth limit depends on the depth
+  cut_ = cut_ || outer_cut;
+  return n;
+}
+
+bool Flattener::too_many_elements(const Netlist& net) {
+  top_subckts_ = &net.subckts;
+  std::vector<const SubcktDef*> todo;
+  for (const SubcktDef& d : net.subckts) todo.push_back(&d);
+  while (!todo.empty()) {
+    const SubcktDef* d = todo.back();
+    todo.pop_back();
+    for (const SubcktDef& inner : d->subckts) {
+      parent_[&inner] = d;
+      todo.push_back(&inner);
+    }
+  }
+  const std::size_t total = count(net.cards, nullptr, 0);
+  if (total <= options_.max_elements) return false;
+  // The chain of instances holding the most elements, from the top down (kChainShown deep).
+  constexpr int kChainShown = 4;
+  std::string chain;
+  const InstanceCard* first = nullptr;
+  const std::vector<Card>* cards = &net.cards;
+  const SubcktDef* in = nullptr;
+  std::string prefix;
+  for (int depth = 0; depth < options_.max_depth; ++depth) {
+    const InstanceCard* best = nullptr;
+    const SubcktDef* best_def = nullptr;
+    std::size_t best_count = 0;
+    std::size_t instances = 0;
+    for (const Card& c : *cards) {
+      const auto* x = std::get_if<InstanceCard>(&c);
+      const SubcktDef* d = x != nullptr ? resolve(in, x->subckt.lower) : nullptr;
+      if (d == nullptr) continue;
+      ++instances;
+      if (const std::size_t n = count(d, depth + 1); n > best_count) {
+        best = x, best_def = d, best_count = n;
+      }
+    }
+    if (best == nullptr) break;
+    if (first == nullptr) first = best;
+    if (depth == kChainShown) {
+      chain += " -> ...";
+      break;
+    }
+    prefix += best->name.lower;
+    const std::string more = best_count > options_.max_elements ? "more than " : "";
+    chain += fmt::format("{}'{}' (subcircuit '{}', {}{} elements, one of {} instances)",
+                         chain.empty() ? "" : " -> ", prefix, best_def->name.lower, more,
+                         std::min(best_count, options_.max_elements), instances);
+    prefix += ".";
+    cards = &best_def->cards;
+    in = best_def;
+  }
+  const SourceSpan at = first != nullptr ? first->name.span : net.title_span;
+  reporter_.error(at,
+                  fmt::format("the flattened netlist would have more than {} elements; nothing "
+                              "was expanded; the instances holding most of them: {}",
+                              options_.max_elements, chain),
+                  nullptr);
+  stopped_ = true;
+  return true;
+}
+
+// The first and last `keep` characters of a long text, " ... " between them.
+std::string shorten(const std::string& text, std::size_t keep = 60) {
+  if (text.size() <= 2 * keep + 5) return text;
+  return fmt::format("{} ... {}", text.substr(0, keep), text.substr(text.size() - keep));
+}
+
+std::string Flattener::instance_chain(const Frame& f, const InstanceCard& x) const {
+  std::string chain;
+  for (const Frame* s = &f; s != nullptr && s->def != nullptr; s = s->caller) {
+    chain = s->def->name.lower + " -> " + chain;
+  }
+  return fmt::format("'{}' (subcircuits {})", shorten(f.prefix + x.name.lower),
+                     shorten(chain + x.subckt.lower));
+}
 
 Word Flattener::local(const Frame& f, const Word& w) const {
   if (f.prefix.empty()) return w;
@@ -78,11 +223,7 @@ std::optional<Word> Flattener::model_name(const Frame& f, const Word& w) const {
 std::pair<const SubcktDef*, const Frame*> Flattener::find_subckt(const Frame& f,
                                                                  const std::string& name) {
   for (const Frame* s = &f; s != nullptr; s = s->lexical) {
-    auto [it, fresh] = subckt_index_.try_emplace(s->subckts);
-    if (fresh) {
-      for (const SubcktDef& d : *s->subckts) it->second.emplace(d.name.lower, &d);
-    }
-    if (auto d = it->second.find(name); d != it->second.end()) return {d->second, s};
+    if (const SubcktDef* d = lookup(s->subckts, name)) return {d, s};
   }
   return {nullptr, nullptr};
 }
@@ -165,7 +306,8 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
   }
   if (f.depth >= options_.max_depth) {
     reporter_.error(x.name.span,
-                    fmt::format("subcircuits nested more than {} levels deep", options_.max_depth),
+                    fmt::format("subcircuits nested more than {} levels deep: instance {}",
+                                options_.max_depth, instance_chain(f, x)),
                     ctx);
     return;
   }
@@ -240,6 +382,7 @@ void Flattener::run(const Netlist& net) {
       for (const Word& w : g->nodes) globals_.insert(w.lower);
     }
   }
+  if (too_many_elements(net)) return;
   ParamScope global(nullptr, nullptr, reporter_);
   Frame top = make_frame(net, global);
   global.evaluate_all();

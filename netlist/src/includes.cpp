@@ -56,12 +56,23 @@ class Includer {
 };
 
 bool Includer::read(const IncludeCard& inc, const std::string& location, std::string& text) {
-  const int err = options_.read_file ? options_.read_file(location, text)
-                                     : read_text_file(fs::path(location), text);
-  if (err == 0) return true;
+  std::string why;
+  if (options_.read_file) {
+    const int err = options_.read_file(location, text);
+    if (err != 0) {
+      why = error_text(err);
+    } else if (text.size() > options_.max_file_bytes) {
+      why = fmt::format("{} is more than the limit of {} for a netlist file",
+                        byte_size_text(text.size()), byte_size_text(options_.max_file_bytes));
+    }
+  } else {
+    why = read_netlist_file(fs::path(location), text, options_.max_file_bytes);
+  }
+  if (why.empty()) return true;
+  text.clear();
   reporter_.error(inc.path.span,
                   fmt::format("cannot open {} file '{}': {}", inc.section ? "library" : "include",
-                              inc.path.text, error_text(err)),
+                              inc.path.text, why),
                   nullptr);
   return false;
 }
