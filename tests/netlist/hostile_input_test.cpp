@@ -138,6 +138,31 @@ TEST(NetlistHostile, SubcktDefinitionsNested256DeepAreFine) {
   EXPECT_EQ(p.text(), "");
 }
 
+TEST(NetlistHostile, DefinitionNestingAddsUpThroughIncludes) {
+  // 200 nested definitions in the netlist, the innermost including a file with 100 more.
+  std::string text = "t\n";
+  for (int i = 0; i < 200; ++i) text += fmt::format(".subckt a{} p\n", i);
+  text += ".include deep.inc\n";
+  for (int i = 0; i < 200; ++i) text += ".ends\n";
+  auto nested = [](int levels) {
+    std::string out;
+    for (int i = 0; i < levels; ++i) out += fmt::format(".subckt b{} p\nR1 p 0 1\n", i);
+    for (int i = 0; i < levels; ++i) out += ".ends\n";
+    return out;
+  };
+  Flat f;
+  testing::load_text(f, text, {{"deep.inc", nested(100)}});
+  ASSERT_EQ(f.diags.error_count(), 1) << f.text().substr(0, 1000);
+  EXPECT_NE(f.text().find("t.cir:202:1: error: subcircuit definitions nested more than 256 levels "
+                          "deep through this include (100 levels in 'deep.inc' included 200 "
+                          "levels deep); its cards are not used"),
+            std::string::npos)
+      << f.text().substr(0, 1000);
+  Flat g;  // 56 more levels fit
+  testing::load_text(g, text, {{"deep.inc", nested(56)}});
+  EXPECT_FALSE(g.diags.has_errors()) << g.text().substr(0, 1000);
+}
+
 TEST(NetlistHostile, InstancesNested15000DeepStopAtTheDepthLimit) {
   std::string text = "t\nX0 a s0\n";
   for (int i = 0; i < 15000; ++i) {
@@ -237,6 +262,8 @@ TEST(NetlistHostile, ControlCharactersInNamesAreErrors) {
                             "values must be printable)"),
             std::string::npos)
       << nul.text();
+  // The echoed source line shows the byte as '?', so the caret still lines up.
+  EXPECT_NE(nul.text().find("\nR1 a?b 0 1\n    ^\n"), std::string::npos) << nul.text();
   const testing::Parsed esc = testing::parse(
       "t\nR\x1b"
       "1 a 0 1\nC1 x\x7fy 0 1u\n");
