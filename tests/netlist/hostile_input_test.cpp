@@ -255,6 +255,32 @@ TEST(NetlistHostile, ParameterChain100000Long) {
             std::string::npos);
 }
 
+TEST(NetlistHostile, NestingAddsUpAlongAParameterChain) {
+  // 255 chained parameters, each nested 60 parentheses deep: 15 300 levels in total crashed
+  // (stack overflow) before the total was limited; now an error after 1024.
+  std::string text = "t\n";
+  const std::string open(60, '('), close(60, ')');
+  for (int i = 0; i < 255; ++i)
+    text += fmt::format(".param p{}={{{}p{}+1{}}}\n", i, open, i + 1, close);
+  text += ".param p255=0\nR1 a 0 {p0}\n";
+  Flat f;
+  testing::load_text(f, text);
+  EXPECT_TRUE(f.diags.has_errors());
+  EXPECT_NE(f.text().find("error: expressions nested more than 1024 levels deep in total through "
+                          "parameter references"),
+            std::string::npos)
+      << f.text().substr(0, 1000);
+  // A chain of 16 such parameters (16 · 61 levels) is fine.
+  std::string ok = "t\n";
+  for (int i = 0; i < 16; ++i)
+    ok += fmt::format(".param p{}={{{}p{}+1{}}}\n", i, open, i + 1, close);
+  ok += ".param p16=0\nR1 a 0 {p0}\n";
+  Flat g;
+  testing::load_text(g, ok);
+  EXPECT_EQ(g.text(), "");
+  EXPECT_DOUBLE_EQ(g.value("r1"), 16.0);
+}
+
 TEST(NetlistHostile, ControlCharactersInNamesAreErrors) {
   const testing::Parsed nul = testing::parse(std::string("t\nR1 a\0b 0 1\n", 13));
   ASSERT_EQ(nul.diags.error_count(), 1) << nul.text();
