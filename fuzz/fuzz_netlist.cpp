@@ -2,10 +2,11 @@
 //
 // The input is split at NUL bytes: segment 0 is the netlist "fuzz.cir", segment i >= 1 is the
 // file "f<i>.inc" (so ".include f1.inc" and ".lib f2.inc sec" reach the include logic and its
-// cycle detection). Files are served from memory: nothing is read from disk. Elements are
-// capped at 20000 so that exponential subcircuit nesting stays fast. A netlist without errors
-// is elaborated; a circuit without errors is assembled into its MLCS (MNA matrices), as the
-// app does before stepping.
+// cycle detection). Files are served from memory: nothing is read from disk. Elements and
+// subcircuit instances are capped at 20000 so that exponential subcircuit nesting stays fast.
+// A netlist without errors is elaborated; a circuit without errors is assembled into its MLCS
+// (MNA matrices), as the app does before stepping. Since the NUL byte splits files, the
+// control-character check sees every other C0 byte.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const netlist::Netlist parsed = netlist::parse_string(files[0], "fuzz.cir", sources, diags);
   netlist::FlattenOptions options;
   options.max_elements = 20000;
+  options.max_instances = 20000;
   options.read_file = [&files](const std::string& location, std::string& text) {
     for (std::size_t i = 1; i < files.size(); ++i) {
       if (location == "f" + std::to_string(i) + ".inc") {

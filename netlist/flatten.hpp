@@ -42,8 +42,11 @@ struct FlattenOptions {
   std::function<int(const std::string& location, std::string& text)> read_file;
   std::uintmax_t max_file_bytes = kMaxNetlistBytes;  // larger included files are errors
   bool allow_includes = true;                        // false: .include/.lib FILE are errors
-  std::size_t max_elements = 10'000'000;             // more flattened elements is an error (stops)
-  int max_depth = 100;                               // deeper subcircuit nesting is an error
+  // More flattened elements, or more subcircuit instances expanded, is an error (both are
+  // counted before anything is expanded).
+  std::size_t max_elements = 10'000'000;
+  std::size_t max_instances = 10'000'000;
+  int max_depth = 100;  // deeper subcircuit nesting is an error
 };
 
 Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diags,

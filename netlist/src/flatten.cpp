@@ -12,12 +12,15 @@
 // without expanding it (count(body) = its element cards + Σ over its X cards count(subckt),
 // memoized per definition, saturating above the limit), so an expansion bomb (8 levels × 10
 // instances = 10^8 elements) is an error before one element is copied, naming the chain of
-// instances that carries most of the count.
+// instances that carries most of the count. Instance expansions are counted the same way and
+// limited alike (a bomb of empty or unknown subcircuits produces no element but would still
+// take minutes).
 #include "netlist/flatten.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -29,6 +32,13 @@
 namespace nsspice::netlist {
 namespace detail {
 namespace {
+
+// What expanding a body produces: elements, and instances expanded on the way (each costs
+// work even when it produces nothing); both saturate at max_elements + 1.
+struct Count {
+  std::size_t elements = 0;
+  std::size_t instances = 0;
+};
 
 class Flattener {
  public:
@@ -49,7 +59,7 @@ class Flattener {
   bool stopped_ = false;
   // Element counts of the definitions (saturated at max_elements + 1), the parent definition
   // of each nested definition (null: top level), and definitions being counted (cycles).
-  std::unordered_map<const SubcktDef*, std::size_t> count_;
+  std::map<std::pair<const SubcktDef*, int>, Count> count_;
   std::unordered_map<const SubcktDef*, const SubcktDef*> parent_;
   std::unordered_set<const SubcktDef*> counting_;
   bool cut_ = false;  // the count being made stopped at max_depth somewhere
@@ -69,9 +79,10 @@ class Flattener {
   const SubcktDef* lookup(const std::vector<SubcktDef>* defs, const std::string& name);
   // The definition an X card in the body of `in` (null: the top level) refers to.
   const SubcktDef* resolve(const SubcktDef* in, const std::string& name);
-  std::size_t count(const std::vector<Card>& cards, const SubcktDef* in, int depth);
-  std::size_t count(const SubcktDef* def, int depth);
-  // Reports (and returns true) when the top level expands to more than max_elements.
+  Count count(const std::vector<Card>& cards, const SubcktDef* in, int depth);
+  Count count(const SubcktDef* def, int depth);
+  // Reports (and returns true) when the top level expands to more than max_elements elements
+  // or more than max_elements subcircuit instances.
   bool too_many_elements(const Netlist& net);
   // "'x1.x2.x3' (subcircuits a -> b -> c)", shortened in the middle when long.
   std::string instance_chain(const Frame& f, const InstanceCard& x) const;
@@ -93,32 +104,40 @@ const SubcktDef* Flattener::resolve(const SubcktDef* in, const std::string& name
   return lookup(top_subckts_, name);
 }
 
-std::size_t Flattener::count(const std::vector<Card>& cards, const SubcktDef* in, int depth) {
-  const std::size_t cap = options_.max_elements + 1;
-  std::size_t n = 0;
+Count Flattener::count(const std::vector<Card>& cards, const SubcktDef* in, int depth) {
+  Count n;
+  auto add = [](std::size_t& to, std::size_t what, std::size_t cap) {
+    to = std::min(to + what, cap + 1);  // saturates: what <= cap + 1, no overflow
+  };
   for (const Card& c : cards) {
     if (std::holds_alternative<ElementCard>(c)) {
-      ++n;
+      add(n.elements, 1, options_.max_elements);
     } else if (const auto* x = std::get_if<InstanceCard>(&c)) {
-      // Unknown subcircuits and too deep nesting count 0: the expansion reports them.
+      // The X card itself is expanded (or reported) even when its subcircuit is unknown or
+      // nested too deep; what it holds then counts 0.
+      add(n.instances, 1, options_.max_instances);
       if (depth >= options_.max_depth) {
         cut_ = true;
-        continue;
+      } else if (const SubcktDef* d = resolve(in, x->subckt.lower)) {
+        const Count inner = count(d, depth + 1);
+        add(n.elements, inner.elements, options_.max_elements);
+        add(n.instances, inner.instances, options_.max_instances);
       }
-      if (const SubcktDef* d = resolve(in, x->subckt.lower)) n += count(d, depth + 1);
     }
-    if (n >= cap) return cap;
   }
   return n;
 }
 
-std::size_t Flattener::count(const SubcktDef* def, int depth) {
-  if (auto it = count_.find(def); it != count_.end()) return it->second;
-  if (!counting_.insert(def).second) return 0;  // recursive: reported by the expansion
+Count Flattener::count(const SubcktDef* def, int depth) {
+  // A count cut by the depth limit depends on the depth it was made at: memoized per (def,
+  // depth), others per def (key depth -1). Either way each is computed once.
+  if (auto it = count_.find({def, -1}); it != count_.end()) return it->second;
+  if (auto it = count_.find({def, depth}); it != count_.end()) return it->second;
+  if (!counting_.insert(def).second) return {};  // recursive: reported by the expansion
   const bool outer_cut = std::exchange(cut_, false);
-  const std::size_t n = count(def->cards, def, depth);
+  const Count n = count(def->cards, def, depth);
   counting_.erase(def);
-  if (!cut_) count_.emplace(def, n);  // a count cut by the depth limit depends on the depth
+  count_.emplace(std::make_pair(def, cut_ ? depth : -1), n);
   cut_ = cut_ || outer_cut;
   return n;
 }
@@ -135,9 +154,15 @@ bool Flattener::too_many_elements(const Netlist& net) {
       todo.push_back(&inner);
     }
   }
-  const std::size_t total = count(net.cards, nullptr, 0);
-  if (total <= options_.max_elements) return false;
-  // The chain of instances holding the most elements, from the top down (kChainShown deep).
+  const Count total = count(net.cards, nullptr, 0);
+  if (total.elements <= options_.max_elements && total.instances <= options_.max_instances)
+    return false;
+  // Elements, or (a bomb of empty or unknown subcircuits) instance expansions.
+  const bool elements = total.elements > options_.max_elements;
+  const std::size_t cap = elements ? options_.max_elements : options_.max_instances;
+  const char* what = elements ? "elements" : "subcircuit instances";
+  auto measure = [&](const Count& c) { return elements ? c.elements : c.instances; };
+  // The chain of instances holding the most of them, from the top down (kChainShown deep).
   constexpr int kChainShown = 4;
   std::string chain;
   const InstanceCard* first = nullptr;
@@ -154,7 +179,7 @@ bool Flattener::too_many_elements(const Netlist& net) {
       const SubcktDef* d = x != nullptr ? resolve(in, x->subckt.lower) : nullptr;
       if (d == nullptr) continue;
       ++instances;
-      if (const std::size_t n = count(d, depth + 1); n > best_count) {
+      if (const std::size_t n = measure(count(d, depth + 1)); n > best_count) {
         best = x, best_def = d, best_count = n;
       }
     }
@@ -165,19 +190,20 @@ bool Flattener::too_many_elements(const Netlist& net) {
       break;
     }
     prefix += best->name.lower;
-    const std::string more = best_count > options_.max_elements ? "more than " : "";
-    chain += fmt::format("{}'{}' (subcircuit '{}', {}{} elements, one of {} instances)",
+    const std::string more = best_count > cap ? "more than " : "";
+    chain += fmt::format("{}'{}' (subcircuit '{}', {}{} {}, one of {} instances)",
                          chain.empty() ? "" : " -> ", prefix, best_def->name.lower, more,
-                         std::min(best_count, options_.max_elements), instances);
+                         std::min(best_count, cap), elements ? "elements" : "instances inside",
+                         instances);
     prefix += ".";
     cards = &best_def->cards;
     in = best_def;
   }
   const SourceSpan at = first != nullptr ? first->name.span : net.title_span;
   reporter_.error(at,
-                  fmt::format("the flattened netlist would have more than {} elements; nothing "
+                  fmt::format("the flattened netlist would have more than {} {}; nothing "
                               "was expanded; the instances holding most of them: {}",
-                              options_.max_elements, chain),
+                              cap, what, chain),
                   nullptr);
   stopped_ = true;
   return true;

@@ -212,6 +212,23 @@ TEST(NetlistHostile, ExpansionBombStopsBeforeExpandingAnything) {
   EXPECT_EQ(f.net.cards.size(), 0u);
 }
 
+TEST(NetlistHostile, InstanceBombWithoutElementsStopsToo) {
+  // Found by the fuzzer: instances of an unknown subcircuit at the bottom of 8 levels × 10
+  // produce no element but 10^8 expansions (each reporting); counted and stopped alike.
+  std::string text = bomb(8, 10);
+  text.replace(text.find("R1 a b 1\n"), 9, "Xq a b nowhere\n");
+  Flat f;
+  testing::load_text(f, text);
+  ASSERT_EQ(f.diags.error_count(), 1) << f.text();
+  EXPECT_NE(f.text().find("error: the flattened netlist would have more than 10000000 subcircuit "
+                          "instances; nothing was expanded; the instances holding most of them: "
+                          "'x0' (subcircuit 'l8', more than 10000000 instances inside, one of 1 "
+                          "instances) -> 'x0.x0' (subcircuit 'l7', "),
+            std::string::npos)
+      << f.text();
+  EXPECT_EQ(f.net.cards.size(), 0u);
+}
+
 TEST(NetlistHostile, ElementCountAtTheLimitIsExpanded) {
   Flat f;
   const Netlist parsed = parse_string(bomb(3, 10), "t.cir", f.sources, f.diags);
