@@ -106,13 +106,18 @@ void node_checks(const Circuit& c, const std::vector<Edge>& edges, netlist::Diag
     if (terminals[static_cast<size_t>(v)] == 1)
       diags.warning(span, fmt::format("node '{}' is connected to only one element terminal",
                                       c.nodes[static_cast<size_t>(v)]));
-    if (dc.find(v) != dc.find(0) && !(c.tran && c.tran->uic))
+    if (dc.find(v) != dc.find(0) && !(c.tran && c.tran->uic)) {
+      std::vector<size_t> reaching;  // the elements at the node
+      for (const Edge& e : edges) {
+        if ((e.a == v || e.b == v) && e.kind != Kind::kNone) reaching.push_back(e.device);
+      }
       diags.warning(
           span,
           fmt::format("node '{}' has no DC path to ground (only capacitors or current sources "
-                      "reach it): its operating point is undetermined; give '.ic' values and "
+                      "reach it: {}): its operating point is undetermined; give '.ic' values and "
                       "use '.tran ... UIC'",
-                      c.nodes[static_cast<size_t>(v)]));
+                      c.nodes[static_cast<size_t>(v)], names(c, reaching)));
+    }
   }
 }
 
