@@ -21,9 +21,10 @@
 
 namespace nsspice::circuit {
 
-// "unknowns v(a), i(v1) (devices: c1, v1)": the names of the given unknowns (indices into
-// Assembled::unknown_names; indices >= n are shown as "complementarity row j" with the pair's
-// device) and of the devices stamping them.
+// "v(a), i(v1) (devices: c1, v1)": the names of the given unknowns (indices into
+// Assembled::unknown_names; index n + j, a column of K(σ), is "lambda(d1)", pair j's current)
+// and of the devices stamping them. As rows, index k < n is "KCL at a" or "branch equation of
+// v1", index n + j "complementarity row of d1".
 std::string explain_singular(const Assembled& a, const std::vector<int>& unknowns);
 
 // A sentence for the whole block:

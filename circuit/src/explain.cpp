@@ -16,8 +16,8 @@ std::string unknown_name(const Assembled& a, int k) {
     return a.unknown_names[static_cast<std::size_t>(k)];
   const int j = k - static_cast<int>(a.unknown_names.size());
   if (j >= 0 && j < static_cast<int>(a.pair_names.size()))
-    return fmt::format("complementarity row of {}", a.pair_names[static_cast<std::size_t>(j)]);
-  return fmt::format("row {}", k);
+    return fmt::format("lambda({})", a.pair_names[static_cast<std::size_t>(j)]);
+  return fmt::format("unknown {}", k);
 }
 
 // Row k of E, G: KCL of node k (k < node_count), else the branch equation of a device.
@@ -27,7 +27,10 @@ std::string row_name(const Assembled& a, int k) {
     const std::string inner = name.substr(2, name.size() - 3);
     return (k < a.node_count ? "KCL at " : "branch equation of ") + inner;
   }
-  return name;
+  const int j = k - static_cast<int>(a.unknown_names.size());
+  if (j >= 0 && j < static_cast<int>(a.pair_names.size()))
+    return fmt::format("complementarity row of {}", a.pair_names[static_cast<std::size_t>(j)]);
+  return fmt::format("row {}", k);
 }
 
 std::set<int> devices_of(const Assembled& a, const std::vector<int>& unknowns) {

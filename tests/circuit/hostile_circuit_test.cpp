@@ -185,6 +185,32 @@ TEST(ExplainSingular, OverflowIsCalledOverflowNotSingular) {
   EXPECT_EQ(why.find("singular;"), std::string::npos);
 }
 
+TEST(ExplainSingular, ModeMatrixWithComplementarityRows) {
+  // K(σ) of the step/operating point (solvers/lcp/mode_mlcp.hpp) with the diode off:
+  //   [ G  −B ] [x]      row n + j (pair j off): λ_j = 0
+  //   [ 0   I ] [λ]
+  // Node b is then reached by nothing but C1 (open at DC): v(b) is not determined.
+  const Assembled a = assembled_of("t\nV1 a 0 1\nD1 a b DM\nC1 b 0 1u\n.model DM D\n.tran 1u 1m\n");
+  const int n = a.mlcs.n, m = a.mlcs.m;
+  ASSERT_EQ(m, 1);
+  std::vector<Eigen::Triplet<double, int>> t;
+  for (int c = 0; c < n; ++c)
+    for (solvers::SparseMatrix::InnerIterator it(a.mlcs.G, c); it; ++it)
+      t.emplace_back(static_cast<int>(it.row()), c, it.value());
+  for (int c = 0; c < m; ++c)
+    for (solvers::SparseMatrix::InnerIterator it(a.mlcs.B, c); it; ++it)
+      t.emplace_back(static_cast<int>(it.row()), n + c, -it.value());
+  t.emplace_back(n, n, 1.0);
+  solvers::SparseMatrix k(n + m, n + m);
+  k.setFromTriplets(t.begin(), t.end());
+  k.makeCompressed();
+  const std::string why = explain_singular_matrix(a, k);
+  EXPECT_EQ(why,
+            "structurally singular (structural rank 3 of 4); unknowns not determined: v(b), "
+            "lambda(d1) (devices: d1, c1); dependent (or empty) equations: KCL at b, "
+            "complementarity row of d1 (devices: d1, c1)");
+}
+
 TEST(ExplainSingular, NonsingularMatrixGivesNothing) {
   const Assembled a = assembled_of("t\nV1 a 0 1\nR1 a 0 1\n.tran 1u 1m\n");
   EXPECT_EQ(explain_singular_matrix(a, a.mlcs.G), "");
