@@ -1,7 +1,9 @@
 #pragma once
 // Internal: elaboration-time checks beyond the graph's well-posedness (topology.cpp calls them).
 //
-// check_initial_conditions (initial_conditions.cpp), under '.tran ... UIC' only:
+// check_initial_conditions (initial_conditions.cpp). Without UIC: an '.ic' on a node that
+//   voltage sources already fix (the operating point holds .ic nodes with sources: a loop of
+//   sources, singular even when the values agree) is a warning naming the loop. Under UIC:
 //   A loop of capacitors with IC=, voltage sources (their value at t = 0) and '.ic' node
 //   voltages whose initial voltages do not add up to 0 around it: a warning naming the loop,
 //   the mismatch, and the voltages after the jump at t = 0 (charge conserved on the

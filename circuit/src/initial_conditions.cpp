@@ -115,34 +115,20 @@ std::optional<std::map<size_t, double>> capacitor_jump(const Circuit& c, int nod
   return out;
 }
 
-void capacitor_loops(const Circuit& c, netlist::Diagnostics& diags) {
-  std::vector<Branch> branches;
-  for (size_t k = 0; k < c.devices.size(); ++k) {
-    if (const auto* cap = std::get_if<Capacitor>(&c.devices[k]); cap && cap->ic) {
-      branches.push_back(
-          {cap->a, cap->b, *cap->ic, k, fmt::format("{} IC={:g} V", cap->name, *cap->ic)});
-    } else if (const auto* v = std::get_if<VoltageSource>(&c.devices[k])) {
-      const double v0 = start_value(v->wave);
-      branches.push_back({v->p, v->n, v0, k, fmt::format("{} = {:g} V at t = 0", v->name, v0)});
-    }
-  }
-  for (const auto& [node, value] : c.ic) {
-    branches.push_back({node, 0, value, c.devices.size(),
-                        fmt::format(".ic v({})={:g}", c.nodes[static_cast<size_t>(node)], value)});
-  }
-  const int n = static_cast<int>(c.nodes.size());
-  UnionFind uf(n);
-  // Spanning forest with, for every node, the branch to its parent and the voltage v − v_root.
-  std::vector<std::vector<std::pair<int, const Branch*>>> tree(static_cast<size_t>(n));
-  std::vector<char> reported_group(static_cast<size_t>(n), 0);
+// Calls found(loop, mismatch, scale) for every branch that closes a loop in the spanning
+// forest of the branches before it: loop = tree path + the branch, mismatch = (v_a − v_b along
+// the tree) − its value, scale = Σ |values| on the loop.
+template <class Found>
+void for_each_loop(int nodes, const std::vector<Branch>& branches, Found found) {
+  UnionFind uf(nodes);
+  std::vector<std::vector<std::pair<int, const Branch*>>> tree(static_cast<size_t>(nodes));
   for (const Branch& br : branches) {
     if (uf.unite(br.a, br.b)) {
       tree[static_cast<size_t>(br.a)].push_back({br.b, &br});
       tree[static_cast<size_t>(br.b)].push_back({br.a, &br});
       continue;
     }
-    // The tree path from a to b, with the voltage v_a − v_b it implies.
-    std::vector<std::pair<int, const Branch*>> from(static_cast<size_t>(n), {-1, nullptr});
+    std::vector<std::pair<int, const Branch*>> from(static_cast<size_t>(nodes), {-1, nullptr});
     std::queue<int> q;
     q.push(br.a);
     from[static_cast<size_t>(br.a)] = {br.a, nullptr};
@@ -166,37 +152,100 @@ void capacitor_loops(const Circuit& c, netlist::Diagnostics& diags) {
       loop.push_back(e);
     }
     loop.push_back(&br);
-    const double mismatch = implied - br.value;
-    const int root = uf.find(br.a);
-    // Loops of voltage sources alone are errors of their own (topology.cpp).
-    const bool only_sources = std::all_of(loop.begin(), loop.end(), [&](const Branch* e) {
-      return e->device < c.devices.size() &&
-             std::holds_alternative<VoltageSource>(c.devices[e->device]);
-    });
-    if (only_sources || !disagree(mismatch, scale) || reported_group[static_cast<size_t>(root)])
-      continue;
-    reported_group[static_cast<size_t>(root)] = 1;
-    std::string jump =
-        "; the start-up values decide which one holds at t = 0 and the state jumps at the "
-        "first step";
-    if (const auto after = capacitor_jump(c, br.a)) {
-      std::string list;
-      for (const Branch* e : loop) {
-        if (e->device >= c.devices.size()) continue;
-        const auto* cap = std::get_if<Capacitor>(&c.devices[e->device]);
-        if (cap == nullptr) continue;
-        list += fmt::format("{}{} {:g} V -> {:.6g} V", list.empty() ? "" : ", ", cap->name,
-                            *cap->ic, after->at(e->device));
-      }
-      jump = "; the capacitor voltages jump at t = 0 to the charge-conserving values: " + list;
-    }
-    size_t where = br.device;
-    for (const Branch* e : loop) where = std::min(where, e->device);
-    diags.warning(c.spans[where],
-                  fmt::format("contradictory initial conditions (UIC) around the loop {}: the "
-                              "initial voltages add up to {:g} V instead of 0{}",
-                              branch_list(loop), mismatch, jump));
+    found(loop, implied - br.value, scale, uf.find(br.a));
   }
+}
+
+// Voltage sources (value at t = 0) as branches; with `caps`, capacitors with IC= too; then
+// the '.ic' node voltages as branches to ground.
+std::vector<Branch> voltage_branches(const Circuit& c, bool caps) {
+  std::vector<Branch> branches;
+  for (size_t k = 0; k < c.devices.size(); ++k) {
+    if (const auto* cap = std::get_if<Capacitor>(&c.devices[k]); caps && cap && cap->ic) {
+      branches.push_back(
+          {cap->a, cap->b, *cap->ic, k, fmt::format("{} IC={:g} V", cap->name, *cap->ic)});
+    } else if (const auto* v = std::get_if<VoltageSource>(&c.devices[k])) {
+      const double v0 = start_value(v->wave);
+      branches.push_back({v->p, v->n, v0, k, fmt::format("{} = {:g} V at t = 0", v->name, v0)});
+    }
+  }
+  for (const auto& [node, value] : c.ic) {
+    branches.push_back({node, 0, value, c.devices.size(),
+                        fmt::format(".ic v({})={:g}", c.nodes[static_cast<size_t>(node)], value)});
+  }
+  return branches;
+}
+
+bool only_sources(const Circuit& c, const std::vector<const Branch*>& loop) {
+  return std::all_of(loop.begin(), loop.end(), [&](const Branch* e) {
+    return e->device < c.devices.size() &&
+           std::holds_alternative<VoltageSource>(c.devices[e->device]);
+  });
+}
+
+// The loop's first device (its card is where the warning points).
+size_t first_device(const std::vector<const Branch*>& loop) {
+  size_t where = loop.back()->device;
+  for (const Branch* e : loop) where = std::min(where, e->device);
+  return where;
+}
+
+void capacitor_loops(const Circuit& c, netlist::Diagnostics& diags) {
+  const std::vector<Branch> branches = voltage_branches(c, true);
+  std::vector<char> reported_group(c.nodes.size(), 0);
+  for_each_loop(
+      static_cast<int>(c.nodes.size()), branches,
+      [&](const std::vector<const Branch*>& loop, double mismatch, double scale, int root) {
+        // Loops of voltage sources alone are errors of their own (topology.cpp).
+        if (only_sources(c, loop) || !disagree(mismatch, scale) ||
+            reported_group[static_cast<size_t>(root)])
+          return;
+        reported_group[static_cast<size_t>(root)] = 1;
+        std::string jump =
+            "; the start-up values decide which one holds at t = 0 and the state "
+            "jumps at the first step";
+        if (const auto after = capacitor_jump(c, loop.back()->a)) {
+          std::string list;
+          for (const Branch* e : loop) {
+            if (e->device >= c.devices.size()) continue;
+            const auto* cap = std::get_if<Capacitor>(&c.devices[e->device]);
+            if (cap == nullptr) continue;
+            list += fmt::format("{}{} {:g} V -> {:.6g} V", list.empty() ? "" : ", ", cap->name,
+                                *cap->ic, after->at(e->device));
+          }
+          jump =
+              "; the capacitor voltages jump at t = 0 to the charge-conserving "
+              "values: " +
+              list;
+        }
+        diags.warning(c.spans[first_device(loop)],
+                      fmt::format("contradictory initial conditions (UIC) around the "
+                                  "loop {}: the initial voltages add up to {:g} V "
+                                  "instead of 0{}",
+                                  branch_list(loop), mismatch, jump));
+      });
+}
+
+// Without UIC the operating point holds every '.ic' node with a voltage source
+// (AssembleOptions::hold_ic_nodes): an '.ic' on a node that voltage sources already fix closes
+// a loop of sources, and the operating point's equations are singular even if the values agree.
+void ic_holds(const Circuit& c, netlist::Diagnostics& diags) {
+  const std::vector<Branch> branches = voltage_branches(c, false);
+  for_each_loop(static_cast<int>(c.nodes.size()), branches,
+                [&](const std::vector<const Branch*>& loop, double mismatch, double scale, int) {
+                  if (only_sources(c, loop)) return;  // reported by topology.cpp
+                  const std::string values =
+                      disagree(mismatch, scale)
+                          ? fmt::format(" (and the values disagree by {:g} V)", mismatch)
+                          : "";
+                  diags.warning(
+                      c.spans[first_device(loop)],
+                      fmt::format("'{}' holds a node that voltage sources already fix (loop {}){}: "
+                                  "without UIC the operating point holds each .ic node with a "
+                                  "source, and this loop makes its equations singular; drop the "
+                                  ".ic entry or use '.tran ... UIC'",
+                                  loop.back()->text, branch_list(loop), values));
+                });
 }
 
 // ---- cut-sets of inductors and current sources ----
@@ -289,7 +338,10 @@ void inductor_cut_sets(const Circuit& c, const std::vector<Edge>& edges,
 }  // namespace
 
 void check_initial_conditions(const Circuit& circuit, netlist::Diagnostics& diags) {
-  if (!circuit.tran || !circuit.tran->uic) return;
+  if (!circuit.tran || !circuit.tran->uic) {
+    ic_holds(circuit, diags);
+    return;
+  }
   capacitor_loops(circuit, diags);
   std::vector<Edge> edges;
   for (size_t i = 0; i < circuit.devices.size(); ++i) device_edges(circuit.devices[i], i, edges);

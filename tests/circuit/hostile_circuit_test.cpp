@@ -73,6 +73,28 @@ TEST(InitialConditions, CapacitorAcrossAVoltageSourceAndDotIc) {
       << e;
 }
 
+TEST(InitialConditions, DotIcOnANodeFixedBySourcesWithoutUic) {
+  const std::string d =
+      elaborate_text("t\nV1 a 0 5\nR1 a b 1k\nC1 b 0 1u\n.ic v(a)=3\n.tran 1u 1m\n").diagnostics;
+  EXPECT_NE(d.find("h.cir:2:1: warning: '.ic v(a)=3' holds a node that voltage sources already "
+                   "fix (loop v1 = 5 V at t = 0, .ic v(a)=3) (and the values disagree by 2 V): "
+                   "without UIC the operating point holds each .ic node with a source, and this "
+                   "loop makes its equations singular; drop the .ic entry or use '.tran ... UIC'"),
+            std::string::npos)
+      << d;
+  // Agreeing values: still a loop of sources for the operating point.
+  const std::string e =
+      elaborate_text("t\nV1 a 0 5\nR1 a b 1k\nC1 b 0 1u\n.ic v(a)=5\n.tran 1u 1m\n").diagnostics;
+  EXPECT_NE(e.find("warning: '.ic v(a)=5' holds a node that voltage sources already fix (loop "
+                   "v1 = 5 V at t = 0, .ic v(a)=5): without UIC"),
+            std::string::npos)
+      << e;
+  // .ic on a node no source fixes: nothing to say.
+  EXPECT_EQ(
+      elaborate_text("t\nV1 a 0 5\nR1 a b 1k\nC1 b 0 1u\n.ic v(b)=3\n.tran 1u 1m\n").diagnostics,
+      "");
+}
+
 TEST(InitialConditions, SeriesInductorsWithDifferentIcWarnWithTheCommonCurrent) {
   // L1 and L2 in series through node m: flux conservation (1m·1 + 3m·0) / 4m = 0.25 A.
   const std::string d = elaborate_text(
