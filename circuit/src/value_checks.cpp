@@ -104,9 +104,9 @@ void check_value_ranges(const Circuit& circuit, netlist::Diagnostics& diags) {
       if (!out_of_range(value)) continue;
       diags.warning(
           circuit.spans[k],
-          fmt::format("'{}': {} is out of the range the solver can take (|x| above "
-                      "{:g} or below {:g}): currents and voltages computed from it "
-                      "may overflow double precision (a stop then reports overflow)",
+          fmt::format("'{}': {} is out of the range the solver can take (|x| above {:g} or "
+                      "below {:g}): currents and voltages computed from it may overflow double "
+                      "precision (the run then stops as on a singular matrix)",
                       device_name(circuit.devices[k]), shown, kHugeValue, 1 / kHugeValue));
       break;
     }
