@@ -179,7 +179,7 @@ TEST_F(Cli, UnknownPlotSignal) {
 
 // ---- hostile input (issue 16): exit 1, the message, no output file ----
 
-TEST_F(Cli, NetlistThatIsADeviceOrAFifoIsRefused) {
+TEST_F(Cli, NetlistOrIncludeThatIsADeviceIsRefused) {
   CliRun r = run("run /dev/zero -o out.csv");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("error: cannot open netlist '/dev/zero': not a regular file (a "
