@@ -55,6 +55,11 @@ struct Assembled {
   std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)
   std::vector<SwitchInfo> switch_info;
   int node_count = 0;
+  // For each unknown k (row and column k of E and G): the devices (indices into
+  // Circuit::devices) whose stamps touch row k or column k of E, G, B, C or S, ascending.
+  // Used to name the causes of a singular matrix (circuit/explain.hpp).
+  std::vector<std::vector<int>> unknown_devices;
+  std::vector<std::string> device_names;  // name of each device of the circuit
 };
 
 Assembled assemble(const Circuit& circuit, const AssembleOptions& options = {});

@@ -3,7 +3,8 @@
 //  1. Includes: ".include FILE" is replaced by the cards of FILE (no title line);
 //     ".lib FILE SECTION" by the cards between ".lib SECTION" and ".endl" in FILE. FILE is
 //     relative to the file containing the card. An include cycle, a missing file or section,
-//     or more than 32 nested includes is an error at the card.
+//     a file that is not a regular file (a FIFO, /dev/zero, a directory) or is larger than
+//     FlattenOptions::max_file_bytes, or more than 32 nested includes is an error at the card.
 //  2. Parameters: .param cards of the top level form the global scope; a subcircuit instance
 //     has its own scope (parent: the scope where the subcircuit is defined) holding the
 //     subcircuit's "params:" defaults, its body's .param cards and the instance's k=v
@@ -30,17 +31,22 @@
 
 #include "netlist/ast.hpp"
 #include "netlist/diagnostics.hpp"
+#include "netlist/parse.hpp"
 #include "netlist/source.hpp"
 
 namespace nsspice::netlist {
 
 struct FlattenOptions {
   // Reads an included file at `location` into `text`; returns 0 or an errno value.
-  // Default (empty): the real file system (read_text_file in parse.hpp).
+  // Default (empty): the real file system (read_netlist_file in parse.hpp).
   std::function<int(const std::string& location, std::string& text)> read_file;
-  bool allow_includes = true;             // false: .include/.lib FILE are errors
-  std::size_t max_elements = 10'000'000;  // more flattened elements is an error (stops)
-  int max_depth = 100;                    // deeper subcircuit nesting is an error
+  std::uintmax_t max_file_bytes = kMaxNetlistBytes;  // larger included files are errors
+  bool allow_includes = true;                        // false: .include/.lib FILE are errors
+  // More flattened elements, or more subcircuit instances expanded, is an error (both are
+  // counted before anything is expanded).
+  std::size_t max_elements = 10'000'000;
+  std::size_t max_instances = 10'000'000;
+  int max_depth = 100;  // deeper subcircuit nesting is an error
 };
 
 Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diags,

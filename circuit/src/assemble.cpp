@@ -130,6 +130,28 @@ void finish(Assembled& out, Stamper& st) {
   };
 }
 
+// Records `device` against every unknown its triplets (added since `marks`) touch.
+struct StampMarks {
+  std::size_t e, g, b, c, s;
+};
+StampMarks marks(const Stamper& st) {
+  return {st.e.size(), st.g.size(), st.b.size(), st.c.size(), st.s.size()};
+}
+void record(Assembled& out, const Stamper& st, const StampMarks& from, int device) {
+  auto touch = [&](int k) {
+    if (k < 0) return;
+    if (out.unknown_devices.size() <= static_cast<std::size_t>(k))
+      out.unknown_devices.resize(static_cast<std::size_t>(k) + 1);
+    auto& list = out.unknown_devices[static_cast<std::size_t>(k)];
+    if (list.empty() || list.back() != device) list.push_back(device);
+  };
+  for (std::size_t i = from.e; i < st.e.size(); ++i) touch(st.e[i].row()), touch(st.e[i].col());
+  for (std::size_t i = from.g; i < st.g.size(); ++i) touch(st.g[i].row()), touch(st.g[i].col());
+  for (std::size_t i = from.b; i < st.b.size(); ++i) touch(st.b[i].row());
+  for (std::size_t i = from.c; i < st.c.size(); ++i) touch(st.c[i].col());
+  for (std::size_t i = from.s; i < st.s.size(); ++i) touch(st.s[i].row());
+}
+
 }  // namespace
 
 Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
@@ -142,6 +164,8 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
   for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
     const Device& dev = circuit.devices[idx];
     const int index = static_cast<int>(idx);
+    out.device_names.push_back(device_name(dev));
+    const StampMarks before = marks(st);
     stamp_linear(st, dev, col);
     std::visit(Overloaded{[&](const Diode& d) { detail::stamp_diode(st, d, index, out); },
                           [&](const Switch& s) {
@@ -154,8 +178,18 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
                           [&](const Mosfet& m) { detail::stamp_mosfet(st, m, index, out); },
                           [](const auto&) {}},
                dev);
+    record(out, st, before, index);
   }
   stamp_mutuals(circuit, st, col);
+  for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
+    if (const auto* k = std::get_if<Mutual>(&circuit.devices[idx])) {
+      for (const std::string& l : {k->l1, k->l2}) {
+        auto& list = out.unknown_devices[static_cast<size_t>(col.at(l))];
+        list.push_back(static_cast<int>(idx));
+        std::sort(list.begin(), list.end());
+      }
+    }
+  }
   if (options.hold_ic_nodes) {
     for (const auto& [node, value] : circuit.ic) {
       const int k = st.new_branch("i(.ic " + circuit.nodes[node] + ")");
@@ -164,6 +198,7 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
     }
   }
   finish(out, st);
+  out.unknown_devices.resize(static_cast<size_t>(out.mlcs.n));
   return out;
 }
 

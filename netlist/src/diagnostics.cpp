@@ -3,7 +3,9 @@
 //   <path>:<line>:<col>: <severity>: <message>
 //   <source line>
 //   <blanks to column-1>^<'~' x (length-1)>
-// Blanks copy tabs from the source line so the caret lines up in a terminal.
+// Blanks copy tabs from the source line so the caret lines up in a terminal. Control bytes
+// of the source line other than tabs (NUL, ESC, ...) are shown as '?' so that the terminal
+// (or a log) gets only printable text and the caret still lines up.
 #include "netlist/diagnostics.hpp"
 
 #include <fmt/format.h>
@@ -37,7 +39,10 @@ void render(const Diagnostic& d, const SourceManager& sources, std::string& out)
     out += fmt::format("{}:{}:{}: {}: {}\n", sources.path(d.span.file), d.span.line, column, sev,
                        d.message);
     const std::string_view line = sources.line_text(d.span.file, d.span.line);
-    out += line;
+    for (const char c : line) {
+      const auto u = static_cast<unsigned char>(c);
+      out += (u < 0x20 && c != '\t') || u == 0x7f ? '?' : c;
+    }
     out += '\n';
     for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(column); ++i) {
       out += (i < line.size() && line[i] == '\t') ? '\t' : ' ';

@@ -59,7 +59,7 @@ class Evaluator {
   std::optional<double> run() {
     skip();
     if (pos_ >= s_.size()) return fail(pos_, 1, "empty expression");
-    auto v = expr(0);
+    auto v = expr(hooks_.depth);
     if (!v) return v;
     skip();
     if (pos_ < s_.size())
@@ -86,10 +86,21 @@ class Evaluator {
     pos_ += op.size();
     return true;
   }
-  std::optional<double> too_deep() { return fail(pos_, 1, "expression nested too deeply"); }
+  // The local limit (kMaxExpressionDepth in this expression) and the total one.
+  bool too_deep(int depth) const {
+    return depth - hooks_.depth > kMaxExpressionDepth || depth > kMaxTotalExpressionDepth;
+  }
+  std::optional<double> deep_error(int depth) {
+    if (depth - hooks_.depth > kMaxExpressionDepth)
+      return fail(pos_, 1, "expression nested too deeply");
+    return fail(pos_, 1,
+                fmt::format("expressions nested more than {} levels deep in total through "
+                            "parameter references",
+                            kMaxTotalExpressionDepth));
+  }
 
   std::optional<double> expr(int depth) {
-    if (depth > kMaxExpressionDepth) return too_deep();
+    if (too_deep(depth)) return deep_error(depth);
     auto v = term(depth);
     while (v) {
       if (eat("+")) {
@@ -128,7 +139,7 @@ class Evaluator {
     return v;
   }
   std::optional<double> unary(int depth) {
-    if (depth > kMaxExpressionDepth) return too_deep();
+    if (too_deep(depth)) return deep_error(depth);
     if (eat("-")) {
       auto v = unary(depth + 1);
       if (v) *v = -*v;
@@ -183,7 +194,7 @@ class Evaluator {
     const std::string id = ascii_lower(s_.substr(start, pos_ - start));
     skip();
     if (pos_ < s_.size() && s_[pos_] == '(') return call(id, start, depth);
-    return hooks_.lookup(id, start);
+    return hooks_.lookup(id, start, depth);
   }
   std::optional<double> call(const std::string& id, std::size_t start, int depth) {
     const Function* fn = nullptr;

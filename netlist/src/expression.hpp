@@ -11,7 +11,11 @@
 // ceil int (1 argument); min max pow pwr (2 arguments; pwr(x,y) = sign(x)*|x|^y).
 // Constants pi and e (a parameter of the same name takes precedence).
 // Nesting is limited to kMaxExpressionDepth levels. A non-finite result (division by zero,
-// sqrt of a negative number, ...) is an error.
+// sqrt of a negative number, ...) is an error. An expression evaluated for a parameter that
+// another expression refers to continues the referring one's depth (one more level per
+// reference): the total, along a whole chain of parameters, is limited to
+// kMaxTotalExpressionDepth, so that nesting in each of 256 chained parameters cannot exhaust
+// the stack.
 #pragma once
 
 #include <cstddef>
@@ -24,14 +28,18 @@
 namespace nsspice::netlist::detail {
 
 inline constexpr int kMaxExpressionDepth = 64;
+inline constexpr int kMaxTotalExpressionDepth = 1024;
 
 struct ExpressionHooks {
-  // Value of a parameter (lower-case name) referenced at byte `offset` of the text; returns
-  // nullopt after reporting the problem itself (undefined, circular, ...), or when the
-  // parameter already failed (nothing more to report).
-  std::function<std::optional<double>(const std::string& name, std::size_t offset)> lookup;
+  // Value of a parameter (lower-case name) referenced at byte `offset` of the text, at
+  // nesting depth `depth` (counted from the outermost expression); returns nullopt after
+  // reporting the problem itself (undefined, circular, ...), or when the parameter already
+  // failed (nothing more to report).
+  std::function<std::optional<double>(const std::string& name, std::size_t offset, int depth)>
+      lookup;
   // Reports a problem at [offset, offset + length) of the text.
   std::function<void(std::size_t offset, std::size_t length, std::string message)> error;
+  int depth = 0;  // nesting depth at which this expression starts (see above)
 };
 
 // Evaluates `text`; on the first problem reports it (through hooks) and returns nullopt.

@@ -7,12 +7,23 @@
 //       InstanceCard -> expand(new frame for the subcircuit)
 //       ParamCard    -> (already in frame.scope)        GlobalCard -> (already collected)
 //       control card -> expressions evaluated (top level only)              (output)
+//
+// Before anything is expanded, the number of elements the netlist expands to is counted
+// without expanding it (count(body) = its element cards + Σ over its X cards count(subckt),
+// memoized per definition, saturating above the limit), so an expansion bomb (8 levels × 10
+// instances = 10^8 elements) is an error before one element is copied, naming the chain of
+// instances that carries most of the count. Instance expansions are counted the same way and
+// limited alike (a bomb of empty or unknown subcircuits produces no element but would still
+// take minutes).
 #include "netlist/flatten.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "netlist/src/flatten_detail.hpp"
 #include "netlist/src/includes.hpp"
@@ -21,6 +32,13 @@
 namespace nsspice::netlist {
 namespace detail {
 namespace {
+
+// What expanding a body produces: elements, and instances expanded on the way (each costs
+// work even when it produces nothing); both saturate at max_elements + 1.
+struct Count {
+  std::size_t elements = 0;
+  std::size_t instances = 0;
+};
 
 class Flattener {
  public:
@@ -39,6 +57,13 @@ class Flattener {
       subckt_index_;
   std::size_t elements_ = 0;
   bool stopped_ = false;
+  // Element counts of the definitions (saturated at max_elements + 1), the parent definition
+  // of each nested definition (null: top level), and definitions being counted (cycles).
+  std::map<std::pair<const SubcktDef*, int>, Count> count_;
+  std::unordered_map<const SubcktDef*, const SubcktDef*> parent_;
+  std::unordered_set<const SubcktDef*> counting_;
+  bool cut_ = false;  // the count being made stopped at max_depth somewhere
+  const std::vector<SubcktDef>* top_subckts_ = nullptr;
 
   void expand(const Frame& f);
   void instance(const Frame& f, const InstanceCard& x);
@@ -51,7 +76,153 @@ class Flattener {
   // The definition of `name` visible from f and the frame whose body holds it.
   std::pair<const SubcktDef*, const Frame*> find_subckt(const Frame& f, const std::string& name);
   std::vector<std::string> visible_subckts(const Frame& f) const;
+  const SubcktDef* lookup(const std::vector<SubcktDef>* defs, const std::string& name);
+  // The definition an X card in the body of `in` (null: the top level) refers to.
+  const SubcktDef* resolve(const SubcktDef* in, const std::string& name);
+  Count count(const std::vector<Card>& cards, const SubcktDef* in, int depth);
+  Count count(const SubcktDef* def, int depth);
+  // Reports (and returns true) when the top level expands to more than max_elements elements
+  // or more than max_elements subcircuit instances.
+  bool too_many_elements(const Netlist& net);
+  // "'x1.x2.x3' (subcircuits a -> b -> c)", shortened in the middle when long.
+  std::string instance_chain(const Frame& f, const InstanceCard& x) const;
 };
+
+const SubcktDef* Flattener::lookup(const std::vector<SubcktDef>* defs, const std::string& name) {
+  auto [it, fresh] = subckt_index_.try_emplace(defs);
+  if (fresh) {
+    for (const SubcktDef& d : *defs) it->second.emplace(d.name.lower, &d);
+  }
+  auto d = it->second.find(name);
+  return d == it->second.end() ? nullptr : d->second;
+}
+
+const SubcktDef* Flattener::resolve(const SubcktDef* in, const std::string& name) {
+  for (const SubcktDef* s = in; s != nullptr; s = parent_[s]) {
+    if (const SubcktDef* d = lookup(&s->subckts, name)) return d;
+  }
+  return lookup(top_subckts_, name);
+}
+
+Count Flattener::count(const std::vector<Card>& cards, const SubcktDef* in, int depth) {
+  Count n;
+  auto add = [](std::size_t& to, std::size_t what, std::size_t cap) {
+    to = std::min(to + what, cap + 1);  // saturates: what <= cap + 1, no overflow
+  };
+  for (const Card& c : cards) {
+    if (std::holds_alternative<ElementCard>(c)) {
+      add(n.elements, 1, options_.max_elements);
+    } else if (const auto* x = std::get_if<InstanceCard>(&c)) {
+      // The X card itself is expanded (or reported) even when its subcircuit is unknown or
+      // nested too deep; what it holds then counts 0.
+      add(n.instances, 1, options_.max_instances);
+      if (depth >= options_.max_depth) {
+        cut_ = true;
+      } else if (const SubcktDef* d = resolve(in, x->subckt.lower)) {
+        const Count inner = count(d, depth + 1);
+        add(n.elements, inner.elements, options_.max_elements);
+        add(n.instances, inner.instances, options_.max_instances);
+      }
+    }
+  }
+  return n;
+}
+
+Count Flattener::count(const SubcktDef* def, int depth) {
+  // A count cut by the depth limit depends on the depth it was made at: memoized per (def,
+  // depth), others per def (key depth -1). Either way each is computed once.
+  if (auto it = count_.find({def, -1}); it != count_.end()) return it->second;
+  if (auto it = count_.find({def, depth}); it != count_.end()) return it->second;
+  if (!counting_.insert(def).second) return {};  // recursive: reported by the expansion
+  const bool outer_cut = std::exchange(cut_, false);
+  const Count n = count(def->cards, def, depth);
+  counting_.erase(def);
+  count_.emplace(std::make_pair(def, cut_ ? depth : -1), n);
+  cut_ = cut_ || outer_cut;
+  return n;
+}
+
+bool Flattener::too_many_elements(const Netlist& net) {
+  top_subckts_ = &net.subckts;
+  std::vector<const SubcktDef*> todo;
+  for (const SubcktDef& d : net.subckts) todo.push_back(&d);
+  while (!todo.empty()) {
+    const SubcktDef* d = todo.back();
+    todo.pop_back();
+    for (const SubcktDef& inner : d->subckts) {
+      parent_[&inner] = d;
+      todo.push_back(&inner);
+    }
+  }
+  const Count total = count(net.cards, nullptr, 0);
+  if (total.elements <= options_.max_elements && total.instances <= options_.max_instances)
+    return false;
+  // Elements, or (a bomb of empty or unknown subcircuits) instance expansions.
+  const bool elements = total.elements > options_.max_elements;
+  const std::size_t cap = elements ? options_.max_elements : options_.max_instances;
+  const char* what = elements ? "elements" : "subcircuit instances";
+  auto measure = [&](const Count& c) { return elements ? c.elements : c.instances; };
+  // The chain of instances holding the most of them, from the top down (kChainShown deep).
+  constexpr int kChainShown = 4;
+  std::string chain;
+  const InstanceCard* first = nullptr;
+  const std::vector<Card>* cards = &net.cards;
+  const SubcktDef* in = nullptr;
+  std::string prefix;
+  for (int depth = 0; depth < options_.max_depth; ++depth) {
+    const InstanceCard* best = nullptr;
+    const SubcktDef* best_def = nullptr;
+    std::size_t best_count = 0;
+    std::size_t instances = 0;
+    for (const Card& c : *cards) {
+      const auto* x = std::get_if<InstanceCard>(&c);
+      const SubcktDef* d = x != nullptr ? resolve(in, x->subckt.lower) : nullptr;
+      if (d == nullptr) continue;
+      ++instances;
+      if (const std::size_t n = measure(count(d, depth + 1)); n > best_count) {
+        best = x, best_def = d, best_count = n;
+      }
+    }
+    if (best == nullptr) break;
+    if (first == nullptr) first = best;
+    if (depth == kChainShown) {
+      chain += " -> ...";
+      break;
+    }
+    prefix += best->name.lower;
+    const std::string more = best_count > cap ? "more than " : "";
+    chain += fmt::format("{}'{}' (subcircuit '{}', {}{} {}, one of {} instances)",
+                         chain.empty() ? "" : " -> ", prefix, best_def->name.lower, more,
+                         std::min(best_count, cap), elements ? "elements" : "instances inside",
+                         instances);
+    prefix += ".";
+    cards = &best_def->cards;
+    in = best_def;
+  }
+  const SourceSpan at = first != nullptr ? first->name.span : net.title_span;
+  reporter_.error(at,
+                  fmt::format("the flattened netlist would have more than {} {}; nothing "
+                              "was expanded; the instances holding most of them: {}",
+                              cap, what, chain),
+                  nullptr);
+  stopped_ = true;
+  return true;
+}
+
+// The first and last `keep` characters of a long text, " ... " between them.
+std::string shorten(const std::string& text, std::size_t keep = 60) {
+  if (text.size() <= 2 * keep + 5) return text;
+  return fmt::format("{} ... {}", text.substr(0, keep), text.substr(text.size() - keep));
+}
+
+std::string Flattener::instance_chain(const Frame& f, const InstanceCard& x) const {
+  std::string chain;
+  for (const Frame* s = &f; s != nullptr && s->def != nullptr; s = s->caller) {
+    chain = s->def->name.lower + " -> " + chain;
+  }
+  return fmt::format("'{}' (subcircuits {})", shorten(f.prefix + x.name.lower),
+                     shorten(chain + x.subckt.lower));
+}
 
 Word Flattener::local(const Frame& f, const Word& w) const {
   if (f.prefix.empty()) return w;
@@ -78,11 +249,7 @@ std::optional<Word> Flattener::model_name(const Frame& f, const Word& w) const {
 std::pair<const SubcktDef*, const Frame*> Flattener::find_subckt(const Frame& f,
                                                                  const std::string& name) {
   for (const Frame* s = &f; s != nullptr; s = s->lexical) {
-    auto [it, fresh] = subckt_index_.try_emplace(s->subckts);
-    if (fresh) {
-      for (const SubcktDef& d : *s->subckts) it->second.emplace(d.name.lower, &d);
-    }
-    if (auto d = it->second.find(name); d != it->second.end()) return {d->second, s};
+    if (const SubcktDef* d = lookup(s->subckts, name)) return {d, s};
   }
   return {nullptr, nullptr};
 }
@@ -165,7 +332,8 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
   }
   if (f.depth >= options_.max_depth) {
     reporter_.error(x.name.span,
-                    fmt::format("subcircuits nested more than {} levels deep", options_.max_depth),
+                    fmt::format("subcircuits nested more than {} levels deep: instance {}",
+                                options_.max_depth, instance_chain(f, x)),
                     ctx);
     return;
   }
@@ -240,6 +408,7 @@ void Flattener::run(const Netlist& net) {
       for (const Word& w : g->nodes) globals_.insert(w.lower);
     }
   }
+  if (too_many_elements(net)) return;
   ParamScope global(nullptr, nullptr, reporter_);
   Frame top = make_frame(net, global);
   global.evaluate_all();

@@ -5,10 +5,14 @@
 // "included from here" notes. Paths: shown name = directory of the includer's shown name /
 // FILE; real location = directory of the includer's location / FILE (FILE absolute: as is).
 // Cycle key: canonical location (+ "#section" for .lib), compared along the include chain.
+// Definitions of an included file join the including body, so their nesting adds to the
+// body's: beyond kMaxSubcktNesting in total the include is an error (the syntax tree stays at
+// most that deep whatever the files, as the parser keeps each file).
 #include "netlist/src/includes.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -38,7 +42,8 @@ class Includer {
     if (file < 0) return;
     chain_.push_back(Level{canonical_key(sources_.location(file)), sources_.path(file)});
   }
-  void body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts);
+  // `depth`: how deep in .subckt definitions this body is (0: the netlist).
+  void body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, std::size_t depth);
 
  private:
   struct Level {
@@ -51,23 +56,43 @@ class Includer {
   std::vector<Level> chain_;
 
   // Parses the file named by `inc` and appends its cards / definitions to the output.
-  void include(const IncludeCard& inc, std::vector<Card>& out, std::vector<SubcktDef>& subckts);
+  void include(const IncludeCard& inc, std::vector<Card>& out, std::vector<SubcktDef>& subckts,
+               std::size_t depth);
   bool read(const IncludeCard& inc, const std::string& location, std::string& text);
 };
 
 bool Includer::read(const IncludeCard& inc, const std::string& location, std::string& text) {
-  const int err = options_.read_file ? options_.read_file(location, text)
-                                     : read_text_file(fs::path(location), text);
-  if (err == 0) return true;
+  std::string why;
+  if (options_.read_file) {
+    const int err = options_.read_file(location, text);
+    if (err != 0) {
+      why = error_text(err);
+    } else if (text.size() > options_.max_file_bytes) {
+      why = fmt::format("{} is more than the limit of {} for a netlist file",
+                        byte_size_text(text.size()), byte_size_text(options_.max_file_bytes));
+    }
+  } else {
+    why = read_netlist_file(fs::path(location), text, options_.max_file_bytes);
+  }
+  if (why.empty()) return true;
+  text.clear();
   reporter_.error(inc.path.span,
                   fmt::format("cannot open {} file '{}': {}", inc.section ? "library" : "include",
-                              inc.path.text, error_text(err)),
+                              inc.path.text, why),
                   nullptr);
   return false;
 }
 
+// Nesting depth of the definitions (1 for definitions without nested ones; the parser keeps
+// it at most kMaxSubcktNesting, which bounds this recursion).
+std::size_t nesting(const std::vector<SubcktDef>& defs) {
+  std::size_t deepest = 0;
+  for (const SubcktDef& d : defs) deepest = std::max(deepest, 1 + nesting(d.subckts));
+  return deepest;
+}
+
 void Includer::include(const IncludeCard& inc, std::vector<Card>& out,
-                       std::vector<SubcktDef>& subckts) {
+                       std::vector<SubcktDef>& subckts, std::size_t depth) {
   if (!options_.allow_includes) {
     reporter_.error(
         inc.keyword.span,
@@ -125,15 +150,25 @@ void Includer::include(const IncludeCard& inc, std::vector<Card>& out,
     cards = &section->cards;
     defs = &section->subckts;
   }
+  // Definitions of an included file join the including body: their nesting adds up.
+  if (const std::size_t inner = nesting(*defs); depth + inner > kMaxSubcktNesting) {
+    reporter_.error(inc.keyword.span,
+                    fmt::format("subcircuit definitions nested more than {} levels deep through "
+                                "this include ({} levels in '{}' included {} levels deep); its "
+                                "cards are not used",
+                                kMaxSubcktNesting, inner, inc.path.text, depth),
+                    nullptr);
+    return;
+  }
   chain_.push_back(Level{key, shown.lexically_normal().string()});
-  body(*cards, *defs);
+  body(*cards, *defs, depth);
   chain_.pop_back();
   for (Card& c : *cards) out.push_back(std::move(c));
   for (SubcktDef& d : *defs) subckts.push_back(std::move(d));
 }
 
-void Includer::body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts) {
-  for (SubcktDef& def : subckts) body(def.cards, def.subckts);
+void Includer::body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, std::size_t depth) {
+  for (SubcktDef& def : subckts) body(def.cards, def.subckts, depth + 1);
   bool any = false;
   for (const Card& c : cards) any = any || std::holds_alternative<IncludeCard>(c);
   if (!any) return;
@@ -141,7 +176,7 @@ void Includer::body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts) {
   out.reserve(cards.size());
   for (Card& c : cards) {
     if (const auto* inc = std::get_if<IncludeCard>(&c)) {
-      include(*inc, out, subckts);
+      include(*inc, out, subckts, depth);
     } else {
       out.push_back(std::move(c));
     }
@@ -155,7 +190,7 @@ void expand_includes(Netlist& net, int root_file, SourceManager& sources, Report
                      const FlattenOptions& options) {
   Includer includer(sources, reporter, options);
   includer.push_root(root_file);
-  includer.body(net.cards, net.subckts);
+  includer.body(net.cards, net.subckts, 0);
 }
 
 }  // namespace nsspice::netlist::detail

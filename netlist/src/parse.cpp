@@ -4,15 +4,20 @@
 //   card    := element (first letter) | X instance | '.' keyword ...
 //   body    := { card | .subckt ... .ends | .lib NAME ... .endl }
 // Cards go to the innermost open body: the netlist, a .subckt definition (nested definitions
-// are local to their parent) or a .lib section (top level only). Control cards inside a
+// are local to their parent) or a .lib section (top level only). Definitions nest at most
+// kMaxSubcktNesting deep: a deeper .subckt is an error and everything up to its matching
+// .ends is skipped unread (so no syntax tree ever gets deeper than that, and copying or
+// destroying it cannot exhaust the stack). Control cards inside a
 // .subckt are warned about and dropped. Each bad card is reported and skipped; parsing always
 // continues to the end (or .end).
 #include "netlist/parse.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <memory>
 #include <system_error>
 
@@ -36,6 +41,7 @@ struct Body {
   bool discard = false;  // a .subckt with a bad header: its cards are read and dropped
 };
 
+// Nesting depth of .subckt definitions (parse.hpp: kMaxSubcktNesting).
 class Parser {
  public:
   Parser(Netlist& net, Diagnostics& diags) : net_(net), diags_(diags) {
@@ -49,6 +55,11 @@ class Parser {
   Diagnostics& diags_;
   std::vector<Body> stack_;
   std::vector<std::unique_ptr<SubcktDef>> discarded_;  // bodies of bad .subckt headers
+  int skipping_ = 0;  // > 0: inside a too deep .subckt, this many .ends to go
+
+  // True when the card was consumed by skipping a too deep definition.
+  bool skip(const detail::LogicalCard& card);
+  void too_deep(const CardReader& r, const Word& keyword);
 
   Body& body() { return stack_.back(); }
   bool in_subckt() const { return stack_.size() > 1 && !stack_.back().is_lib; }
@@ -142,6 +153,8 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     lib(r, items);
   } else if (k == ".global") {
     push(detail::parse_global(r, items));
+  } else if (k == ".subckt" && stack_.size() > kMaxSubcktNesting) {
+    too_deep(r, keyword);
   } else if (k == ".subckt") {
     if (auto def = detail::parse_subckt_header(r, items)) {
       body().subckts->push_back(std::move(*def));
@@ -177,7 +190,34 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
   }
 }
 
+void Parser::too_deep(const CardReader& r, const Word& keyword) {
+  std::string chain;
+  for (std::size_t i = 1; i < stack_.size(); ++i) {
+    if (stack_.size() > 9 && i == 4) {
+      chain += " -> ...";
+      i = stack_.size() - 3;
+    }
+    chain += (chain.empty() ? "" : " -> ") + stack_[i].name->text;
+  }
+  r.error(keyword.span, fmt::format("subcircuit definitions nested more than {} levels deep "
+                                    "({}); this definition is skipped up to its '.ends'",
+                                    kMaxSubcktNesting, chain));
+  skipping_ = 1;
+}
+
+bool Parser::skip(const detail::LogicalCard& card) {
+  if (skipping_ == 0) return false;
+  const std::size_t begin = card.text.find_first_not_of(" \t");
+  const std::size_t end = card.text.find_first_of(" \t\r(", begin);
+  const std::string first =
+      begin == std::string::npos ? "" : ascii_lower(card.text.substr(begin, end - begin));
+  if (first == ".subckt") ++skipping_;
+  if (first == ".ends") --skipping_;
+  return true;
+}
+
 void Parser::card(const detail::LogicalCard& card) {
+  if (skip(card)) return;
   auto items = detail::parse_card_syntax(card, diags_);
   if (!items || items->empty()) return;
   const CardReader r(card, diags_);
@@ -229,25 +269,62 @@ Netlist parse_string(std::string_view text, std::string name, SourceManager& sou
 Netlist parse_file(const std::filesystem::path& path, SourceManager& sources, Diagnostics& diags,
                    std::string display_name) {
   const std::string shown = display_name.empty() ? path.string() : display_name;
-  auto fail = [&](int err) {
-    diags.error(SourceSpan{}, fmt::format("cannot open netlist '{}': {}", shown, error_text(err)));
-    return Netlist{};
-  };
   std::string text;
-  if (const int err = read_text_file(path, text); err != 0) return fail(err);
+  if (const std::string why = read_netlist_file(path, text); !why.empty()) {
+    diags.error(SourceSpan{}, fmt::format("cannot open netlist '{}': {}", shown, why));
+    return Netlist{};
+  }
   return parse_string(text, shown, sources, diags, ParseOptions{true, path.string()});
 }
 
-int read_text_file(const std::filesystem::path& path, std::string& text) {
-  errno = 0;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.string().c_str(), "rb"),
-                                                    &std::fclose);
-  if (!f) return errno != 0 ? errno : ENOENT;
+std::string byte_size_text(std::uintmax_t bytes) {
+  if (bytes < 1024) return fmt::format("{} bytes", bytes);
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes) / 1024;
+  int u = 0;
+  while (v >= 1024 && u < 5) v /= 1024, ++u;
+  return v == static_cast<double>(static_cast<std::uintmax_t>(v))
+             ? fmt::format("{} {}", static_cast<std::uintmax_t>(v), units[u])
+             : fmt::format("{:.1f} {}", v, units[u]);
+}
+
+std::string read_netlist_file(const std::filesystem::path& path, std::string& text,
+                              std::uintmax_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return error_text(errno != 0 ? errno : ENOENT);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } const closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return error_text(errno);
+  if (S_ISDIR(st.st_mode)) return error_text(EISDIR);
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "a special file";
+    return fmt::format("not a regular file ({})", kind);
+  }
+  auto too_big = [&](std::uintmax_t size) {
+    return fmt::format("{} is more than the limit of {} for a netlist file", byte_size_text(size),
+                       byte_size_text(max_bytes));
+  };
+  const auto size = static_cast<std::uintmax_t>(st.st_size);
+  if (size > max_bytes) return too_big(size);
+  text.reserve(static_cast<std::size_t>(size));
   char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f.get())) > 0) text.append(buffer, n);
-  if (std::ferror(f.get())) return errno != 0 ? errno : EIO;
-  return 0;
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return error_text(errno);
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) return too_big(text.size());  // grew while being read
+  }
+  return {};
 }
 
 }  // namespace nsspice::netlist

@@ -73,7 +73,7 @@ void ParamScope::set(const Param& p, double value) {
 void ParamScope::evaluate_all() const {
   for (const std::string& name : order_) {
     std::vector<std::string> active;
-    value_of(entries_.at(name), active);
+    value_of(entries_.at(name), active, 0);
   }
 }
 
@@ -82,7 +82,8 @@ void ParamScope::visible_names(std::vector<std::string>& out) const {
   if (parent_ != nullptr) parent_->visible_names(out);
 }
 
-std::optional<double> ParamScope::value_of(Entry& e, std::vector<std::string>& active) const {
+std::optional<double> ParamScope::value_of(Entry& e, std::vector<std::string>& active,
+                                           int depth) const {
   switch (e.state) {
     case State::kDone:
       return e.value;
@@ -105,7 +106,7 @@ std::optional<double> ParamScope::value_of(Entry& e, std::vector<std::string>& a
   const std::string& raw = e.def.raw.text;
   const bool quoted = is_expression(raw);
   const std::string_view body = quoted ? expression_body(raw) : std::string_view(raw);
-  auto v = evaluate_in(body, e.def.raw.span, quoted ? 1 : 0, context_, active);
+  auto v = evaluate_in(body, e.def.raw.span, quoted ? 1 : 0, context_, active, depth + 1);
   active.pop_back();
   if (!v || e.state == State::kFailed) {
     e.state = State::kFailed;
@@ -117,8 +118,8 @@ std::optional<double> ParamScope::value_of(Entry& e, std::vector<std::string>& a
 }
 
 std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
-                                         const CardContext& from,
-                                         std::vector<std::string>& active) const {
+                                         const CardContext& from, std::vector<std::string>& active,
+                                         int depth) const {
   for (const ParamScope* s = this; s != nullptr; s = s->parent_) {
     auto it = s->entries_.find(name);
     if (it == s->entries_.end()) continue;
@@ -132,7 +133,7 @@ std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
       e.state = State::kFailed;  // the outer evaluation of `name` gives up silently
       return std::nullopt;
     }
-    return s->value_of(e, active);
+    return s->value_of(e, active, depth);
   }
   if (name == "pi") return 3.14159265358979323846;
   if (name == "e") return 2.71828182845904523536;
@@ -145,7 +146,7 @@ std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
 
 std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan token_span,
                                               int base, const CardContext& context,
-                                              std::vector<std::string>& active) const {
+                                              std::vector<std::string>& active, int depth) const {
   auto span_at = [&](std::size_t offset, std::size_t length) {
     SourceSpan s = token_span;
     s.column = token_span.column + base + static_cast<int>(std::min<std::size_t>(offset, 1 << 20));
@@ -153,9 +154,10 @@ std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan 
     return s;
   };
   ExpressionHooks hooks;
-  hooks.lookup = [&](const std::string& name, std::size_t offset) {
-    return lookup(name, span_at(offset, name.size()), context, active);
+  hooks.lookup = [&](const std::string& name, std::size_t offset, int at_depth) {
+    return lookup(name, span_at(offset, name.size()), context, active, at_depth);
   };
+  hooks.depth = depth;
   hooks.error = [&](std::size_t offset, std::size_t length, std::string message) {
     reporter_.error(span_at(offset, length), std::move(message), context);
   };
@@ -165,7 +167,7 @@ std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan 
 std::optional<double> ParamScope::evaluate(std::string_view expr, SourceSpan token_span,
                                            int base) const {
   std::vector<std::string> active;
-  return evaluate_in(expr, token_span, base, context_, active);
+  return evaluate_in(expr, token_span, base, context_, active, 0);
 }
 
 bool ParamScope::evaluate(Value& v) const {

@@ -86,13 +86,14 @@ class ParamScope {
   mutable std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;  // names in definition order (evaluate_all, reports)
 
-  // `active`: names being evaluated, outermost first (shared along the whole evaluation).
+  // `active`: names being evaluated, outermost first (shared along the whole evaluation);
+  // `depth`: expression nesting depth reached along it (expression.hpp).
   std::optional<double> lookup(const std::string& name, SourceSpan at, const CardContext& from,
-                               std::vector<std::string>& active) const;
-  std::optional<double> value_of(Entry& e, std::vector<std::string>& active) const;
+                               std::vector<std::string>& active, int depth) const;
+  std::optional<double> value_of(Entry& e, std::vector<std::string>& active, int depth) const;
   std::optional<double> evaluate_in(std::string_view expr, SourceSpan token_span, int base,
-                                    const CardContext& context,
-                                    std::vector<std::string>& active) const;
+                                    const CardContext& context, std::vector<std::string>& active,
+                                    int depth) const;
   void visible_names(std::vector<std::string>& out) const;
 };
 

@@ -8,7 +8,9 @@
 // A quoted run (an expression "{2*a}", "'r1/2'", or a file name "\"my file.inc\"") belongs to
 // the word with its blanks, commas, parentheses and '='. Braces/quotes are checked for closing
 // and parentheses outside them for balance (and nesting depth <= kMaxDepth, to bound recursion)
-// before X3 runs, so bad input gets a precise message.
+// before X3 runs, so bad input gets a precise message. A control character (a byte below 0x20
+// other than the blanks, or 0x7f: NUL, ESC, ...) anywhere in a card is an error at its column:
+// it would end up in a node or element name, and from there in output file headers.
 #include "netlist/src/syntax.hpp"
 
 #include <fmt/format.h>
@@ -100,9 +102,44 @@ char closing_quote(char c) {
   return 0;
 }
 
+bool is_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && std::string_view("\t\r\f\v").find(c) == std::string_view::npos) || u == 0x7f;
+}
+
+// Reports the first control character of the card, naming the word it is in (escaped).
+bool check_control_characters(const LogicalCard& card, Diagnostics& diags) {
+  for (std::size_t i = 0; i < card.text.size(); ++i) {
+    if (!is_control(card.text[i])) continue;
+    std::size_t begin = i;
+    while (begin > 0 &&
+           std::string_view(" \t\r\f\v,()=").find(card.text[begin - 1]) == std::string_view::npos) {
+      --begin;
+    }
+    std::size_t end = i + 1;
+    while (end < card.text.size() &&
+           std::string_view(" \t\r\f\v,()=").find(card.text[end]) == std::string_view::npos) {
+      ++end;
+    }
+    std::string shown;
+    for (std::size_t j = begin; j < end && shown.size() < 80; ++j) {
+      shown += is_control(card.text[j])
+                   ? fmt::format("\\x{:02x}", static_cast<unsigned char>(card.text[j]))
+                   : std::string(1, card.text[j]);
+    }
+    diags.error(card.span_of(i, i + 1),
+                fmt::format("control character 0x{:02x} in '{}' (names and values must be "
+                            "printable)",
+                            static_cast<unsigned char>(card.text[i]), shown));
+    return false;
+  }
+  return true;
+}
+
 // Reports unclosed braces/quotes, unbalanced or too deeply nested parentheses outside them;
 // true if the card is fine.
 bool check_parentheses(const LogicalCard& card, Diagnostics& diags) {
+  if (!check_control_characters(card, diags)) return false;
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < card.text.size(); ++i) {
     if (const char close = closing_quote(card.text[i]); close != 0) {

@@ -149,15 +149,19 @@ TEST(NetlistLimits, ElementCountAndDepth) {
   FlattenOptions options;
   options.max_elements = 3;
   f.net = flatten(parsed, f.sources, f.diags, options);
-  EXPECT_EQ(f.element_count(), 3u);
+  EXPECT_EQ(f.element_count(), 0u);  // counted before expanding: nothing is expanded
   EXPECT_EQ(f.diags.error_count(), 1);
-  EXPECT_EQ(f.diags.all().at(0).message, "the flattened netlist has more than 3 elements; stopped");
+  EXPECT_EQ(f.diags.all().at(0).message,
+            "the flattened netlist would have more than 3 elements; nothing was expanded; the "
+            "instances holding most of them: 'x1' (subcircuit 's2', more than 3 elements, one "
+            "of 1 instances) -> 'x1.x1' (subcircuit 's1', 2 elements, one of 2 instances)");
   options.max_elements = 100;
   options.max_depth = 1;
   Diagnostics d2;
   flatten(parsed, f.sources, d2, options);
   ASSERT_EQ(d2.error_count(), 2);  // at X1 and X2 inside s2
-  EXPECT_EQ(d2.all().at(0).message, "subcircuits nested more than 1 levels deep");
+  EXPECT_EQ(d2.all().at(0).message,
+            "subcircuits nested more than 1 levels deep: instance 'x1.x1' (subcircuits s2 -> s1)");
 }
 
 TEST(NetlistFlatten, ParsedOnlyCardsAreRemoved) {

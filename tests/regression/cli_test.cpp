@@ -1,5 +1,6 @@
 // The command line as a user meets it: bad input gives its own clear message, a non-zero exit
 // code and no output file; a good run writes the CSV with the documented header.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -187,6 +188,71 @@ TEST_F(Cli, UnknownPlotSignal) {
             std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "rect.csv"));
+}
+
+// ---- hostile input (issue 16): exit 1, the message, no output file ----
+
+TEST_F(Cli, NetlistOrIncludeThatIsADeviceIsRefused) {
+  CliRun r = run("run /dev/zero -o out.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("error: cannot open netlist '/dev/zero': not a regular file (a "
+                          "character device)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "out.csv"));
+  write("inc.cir", "t\n.include /dev/zero\nR1 a 0 1\n.tran 1u 1m\n");
+  r = run("run inc.cir -o out.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("inc.cir:2:10: error: cannot open include file '/dev/zero': not a "
+                          "regular file (a character device)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "out.csv"));
+}
+
+TEST_F(Cli, ExpansionBombIsRefusedBeforeExpanding) {
+  std::string text = "bomb\n.subckt l0 a b\nR1 a b 1\n.ends\n";
+  for (int l = 1; l <= 8; ++l) {
+    text += fmt::format(".subckt l{} a b\n", l);
+    for (int k = 0; k < 10; ++k) text += fmt::format("X{} a b l{}\n", k, l - 1);
+    text += ".ends\n";
+  }
+  text += "X0 in 0 l8\nV1 in 0 1\n.tran 1u 1m\n";
+  const CliRun r = fails(text);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("bad.cir:101:1: error: the flattened netlist would have more than "
+                          "10000000 elements; nothing was expanded"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(Cli, NulByteInANodeNameIsAnError) {
+  const CliRun r = fails(std::string("t\nV1 a\0b 0 1\nR1 a 0 1\n.tran 1u 10u\n", 35));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("bad.cir:2:5: error: control character 0x00 in 'a\\x00b'"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find('\0'), std::string::npos);  // the echoed line shows '?'
+}
+
+TEST_F(Cli, ContradictoryCapacitorIcsWarnAndJumpToTheWarnedVoltage) {
+  write("caps.cir", "t\nC1 out 0 1u IC=1\nC2 out 0 1u IC=2\nR1 out 0 1k\n.tran 1u 5u UIC\n");
+  const CliRun r = run("run caps.cir -o caps.csv -q");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("caps.cir:2:1: warning: contradictory initial conditions (UIC) around "
+                          "the loop c1 IC=1 V, c2 IC=2 V"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("c1 1 V -> 1.5 V, c2 2 V -> 1.5 V"), std::string::npos) << r.output;
+  std::ifstream in(dir_ / "caps.csv");
+  std::string header, row0, row1;
+  std::getline(in, header);
+  std::getline(in, row0);
+  std::getline(in, row1);
+  EXPECT_EQ(header, "time,v(out)");
+  // After one step of 1 µs the 1 kΩ has drained 1.5 V · (1 − e^(−1µ/2m)) ≈ 0.75 mV.
+  const double v1 = std::stod(row1.substr(row1.find(',') + 1));
+  EXPECT_NEAR(v1, 1.5, 1e-3) << row1;
 }
 
 }  // namespace
