@@ -45,8 +45,9 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
   for (const auto& card : flat.cards) {
     if (const auto* save = std::get_if<netlist::SaveCard>(&card)) {
       for (const auto& w : save->signals)
-        if (std::find(loaded->saved.begin(), loaded->saved.end(), w.lower) == loaded->saved.end())
-          loaded->saved.push_back(w.lower);
+        if (std::none_of(loaded->saved.begin(), loaded->saved.end(),
+                         [&](const netlist::Word& s) { return s.lower == w.lower; }))
+          loaded->saved.push_back(w);
     }
     const auto* meas = std::get_if<netlist::MeasCard>(&card);
     if (meas == nullptr) continue;

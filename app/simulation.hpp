@@ -12,6 +12,7 @@
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
 #include "circuit/transient.hpp"
+#include "netlist/ast.hpp"
 #include "netlist/source.hpp"
 
 namespace nsspice::app {
@@ -25,7 +26,9 @@ struct LoadedNetlist {
   netlist::SourceManager sources;
   circuit::Circuit circuit;
   std::vector<MeasureSpec> measures;  // the netlist's .meas cards
-  std::vector<std::string> saved;     // signals of its .print/.save/.probe cards (in order)
+  // Signals of its .print/.save/.probe cards in order, once each ("v(a)", "i(r1)", "all"),
+  // with where they are written (resolved against the run's signals by card_signals()).
+  std::vector<netlist::Word> saved;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

@@ -141,8 +141,9 @@ struct NodesetCard {
 };
 
 // .print [tran] sig... | .save sig... | .probe sig...
-// signals: lower-cased text without blanks, "v(a)", "v(a,b)", "i(vsrc)", "all"; a bare node
-// name "a" is stored as "v(a)". Each Word's span points at the signal as written.
+// signals: `lower` is the signal's name, without blanks: "v(a)", "v(a,b)", "i(vsrc)",
+// "p(r1)", "all", "allv", "alli"; a bare node name "a" is stored as "v(a)", ngspice's "@d1[id]"
+// as "i(d1)" and "@r1[p]" as "p(r1)". `text` is the signal as written; `span` points at it.
 struct SaveCard {
   Word command;                  // ".print", ".save" or ".probe" as written
   std::optional<Word> analysis;  // .print's analysis keyword (tran, op, dc, ac), if written
