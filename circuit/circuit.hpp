@@ -125,7 +125,7 @@ using Device = std::variant<Resistor, Capacitor, Inductor, VoltageSource, Curren
                             Switch, Comparator, Vcvs, Vccs, Cccs, Ccvs, Mutual, Mosfet>;
 
 struct TranSpec {
-  double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // s; tmax = 0: not given
+  double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // s; tstep, tmax = 0: not given
   bool uic = false;
 };
 

@@ -100,7 +100,8 @@ struct ModelCard {
   CardContext context;  // as ElementCard::context
 };
 
-// .tran TSTEP TSTOP [TSTART [TMAX]] [UIC]
+// .tran TSTEP TSTOP [TSTART [TMAX]] [UIC], or .tran TSTOP [UIC] (LTspice; tstep = 0 then, its
+// span that of TSTOP). TSTEP = 0 means "no print interval given".
 struct TranCard {
   Value tstep;
   Value tstop;

@@ -137,8 +137,10 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
       TranSpec spec{t->tstep.value, t->tstop.value, t->tstart ? t->tstart->value : 0.0,
                     t->tmax ? t->tmax->value : 0.0, t->uic};
       bool ok = true;
-      if (!(spec.tstep > 0)) {
-        diags_.error(t->tstep.span, fmt::format(".tran step must be positive, got {}", spec.tstep));
+      if (!(spec.tstep >= 0)) {  // 0: no print interval given (".tran TSTOP", ".tran 0 TSTOP")
+        diags_.error(
+            t->tstep.span,
+            fmt::format(".tran step must be ≥ 0 (0: no print interval), got {}", spec.tstep));
         ok = false;
       }
       if (!(spec.tstart >= 0) || !(spec.tstop > spec.tstart)) {

@@ -49,6 +49,7 @@ class Elaborator {
   const M* model_of(const netlist::ElementCard& e, const char* what, const char* type);
   void element(const netlist::ElementCard& e);
   void passive(const netlist::ElementCard& e, char letter);
+  int parasitics(const netlist::ElementCard& e, int a, int b);
   void controlled(const netlist::ElementCard& e, char letter);
   void nonsmooth(const netlist::ElementCard& e, char letter);
   std::optional<Waveform> waveform(const netlist::ElementCard& e);

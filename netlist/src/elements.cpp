@@ -2,8 +2,9 @@
 //
 //   R|C|L name n+ n- value {NAME=VALUE}                    value := number | {expr} | 'expr'
 //   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
-//         fn := SIN | PULSE | PWL | EXP | SFFM   (at most one; args kept as written; NAME=VALUE
-//         inside the parentheses, and r= / td= right after a PWL, are the function's params)
+//         fn := SIN | SINE | PULSE | PWL | EXP | SFFM   (at most one; SINE (LTspice) = SIN; args
+//         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
+//         the function's params)
 //   D     name anode cathode model {OFF | area | NAME=VALUE}
 //   X     name node* subckt [params:] {NAME=VALUE}
 //   K E G F H S W M: controlled.cpp.   Other letters: error.
@@ -30,7 +31,8 @@ bool set_dc(Context& c, const Item& item) {
 }
 
 bool is_function(const std::string& lower) {
-  return lower == "sin" || lower == "pulse" || lower == "pwl" || lower == "exp" || lower == "sffm";
+  return lower == "sin" || lower == "sine" || lower == "pulse" || lower == "pwl" ||
+         lower == "exp" || lower == "sffm";
 }
 
 bool is_unsupported_function(const std::string& lower) {
@@ -42,6 +44,7 @@ bool parse_function(Context& c, std::size_t& i) {
   const Item& head = c.items[i];
   SourceFunction fn;
   fn.kind = c.r.word(head.word);
+  if (fn.kind.lower == "sine") fn.kind.lower = "sin";  // LTspice's spelling
   std::size_t end = head.end;
   if (head.has_group) {
     for (const Item& arg : head.args) {

@@ -3,6 +3,7 @@
 //   netlist := [title] { card } [.end]
 //   card    := element (first letter) | X instance | '.' keyword ...
 //   body    := { card | .subckt ... .ends | .lib NAME ... .endl }
+//   (".lib FILE" with a '.', '/' or '"' in FILE: LTspice's include of a whole library file)
 // Cards go to the innermost open body: the netlist, a .subckt definition (nested definitions
 // are local to their parent) or a .lib section (top level only). Control cards inside a
 // .subckt are warned about and dropped. Each bad card is reported and skipped; parsing always
@@ -92,8 +93,14 @@ void Parser::close(const CardReader& r, const std::vector<Item>& items, const Wo
   stack_.pop_back();
 }
 
+// ".lib NAME" opens a section, unless NAME looks like a file ("standard.dio", "my/models",
+// "\"x y.lib\""): LTspice's ".lib FILE" includes the whole file.
+bool looks_like_file(const std::string& word) {
+  return word.find_first_of("./\\\"") != std::string::npos;
+}
+
 void Parser::lib(const CardReader& r, const std::vector<Item>& items) {
-  if (items.size() != 2) {
+  if (items.size() != 2 || (items[1].is_plain() && looks_like_file(items[1].word.text))) {
     push(detail::parse_include(r, items));
     return;
   }
@@ -157,6 +164,8 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     close(r, items, keyword, false);
   } else if (k == ".endl") {
     close(r, items, keyword, true);
+  } else if (k == ".backanno") {
+    // LTspice's back-annotation of schematic pins: no meaning for a simulation, ignored.
   } else if (k == ".temp") {
     r.warning(keyword.span, "'.temp' ignored: nsspice devices do not depend on temperature");
   } else if (k == ".title") {
