@@ -232,7 +232,9 @@ int run_command(const RunOptions& o) {
       return kBadInput;
     }
   }
-  const std::string output = o.output.empty() ? stem + ".csv" : o.output;
+  const std::string output = !o.output.empty()              ? o.output
+                             : !loaded->output_file.empty() ? loaded->output_file
+                                                            : stem + ".csv";
   const auto format = output_format(output, o.format, error);
   if (!format) {
     print_error(error);

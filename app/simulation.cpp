@@ -41,6 +41,7 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);
+  if (flat.output_file) loaded->output_file = flat.output_file->text;
   std::vector<std::string> meas_errors;
   for (const auto& card : flat.cards) {
     if (const auto* save = std::get_if<netlist::SaveCard>(&card)) {

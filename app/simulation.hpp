@@ -29,6 +29,9 @@ struct LoadedNetlist {
   // Signals of its .print/.save/.probe cards in order, once each ("v(a)", "i(r1)", "all"),
   // with where they are written (resolved against the run's signals by card_signals()).
   std::vector<netlist::Word> saved;
+  // The output file named by a .control block's wrdata/write ("" if none): used when the
+  // command line gives no -o.
+  std::string output_file;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

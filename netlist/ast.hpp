@@ -222,6 +222,9 @@ struct Netlist {
   bool has_end = false;
   std::vector<SubcktDef> subckts;  // top-level definitions (parsed tree only)
   std::vector<LibSection> libs;    // library sections (parsed tree only)
+  // The file of a .control block's `wrdata FILE ...` or `write FILE ...` (the last one), as
+  // written; the output destination of a run that names none.
+  std::optional<Word> output_file;
 };
 
 }  // namespace nsspice::netlist

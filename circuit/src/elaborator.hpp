@@ -22,6 +22,7 @@ class Elaborator {
   void models(const std::vector<netlist::Card>& cards);
   void controls(const std::vector<netlist::Card>& cards);
   void lcp_solver_option(const netlist::Param& p);
+  void spice_method(const netlist::Param& p);
   // The target of an event-driven .option (evrtol, evatol, evtimetol, evmaxstep), else nullptr.
   double* event_option(const std::string& name);
   double* step_option(const std::string& name);

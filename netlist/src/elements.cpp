@@ -1,6 +1,7 @@
 // Internal: element cards (first letter of the name selects the kind) and X instances.
 //
 //   R|C|L name n+ n- value {NAME=VALUE}                    value := number | {expr} | 'expr'
+//         value also as r=, c=, l= (the element's letter; ngspice: "R1 a b r=1k")
 //   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
 //         fn := SIN | SINE | PULSE | PWL | EXP | SFFM   (at most one; SINE (LTspice) = SIN; args
 //         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
@@ -154,7 +155,15 @@ const char* unsupported_kind(char letter) {
 
 bool parse_two_terminal(Context& c) {
   if (!c.need(4, "2 nodes and a value")) return false;
-  if (!c.read_nodes(1, 2) || !c.set_value(c.items[3])) return false;
+  if (!c.read_nodes(1, 2)) return false;
+  const Item& v = c.items[3];
+  if (v.has_value && !v.has_group && ascii_lower(v.word.text) == std::string(1, c.card.letter)) {
+    auto value = c.r.number(v.value);  // ngspice's value keyword: "R1 a b r=1k"
+    if (!value) return false;
+    c.card.value = *value;
+  } else if (!c.set_value(v)) {
+    return false;
+  }
   return c.read_tail(4, {});
 }
 

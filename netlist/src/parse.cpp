@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <system_error>
 
 #include "netlist/src/card_reader.hpp"
@@ -60,6 +61,8 @@ class Parser {
   void dot_card(const CardReader& r, const std::vector<Item>& items, const Word& keyword);
   void close(const CardReader& r, const std::vector<Item>& items, const Word& keyword, bool lib);
   void lib(const CardReader& r, const std::vector<Item>& items);
+  void control(const detail::LogicalCard& card);
+  std::set<std::string> control_warned_;  // commands warned about (once each)
 };
 
 bool is_control_card(const std::string& k) {
@@ -174,9 +177,7 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
       net_.title += (i > 1 ? " " : "") + r.text(items[i]);
     }
   } else if (k == ".control") {
-    r.warning(keyword.span,
-              "'.control' block skipped up to '.endc' (nsspice runs no interactive "
-              "commands)");
+    // Its lines follow as control cards (Parser::control).
   } else if (is_other_analysis(k)) {
     r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored (only .tran and "
                                         ".op analyses exist)",
@@ -186,7 +187,78 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
   }
 }
 
+// A line of a .control block (ngspice's interpreter), read as nsspice can:
+//   tran ...            as a .tran card;       op  as .op
+//   option(s) ...       as .options;           save ...  as .save
+//   wrdata FILE vec...  write FILE [vec...]: FILE is the output file, the vectors are saved
+//   set ...             front-end variables: accepted (they shape ngspice's own output)
+//   run                 accepted (nsspice runs the analysis anyway)
+//   ac dc noise ...     warned: not supported (only the transient analysis runs)
+//   anything else (plot, let, echo, print, quit, loops, ...) warned once per command word.
+void Parser::control(const detail::LogicalCard& card) {
+  Diagnostics local;
+  auto items = detail::parse_card_syntax(card, local);
+  const std::string word = detail::ascii_lower(card.text.substr(0, card.text.find_first_of(" \t")));
+  const SourceSpan at = card.span_of(0, word.size());
+  auto warn_once = [&](const std::string& message) {
+    if (control_warned_.insert(word).second) diags_.warning(at, message);
+  };
+  if (!items || items->empty() || !items->front().is_plain()) {
+    warn_once(
+        fmt::format("'.control' command '{}' ignored (nsspice does not run ngspice's "
+                    "interpreter)",
+                    word));
+    return;
+  }
+  for (const Diagnostic& d : local.all()) diags_.add(d);
+  const CardReader r(card, diags_);
+  if (word == "tran") {
+    push(detail::parse_tran(r, *items));
+  } else if (word == "op") {
+    push(detail::parse_op(r, *items));
+  } else if (word == "option" || word == "options" || word == "opt") {
+    push(detail::parse_options(r, *items));
+  } else if (word == "save") {
+    push(detail::parse_save(r, *items));
+  } else if (word == "wrdata" || word == "write") {
+    if (items->size() < 2 || !(*items)[1].is_plain()) {
+      diags_.warning(at, fmt::format("'{}' without a file name ignored", word));
+      return;
+    }
+    Word file = r.word((*items)[1].word);
+    if (file.text.size() >= 2 && (file.text.front() == '"' || file.text.front() == '\'')) {
+      file.text = file.text.substr(1, file.text.size() - 2);
+      file.lower = detail::ascii_lower(file.text);
+    }
+    net_.output_file = file;
+    if (items->size() > 2) {
+      std::vector<Item> save{items->front()};  // the command and the vectors after FILE
+      save.insert(save.end(), items->begin() + 2, items->end());
+      push(detail::parse_save(r, save));
+    }
+  } else if (word == "set" || word == "run") {
+    // accepted: nothing of ngspice's front end to set; the analysis runs anyway
+  } else if (word == "ac" || word == "dc" || word == "noise" || word == "tf" || word == "pz" ||
+             word == "sens" || word == "disto" || word == "fourier" || word == "pss" ||
+             word == "sp") {
+    warn_once(
+        fmt::format("'.control' analysis '{}' not supported, ignored (only the transient "
+                    "analysis runs)",
+                    word));
+  } else {
+    warn_once(
+        fmt::format("'.control' command '{}' ignored (nsspice does not run ngspice's "
+                    "interpreter; it writes the signals of .save/.print to the output "
+                    "file)",
+                    word));
+  }
+}
+
 void Parser::card(const detail::LogicalCard& card) {
+  if (card.control) {
+    control(card);
+    return;
+  }
   auto items = detail::parse_card_syntax(card, diags_);
   if (!items || items->empty()) return;
   const CardReader r(card, diags_);
