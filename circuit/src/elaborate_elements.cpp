@@ -46,8 +46,9 @@ void Elaborator::element(const netlist::ElementCard& e) {
   const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
   // Instance parameters understood per element; any other is reported, never dropped silently.
   std::vector<std::string_view> known;
-  if (letter == 'c') known = {"ic", "rser", "lser", "rpar", "cpar"};
-  if (letter == 'l') known = {"ic", "rser", "rpar", "cpar"};
+  if (letter == 'r') known = {"m"};
+  if (letter == 'c') known = {"ic", "rser", "lser", "rpar", "cpar", "m"};
+  if (letter == 'l') known = {"ic", "rser", "rpar", "cpar", "m"};
   if (letter == 'v') known = {"ac", "acphase", "rser", "cpar"};
   if (letter == 'i') known = {"ac", "acphase"};
   if (letter == 'm') known = {"w", "l"};
@@ -132,11 +133,19 @@ void Elaborator::passive(const netlist::ElementCard& e, char letter) {
   const int n_plus = node(e.nodes[0]), b = node(e.nodes[1]);
   const int a = letter == 'r' || letter == 'i' ? n_plus : parasitics(e, n_plus, b);
   double v = 0;
-  if (letter == 'r' && positive(e, "resistor", "ohms", v)) add(e, Resistor{name, a, b, v});
+  // M=m: m elements in parallel (SPICE's multiplier, written by xschem): R/m, C·m, L/m.
+  double m = 1;
+  if (const auto given = param(e, "m"); given && (letter == 'r' || letter == 'c' || letter == 'l')) {
+    if (*given > 0 && std::isfinite(*given))
+      m = *given;
+    else
+      error(e, e.name.span, fmt::format("m of '{}' must be > 0, got {}", name, *given));
+  }
+  if (letter == 'r' && positive(e, "resistor", "ohms", v)) add(e, Resistor{name, a, b, v / m});
   if (letter == 'c' && positive(e, "capacitor", "farads", v))
-    add(e, Capacitor{name, a, b, v, param(e, "ic")});
+    add(e, Capacitor{name, a, b, v * m, param(e, "ic")});
   if (letter == 'l' && positive(e, "inductor", "henries", v))
-    add(e, Inductor{name, a, b, v, param(e, "ic")});
+    add(e, Inductor{name, a, b, v / m, param(e, "ic")});
   if (letter == 'v' || letter == 'i') {
     auto wave = waveform(e);
     if (!wave) return;

@@ -4,7 +4,7 @@
 //   CSW   IT IH RON ROFF               W element, current controlled
 //         VH|IH < 0 (SPICE's smooth transition over VT ± |VH|): the ideal switch with
 //         hysteresis |VH|, with a warning that gives the numbers
-//   COMP  VLOW VHIGH EPS               E element in comparator form
+//   COMP  VLOW|VOL VHIGH|VOH EPS       E element in comparator form
 //   NMOS PMOS  KP VTO SEGMENTS|NSEG VMAX   (LEVEL, LAMBDA, ... accepted, one warning)
 #include <fmt/format.h>
 
@@ -86,8 +86,10 @@ void Elaborator::model(const netlist::ModelCard& m) {
     auto& c = std::get<ComparatorModel>(model);
     specs = {{"vlow", &c.vlow, Range::kAny},
              {"vhigh", &c.vhigh, Range::kAny},
+             {"vol", &c.vlow, Range::kAny},  // VOL/VOH: the other names of the output levels
+             {"voh", &c.vhigh, Range::kAny},
              {"eps", &c.eps, Range::kNonNegative}};
-    uses = "the comparator uses VLOW, VHIGH, EPS";
+    uses = "the comparator uses VLOW|VOL, VHIGH|VOH, EPS";
   } else if (type == "nmos" || type == "pmos") {
     model = MosModel{m.name.lower, type == "pmos"};
     auto& q = std::get<MosModel>(model);

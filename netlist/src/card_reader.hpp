@@ -43,6 +43,10 @@ class CardReader {
   std::optional<Param> param(const Item& item, std::string_view where) const;
   // A plain word used as a name (node, model, ...); otherwise reports "expected <what>, got 'x'".
   std::optional<Word> name(const Item& item, std::string_view what) const;
+  // A node name: a plain word, or KiCad's net name with parentheses written without blanks
+  // ("Net-(D1-A)", kept as written); otherwise reports "expected a node name, got 'x'".
+  std::optional<Word> node(const Item& item) const;
+  static bool is_kicad_net(const Item& item);
 
   void error(SourceSpan span, std::string message) const { diags_.error(span, std::move(message)); }
   void warning(SourceSpan span, std::string message) const {

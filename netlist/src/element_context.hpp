@@ -23,7 +23,7 @@ struct ElementContext {
   // Reads items[first, first + count) as node names.
   bool read_nodes(std::size_t first, std::size_t count) {
     for (std::size_t i = first; i < first + count; ++i) {
-      auto node = r.name(items[i], "a node name");
+      auto node = r.node(items[i]);
       if (!node) return false;
       card.nodes.push_back(*node);
     }

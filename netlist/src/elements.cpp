@@ -103,10 +103,12 @@ bool parse_instance(const CardReader& r, const std::vector<Item>& items, Instanc
   x.span = r.card_span();
   std::size_t i = 1;
   std::vector<Word> words;
-  for (; i < items.size() && items[i].is_plain(); ++i) {
+  for (; i < items.size() && (items[i].is_plain() || CardReader::is_kicad_net(items[i])); ++i) {
     const std::string lower = ascii_lower(items[i].word.text);
     if (lower == "params:") break;
-    words.push_back(r.word(items[i].word));
+    auto node = r.node(items[i]);
+    if (!node) return false;
+    words.push_back(std::move(*node));
   }
   if (words.empty()) {
     r.error(i < items.size() ? r.span(items[i]) : r.end_span(),

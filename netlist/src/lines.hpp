@@ -28,7 +28,7 @@ struct LogicalCard {
   int file = -1;
   std::string text;
   std::vector<Segment> segments;  // in text order, separated by one blank in `text`
-  bool control = false;  // a command line inside .control ... .endc (no continuations)
+  bool control = false;           // a command line inside .control ... .endc (no continuations)
 
   // Span of text[begin, end), clipped to the physical line where it starts.
   SourceSpan span_of(std::size_t begin, std::size_t end) const;
