@@ -71,6 +71,7 @@ using CardContext = std::shared_ptr<const std::vector<Diagnostic>>;
 //   V I     nodes[2], value = DC value, functions[0..1], params ("ac", "acphase", others)
 //   E G     nodes[4] (n+ n- nc+ nc-), value = gain | E comparator form: model instead of value
 //   F H     nodes[2], refs = {controlling voltage source}, value = gain | transresistance
+//   E G F H POLY(1): as above without value; functions[0] = {kind "poly", args p0 p1 ...}
 //   D       nodes[2], model, flags (OFF), params (IC= area ...)
 //   S       nodes[4] (n+ n- nc+ nc-), model, flags (ON | OFF)
 //   W       nodes[2], refs = {controlling voltage source}, model, flags (ON | OFF)

@@ -135,7 +135,8 @@ void Elaborator::passive(const netlist::ElementCard& e, char letter) {
   double v = 0;
   // M=m: m elements in parallel (SPICE's multiplier, written by xschem): R/m, C·m, L/m.
   double m = 1;
-  if (const auto given = param(e, "m"); given && (letter == 'r' || letter == 'c' || letter == 'l')) {
+  if (const auto given = param(e, "m");
+      given && (letter == 'r' || letter == 'c' || letter == 'l')) {
     if (*given > 0 && std::isfinite(*given))
       m = *given;
     else
@@ -173,6 +174,10 @@ void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
     return;
   }
   const bool current_controlled = letter == 'f' || letter == 'h';
+  if (!e.functions.empty() && e.functions[0].kind.lower == "poly") {
+    poly1(e, letter);
+    return;
+  }
   if (!nodes_ok(e, current_controlled ? 2 : 4, "controlled source") ||
       !number(e, "controlled source", v))
     return;
@@ -194,6 +199,51 @@ void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
     add(e, Vcvs{name, p, n, cp, cn, v});
   else
     add(e, Vccs{name, p, n, cp, cn, v});
+}
+
+// POLY(1) x p0 p1 [p2 ...]: y = p0 + p1·x exactly, as the linear source (gain p1) plus a DC
+// source p0 named "<name>.p0": in series through node "<name>.p0" for E/H (a voltage), in
+// parallel for G/F (a current). A nonzero p_k, k ≥ 2, is a power x^k of an unknown: an error.
+void Elaborator::poly1(const netlist::ElementCard& e, char letter) {
+  const std::string& name = e.name.lower;
+  const bool current_controlled = letter == 'f' || letter == 'h';
+  if (!nodes_ok(e, current_controlled ? 2 : 4, "controlled source")) return;
+  const auto& args = e.functions[0].args;
+  if (args.empty()) {
+    error(e, e.functions[0].span, fmt::format("POLY(1) of '{}' needs coefficients", name));
+    return;
+  }
+  const std::string x = current_controlled
+                            ? fmt::format("i({})", e.refs.empty() ? "?" : e.refs[0].lower)
+                            : fmt::format("v({},{})", e.nodes[2].lower, e.nodes[3].lower);
+  bool ok = true;
+  for (size_t k = 2; k < args.size(); ++k) {
+    if (args[k].value == 0) continue;
+    error(e, args[k].span,
+          fmt::format("POLY(1) coefficient p{} = {:g} of '{}' multiplies {}^{}: a product of "
+                      "unknowns is not supported (only p0 + p1·{})",
+                      k, args[k].value, name, x, k, x));
+    ok = false;
+  }
+  if (!ok || (current_controlled && e.refs.size() != 1)) return;
+  const double p0 = args[0].value, p1 = args.size() > 1 ? args[1].value : 0.0;
+  const int p = node(e.nodes[0]), n = node(e.nodes[1]);
+  const bool voltage_out = letter == 'e' || letter == 'h';
+  int m = n;  // E/H: the linear source ends at node <name>.p0, the DC source p0 follows
+  if (voltage_out && p0 != 0) {
+    netlist::Word w = e.name;
+    w.text = w.lower = name + ".p0";
+    m = node(w);
+  }
+  if (letter == 'e') add(e, Vcvs{name, p, m, node(e.nodes[2]), node(e.nodes[3]), p1});
+  if (letter == 'g') add(e, Vccs{name, p, n, node(e.nodes[2]), node(e.nodes[3]), p1});
+  if (letter == 'f') add(e, Cccs{name, p, n, e.refs[0].lower, p1});
+  if (letter == 'h') add(e, Ccvs{name, p, m, e.refs[0].lower, p1});
+  if (p0 == 0) return;
+  if (voltage_out)
+    add(e, VoltageSource{name + ".p0", m, n, Dc{p0}});
+  else
+    add(e, CurrentSource{name + ".p0", p, n, Dc{p0}});
 }
 
 template <class M>

@@ -52,6 +52,7 @@ class Elaborator {
   void passive(const netlist::ElementCard& e, char letter);
   int parasitics(const netlist::ElementCard& e, int a, int b);
   void controlled(const netlist::ElementCard& e, char letter);
+  void poly1(const netlist::ElementCard& e, char letter);
   void nonsmooth(const netlist::ElementCard& e, char letter);
   std::optional<Waveform> waveform(const netlist::ElementCard& e);
   std::optional<Waveform> source_function(const netlist::ElementCard& e,
