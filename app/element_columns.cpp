@@ -76,7 +76,6 @@ std::vector<std::string> card_signals(const LoadedNetlist& loaded,
   auto add = [&](const std::string& name) {
     if (!contains(out, name)) out.push_back(name);
   };
-  netlist::Diagnostics diags;
   for (const netlist::Word& w : loaded.saved) {
     if (w.lower == "all" || w.lower == "allv" || w.lower == "alli") {
       for (const auto& name : names)
@@ -95,10 +94,10 @@ std::vector<std::string> card_signals(const LoadedNetlist& loaded,
     std::vector<std::string> candidates = names;
     for (const auto& element : circuit::two_terminal_elements(circuit))
       candidates.push_back(std::string(1, w.lower[0]) + "(" + element + ")");
-    diags.warning(w.span, fmt::format("unknown signal '{}' ignored{}", w.text,
-                                      circuit::did_you_mean(w.lower, candidates)));
+    netlist_warning(loaded, w.span,
+                    fmt::format("unknown signal '{}' ignored{}", w.text,
+                                circuit::did_you_mean(w.lower, candidates)));
   }
-  if (!diags.all().empty()) std::cerr << diags.format(loaded.sources);
   return out;
 }
 

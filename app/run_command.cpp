@@ -226,11 +226,14 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   MeasureSet measures;
-  for (const auto& spec : specs) {
-    if (!measures.add(spec, all_names, error)) {
-      print_error(error);
-      return kBadInput;
+  for (size_t k = 0; k < specs.size(); ++k) {
+    if (measures.add(specs[k], all_names, error)) continue;
+    if (k < loaded->measure_spans.size()) {  // a .meas card: a warning at its place
+      netlist_warning(*loaded, loaded->measure_spans[k], error + "; the measurement is left out");
+      continue;
     }
+    print_error(error);
+    return kBadInput;
   }
   const std::string output = !o.output.empty()              ? o.output
                              : !loaded->output_file.empty() ? loaded->output_file

@@ -18,6 +18,12 @@ void print_error(const std::string& message) {
   fmt::print(stderr, "nsspice: error: {}\n", message);
 }
 
+void netlist_warning(const LoadedNetlist& loaded, netlist::SourceSpan span, std::string message) {
+  netlist::Diagnostics diags;
+  diags.warning(span, std::move(message));
+  std::cerr << diags.format(loaded.sources);
+}
+
 std::optional<std::vector<MeasureSpec>> all_measures(const LoadedNetlist& loaded,
                                                      const std::vector<std::string>& texts) {
   std::vector<MeasureSpec> specs = loaded.measures;
@@ -56,9 +62,10 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
     for (const auto& w : meas->tokens) tokens.push_back(w.text);
     std::string error;
     auto spec = parse_measure(tokens, meas->name.lower, error);
-    if (spec)
+    if (spec) {
       loaded->measures.push_back(std::move(*spec));
-    else
+      loaded->measure_spans.push_back(meas->span);
+    } else
       diags.error(meas->span, error);
   }
   if (!diags.all().empty()) std::cerr << diags.format(loaded->sources);

@@ -194,5 +194,21 @@ TEST_F(ElementSignals, MeasureReadsACapacitorCurrent) {
   EXPECT_NEAR(value, 1e-3 * std::exp(-1.0), 1e-3 * std::exp(-1.0) * 1e-3);
 }
 
+TEST_F(ElementSignals, MeasCardOfAnUnknownSignalIsAWarningAtItsPlace) {
+  write("m.cir",
+        "m\nV1 in 0 SIN(0 1 1k)\nR1 in 0 1k\n.tran 1u 1m\n.meas tran pk max v(inn)\n"
+        ".meas tran top max v(in)\n.end\n");
+  const CliRun r = nsspice("run m.cir -o m.csv");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("m.cir:5:1: warning: measurement 'pk': unknown signal 'v(inn)' (did you "
+                          "mean 'v(in)'?); the measurement is left out"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("top ="), std::string::npos) << r.output;
+  const CliRun bad = nsspice("run m.cir -o n.csv --meas 'max v(nope)'");
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_FALSE(fs::exists(dir_ / "n.csv"));
+}
+
 }  // namespace
 }  // namespace nsspice::testing
