@@ -23,7 +23,7 @@ bool is_analysis(const std::string& lower) {
 bool plain_args(const Item& item, std::size_t lo, std::size_t hi) {
   if (item.args.size() < lo || item.args.size() > hi) return false;
   for (const Item& a : item.args) {
-    if (!a.is_plain()) return false;
+    if (!a.is_plain() && !CardReader::is_kicad_net(a)) return false;  // v(Net-(D1-A))
   }
   return true;
 }
