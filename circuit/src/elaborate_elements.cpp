@@ -8,13 +8,23 @@
 #include <cmath>
 
 #include "circuit/names.hpp"
+#include "circuit/src/behavioural.hpp"
 #include "circuit/src/elaborator.hpp"
 
 namespace nsspice::circuit::detail {
 
 void Elaborator::elements(const std::vector<netlist::Card>& cards) {
-  for (const auto& card : cards)
-    if (const auto* e = std::get_if<netlist::ElementCard>(&card)) element(*e);
+  for (const auto& card : cards)  // the nodes a behavioural expression may name
+    if (const auto* e = std::get_if<netlist::ElementCard>(&card))
+      for (const auto& n : e->nodes) netlist_nodes_.insert(n.lower);
+  for (const auto& card : cards) {
+    const auto* e = std::get_if<netlist::ElementCard>(&card);
+    if (e == nullptr) continue;
+    if (behavioural_expression(*e) != nullptr)
+      behavioural(*e);
+    else
+      element(*e);
+  }
   for (const auto& card : cards) {
     const auto* ic = std::get_if<netlist::IcCard>(&card);
     if (ic == nullptr) continue;
@@ -52,6 +62,7 @@ void Elaborator::element(const netlist::ElementCard& e) {
   if (letter == 'v') known = {"ac", "acphase", "rser", "cpar"};
   if (letter == 'i') known = {"ac", "acphase"};
   if (letter == 'm') known = {"w", "l"};
+  if (letter == 'b') known = {"v", "i"};
   for (const auto& p : e.params) {
     if (std::find(known.begin(), known.end(), p.name.lower) == known.end())
       warning(e, p.name.span,
@@ -244,6 +255,98 @@ void Elaborator::poly1(const netlist::ElementCard& e, char letter) {
     add(e, VoltageSource{name + ".p0", m, n, Dc{p0}});
   else
     add(e, CurrentSource{name + ".p0", p, n, Dc{p0}});
+}
+
+const netlist::Param* Elaborator::behavioural_expression(const netlist::ElementCard& e) {
+  const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
+  if (letter != 'b' && letter != 'e' && letter != 'g') return nullptr;
+  for (const auto& p : e.params) {
+    const bool b_key = letter == 'b' && (p.name.lower == "v" || p.name.lower == "i");
+    if (b_key || (letter != 'b' && p.name.lower == "value")) return &p;
+  }
+  return nullptr;
+}
+
+// B V=expr | I=expr, E|G VALUE=expr with expr affine: the linear elements of
+// circuit/src/behavioural.hpp. Any other expression is an error naming the term.
+void Elaborator::behavioural(const netlist::ElementCard& e) {
+  const std::string& name = e.name.lower;
+  const netlist::Param& p = *behavioural_expression(e);
+  const bool voltage = p.name.lower == "v" || (p.name.lower == "value" && e.letter == 'e');
+  for (const auto& q : e.params)
+    if (&q != &p && e.letter != 'b')
+      warning(
+          e, q.name.span,
+          fmt::format("parameter '{}' of '{}' is not supported and is ignored", q.name.text, name));
+  if (!nodes_ok(e, 2, "behavioural source")) return;
+  if (name.find('.') != std::string::npos) {  // "x1.b1": flatten does not rename its expression
+    error(e, e.name.span,
+          fmt::format("behavioural source '{}' inside a subcircuit instance is not supported yet "
+                      "(its expression would not see the instance's nodes)",
+                      name));
+    return;
+  }
+  AffineError why;
+  const auto expr = parse_affine(p.raw.text, why);
+  if (!expr) {
+    netlist::SourceSpan at = p.raw.span;
+    if (why.offset < static_cast<std::size_t>(at.length)) {
+      at.column += static_cast<int>(why.offset);
+      at.length = static_cast<int>(
+          std::min<std::size_t>(why.length, static_cast<std::size_t>(at.length) - why.offset));
+    }
+    error(e, at, fmt::format("'{}': {}", name, why.message));
+    return;
+  }
+  const int p_node = node(e.nodes[0]), n_node = node(e.nodes[1]);
+  std::vector<std::string> known(netlist_nodes_.begin(), netlist_nodes_.end());
+  for (const auto& [n, coef] : expr->voltages) {
+    if (netlist_nodes_.count(n) != 0) continue;
+    error(e, p.raw.span,
+          fmt::format("unknown node '{}' in the expression of '{}'{}", n, name,
+                      did_you_mean(n, known)));
+    return;
+  }
+  auto control = [&](const std::string& n) {
+    netlist::Word w = e.name;
+    w.text = w.lower = n;
+    return node(w);
+  };
+  int next = 0;
+  auto part = [&]() { return next++ == 0 && voltage ? name : fmt::format("{}.t{}", name, next); };
+  auto inner = [&](const std::string& suffix) {
+    netlist::Word w = e.name;
+    w.text = w.lower = name + "." + suffix;
+    return node(w);
+  };
+  if (voltage) {  // a series chain from n+ to n−: the voltages add
+    const size_t parts = expr->voltages.size() + expr->currents.size() + 1;
+    int from = p_node;
+    size_t k = 0;
+    auto to = [&]() { return ++k == parts ? n_node : inner(fmt::format("n{}", k)); };
+    for (const auto& [n, a] : expr->voltages) {
+      const int t = to();
+      add(e, Vcvs{part(), from, t, control(n), 0, a});
+      from = t;
+    }
+    for (const auto& [src, b] : expr->currents) {
+      const int t = to();
+      add(e, Ccvs{part(), from, t, src, b});
+      from = t;
+    }
+    const std::string last = next == 0 ? name : name + ".c";
+    add(e, VoltageSource{last, from, to(), Dc{expr->constant}});
+    return;
+  }
+  // A 0 V source "name" carries the total current; the terms in parallel after it.
+  const int s = inner("s");
+  add(e, VoltageSource{name, p_node, s, Dc{0.0}});
+  next = 1;
+  for (const auto& [n, a] : expr->voltages)
+    add(e, Vccs{fmt::format("{}.t{}", name, next++), s, n_node, control(n), 0, a});
+  for (const auto& [src, b] : expr->currents)
+    add(e, Cccs{fmt::format("{}.t{}", name, next++), s, n_node, src, b});
+  if (expr->constant != 0) add(e, CurrentSource{name + ".c", s, n_node, Dc{expr->constant}});
 }
 
 template <class M>

@@ -3,6 +3,7 @@
 // elaborate_models.cpp (.model cards) and elaborate_elements.cpp (element cards).
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 
@@ -36,6 +37,7 @@ class Elaborator {
   std::map<std::string, netlist::SourceSpan> model_spans_;
   std::map<std::string, netlist::SourceSpan> element_spans_;
   std::map<std::string, int> node_index_;
+  std::set<std::string> netlist_nodes_;                       // every node named by an element card
   std::map<std::string, const netlist::ElementCard*> cards_;  // by element name
 
   // Diagnostics about a card carry its subcircuit/include chain as notes.
@@ -53,6 +55,8 @@ class Elaborator {
   int parasitics(const netlist::ElementCard& e, int a, int b);
   void controlled(const netlist::ElementCard& e, char letter);
   void poly1(const netlist::ElementCard& e, char letter);
+  static const netlist::Param* behavioural_expression(const netlist::ElementCard& e);
+  void behavioural(const netlist::ElementCard& e);
   void nonsmooth(const netlist::ElementCard& e, char letter);
   std::optional<Waveform> waveform(const netlist::ElementCard& e);
   std::optional<Waveform> source_function(const netlist::ElementCard& e,

@@ -33,6 +33,10 @@ class CardReader {
   SourceSpan end_span() const { return card_.end_span(); }
   SourceSpan card_span() const { return card_.card_span(); }
   std::string text(const Item& item) const;
+  // The card's text from byte `begin` to its end, and its span (clipped to the line where it
+  // starts).
+  std::string tail(std::size_t begin) const { return card_.text.substr(begin); }
+  SourceSpan tail_span(std::size_t begin) const { return card_.span_of(begin, card_.text.size()); }
 
   // A plain word that is a SPICE number; otherwise reports and returns nullopt.
   std::optional<Value> number(const Item& item) const;

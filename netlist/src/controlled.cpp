@@ -13,7 +13,8 @@
 //   E|G name n+ n- POLY(1) nc+ nc- p0 p1 ... -> nodes[4], functions[0] = {poly, p0 p1 ...}
 //   F|H name n+ n- POLY(1) vcontrol p0 p1 ...  -> nodes[2], refs, functions[0] likewise
 //                                           (the elaborator takes p0 + p1·x, section 5)
-// The other behavioural forms (VALUE= / TABLE / POLY(n>1), B sources) are errors.
+//   E|G name n+ n- VALUE={expr}          -> nodes[2], params {value: expr as raw text}
+// The other behavioural forms (TABLE / POLY(n>1) / LAPLACE) are errors.
 #include <fmt/format.h>
 
 #include "netlist/src/element_context.hpp"
@@ -28,10 +29,11 @@ bool is_behavioural(const Item& item) {
 }
 
 bool behavioural_error(ElementContext& c, const Item& item) {
-  c.r.error(
-      c.r.span(item),
-      fmt::format("unsupported form of {}: '{}' (only the {} supported)", c.what(), c.r.text(item),
-                  c.card.letter == 'e' ? "linear gain, POLY(1) and comparator model forms are"
+  c.r.error(c.r.span(item),
+            fmt::format(
+                "unsupported form of {}: '{}' (only the {} supported)", c.what(), c.r.text(item),
+                c.card.letter == 'e' ? "linear gain, VALUE=, POLY(1) and comparator model forms are"
+                : c.card.letter == 'g' ? "linear gain, VALUE= and POLY(1) forms are"
                                        : "linear gain and POLY(1) forms are"));
   return false;
 }
@@ -96,6 +98,10 @@ bool parse_coupling(ElementContext& c) {
 }
 
 bool parse_voltage_controlled(ElementContext& c) {
+  if (c.items.size() >= 4 && c.items[3].has_value && !c.items[3].has_group &&
+      ascii_lower(c.items[3].word.text) == "value") {  // E|G n+ n- VALUE={expr}
+    return c.read_nodes(1, 2) && c.read_expression(3);
+  }
   if (is_poly1(c)) return c.read_nodes(1, 2) && parse_poly1(c, false);
   if (const std::size_t b = find_behavioural(c, 3); b < c.items.size()) {
     return behavioural_error(c, c.items[b]);

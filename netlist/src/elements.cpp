@@ -7,6 +7,8 @@
 //         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
 //         the function's params)
 //   D     name anode cathode model {OFF | area | NAME=VALUE}
+//   B     name n+ n- (V|I)=expr               -> nodes[2], params {v|i: expr as raw text: the
+//                                                rest of the card, braces/quotes removed}
 //   X     name node* subckt [params:] {NAME=VALUE}
 //   K E G F H S W M: controlled.cpp.   Other letters: error.
 #include <fmt/format.h>
@@ -130,8 +132,6 @@ bool parse_instance(const CardReader& r, const std::vector<Item>& items, Instanc
 // Kind of the SPICE elements nsspice does not have, or "" for an unknown letter.
 const char* unsupported_kind(char letter) {
   switch (letter) {
-    case 'b':
-      return "behavioural sources";
     case 'q':
       return "bipolar transistors";
     case 'j':
@@ -226,6 +226,20 @@ bool parse_diode(Context& c) {
   return true;
 }
 
+// B name n+ n- V=expr | I=expr
+bool parse_behavioural(Context& c) {
+  if (!c.need(4, "2 nodes and V=expr or I=expr")) return false;
+  if (!c.read_nodes(1, 2)) return false;
+  const Item& item = c.items[3];
+  const std::string key = ascii_lower(item.word.text);
+  if (!item.has_value || item.has_group || (key != "v" && key != "i")) {
+    c.r.error(c.r.span(item),
+              fmt::format("{} needs V=expr or I=expr, got '{}'", c.what(), c.r.text(item)));
+    return false;
+  }
+  return c.read_expression(3);
+}
+
 std::optional<Card> parse_element_or_instance(const CardReader& r, const std::vector<Item>& items) {
   const Word name = r.word(items.front().word);
   const char letter = name.lower.front();
@@ -258,6 +272,7 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
       {'s', "switch", parse_switch},
       {'w', "current-controlled switch", parse_current_switch},
       {'m', "MOSFET", parse_mosfet},
+      {'b', "behavioural source", parse_behavioural},
   };
   for (const Kind& k : kKinds) {
     if (k.letter != letter) continue;

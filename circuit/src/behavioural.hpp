@@ -1,0 +1,38 @@
+#pragma once
+// Behavioural sources reduced to linear ones: B name n+ n- V=expr | I=expr, E/G name n+ n-
+// VALUE={expr}.
+//
+//   expr = c + Σ a_k v(n_k) + Σ b_j i(V_j)     (affine in node voltages and source currents)
+//
+// is stamped exactly, by elements named after the source (elaborate_elements.cpp):
+//   V=expr: n+ ── E "b1" (a_1 v(n_1)) ── b1.n1 ── E "b1.t2" ── ... ── H (b_j i(V_j)) ── V "b1.c"
+//   (c) ── n−
+//           (a series chain: the voltages add; i(b1) is the current of the chain)
+//   I=expr: n+ ── V "b1" (0 V: i(b1) is the total) ── b1.s ═ G "b1.t1" ∥ F ... ∥ I "b1.c" (c) ═ n−
+// A product or quotient of unknowns, a function of an unknown, `time`, or an unknown name is
+// an error naming the term (min, max, abs, limit, u, uramp and time functions are not
+// available yet: docs/netlist.md, section 5).
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nsspice::circuit::detail {
+
+struct AffineExpr {
+  double constant = 0;
+  std::map<std::string, double> voltages;  // node name (lower case, not ground) → a_k
+  std::map<std::string, double> currents;  // voltage source name (lower case) → b_j
+  bool is_constant() const { return voltages.empty() && currents.empty(); }
+};
+
+struct AffineError {
+  std::size_t offset = 0, length = 1;  // within the expression text
+  std::string message;
+};
+
+// Parses `text` (the grammar of netlist/src/expression.hpp plus v(a), v(a,b), i(x)); on the
+// first problem fills `error` and returns nullopt.
+std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error);
+
+}  // namespace nsspice::circuit::detail
