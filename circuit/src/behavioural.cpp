@@ -51,7 +51,8 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
 
 class Parser {
  public:
-  Parser(std::string_view s, AffineError& error) : s_(s), error_(error) {}
+  Parser(std::string_view s, AffineError& error, const KinkMaker& kink)
+      : s_(s), error_(error), kink_(kink) {}
 
   std::optional<AffineExpr> run() {
     auto v = expr(0);
@@ -65,6 +66,7 @@ class Parser {
  private:
   std::string_view s_;
   AffineError& error_;
+  const KinkMaker& kink_;
   std::size_t pos_ = 0;
 
   std::optional<AffineExpr> fail(std::size_t at, std::size_t len, std::string message) {
@@ -177,6 +179,36 @@ class Parser {
     return out;
   }
 
+  static bool is_piecewise_linear(const std::string& f, std::size_t n) {
+    return ((f == "min" || f == "max") && n == 2) || (f == "limit" && n == 3) ||
+           ((f == "abs" || f == "uramp" || f == "u" || f == "step") && n == 1);
+  }
+  // r(u) = max(0, u) or s(u) = step(u) as a node of its own.
+  std::optional<AffineExpr> kink(const AffineExpr& u, bool step) {
+    auto node = kink_(u, step);
+    if (!node) return std::nullopt;
+    AffineExpr out;
+    out.voltages[*node] = 1;
+    return out;
+  }
+  std::optional<AffineExpr> piecewise(const std::string& f, const std::vector<AffineExpr>& x) {
+    if (f == "u" || f == "step") return kink(x[0], true);
+    if (f == "uramp") return kink(x[0], false);
+    if (f == "abs") {
+      auto r = kink(x[0], false);
+      return r ? std::optional<AffineExpr>(sum(scaled(*r, 2), x[0], -1)) : r;
+    }
+    if (f == "max" || f == "min") {
+      auto r = kink(sum(x[0], x[1], -1), false);
+      if (!r) return r;
+      return f == "max" ? sum(x[1], *r, 1) : sum(x[0], *r, -1);
+    }
+    auto low = kink(sum(x[0], x[1], -1), false);  // limit(x, lo, hi)
+    auto high = low ? kink(sum(x[0], x[2], -1), false) : low;
+    if (!high) return high;
+    return sum(sum(x[1], *low, 1), *high, -1);
+  }
+
   std::optional<std::string> name_arg() {
     skip();
     const std::size_t from = pos_;
@@ -250,20 +282,38 @@ class Parser {
       if (b && *b != "0" && *b != "gnd") out.voltages[*b] -= 1;
       return out;
     }
-    std::vector<double> args;
+    std::vector<AffineExpr> exprs;
+    bool all_constant = true;
+    std::size_t first_unknown = 0, first_unknown_end = 0;
     do {
       const std::size_t arg_start = pos_;
       auto v = expr(depth + 1);
       if (!v) return v;
-      if (!v->is_constant())
-        return fail(start, pos_ - start,
-                    fmt::format("'{}' of an unknown ('{}') is not supported: only affine "
-                                "expressions of node voltages and branch currents are",
-                                name, text(arg_start)));
-      args.push_back(v->constant);
+      if (!v->is_constant() && all_constant) {
+        all_constant = false;
+        first_unknown = arg_start;
+        first_unknown_end = pos_;
+      }
+      exprs.push_back(std::move(*v));
     } while (eat(','));
     if (!eat(')'))
       return fail(start, pos_ - start, fmt::format("missing ')' in the call of '{}'", name));
+    if (!all_constant) {
+      if (kink_ && is_piecewise_linear(name, exprs.size())) {
+        auto v = piecewise(name, exprs);
+        if (!v) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+        return v;
+      }
+      std::string arg(s_.substr(first_unknown, first_unknown_end - first_unknown));
+      while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
+      return fail(
+          start, pos_ - start,
+          fmt::format("'{}' of an unknown ('{}') is not supported: only affine "
+                      "expressions of node voltages and branch currents{} are",
+                      name, arg, kink_ ? " and min, max, abs, limit, uramp, u, step of them" : ""));
+    }
+    std::vector<double> args;
+    for (const auto& v : exprs) args.push_back(v.constant);
     bool known = false;
     AffineExpr out;
     out.constant = constant_function(name, args, known);
@@ -276,8 +326,9 @@ class Parser {
 
 }  // namespace
 
-std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error) {
-  auto a = Parser(text, error).run();
+std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error,
+                                       const KinkMaker& kink) {
+  auto a = Parser(text, error, kink).run();
   if (a) {  // terms that cancel (v(a) − v(a)) are no terms
     std::erase_if(a->voltages, [](const auto& t) { return t.second == 0; });
     std::erase_if(a->currents, [](const auto& t) { return t.second == 0; });

@@ -9,9 +9,11 @@
 //   (c) ── n−
 //           (a series chain: the voltages add; i(b1) is the current of the chain)
 //   I=expr: n+ ── V "b1" (0 V: i(b1) is the total) ── b1.s ═ G "b1.t1" ∥ F ... ∥ I "b1.c" (c) ═ n−
-// A product or quotient of unknowns, a function of an unknown, `time`, or an unknown name is
-// an error naming the term (min, max, abs, limit, u, uramp and time functions are not
-// available yet: docs/netlist.md, section 5).
+// Piecewise-linear functions of unknowns (min max abs limit uramp u step) go through kinks,
+// one complementarity pair each (an ideal diode, or a relay for a step): parse_affine below.
+// A product or quotient of unknowns, another function of an unknown, `time`, or an unknown name
+// is an error naming the term.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,8 +33,17 @@ struct AffineError {
   std::string message;
 };
 
+// A kink of a piecewise-linear function: the name of a node whose voltage is max(0, u) (ramp)
+// or the unit step of u (step), made by the caller; nullopt to refuse (the caller reports).
+using KinkMaker = std::function<std::optional<std::string>(const AffineExpr& u, bool step)>;
+
 // Parses `text` (the grammar of netlist/src/expression.hpp plus v(a), v(a,b), i(x)); on the
-// first problem fills `error` and returns nullopt.
-std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error);
+// first problem fills `error` and returns nullopt. With `kink`, the piecewise-linear functions
+// of unknowns are rewritten over kinks r(u) = max(0, u), s(u) = step(u):
+//   max(a, b) = b + r(a − b)      min(a, b) = a − r(a − b)      abs(x) = 2 r(x) − x
+//   uramp(x) = r(x)               limit(x, lo, hi) = lo + r(x − lo) − r(x − hi)   (lo ≤ hi)
+//   u(x) = step(x) = s(x)
+std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error,
+                                       const KinkMaker& kink = {});
 
 }  // namespace nsspice::circuit::detail

@@ -287,7 +287,25 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     return;
   }
   AffineError why;
-  const auto expr = parse_affine(p.raw.text, why);
+  int kinks = 0;
+  // r(u) = max(0, u): node <name>.k<n> behind an ideal diode from node <name>.u<n> (= u, a
+  // chain to ground), with 1 Ω to ground; s(u) = step(u): a relay (comparator 0/1) instead.
+  const KinkMaker kink = [&](const AffineExpr& u, bool step) -> std::optional<std::string> {
+    const std::string k = fmt::format("{}.k{}", name, ++kinks);
+    const std::string un = fmt::format("{}.u{}", name, kinks);
+    const int u_node = named_node(e, un), k_node = named_node(e, k);
+    voltage_chain(e, u, u_node, 0, un);
+    if (step) {
+      add(e, Comparator{fmt::format("{}.s{}", name, kinks), k_node, 0, u_node, 0,
+                        ComparatorModel{"step", 0.0, 1.0, 0.0}});
+    } else {
+      add(e, Diode{fmt::format("{}.d{}", name, kinks), u_node, k_node, DiodeModel{"ideal"}});
+      add(e, Resistor{fmt::format("{}.r{}", name, kinks), k_node, 0, 1.0});
+    }
+    netlist_nodes_.insert(k);
+    return k;
+  };
+  const auto expr = parse_affine(p.raw.text, why, kink);
   if (!expr) {
     netlist::SourceSpan at = p.raw.span;
     if (why.offset < static_cast<std::size_t>(at.length)) {
@@ -298,7 +316,6 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     error(e, at, fmt::format("'{}': {}", name, why.message));
     return;
   }
-  const int p_node = node(e.nodes[0]), n_node = node(e.nodes[1]);
   std::vector<std::string> known(netlist_nodes_.begin(), netlist_nodes_.end());
   for (const auto& [n, coef] : expr->voltages) {
     if (netlist_nodes_.count(n) != 0) continue;
@@ -307,46 +324,50 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
                       did_you_mean(n, known)));
     return;
   }
-  auto control = [&](const std::string& n) {
-    netlist::Word w = e.name;
-    w.text = w.lower = n;
-    return node(w);
-  };
-  int next = 0;
-  auto part = [&]() { return next++ == 0 && voltage ? name : fmt::format("{}.t{}", name, next); };
-  auto inner = [&](const std::string& suffix) {
-    netlist::Word w = e.name;
-    w.text = w.lower = name + "." + suffix;
-    return node(w);
-  };
-  if (voltage) {  // a series chain from n+ to n−: the voltages add
-    const size_t parts = expr->voltages.size() + expr->currents.size() + 1;
-    int from = p_node;
-    size_t k = 0;
-    auto to = [&]() { return ++k == parts ? n_node : inner(fmt::format("n{}", k)); };
-    for (const auto& [n, a] : expr->voltages) {
-      const int t = to();
-      add(e, Vcvs{part(), from, t, control(n), 0, a});
-      from = t;
-    }
-    for (const auto& [src, b] : expr->currents) {
-      const int t = to();
-      add(e, Ccvs{part(), from, t, src, b});
-      from = t;
-    }
-    const std::string last = next == 0 ? name : name + ".c";
-    add(e, VoltageSource{last, from, to(), Dc{expr->constant}});
+  const int p_node = node(e.nodes[0]), n_node = node(e.nodes[1]);
+  if (voltage) {
+    voltage_chain(e, *expr, p_node, n_node, name);
     return;
   }
   // A 0 V source "name" carries the total current; the terms in parallel after it.
-  const int s = inner("s");
+  const int s = named_node(e, name + ".s");
   add(e, VoltageSource{name, p_node, s, Dc{0.0}});
-  next = 1;
+  int next = 1;
   for (const auto& [n, a] : expr->voltages)
-    add(e, Vccs{fmt::format("{}.t{}", name, next++), s, n_node, control(n), 0, a});
+    add(e, Vccs{fmt::format("{}.t{}", name, next++), s, n_node, named_node(e, n), 0, a});
   for (const auto& [src, b] : expr->currents)
     add(e, Cccs{fmt::format("{}.t{}", name, next++), s, n_node, src, b});
   if (expr->constant != 0) add(e, CurrentSource{name + ".c", s, n_node, Dc{expr->constant}});
+}
+
+int Elaborator::named_node(const netlist::ElementCard& e, const std::string& lower) {
+  netlist::Word w = e.name;
+  w.text = w.lower = lower;
+  return node(w);
+}
+
+// v(from) − v(to) = x: a series chain "name" (E: a_k v(n_k)), "name.t2" ... (H: b_j i(V_j)),
+// "name.c" (the constant), through nodes "name.n1", "name.n2", ...; the voltages add.
+void Elaborator::voltage_chain(const netlist::ElementCard& e, const AffineExpr& x, int from, int to,
+                               const std::string& name) {
+  const size_t parts = x.voltages.size() + x.currents.size() + 1;
+  size_t k = 0;
+  auto next_node = [&]() {
+    return ++k == parts ? to : named_node(e, fmt::format("{}.n{}", name, k));
+  };
+  auto part = [&]() { return k == 1 ? name : fmt::format("{}.t{}", name, k); };
+  for (const auto& [n, a] : x.voltages) {
+    const int t = next_node();
+    add(e, Vcvs{part(), from, t, named_node(e, n), 0, a});
+    from = t;
+  }
+  for (const auto& [src, b] : x.currents) {
+    const int t = next_node();
+    add(e, Ccvs{part(), from, t, src, b});
+    from = t;
+  }
+  const int t = next_node();
+  add(e, VoltageSource{parts == 1 ? name : name + ".c", from, t, Dc{x.constant}});
 }
 
 template <class M>

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "circuit/circuit.hpp"
+#include "circuit/src/behavioural.hpp"
 #include "netlist/ast.hpp"
 #include "netlist/diagnostics.hpp"
 
@@ -57,6 +58,9 @@ class Elaborator {
   void poly1(const netlist::ElementCard& e, char letter);
   static const netlist::Param* behavioural_expression(const netlist::ElementCard& e);
   void behavioural(const netlist::ElementCard& e);
+  int named_node(const netlist::ElementCard& e, const std::string& lower);
+  void voltage_chain(const netlist::ElementCard& e, const AffineExpr& x, int from, int to,
+                     const std::string& name);
   void nonsmooth(const netlist::ElementCard& e, char letter);
   std::optional<Waveform> waveform(const netlist::ElementCard& e);
   std::optional<Waveform> source_function(const netlist::ElementCard& e,
