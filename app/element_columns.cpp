@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iostream>
 
 #include "circuit/element_signals.hpp"
 #include "circuit/names.hpp"
