@@ -39,7 +39,10 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
     if (f == "cos") return std::cos(a);
     if (f == "tan") return std::tan(a);
     if (f == "abs") return std::fabs(a);
+    if (f == "uramp") return std::fmax(0.0, a);
+    if (f == "u" || f == "step") return a > 0 ? 1.0 : 0.0;
   }
+  if (x.size() == 3 && f == "limit") return std::fmin(std::fmax(x[0], x[1]), x[2]);
   if (x.size() == 2) {
     if (f == "min") return std::fmin(x[0], x[1]);
     if (f == "max") return std::fmax(x[0], x[1]);
@@ -90,14 +93,30 @@ class Parser {
     return t;
   }
 
+  // t ↦ constant + time(t) of an expression without unknowns.
+  static std::function<double(double)> value_of(const AffineExpr& a) {
+    return [c = a.constant, f = a.time](double t) { return c + (f ? f(t) : 0.0); };
+  }
+  static AffineExpr timed(std::function<double(double)> f) {
+    AffineExpr out;
+    out.time = std::move(f);
+    return out;
+  }
   static AffineExpr scaled(AffineExpr a, double k) {
     a.constant *= k;
+    if (a.time) a.time = [f = a.time, k](double t) { return k * f(t); };
     for (auto& [n, c] : a.voltages) c *= k;
     for (auto& [n, c] : a.currents) c *= k;
     return a;
   }
   static AffineExpr sum(AffineExpr a, const AffineExpr& b, double sign) {
     a.constant += sign * b.constant;
+    if (b.time)
+      a.time =
+          a.time
+              ? std::function<double(double)>(
+                    [f = a.time, g = b.time, sign](double t) { return f(t) + sign * g(t); })
+              : std::function<double(double)>([g = b.time, sign](double t) { return sign * g(t); });
     for (const auto& [n, c] : b.voltages) a.voltages[n] += sign * c;
     for (const auto& [n, c] : b.currents) a.currents[n] += sign * c;
     return a;
@@ -130,18 +149,29 @@ class Parser {
       const std::size_t left_end = pos_ - 1;
       auto right = unary(depth);
       if (!right) return right;
-      if (divide) {
-        if (!right->is_constant())
-          return fail(start, pos_ - start,
-                      fmt::format("division by an unknown in '{}': only affine expressions of node "
-                                  "voltages and branch currents are supported",
-                                  text(start)));
+      const bool mixed = (left->is_constant() && left->time && !right->is_constant()) ||
+                         (right->is_constant() && right->time && !left->is_constant());
+      if (divide && !right->is_constant()) {
+        return fail(start, pos_ - start,
+                    fmt::format("division by an unknown in '{}': only affine expressions of node "
+                                "voltages and branch currents are supported",
+                                text(start)));
+      } else if (mixed) {
+        return fail(start, pos_ - start,
+                    fmt::format("the product '{}' of a function of time and an unknown is not "
+                                "supported (a gain that varies in time)",
+                                text(start)));
+      } else if (divide && right->is_number()) {
         if (right->constant == 0) return fail(start, pos_ - start, "division by zero");
         left = scaled(*left, 1.0 / right->constant);
-      } else if (left->is_constant()) {
+      } else if (divide) {  // both functions of time
+        left = timed([f = value_of(*left), g = value_of(*right)](double t) { return f(t) / g(t); });
+      } else if (left->is_number()) {
         left = scaled(*right, left->constant);
-      } else if (right->is_constant()) {
+      } else if (right->is_number()) {
         left = scaled(*left, right->constant);
+      } else if (left->is_constant() && right->is_constant()) {
+        left = timed([f = value_of(*left), g = value_of(*right)](double t) { return f(t) * g(t); });
       } else {
         return fail(start, pos_ - start,
                     fmt::format("the product '{}' of two unknowns ('{}' and '{}') is not "
@@ -174,6 +204,10 @@ class Parser {
                   fmt::format("the power '{}' of an unknown is not supported: only affine "
                               "expressions of node voltages and branch currents are",
                               text(start)));
+    if (base->time || exponent->time)
+      return timed([f = value_of(*base), g = value_of(*exponent)](double t) {
+        return std::pow(f(t), g(t));
+      });
     AffineExpr out;
     out.constant = std::pow(base->constant, exponent->constant);
     return out;
@@ -254,10 +288,7 @@ class Parser {
         out.constant = 3.14159265358979323846;
         return out;
       }
-      if (name == "time")
-        return fail(start, name.size(),
-                    "'time' in a behavioural source is not supported yet (write the time "
-                    "function as an independent source)");
+      if (name == "time") return timed([](double t) { return t; });
       return fail(start, name.size(),
                   fmt::format("unknown name '{}' in the expression (parameters are not "
                               "substituted in behavioural expressions)",
@@ -313,11 +344,30 @@ class Parser {
                       name, arg, kink_ ? " and min, max, abs, limit, uramp, u, step of them" : ""));
     }
     std::vector<double> args;
-    for (const auto& v : exprs) args.push_back(v.constant);
+    bool of_time = false;
+    for (const auto& v : exprs) {
+      args.push_back(v.constant + (v.time ? v.time(0.0) : 0.0));
+      of_time = of_time || static_cast<bool>(v.time);
+    }
     bool known = false;
     AffineExpr out;
     out.constant = constant_function(name, args, known);
     if (!known) return fail(start, name.size(), fmt::format("unknown function '{}'", name));
+    if (of_time && (name == "u" || name == "step"))
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': a step in time has no breakpoint here; write it as a PULSE "
+                              "or PWL source, whose corners the time stepping lands on",
+                              text(start)));
+    if (of_time) {
+      std::vector<std::function<double(double)>> fs;
+      for (const auto& v : exprs) fs.push_back(value_of(v));
+      return timed([name, fs](double t) {
+        std::vector<double> x;
+        for (const auto& f : fs) x.push_back(f(t));
+        bool ok = false;
+        return constant_function(name, x, ok);
+      });
+    }
     if (!std::isfinite(out.constant))
       return fail(start, pos_ - start, fmt::format("'{}' is not a finite number", text(start)));
     return out;

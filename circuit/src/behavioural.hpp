@@ -9,6 +9,9 @@
 //   (c) ── n−
 //           (a series chain: the voltages add; i(b1) is the current of the chain)
 //   I=expr: n+ ── V "b1" (0 V: i(b1) is the total) ── b1.s ═ G "b1.t1" ∥ F ... ∥ I "b1.c" (c) ═ n−
+// Functions of `time` (any of the functions below, of expressions without unknowns) become the
+// waveform of the source's constant part (TimeFunction); a step of time is refused (write a
+// PULSE or PWL source, whose corners are breakpoints), as is a time function times an unknown.
 // Piecewise-linear functions of unknowns (min max abs limit uramp u step) go through kinks,
 // one complementarity pair each (an ideal diode, or a relay for a step): parse_affine below.
 // A product or quotient of unknowns, another function of an unknown, `time`, or an unknown name
@@ -23,9 +26,11 @@ namespace nsspice::circuit::detail {
 
 struct AffineExpr {
   double constant = 0;
+  std::function<double(double)> time;     // + time(t) when set: the part that depends on time
   std::map<std::string, double> voltages;  // node name (lower case, not ground) → a_k
   std::map<std::string, double> currents;  // voltage source name (lower case) → b_j
-  bool is_constant() const { return voltages.empty() && currents.empty(); }
+  bool is_constant() const { return voltages.empty() && currents.empty(); }  // no unknowns
+  bool is_number() const { return is_constant() && !time; }
 };
 
 struct AffineError {

@@ -9,6 +9,15 @@
 #include "circuit/src/elaborator.hpp"
 
 namespace nsspice::circuit::detail {
+namespace {
+
+// The part without unknowns as a source waveform: DC, or c + f(t) for a function of time.
+Waveform source_of(const AffineExpr& x) {
+  if (!x.time) return Dc{x.constant};
+  return TimeFunction{[c = x.constant, f = x.time](double t) { return c + f(t); }};
+}
+
+}  // namespace
 
 // POLY(1) x p0 p1 [p2 ...]: y = p0 + p1·x exactly, as the linear source (gain p1) plus a DC
 // source p0 named "<name>.p0": in series through node "<name>.p0" for E/H (a voltage), in
@@ -135,7 +144,8 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     add(e, Vccs{fmt::format("{}.t{}", name, next++), s, n_node, named_node(e, n), 0, a});
   for (const auto& [src, b] : expr->currents)
     add(e, Cccs{fmt::format("{}.t{}", name, next++), s, n_node, src, b});
-  if (expr->constant != 0) add(e, CurrentSource{name + ".c", s, n_node, Dc{expr->constant}});
+  if (expr->constant != 0 || expr->time)
+    add(e, CurrentSource{name + ".c", s, n_node, source_of(*expr)});
 }
 
 int Elaborator::named_node(const netlist::ElementCard& e, const std::string& lower) {
@@ -165,7 +175,7 @@ void Elaborator::voltage_chain(const netlist::ElementCard& e, const AffineExpr& 
     from = t;
   }
   const int t = next_node();
-  add(e, VoltageSource{parts == 1 ? name : name + ".c", from, t, Dc{x.constant}});
+  add(e, VoltageSource{parts == 1 ? name : name + ".c", from, t, source_of(x)});
 }
 
 }  // namespace nsspice::circuit::detail

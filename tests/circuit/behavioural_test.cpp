@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace nsspice::circuit::detail {
 namespace {
 
@@ -33,6 +36,19 @@ TEST(Behavioural, AffineCoefficients) {
   EXPECT_DOUBLE_EQ(c.voltages.at("x"), 1.0);
 }
 
+TEST(Behavioural, FunctionsOfTimeBecomeTheConstantPart) {
+  const AffineExpr a = ok("2*v(in) + 3 + sin(2*pi*50*time) * 2 + limit(time/1m, 0, 1) + time^2");
+  EXPECT_DOUBLE_EQ(a.voltages.at("in"), 2);
+  EXPECT_DOUBLE_EQ(a.constant, 3);
+  ASSERT_TRUE(a.time);
+  for (double t : {0.0, 1e-4, 3e-3, 0.0123}) {
+    const double want = 2 * std::sin(2 * 3.14159265358979323846 * 50 * t) +
+                        std::min(std::max(t / 1e-3, 0.0), 1.0) + t * t;
+    EXPECT_NEAR(a.time(t), want, 1e-15) << t;
+  }
+  EXPECT_FALSE(ok("2*v(in) + 1").time);
+}
+
 TEST(Behavioural, NonAffineTermsAreNamed) {
   AffineError e = bad("1 + v(a)*v(b)");
   EXPECT_EQ(e.offset, 4u);
@@ -44,9 +60,12 @@ TEST(Behavioural, NonAffineTermsAreNamed) {
   EXPECT_NE(e.message.find("division by an unknown in '2/v(a)'"), std::string::npos);
   e = bad("v(a)^2");
   EXPECT_NE(e.message.find("the power 'v(a)^2' of an unknown"), std::string::npos);
-  e = bad("sin(time)");
+  e = bad("1 + time*v(a)");
   EXPECT_EQ(e.offset, 4u);
-  EXPECT_NE(e.message.find("'time'"), std::string::npos);
+  EXPECT_NE(e.message.find("the product 'time*v(a)' of a function of time and an unknown"),
+            std::string::npos);
+  e = bad("u(time - 1m)");
+  EXPECT_NE(e.message.find("a step in time has no breakpoint here"), std::string::npos);
   e = bad("k*v(a)");
   EXPECT_NE(e.message.find("unknown name 'k'"), std::string::npos);
   e = bad("v(a) +");
