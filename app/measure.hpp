@@ -1,15 +1,8 @@
 #pragma once
-// `.meas`-style measurements, evaluated on a stream of points (memory flat), so the same code
-// serves `run` (during the simulation), `plot` and `compare` (on waveforms in memory).
-//
-//   [NAME] avg|rms|min|max|pp|integ SIGNAL [from=T1] [to=T2]
-//   [NAME] when SIGNAL=LEVEL [rise=N|fall=N|cross=N|cross=last] [td=T]
-//   [NAME] find SIGNAL at=T
-//   [NAME] find SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
-//
-// A leading "tran" (the analysis of a netlist .meas card) is accepted and ignored. Numbers take
-// SPICE suffixes (1m, 2.5u). Semantics: the waveform is linear between computed points; avg =
-// ∫y dt / (T2 − T1), rms = sqrt(∫y² dt / (T2 − T1)), integ = ∫y dt, all exact for the
+// `.meas`-style measurements (grammar and MeasureSpec: netlist/measure.hpp), evaluated on a
+// stream of points (memory flat), so the same code serves `run` (during the simulation), `plot`
+// and `compare` (on waveforms in memory). Semantics: the waveform is linear between computed
+// points; avg = ∫y dt / (T2 − T1), rms = sqrt(∫y² dt / (T2 − T1)), integ = ∫y dt, all exact for the
 // piecewise-linear waveform, with the window's ends interpolated; min/max/pp over the window,
 // the ends included; when = the interpolated time of the N-th crossing of the level (default:
 // cross=1, either direction), crossings before td ignored; find = the signal's value there.
@@ -18,29 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "netlist/measure.hpp"
+
 namespace nsspice::app {
 
-enum class MeasureKind { kAvg, kRms, kMin, kMax, kPp, kInteg, kWhen, kFindAt, kFindWhen };
-enum class Edge { kRise, kFall, kCross };
-
-struct MeasureSpec {
-  std::string name;  // given, or made up as "<kind>_<signal>"
-  std::string text;  // as written
-  MeasureKind kind = MeasureKind::kAvg;
-  std::string signal;       // the measured signal
-  std::string when_signal;  // kWhen: = signal; kFindWhen: the crossing signal
-  double level = 0;         // crossing level
-  Edge edge = Edge::kCross;
-  int count = 1;  // the N-th crossing; -1 = last
-  double td = 0;  // crossings counted from td
-  std::optional<double> from, to, at;
-};
-
-// Parses the tokens of one measurement (the CLI string split at blanks, or a .meas card's
-// tokens after its name, with `name` given). nullopt with `error` set on bad syntax.
-std::optional<MeasureSpec> parse_measure(const std::vector<std::string>& tokens, std::string name,
-                                         std::string& error);
-std::optional<MeasureSpec> parse_measure(const std::string& text, std::string& error);
+using netlist::Edge;
+using netlist::MeasureKind;
+using netlist::MeasureSpec;
+using netlist::parse_measure;
 
 struct MeasureResult {
   std::string name, text;

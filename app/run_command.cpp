@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "app/async_sink.hpp"
+#include "app/element_columns.hpp"
 #include "app/event_log.hpp"
 #include "app/measure.hpp"
 #include "app/output_file.hpp"
@@ -92,8 +93,7 @@ std::vector<size_t> needed_signals(size_t n_all, size_t n_signals,
   measures.mark_columns(used);
   for (size_t k = 0; k < derived.size() && n_signals + k < n_all; ++k) {
     if (!used[n_signals + k]) continue;
-    if (derived[k].plus >= 0) used[static_cast<size_t>(derived[k].plus)] = 1;
-    if (derived[k].minus >= 0) used[static_cast<size_t>(derived[k].minus)] = 1;
+    for (size_t c : derived[k].inputs()) used[c] = 1;
   }
   std::vector<size_t> out;
   for (size_t k = 0; k < n_signals; ++k)
@@ -183,16 +183,18 @@ int run_command(const RunOptions& o) {
   auto measures_or = all_measures(*loaded, o.measures);
   if (!measures_or) return kBadInput;
   std::vector<MeasureSpec> specs = std::move(*measures_or);
-  // Differential voltages v(a,b) asked for anywhere become extra columns.
+  // Differential voltages v(a,b), element currents and powers asked for anywhere become extra
+  // columns.
   // The file's signals: --save, else the netlist's .print/.save/.probe cards, else all.
   std::string save = o.save;
-  for (const auto& name : o.save.empty() ? loaded->saved : std::vector<std::string>{})
+  for (const auto& name :
+       o.save.empty() ? card_signals(*loaded, signals.names) : std::vector<std::string>{})
     save += (save.empty() ? "" : ",") + name;
   std::vector<std::string> wanted = split_signals(save + "," + o.signals);
   for (const auto& p : o.panels)
     for (auto& name : split_signals(p)) wanted.push_back(std::move(name));
   for (const auto& spec : specs) wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
-  const auto derived = differential_columns(wanted, signals.names);
+  const auto derived = derived_columns(wanted, signals.names, circuit);
   std::vector<std::string> all_names = signals.names;
   for (const auto& d : derived) all_names.push_back(d.name);
 
@@ -224,13 +226,18 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   MeasureSet measures;
-  for (const auto& spec : specs) {
-    if (!measures.add(spec, all_names, error)) {
-      print_error(error);
-      return kBadInput;
+  for (size_t k = 0; k < specs.size(); ++k) {
+    if (measures.add(specs[k], all_names, error)) continue;
+    if (k < loaded->measure_spans.size()) {  // a .meas card: a warning at its place
+      netlist_warning(*loaded, loaded->measure_spans[k], error + "; the measurement is left out");
+      continue;
     }
+    print_error(error);
+    return kBadInput;
   }
-  const std::string output = o.output.empty() ? stem + ".csv" : o.output;
+  const std::string output = !o.output.empty()              ? o.output
+                             : !loaded->output_file.empty() ? loaded->output_file
+                                                            : stem + ".csv";
   const auto format = output_format(output, o.format, error);
   if (!format) {
     print_error(error);

@@ -18,6 +18,12 @@ void print_error(const std::string& message) {
   fmt::print(stderr, "nsspice: error: {}\n", message);
 }
 
+void netlist_warning(const LoadedNetlist& loaded, netlist::SourceSpan span, std::string message) {
+  netlist::Diagnostics diags;
+  diags.warning(span, std::move(message));
+  std::cerr << diags.format(loaded.sources);
+}
+
 std::optional<std::vector<MeasureSpec>> all_measures(const LoadedNetlist& loaded,
                                                      const std::vector<std::string>& texts) {
   std::vector<MeasureSpec> specs = loaded.measures;
@@ -41,12 +47,14 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);
+  if (flat.output_file) loaded->output_file = flat.output_file->text;
   std::vector<std::string> meas_errors;
   for (const auto& card : flat.cards) {
     if (const auto* save = std::get_if<netlist::SaveCard>(&card)) {
       for (const auto& w : save->signals)
-        if (std::find(loaded->saved.begin(), loaded->saved.end(), w.lower) == loaded->saved.end())
-          loaded->saved.push_back(w.lower);
+        if (std::none_of(loaded->saved.begin(), loaded->saved.end(),
+                         [&](const netlist::Word& s) { return s.lower == w.lower; }))
+          loaded->saved.push_back(w);
     }
     const auto* meas = std::get_if<netlist::MeasCard>(&card);
     if (meas == nullptr) continue;
@@ -54,9 +62,10 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
     for (const auto& w : meas->tokens) tokens.push_back(w.text);
     std::string error;
     auto spec = parse_measure(tokens, meas->name.lower, error);
-    if (spec)
+    if (spec) {
       loaded->measures.push_back(std::move(*spec));
-    else
+      loaded->measure_spans.push_back(meas->span);
+    } else
       diags.error(meas->span, error);
   }
   if (!diags.all().empty()) std::cerr << diags.format(loaded->sources);

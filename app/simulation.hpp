@@ -12,6 +12,7 @@
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
 #include "circuit/transient.hpp"
+#include "netlist/ast.hpp"
 #include "netlist/source.hpp"
 
 namespace nsspice::app {
@@ -24,8 +25,14 @@ inline constexpr int kPeerMissing = 4;
 struct LoadedNetlist {
   netlist::SourceManager sources;
   circuit::Circuit circuit;
-  std::vector<MeasureSpec> measures;  // the netlist's .meas cards
-  std::vector<std::string> saved;     // signals of its .print/.save/.probe cards (in order)
+  std::vector<MeasureSpec> measures;               // the netlist's .meas cards
+  std::vector<netlist::SourceSpan> measure_spans;  // where each of them is written
+  // Signals of its .print/.save/.probe cards in order, once each ("v(a)", "i(r1)", "all"),
+  // with where they are written (resolved against the run's signals by card_signals()).
+  std::vector<netlist::Word> saved;
+  // The output file named by a .control block's wrdata/write ("" if none): used when the
+  // command line gives no -o.
+  std::string output_file;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors
@@ -50,6 +57,8 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
                    std::span<const size_t> only = {});
 
 void print_error(const std::string& message);
+// "file:line:col: warning: message" with the source line and a caret, on stderr.
+void netlist_warning(const LoadedNetlist& loaded, netlist::SourceSpan span, std::string message);
 
 // The netlist's .meas cards followed by the command line's --meas texts; nullopt (the error
 // printed) if a text does not parse.

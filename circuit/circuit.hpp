@@ -125,7 +125,7 @@ using Device = std::variant<Resistor, Capacitor, Inductor, VoltageSource, Curren
                             Switch, Comparator, Vcvs, Vccs, Cccs, Ccvs, Mutual, Mosfet>;
 
 struct TranSpec {
-  double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // s; tmax = 0: not given
+  double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // s; tstep, tmax = 0: not given
   bool uic = false;
 };
 
@@ -148,7 +148,9 @@ struct StepSettings {
   double vntol = 1e-6;    // VNTOL: absolute floor for voltages [V]
   double chgtol = 1e-14;  // CHGTOL: absolute floor for charges and fluxes [C, Wb]
   double trtol = 7;       // TRTOL: SPICE's overestimate factor of the truncation error
-  double step = 0;        // STEP: fixed step of the θ-scheme [s] (0: error control)
+  double step = 0;
+  bool adaptive = false;  // STEPPING=adaptive: error-controlled steps (experimental)        //
+                          // STEP: fixed step of the θ-scheme [s] (0: error control)
 };
 
 struct Circuit {

@@ -45,6 +45,8 @@ struct TransientOptions {
   // Points every TSTEP between the accepted points (dense output; both methods). Off: the
   // observer sees the integrator's own points only (tests of the integrators' invariants).
   bool dense_output = true;
+  // Error-controlled steps (overrides .options stepping); experimental, see docs/theory.md.
+  std::optional<bool> adaptive{};
 };
 
 // One row of the event log: a device's mode change (or a state jump, device "").

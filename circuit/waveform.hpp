@@ -12,11 +12,14 @@
 //                                    to the last point repeats for ever
 //   EXP(v1 v2 td1 tau1 td2 tau2):    v1 until td1, → v2 with tau1, back → v1 from td2 with tau2
 //   SFFM(vo va fc mdi fs):           vo + va sin(2π fc t + mdi sin(2π fs t))
+//   TimeFunction:                    f(t), a behavioural source's function of `time`
+//                                    (circuit/src/behavioural.hpp; continuous: no breakpoints)
 //
 // Defaults (ngspice): freq = 1/TSTOP; tr = tf = TSTEP when absent or 0; pw = per = TSTOP;
 // EXP: tau1 = tau2 = TSTEP, td2 = td1 + TSTEP; SFFM: fc = fs = 1/TSTOP.
 // Breakpoints (corners of PULSE and PWL, the start td of SIN) are where the waveform or its
 // derivative jumps; the time stepper lands on every one of them.
+#include <functional>
 #include <variant>
 #include <vector>
 
@@ -42,7 +45,10 @@ struct Exp {
 struct Sffm {
   double vo = 0, va = 0, fc = 0, mdi = 0, fs = 0;
 };
-using Waveform = std::variant<Dc, Sin, Pulse, Pwl, Exp, Sffm>;
+struct TimeFunction {
+  std::function<double(double)> f;
+};
+using Waveform = std::variant<Dc, Sin, Pulse, Pwl, Exp, Sffm, TimeFunction>;
 
 double waveform_value(const Waveform& wave, double t);
 // Smallest breakpoint strictly greater than t (+inf if none).

@@ -71,6 +71,7 @@ using CardContext = std::shared_ptr<const std::vector<Diagnostic>>;
 //   V I     nodes[2], value = DC value, functions[0..1], params ("ac", "acphase", others)
 //   E G     nodes[4] (n+ n- nc+ nc-), value = gain | E comparator form: model instead of value
 //   F H     nodes[2], refs = {controlling voltage source}, value = gain | transresistance
+//   E G F H POLY(1): as above without value; functions[0] = {kind "poly", args p0 p1 ...}
 //   D       nodes[2], model, flags (OFF), params (IC= area ...)
 //   S       nodes[4] (n+ n- nc+ nc-), model, flags (ON | OFF)
 //   W       nodes[2], refs = {controlling voltage source}, model, flags (ON | OFF)
@@ -100,7 +101,8 @@ struct ModelCard {
   CardContext context;  // as ElementCard::context
 };
 
-// .tran TSTEP TSTOP [TSTART [TMAX]] [UIC]
+// .tran TSTEP TSTOP [TSTART [TMAX]] [UIC], or .tran TSTOP [UIC] (LTspice; tstep = 0 then, its
+// span that of TSTOP). TSTEP = 0 means "no print interval given".
 struct TranCard {
   Value tstep;
   Value tstop;
@@ -141,8 +143,9 @@ struct NodesetCard {
 };
 
 // .print [tran] sig... | .save sig... | .probe sig...
-// signals: lower-cased text without blanks, "v(a)", "v(a,b)", "i(vsrc)", "all"; a bare node
-// name "a" is stored as "v(a)". Each Word's span points at the signal as written.
+// signals: `lower` is the signal's name, without blanks: "v(a)", "v(a,b)", "i(vsrc)",
+// "p(r1)", "all", "allv", "alli"; a bare node name "a" is stored as "v(a)", ngspice's "@d1[id]"
+// as "i(d1)" and "@r1[p]" as "p(r1)". `text` is the signal as written; `span` points at it.
 struct SaveCard {
   Word command;                  // ".print", ".save" or ".probe" as written
   std::optional<Word> analysis;  // .print's analysis keyword (tran, op, dc, ac), if written
@@ -220,6 +223,9 @@ struct Netlist {
   bool has_end = false;
   std::vector<SubcktDef> subckts;  // top-level definitions (parsed tree only)
   std::vector<LibSection> libs;    // library sections (parsed tree only)
+  // The file of a .control block's `wrdata FILE ...` or `write FILE ...` (the last one), as
+  // written; the output destination of a run that names none.
+  std::optional<Word> output_file;
 };
 
 }  // namespace nsspice::netlist

@@ -9,6 +9,7 @@
 
 #include "circuit/names.hpp"
 #include "circuit/src/elaborator.hpp"
+#include "circuit/src/spice_options.hpp"
 #include "circuit/topology.hpp"
 
 namespace nsspice::circuit {
@@ -137,8 +138,10 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
       TranSpec spec{t->tstep.value, t->tstop.value, t->tstart ? t->tstart->value : 0.0,
                     t->tmax ? t->tmax->value : 0.0, t->uic};
       bool ok = true;
-      if (!(spec.tstep > 0)) {
-        diags_.error(t->tstep.span, fmt::format(".tran step must be positive, got {}", spec.tstep));
+      if (!(spec.tstep >= 0)) {  // 0: no print interval given (".tran TSTOP", ".tran 0 TSTOP")
+        diags_.error(
+            t->tstep.span,
+            fmt::format(".tran step must be ≥ 0 (0: no print interval), got {}", spec.tstep));
         ok = false;
       }
       if (!(spec.tstart >= 0) || !(spec.tstop > spec.tstart)) {
@@ -162,13 +165,18 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
             c_.theta = *p.number;
         } else if (p.name.lower == "lcpsolver") {
           lcp_solver_option(p);
+        } else if (p.name.lower == "method" && (p.raw.lower == "trap" || p.raw.lower == "gear")) {
+          spice_method(p);
         } else if (p.name.lower == "method") {
           if (p.raw.lower == "event" || p.raw.lower == "theta")
             c_.method = p.raw.lower == "event" ? TranMethod::kEvent : TranMethod::kTheta;
           else
-            diags_.error(p.raw.span,
-                         fmt::format("unknown METHOD '{}'; expected theta or event{}", p.raw.text,
-                                     did_you_mean(p.raw.lower, {"theta", "event"})));
+            diags_.error(
+                p.raw.span,
+                fmt::format("unknown METHOD '{}'; expected theta or event (or SPICE's "
+                            "trap, gear){}",
+                            p.raw.text,
+                            did_you_mean(p.raw.lower, {"theta", "event", "trap", "gear"})));
         } else if (double* target = event_option(p.name.lower)) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",
@@ -179,6 +187,13 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                                                  limit, *p.number));
           else
             *target = *p.number;
+        } else if (p.name.lower == "stepping") {
+          if (p.raw.lower == "adaptive" || p.raw.lower == "fixed")
+            c_.stepping.adaptive = p.raw.lower == "adaptive";
+          else
+            diags_.error(
+                p.raw.span,
+                fmt::format("unknown STEPPING '{}'; expected fixed or adaptive", p.raw.text));
         } else if (double* target = step_option(p.name.lower)) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",
@@ -188,12 +203,33 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                          fmt::format("{} must be below 1, got {}", p.name.text, *p.number));
           else
             *target = *p.number;
+        } else if (const char* why = foreign_option_reason(p.name.lower)) {
+          diags_.warning(p.name.span, fmt::format("option '{}' ignored: {}", p.name.text, why));
         } else {
           diags_.warning(p.name.span, fmt::format("unsupported option '{}' ignored", p.name.text));
         }
       }
     }
   }
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// SPICE's METHOD=TRAP|GEAR: the nearest θ of nsspice's θ-scheme, said in one warning.
+void Elaborator::spice_method(const netlist::Param& p) {
+  const bool trap = p.raw.lower == "trap";
+  c_.method = TranMethod::kTheta;
+  c_.theta = trap ? 0.5 : 1.0;
+  diags_.warning(p.raw.span,
+                 trap ? fmt::format("METHOD={}: SPICE's trapezoidal rule is taken as nsspice's "
+                                    "θ-scheme with θ = ½ (.options theta=0.5)",
+                                    p.raw.text)
+                      : fmt::format("METHOD={}: SPICE's Gear (BDF) integration is taken as "
+                                    "nsspice's L-stable θ-scheme, θ = 1 (backward Euler, first "
+                                    "order; .options theta=1)",
+                                    p.raw.text));
 }
 
 }  // namespace detail

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "circuit/names.hpp"
 #include "circuit/src/elaborator.hpp"
@@ -12,8 +13,17 @@
 namespace nsspice::circuit::detail {
 
 void Elaborator::elements(const std::vector<netlist::Card>& cards) {
-  for (const auto& card : cards)
-    if (const auto* e = std::get_if<netlist::ElementCard>(&card)) element(*e);
+  for (const auto& card : cards)  // the nodes a behavioural expression may name
+    if (const auto* e = std::get_if<netlist::ElementCard>(&card))
+      for (const auto& n : e->nodes) netlist_nodes_.insert(n.lower);
+  for (const auto& card : cards) {
+    const auto* e = std::get_if<netlist::ElementCard>(&card);
+    if (e == nullptr) continue;
+    if (behavioural_expression(*e) != nullptr)
+      behavioural(*e);
+    else
+      element(*e);
+  }
   for (const auto& card : cards) {
     const auto* ic = std::get_if<netlist::IcCard>(&card);
     if (ic == nullptr) continue;
@@ -45,9 +55,13 @@ void Elaborator::element(const netlist::ElementCard& e) {
   const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
   // Instance parameters understood per element; any other is reported, never dropped silently.
   std::vector<std::string_view> known;
-  if (letter == 'c' || letter == 'l') known = {"ic"};
-  if (letter == 'v' || letter == 'i') known = {"ac", "acphase"};
+  if (letter == 'r') known = {"m"};
+  if (letter == 'c') known = {"ic", "rser", "lser", "rpar", "cpar", "m"};
+  if (letter == 'l') known = {"ic", "rser", "rpar", "cpar", "m"};
+  if (letter == 'v') known = {"ac", "acphase", "rser", "cpar"};
+  if (letter == 'i') known = {"ac", "acphase"};
   if (letter == 'm') known = {"w", "l"};
+  if (letter == 'b') known = {"v", "i"};
   for (const auto& p : e.params) {
     if (std::find(known.begin(), known.end(), p.name.lower) == known.end())
       warning(e, p.name.span,
@@ -86,16 +100,63 @@ void Elaborator::element(const netlist::ElementCard& e) {
   }
 }
 
+// LTspice's parasitics of C, L and V as elements of their own, named after the element:
+//   n+ ── Rser "X.rser" ── node X.rser ── Lser "X.lser" ── node X.lser ── X ── n−
+//   Rpar "X.rpar" and Cpar "X.cpar" from n+ to n− (across the whole element).
+// A value 0 (or absent) adds nothing. Returns the node X's own first terminal connects to.
+int Elaborator::parasitics(const netlist::ElementCard& e, int a, int b) {
+  const std::string& name = e.name.lower;
+  auto value = [&](const char* key) -> double {
+    const auto v = param(e, key);
+    if (!v) return 0;
+    if (!(*v >= 0) || !std::isfinite(*v)) {
+      error(e, e.name.span, fmt::format("{} of '{}' must be ≥ 0, got {}", key, name, *v));
+      return 0;
+    }
+    return *v;
+  };
+  auto inner = [&](const char* key) {
+    netlist::Word w = e.name;
+    w.text = w.lower = name + "." + key;
+    return node(w);
+  };
+  const int n_plus = a;
+  if (const double r = value("rser"); r > 0) {
+    const int n = inner("rser");
+    add(e, Resistor{name + ".rser", a, n, r});
+    a = n;
+  }
+  if (const double l = value("lser"); l > 0) {
+    const int n = inner("lser");
+    add(e, Inductor{name + ".lser", a, n, l, std::nullopt});
+    a = n;
+  }
+  if (const double r = value("rpar"); r > 0) add(e, Resistor{name + ".rpar", n_plus, b, r});
+  if (const double c = value("cpar"); c > 0)
+    add(e, Capacitor{name + ".cpar", n_plus, b, c, std::nullopt});
+  return a;
+}
+
 void Elaborator::passive(const netlist::ElementCard& e, char letter) {
   if (!nodes_ok(e, 2, "element")) return;
   const std::string& name = e.name.lower;
-  const int a = node(e.nodes[0]), b = node(e.nodes[1]);
+  const int n_plus = node(e.nodes[0]), b = node(e.nodes[1]);
+  const int a = letter == 'r' || letter == 'i' ? n_plus : parasitics(e, n_plus, b);
   double v = 0;
-  if (letter == 'r' && positive(e, "resistor", "ohms", v)) add(e, Resistor{name, a, b, v});
+  // M=m: m elements in parallel (SPICE's multiplier, written by xschem): R/m, C·m, L/m.
+  double m = 1;
+  if (const auto given = param(e, "m");
+      given && (letter == 'r' || letter == 'c' || letter == 'l')) {
+    if (*given > 0 && std::isfinite(*given))
+      m = *given;
+    else
+      error(e, e.name.span, fmt::format("m of '{}' must be > 0, got {}", name, *given));
+  }
+  if (letter == 'r' && positive(e, "resistor", "ohms", v)) add(e, Resistor{name, a, b, v / m});
   if (letter == 'c' && positive(e, "capacitor", "farads", v))
-    add(e, Capacitor{name, a, b, v, param(e, "ic")});
+    add(e, Capacitor{name, a, b, v * m, param(e, "ic")});
   if (letter == 'l' && positive(e, "inductor", "henries", v))
-    add(e, Inductor{name, a, b, v, param(e, "ic")});
+    add(e, Inductor{name, a, b, v / m, param(e, "ic")});
   if (letter == 'v' || letter == 'i') {
     auto wave = waveform(e);
     if (!wave) return;
@@ -123,6 +184,10 @@ void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
     return;
   }
   const bool current_controlled = letter == 'f' || letter == 'h';
+  if (!e.functions.empty() && e.functions[0].kind.lower == "poly") {
+    poly1(e, letter);
+    return;
+  }
   if (!nodes_ok(e, current_controlled ? 2 : 4, "controlled source") ||
       !number(e, "controlled source", v))
     return;

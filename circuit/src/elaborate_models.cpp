@@ -2,7 +2,9 @@
 //   D     VF RON GOFF|ROFF BV RZ      (other SPICE diode parameters: accepted, one warning)
 //   SW    VT VH RON ROFF               S element, voltage controlled; ROFF=INF or absent: open
 //   CSW   IT IH RON ROFF               W element, current controlled
-//   COMP  VLOW VHIGH EPS               E element in comparator form
+//         VH|IH < 0 (SPICE's smooth transition over VT ± |VH|): the ideal switch with
+//         hysteresis |VH|, with a warning that gives the numbers
+//   COMP  VLOW|VOL VHIGH|VOH EPS       E element in comparator form
 //   NMOS PMOS  KP VTO SEGMENTS|NSEG VMAX   (LEVEL, LAMBDA, ... accepted, one warning)
 #include <fmt/format.h>
 
@@ -74,7 +76,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
     auto& s = std::get<SwitchModel>(model);
     const bool i = type == "csw";
     specs = {{i ? "it" : "vt", &s.threshold, Range::kAny},
-             {i ? "ih" : "vh", &s.hysteresis, Range::kNonNegative},
+             {i ? "ih" : "vh", &s.hysteresis, Range::kAny},  // < 0: see below
              {"ron", &s.ron, Range::kNonNegative},
              {"goff", &s.goff, Range::kNonNegative}};
     uses =
@@ -84,8 +86,10 @@ void Elaborator::model(const netlist::ModelCard& m) {
     auto& c = std::get<ComparatorModel>(model);
     specs = {{"vlow", &c.vlow, Range::kAny},
              {"vhigh", &c.vhigh, Range::kAny},
+             {"vol", &c.vlow, Range::kAny},  // VOL/VOH: the other names of the output levels
+             {"voh", &c.vhigh, Range::kAny},
              {"eps", &c.eps, Range::kNonNegative}};
-    uses = "the comparator uses VLOW, VHIGH, EPS";
+    uses = "the comparator uses VLOW|VOL, VHIGH|VOH, EPS";
   } else if (type == "nmos" || type == "pmos") {
     model = MosModel{m.name.lower, type == "pmos"};
     auto& q = std::get<MosModel>(model);
@@ -136,6 +140,20 @@ void Elaborator::model(const netlist::ModelCard& m) {
     q->segments = static_cast<int>(segments);
     if (q->segments < 2 || q->segments != segments)
       diags_.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
+  }
+  if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && s->hysteresis < 0) {
+    // LTspice/ngspice: VH < 0 is a smooth transition from ROFF to RON over VT ± |VH|.
+    s->hysteresis = -s->hysteresis;
+    const char* u = s->current_controlled ? "A" : "V";
+    const char* vh = s->current_controlled ? "IH" : "VH";
+    diags_.warning(
+        m.name.span,
+        fmt::format("model '{}': {} = {:g} {} (a smooth transition over {:g} .. {:g} {}) "
+                    "approximated by the ideal switch with hysteresis {:g} {}: on "
+                    "above {:g} {}, off below {:g} {}",
+                    m.name.lower, vh, -s->hysteresis, u, s->threshold - s->hysteresis,
+                    s->threshold + s->hysteresis, u, s->hysteresis, u, s->threshold + s->hysteresis,
+                    u, s->threshold - s->hysteresis, u));
   }
   if (!ignored.empty())
     diags_.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",

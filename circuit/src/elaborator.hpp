@@ -3,10 +3,12 @@
 // elaborate_models.cpp (.model cards) and elaborate_elements.cpp (element cards).
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 
 #include "circuit/circuit.hpp"
+#include "circuit/src/behavioural.hpp"
 #include "netlist/ast.hpp"
 #include "netlist/diagnostics.hpp"
 
@@ -22,6 +24,7 @@ class Elaborator {
   void models(const std::vector<netlist::Card>& cards);
   void controls(const std::vector<netlist::Card>& cards);
   void lcp_solver_option(const netlist::Param& p);
+  void spice_method(const netlist::Param& p);
   // The target of an event-driven .option (evrtol, evatol, evtimetol, evmaxstep), else nullptr.
   double* event_option(const std::string& name);
   double* step_option(const std::string& name);
@@ -35,6 +38,7 @@ class Elaborator {
   std::map<std::string, netlist::SourceSpan> model_spans_;
   std::map<std::string, netlist::SourceSpan> element_spans_;
   std::map<std::string, int> node_index_;
+  std::set<std::string> netlist_nodes_;                       // every node named by an element card
   std::map<std::string, const netlist::ElementCard*> cards_;  // by element name
 
   // Diagnostics about a card carry its subcircuit/include chain as notes.
@@ -49,7 +53,14 @@ class Elaborator {
   const M* model_of(const netlist::ElementCard& e, const char* what, const char* type);
   void element(const netlist::ElementCard& e);
   void passive(const netlist::ElementCard& e, char letter);
+  int parasitics(const netlist::ElementCard& e, int a, int b);
   void controlled(const netlist::ElementCard& e, char letter);
+  void poly1(const netlist::ElementCard& e, char letter);
+  static const netlist::Param* behavioural_expression(const netlist::ElementCard& e);
+  void behavioural(const netlist::ElementCard& e);
+  int named_node(const netlist::ElementCard& e, const std::string& lower);
+  void voltage_chain(const netlist::ElementCard& e, const AffineExpr& x, int from, int to,
+                     const std::string& name);
   void nonsmooth(const netlist::ElementCard& e, char letter);
   std::optional<Waveform> waveform(const netlist::ElementCard& e);
   std::optional<Waveform> source_function(const netlist::ElementCard& e,

@@ -152,7 +152,7 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   opt.settle_switches = tran.uic;
   const double fixed = options.h.value_or(circuit.stepping.step);
   const auto [bound, bound_source] = source_step_bound(circuit);
-  opt.adaptive = !(fixed > 0);
+  opt.adaptive = !(fixed > 0) && options.adaptive.value_or(circuit.stepping.adaptive);
   if (opt.adaptive) {
     // TSTEP is the print interval and the hint for the first step; TMAX (else a 50th of the
     // run) and the sources' content bound the step; error control chooses it.
@@ -177,15 +177,21 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
         : tran.tmax > 0 && opt.h_max == tran.tmax ? std::string("TMAX")
                                                   : std::string("a 50th of the run"));
   } else {
-    opt.h = fixed;
-    result.step_rule =
-        fmt::format("fixed h = {:.6g} s ({})", fixed, options.h ? "--step" : ".options step");
-    if (fixed > 4 * bound)
+    // The fixed-step θ-scheme: --step, else .options step, else the .tran step (capped by TMAX).
+    const std::string source = options.h                   ? "--step"
+                               : circuit.stepping.step > 0 ? ".options step"
+                               : tran.tmax > 0 && tran.tmax < tran.tstep
+                                   ? "the .tran step, capped by TMAX"
+                               : tran.tstep > 0 ? "the .tran step"
+                                                : "no .tran step given: a 1000th of the run";
+    const double tstep = tran.tstep > 0 ? tran.tstep : span / 1000;  // .tran TSTOP alone
+    opt.h = fixed > 0 ? fixed : tran.tmax > 0 ? std::min(tstep, tran.tmax) : tstep;
+    result.step_rule = fmt::format("fixed h = {:.6g} s ({})", opt.h, source);
+    if (opt.h > 4 * bound)
       result.warnings.push_back(fmt::format(
           "the fixed step {:.3g} s does not resolve source '{}' (it changes on a time scale of "
-          "{:.3g} s): its waveform is undersampled; drop the fixed step to let error control "
-          "choose",
-          fixed, bound_source, 4 * bound));
+          "{:.3g} s): its waveform is undersampled; take a smaller step",
+          opt.h, bound_source, 4 * bound));
   }
   result.h = opt.h;
   result.theta = opt.theta;

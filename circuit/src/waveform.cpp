@@ -100,7 +100,8 @@ double waveform_value(const Waveform& wave, double t) {
                    const double two_pi = 2 * std::numbers::pi;
                    return f.vo +
                           f.va * std::sin(two_pi * f.fc * t + f.mdi * std::sin(two_pi * f.fs * t));
-                 }},
+                 },
+                 [t](const TimeFunction& f) { return f.f(t); }},
       wave);
 }
 
@@ -112,7 +113,8 @@ double waveform_next_breakpoint(const Waveform& wave, double t) {
                                [t](const Exp& e) {
                                  return e.td1 > t ? e.td1 : e.td2 > t ? e.td2 : kInf;
                                },
-                               [](const Sffm&) { return kInf; }},
+                               [](const Sffm&) { return kInf; },
+                               [](const TimeFunction&) { return kInf; }},
                     wave);
 }
 

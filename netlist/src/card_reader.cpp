@@ -63,6 +63,19 @@ std::optional<Param> CardReader::param(const Item& item, std::string_view where)
   return Param{word(item.word), word(item.value), parse_spice_number(item.value.text), span(item)};
 }
 
+bool CardReader::is_kicad_net(const Item& item) {
+  return !item.word.text.empty() && item.has_group && !item.has_value;
+}
+
+std::optional<Word> CardReader::node(const Item& item) const {
+  if (is_kicad_net(item)) {
+    const std::string written = text(item);
+    if (written.find_first_of(" \t,") == std::string::npos)
+      return Word{written, ascii_lower(written), span(item)};
+  }
+  return name(item, "a node name");
+}
+
 std::optional<Word> CardReader::name(const Item& item, std::string_view what) const {
   if (!item.is_plain()) {
     error(span(item), fmt::format("expected {}, got '{}'", what, text(item)));

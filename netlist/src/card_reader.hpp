@@ -33,6 +33,10 @@ class CardReader {
   SourceSpan end_span() const { return card_.end_span(); }
   SourceSpan card_span() const { return card_.card_span(); }
   std::string text(const Item& item) const;
+  // The card's text from byte `begin` to its end, and its span (clipped to the line where it
+  // starts).
+  std::string tail(std::size_t begin) const { return card_.text.substr(begin); }
+  SourceSpan tail_span(std::size_t begin) const { return card_.span_of(begin, card_.text.size()); }
 
   // A plain word that is a SPICE number; otherwise reports and returns nullopt.
   std::optional<Value> number(const Item& item) const;
@@ -43,6 +47,10 @@ class CardReader {
   std::optional<Param> param(const Item& item, std::string_view where) const;
   // A plain word used as a name (node, model, ...); otherwise reports "expected <what>, got 'x'".
   std::optional<Word> name(const Item& item, std::string_view what) const;
+  // A node name: a plain word, or KiCad's net name with parentheses written without blanks
+  // ("Net-(D1-A)", kept as written); otherwise reports "expected a node name, got 'x'".
+  std::optional<Word> node(const Item& item) const;
+  static bool is_kicad_net(const Item& item);
 
   void error(SourceSpan span, std::string message) const { diags_.error(span, std::move(message)); }
   void warning(SourceSpan span, std::string message) const {

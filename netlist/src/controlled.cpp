@@ -10,7 +10,11 @@
 //   S name n+ n- nc+ nc- model [ON|OFF]  -> nodes[4], model, flags
 //   W name n+ n- vcontrol model [ON|OFF] -> nodes[2], refs {vcontrol}, model, flags
 //   M name d g s b model {NAME=VALUE} [OFF] -> nodes[4], model, params, flags
-// The behavioural forms (E/G with VALUE= / TABLE / POLY(...), B sources) are errors.
+//   E|G name n+ n- POLY(1) nc+ nc- p0 p1 ... -> nodes[4], functions[0] = {poly, p0 p1 ...}
+//   F|H name n+ n- POLY(1) vcontrol p0 p1 ...  -> nodes[2], refs, functions[0] likewise
+//                                           (the elaborator takes p0 + p1·x, section 5)
+//   E|G name n+ n- VALUE={expr}          -> nodes[2], params {value: expr as raw text}
+// The other behavioural forms (TABLE / POLY(n>1) / LAPLACE) are errors.
 #include <fmt/format.h>
 
 #include "netlist/src/element_context.hpp"
@@ -25,11 +29,12 @@ bool is_behavioural(const Item& item) {
 }
 
 bool behavioural_error(ElementContext& c, const Item& item) {
-  c.r.error(
-      c.r.span(item),
-      fmt::format("unsupported form of {}: '{}' (only the {} supported)", c.what(), c.r.text(item),
-                  c.card.letter == 'e' ? "linear gain and comparator model forms are"
-                                       : "linear gain form is"));
+  c.r.error(c.r.span(item),
+            fmt::format(
+                "unsupported form of {}: '{}' (only the {} supported)", c.what(), c.r.text(item),
+                c.card.letter == 'e' ? "linear gain, VALUE=, POLY(1) and comparator model forms are"
+                : c.card.letter == 'g' ? "linear gain, VALUE= and POLY(1) forms are"
+                                       : "linear gain and POLY(1) forms are"));
   return false;
 }
 
@@ -46,6 +51,41 @@ bool no_more(ElementContext& c, std::size_t from) {
   return true;
 }
 
+// "POLY(1)" at items[3] (after the name and two nodes).
+bool is_poly1(const ElementContext& c) {
+  if (c.items.size() < 4) return false;
+  const Item& p = c.items[3];
+  return ascii_lower(p.word.text) == "poly" && p.has_group && !p.has_value && p.args.size() == 1 &&
+         p.args[0].is_plain() && p.args[0].word.text == "1";
+}
+
+// POLY(1) in+ in- p0 p1 ...  (E G)  |  POLY(1) vcontrol p0 p1 ...  (F H): the controls, then
+// the coefficients as functions[0] = {kind "poly", args p0 p1 ...}.
+bool parse_poly1(ElementContext& c, bool current_controlled) {
+  const std::size_t controls = current_controlled ? 1 : 2;
+  if (!c.need(4 + controls + 1, current_controlled
+                                    ? "POLY(1), a controlling voltage source and coefficients"
+                                    : "POLY(1), 2 controlling nodes and coefficients")) {
+    return false;
+  }
+  if (current_controlled ? !c.add_ref(c.items[4], "a voltage source name") : !c.read_nodes(4, 2)) {
+    return false;
+  }
+  SourceFunction fn;
+  fn.kind = c.r.word(c.items[3].word);
+  fn.kind.lower = "poly";
+  Item whole = c.items[3];
+  for (std::size_t i = 4 + controls; i < c.items.size(); ++i) {
+    auto v = c.r.number(c.items[i]);
+    if (!v) return false;
+    fn.args.push_back(*v);
+    whole.end = c.items[i].end;
+  }
+  fn.span = c.r.span(whole);
+  c.card.functions.push_back(std::move(fn));
+  return true;
+}
+
 }  // namespace
 
 bool parse_coupling(ElementContext& c) {
@@ -58,6 +98,11 @@ bool parse_coupling(ElementContext& c) {
 }
 
 bool parse_voltage_controlled(ElementContext& c) {
+  if (c.items.size() >= 4 && c.items[3].has_value && !c.items[3].has_group &&
+      ascii_lower(c.items[3].word.text) == "value") {  // E|G n+ n- VALUE={expr}
+    return c.read_nodes(1, 2) && c.read_expression(3);
+  }
+  if (is_poly1(c)) return c.read_nodes(1, 2) && parse_poly1(c, false);
   if (const std::size_t b = find_behavioural(c, 3); b < c.items.size()) {
     return behavioural_error(c, c.items[b]);
   }
@@ -77,6 +122,7 @@ bool parse_voltage_controlled(ElementContext& c) {
 }
 
 bool parse_current_controlled(ElementContext& c) {
+  if (is_poly1(c)) return c.read_nodes(1, 2) && parse_poly1(c, true);
   if (const std::size_t b = find_behavioural(c, 3); b < c.items.size()) {
     return behavioural_error(c, c.items[b]);
   }

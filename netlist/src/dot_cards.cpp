@@ -1,7 +1,7 @@
 // Internal: control cards.
 //
 //   .model name type '(' {NAME=VALUE} ')'  |  .model name type {NAME=VALUE}
-//   .tran tstep tstop [tstart [tmax]] [UIC]
+//   .tran tstep tstop [tstart [tmax]] [UIC]  |  .tran tstop [UIC]   (LTspice: tstep = 0)
 //   .ic {V '(' node ')' '=' value}            (also .nodeset)
 //   .options|.option|.opt {NAME=VALUE | FLAG}
 #include <fmt/format.h>
@@ -77,9 +77,14 @@ std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>&
     }
     values.push_back(*v);
   }
-  if (values.size() < 2) {
-    r.error(r.end_span(), ".tran needs TSTEP and TSTOP");
+  if (values.empty()) {
+    r.error(r.end_span(), ".tran needs TSTOP (or TSTEP TSTOP)");
     return std::nullopt;
+  }
+  if (values.size() == 1) {  // LTspice's ".tran TSTOP": no print interval
+    card.tstep = Value{0, values[0].span, ""};
+    card.tstop = values[0];
+    return card;
   }
   card.tstep = values[0];
   card.tstop = values[1];

@@ -21,9 +21,31 @@ struct ElementContext {
 
   std::string what() const { return fmt::format("{} '{}'", kind, card.name.text); }
   // Reads items[first, first + count) as node names.
+  // "KEY=expr" at items[i] of a behavioural source: the rest of the card (without the braces
+  // or quotes around it) becomes the raw text of params[KEY], e.g. V=2*V(in)+1.
+  bool read_expression(std::size_t i) {
+    const Item& item = items[i];
+    std::size_t begin = item.value.begin;
+    std::string text = r.tail(begin);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
+    if (text.size() >= 2 && ((text.front() == '{' && text.back() == '}') ||
+                             (text.front() == '\'' && text.back() == '\''))) {
+      text = text.substr(1, text.size() - 2);
+      ++begin;
+    }
+    if (text.empty()) {
+      r.error(r.span(item),
+              fmt::format("{} needs an expression after '{}='", what(), item.word.text));
+      return false;
+    }
+    Word key = r.word(item.word);
+    const SourceSpan at = r.tail_span(begin);
+    card.params.push_back(Param{key, Word{text, ascii_lower(text), at}, std::nullopt, at});
+    return true;
+  }
   bool read_nodes(std::size_t first, std::size_t count) {
     for (std::size_t i = first; i < first + count; ++i) {
-      auto node = r.name(items[i], "a node name");
+      auto node = r.node(items[i]);
       if (!node) return false;
       card.nodes.push_back(*node);
     }

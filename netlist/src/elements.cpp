@@ -1,10 +1,14 @@
 // Internal: element cards (first letter of the name selects the kind) and X instances.
 //
 //   R|C|L name n+ n- value {NAME=VALUE}                    value := number | {expr} | 'expr'
+//         value also as r=, c=, l= (the element's letter; ngspice: "R1 a b r=1k")
 //   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
-//         fn := SIN | PULSE | PWL | EXP | SFFM   (at most one; args kept as written; NAME=VALUE
-//         inside the parentheses, and r= / td= right after a PWL, are the function's params)
+//         fn := SIN | SINE | PULSE | PWL | EXP | SFFM   (at most one; SINE (LTspice) = SIN; args
+//         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
+//         the function's params)
 //   D     name anode cathode model {OFF | area | NAME=VALUE}
+//   B     name n+ n- (V|I)=expr               -> nodes[2], params {v|i: expr as raw text: the
+//                                                rest of the card, braces/quotes removed}
 //   X     name node* subckt [params:] {NAME=VALUE}
 //   K E G F H S W M: controlled.cpp.   Other letters: error.
 #include <fmt/format.h>
@@ -30,7 +34,8 @@ bool set_dc(Context& c, const Item& item) {
 }
 
 bool is_function(const std::string& lower) {
-  return lower == "sin" || lower == "pulse" || lower == "pwl" || lower == "exp" || lower == "sffm";
+  return lower == "sin" || lower == "sine" || lower == "pulse" || lower == "pwl" ||
+         lower == "exp" || lower == "sffm";
 }
 
 bool is_unsupported_function(const std::string& lower) {
@@ -42,6 +47,7 @@ bool parse_function(Context& c, std::size_t& i) {
   const Item& head = c.items[i];
   SourceFunction fn;
   fn.kind = c.r.word(head.word);
+  if (fn.kind.lower == "sine") fn.kind.lower = "sin";  // LTspice's spelling
   std::size_t end = head.end;
   if (head.has_group) {
     for (const Item& arg : head.args) {
@@ -99,10 +105,12 @@ bool parse_instance(const CardReader& r, const std::vector<Item>& items, Instanc
   x.span = r.card_span();
   std::size_t i = 1;
   std::vector<Word> words;
-  for (; i < items.size() && items[i].is_plain(); ++i) {
+  for (; i < items.size() && (items[i].is_plain() || CardReader::is_kicad_net(items[i])); ++i) {
     const std::string lower = ascii_lower(items[i].word.text);
     if (lower == "params:") break;
-    words.push_back(r.word(items[i].word));
+    auto node = r.node(items[i]);
+    if (!node) return false;
+    words.push_back(std::move(*node));
   }
   if (words.empty()) {
     r.error(i < items.size() ? r.span(items[i]) : r.end_span(),
@@ -124,8 +132,6 @@ bool parse_instance(const CardReader& r, const std::vector<Item>& items, Instanc
 // Kind of the SPICE elements nsspice does not have, or "" for an unknown letter.
 const char* unsupported_kind(char letter) {
   switch (letter) {
-    case 'b':
-      return "behavioural sources";
     case 'q':
       return "bipolar transistors";
     case 'j':
@@ -151,7 +157,15 @@ const char* unsupported_kind(char letter) {
 
 bool parse_two_terminal(Context& c) {
   if (!c.need(4, "2 nodes and a value")) return false;
-  if (!c.read_nodes(1, 2) || !c.set_value(c.items[3])) return false;
+  if (!c.read_nodes(1, 2)) return false;
+  const Item& v = c.items[3];
+  if (v.has_value && !v.has_group && ascii_lower(v.word.text) == std::string(1, c.card.letter)) {
+    auto value = c.r.number(v.value);  // ngspice's value keyword: "R1 a b r=1k"
+    if (!value) return false;
+    c.card.value = *value;
+  } else if (!c.set_value(v)) {
+    return false;
+  }
   return c.read_tail(4, {});
 }
 
@@ -212,6 +226,20 @@ bool parse_diode(Context& c) {
   return true;
 }
 
+// B name n+ n- V=expr | I=expr
+bool parse_behavioural(Context& c) {
+  if (!c.need(4, "2 nodes and V=expr or I=expr")) return false;
+  if (!c.read_nodes(1, 2)) return false;
+  const Item& item = c.items[3];
+  const std::string key = ascii_lower(item.word.text);
+  if (!item.has_value || item.has_group || (key != "v" && key != "i")) {
+    c.r.error(c.r.span(item),
+              fmt::format("{} needs V=expr or I=expr, got '{}'", c.what(), c.r.text(item)));
+    return false;
+  }
+  return c.read_expression(3);
+}
+
 std::optional<Card> parse_element_or_instance(const CardReader& r, const std::vector<Item>& items) {
   const Word name = r.word(items.front().word);
   const char letter = name.lower.front();
@@ -244,6 +272,7 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
       {'s', "switch", parse_switch},
       {'w', "current-controlled switch", parse_current_switch},
       {'m', "MOSFET", parse_mosfet},
+      {'b', "behavioural source", parse_behavioural},
   };
   for (const Kind& k : kKinds) {
     if (k.letter != letter) continue;

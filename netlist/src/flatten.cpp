@@ -433,6 +433,7 @@ Netlist flatten(Netlist&& parsed, SourceManager& sources, Diagnostics& diags,
   out.title = net.title;
   out.title_span = net.title_span;
   out.has_end = net.has_end;
+  out.output_file = net.output_file;
   detail::Flattener(reporter, options, out).run(net);
   return out;
 }

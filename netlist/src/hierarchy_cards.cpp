@@ -3,7 +3,7 @@
 //   .param NAME=VALUE ...            NAME := letter|_ {letter|digit|_}; VALUE an expression
 //   .subckt NAME pin... [params:] {NAME=VALUE}
 //   .include FILE | .inc FILE        FILE may be quoted with "..." or '...'
-//   .lib FILE SECTION
+//   .lib FILE SECTION | .lib FILE   (LTspice: the whole file)
 //   .global node...
 #include <fmt/format.h>
 
@@ -106,10 +106,9 @@ std::optional<IncludeCard> parse_include(const CardReader& r, const std::vector<
   card.span = r.card_span();
   card.keyword = r.word(items[0].word);
   const bool lib = card.keyword.lower == ".lib";
-  const std::size_t want = lib ? 3 : 2;
+  const std::size_t want = lib && items.size() > 2 ? 3 : 2;  // ".lib FILE": LTspice, whole file
   if (items.size() < want) {
-    r.error(r.end_span(), lib ? ".lib needs a file name and a section name"
-                              : fmt::format("{} needs a file name", card.keyword.lower));
+    r.error(r.end_span(), fmt::format("{} needs a file name", card.keyword.lower));
     return std::nullopt;
   }
   if (items.size() > want) {
@@ -120,7 +119,7 @@ std::optional<IncludeCard> parse_include(const CardReader& r, const std::vector<
   auto path = file_name(r, items[1]);
   if (!path) return std::nullopt;
   card.path = std::move(*path);
-  if (lib) {
+  if (want == 3) {
     auto section = r.name(items[2], "a section name");
     if (!section) return std::nullopt;
     card.section = std::move(*section);

@@ -17,6 +17,7 @@
 #include <system_error>
 
 #include "netlist/parse.hpp"
+#include "netlist/src/lines.hpp"
 #include "netlist/src/suggest.hpp"
 
 namespace nsspice::netlist::detail {
@@ -25,6 +26,12 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string error_text(int err) { return std::error_code(err, std::generic_category()).message(); }
+
+// ".lib standard.dio" and its siblings: LTspice's built-in model libraries.
+bool is_ltspice_standard_library(const IncludeCard& inc) {
+  const std::string name = fs::path(inc.path.text).filename().string();
+  return inc.keyword.lower == ".lib" && !inc.section && ascii_lower(name).starts_with("standard.");
+}
 
 std::string canonical_key(const std::string& location) {
   std::error_code ec;
@@ -76,6 +83,14 @@ bool Includer::read(const IncludeCard& inc, const std::string& location, std::st
   }
   if (why.empty()) return true;
   text.clear();
+  if (is_ltspice_standard_library(inc)) {
+    reporter_.report(Severity::kWarning, inc.path.span,
+                     fmt::format("LTspice's standard library '{}' is not available ({}); '.lib' "
+                                 "ignored: give the models the netlist uses with .model cards",
+                                 inc.path.text, why),
+                     nullptr);
+    return false;
+  }
   reporter_.error(inc.path.span,
                   fmt::format("cannot open {} file '{}': {}", inc.section ? "library" : "include",
                               inc.path.text, why),

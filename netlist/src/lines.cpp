@@ -109,7 +109,18 @@ SplitText split_cards(int file, std::string_view text, Diagnostics& diags, bool 
     while (end > begin && is_blank(line[end - 1])) --end;
     if (begin == end || line[begin] == '*') continue;
     if (in_control) {
-      if (first_word_lower(line.substr(begin, end - begin)) == ".endc") in_control = false;
+      const std::string_view code = line.substr(begin, end - begin);
+      if (first_word_lower(code) == ".endc") {
+        in_control = false;
+        continue;
+      }
+      flush();
+      card.file = file;
+      card.text = std::string(code);
+      card.segments.push_back(Segment{0, code.size(), line_no, to_int(shift + begin + 1)});
+      card.control = true;
+      have_card = true;
+      flush();
       continue;
     }
     if (line[begin] == '+') {

@@ -28,6 +28,7 @@ struct LogicalCard {
   int file = -1;
   std::string text;
   std::vector<Segment> segments;  // in text order, separated by one blank in `text`
+  bool control = false;           // a command line inside .control ... .endc (no continuations)
 
   // Span of text[begin, end), clipped to the physical line where it starts.
   SourceSpan span_of(std::size_t begin, std::size_t end) const;
@@ -44,7 +45,8 @@ struct SplitText {
 };
 
 // Splits the text of `file` into title + logical cards; reports stray continuation lines.
-// `.control` ... `.endc` blocks are reduced to their `.control` card.
+// The lines of a `.control` ... `.endc` block are cards with `control` set (the `.endc` line
+// is dropped).
 // Without a title (included files) line 1 is an ordinary line.
 SplitText split_cards(int file, std::string_view text, Diagnostics& diags, bool has_title = true);
 

@@ -2,7 +2,10 @@
 //
 //   .op
 //   .print [analysis] signal...   .save signal...   .probe signal...
-//        signal := V '(' node [, node] ')' | I '(' name ')' | all | node   (node -> "v(node)")
+//        signal := V '(' node [, node] ')' | I '(' name ')' | P '(' name ')'
+//                | all | allv | alli | '@' name '[' param ']' | node      (node -> "v(node)")
+//        @name[i] @name[id] @name[c] -> "i(name)"; @name[p] -> "p(name)" (ngspice's device
+//        quantities that nsspice has: the element current and power)
 //   .meas|.measure analysis name item...     (items kept as compact lower-case tokens)
 // A signal of another form is a warning and is dropped from the list.
 #include <fmt/format.h>
@@ -20,19 +23,46 @@ bool is_analysis(const std::string& lower) {
 bool plain_args(const Item& item, std::size_t lo, std::size_t hi) {
   if (item.args.size() < lo || item.args.size() > hi) return false;
   for (const Item& a : item.args) {
-    if (!a.is_plain()) return false;
+    if (!a.is_plain() && !CardReader::is_kicad_net(a)) return false;  // v(Net-(D1-A))
   }
   return true;
 }
 
-// "v(a)", "v(a,b)", "i(v1)", "all", or "" for an unsupported form.
+// "@d1[id]" -> "i(d1)", "@r1[p]" -> "p(r1)"; "" for another device parameter.
+std::string device_quantity(const std::string& lower) {
+  const auto open = lower.find('[');
+  if (lower.size() < 5 || open == std::string::npos || open < 2 || lower.back() != ']') return "";
+  const std::string name = lower.substr(1, open - 1);
+  const std::string param = lower.substr(open + 1, lower.size() - open - 2);
+  if (param == "i" || param == "id" || param == "c") return fmt::format("i({})", name);
+  if (param == "p") return fmt::format("p({})", name);
+  return "";
+}
+
+// "v(a)", "v(a,b)", "i(v1)", "p(r1)", "all", "allv", "alli", or "" for an unsupported form.
 std::string signal_text(const CardReader& r, const Item& item) {
   const std::string head = ascii_lower(item.word.text);
   if (item.has_value) return "";
-  if (!item.has_group) return head == "all" ? head : fmt::format("v({})", head);
+  if (!item.has_group) {
+    if (head == "all" || head == "allv" || head == "alli") return head;
+    if (head.starts_with('@')) return device_quantity(head);
+    return fmt::format("v({})", head);
+  }
   if (head == "v" && plain_args(item, 1, 2)) return ascii_lower(compact_text(r, item));
-  if (head == "i" && plain_args(item, 1, 1)) return ascii_lower(compact_text(r, item));
+  if ((head == "i" || head == "p") && plain_args(item, 1, 1))
+    return ascii_lower(compact_text(r, item));
   return "";
+}
+
+// The suggestion for a signal of an unsupported form.
+std::string signal_hint(const std::string& lower) {
+  if (lower.starts_with('@'))
+    return "nsspice has a device's current (@name[i], @d1[id]) and power (@name[p])";
+  if (lower.starts_with("vdb(") || lower.starts_with("vm(") || lower.starts_with("vp(") ||
+      lower.starts_with("vr(") || lower.starts_with("vi("))
+    return "AC magnitudes and phases need an .ac analysis, which nsspice does not have; use "
+           "v(node)";
+  return "use v(node), v(a,b), i(name), p(name), @name[i], all, allv or alli";
 }
 
 }  // namespace
@@ -71,12 +101,11 @@ std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>&
     const std::string text = signal_text(r, items[i]);
     if (text.empty()) {
       r.warning(r.span(items[i]),
-                fmt::format("unsupported signal '{}' in {} ignored (use v(node), v(a,b), i(name) "
-                            "or all)",
-                            r.text(items[i]), card.command.lower));
+                fmt::format("unsupported signal '{}' in {} ignored ({})", r.text(items[i]),
+                            card.command.lower, signal_hint(ascii_lower(r.text(items[i])))));
       continue;
     }
-    card.signals.push_back(Word{text, text, r.span(items[i])});
+    card.signals.push_back(Word{r.text(items[i]), text, r.span(items[i])});
   }
   if (items.size() == 1) {
     r.warning(card.command.span, fmt::format("{} without signals ignored", card.command.lower));

@@ -3,6 +3,7 @@
 //   netlist := [title] { card } [.end]
 //   card    := element (first letter) | X instance | '.' keyword ...
 //   body    := { card | .subckt ... .ends | .lib NAME ... .endl }
+//   (".lib FILE" with a '.', '/' or '"' in FILE: LTspice's include of a whole library file)
 // Cards go to the innermost open body: the netlist, a .subckt definition (nested definitions
 // are local to their parent) or a .lib section (top level only). Definitions nest at most
 // kMaxSubcktNesting deep: a deeper .subckt is an error and everything up to its matching
@@ -19,6 +20,7 @@
 
 #include <cerrno>
 #include <memory>
+#include <set>
 #include <system_error>
 
 #include "netlist/src/card_reader.hpp"
@@ -70,6 +72,8 @@ class Parser {
   void dot_card(const CardReader& r, const std::vector<Item>& items, const Word& keyword);
   void close(const CardReader& r, const std::vector<Item>& items, const Word& keyword, bool lib);
   void lib(const CardReader& r, const std::vector<Item>& items);
+  void control(const detail::LogicalCard& card);
+  std::set<std::string> control_warned_;  // commands warned about (once each)
 };
 
 bool is_control_card(const std::string& k) {
@@ -103,8 +107,14 @@ void Parser::close(const CardReader& r, const std::vector<Item>& items, const Wo
   stack_.pop_back();
 }
 
+// ".lib NAME" opens a section, unless NAME looks like a file ("standard.dio", "my/models",
+// "\"x y.lib\""): LTspice's ".lib FILE" includes the whole file.
+bool looks_like_file(const std::string& word) {
+  return word.find_first_of("./\\\"") != std::string::npos;
+}
+
 void Parser::lib(const CardReader& r, const std::vector<Item>& items) {
-  if (items.size() != 2) {
+  if (items.size() != 2 || (items[1].is_plain() && looks_like_file(items[1].word.text))) {
     push(detail::parse_include(r, items));
     return;
   }
@@ -170,6 +180,8 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     close(r, items, keyword, false);
   } else if (k == ".endl") {
     close(r, items, keyword, true);
+  } else if (k == ".backanno") {
+    // LTspice's back-annotation of schematic pins: no meaning for a simulation, ignored.
   } else if (k == ".temp") {
     r.warning(keyword.span, "'.temp' ignored: nsspice devices do not depend on temperature");
   } else if (k == ".title") {
@@ -178,9 +190,7 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
       net_.title += (i > 1 ? " " : "") + r.text(items[i]);
     }
   } else if (k == ".control") {
-    r.warning(keyword.span,
-              "'.control' block skipped up to '.endc' (nsspice runs no interactive "
-              "commands)");
+    // Its lines follow as control cards (Parser::control).
   } else if (is_other_analysis(k)) {
     r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored (only .tran and "
                                         ".op analyses exist)",
@@ -216,8 +226,79 @@ bool Parser::skip(const detail::LogicalCard& card) {
   return true;
 }
 
+// A line of a .control block (ngspice's interpreter), read as nsspice can:
+//   tran ...            as a .tran card;       op  as .op
+//   option(s) ...       as .options;           save ...  as .save
+//   wrdata FILE vec...  write FILE [vec...]: FILE is the output file, the vectors are saved
+//   set ...             front-end variables: accepted (they shape ngspice's own output)
+//   run                 accepted (nsspice runs the analysis anyway)
+//   ac dc noise ...     warned: not supported (only the transient analysis runs)
+//   anything else (plot, let, echo, print, quit, loops, ...) warned once per command word.
+void Parser::control(const detail::LogicalCard& card) {
+  Diagnostics local;
+  auto items = detail::parse_card_syntax(card, local);
+  const std::string word = detail::ascii_lower(card.text.substr(0, card.text.find_first_of(" \t")));
+  const SourceSpan at = card.span_of(0, word.size());
+  auto warn_once = [&](const std::string& message) {
+    if (control_warned_.insert(word).second) diags_.warning(at, message);
+  };
+  if (!items || items->empty() || !items->front().is_plain()) {
+    warn_once(
+        fmt::format("'.control' command '{}' ignored (nsspice does not run ngspice's "
+                    "interpreter)",
+                    word));
+    return;
+  }
+  for (const Diagnostic& d : local.all()) diags_.add(d);
+  const CardReader r(card, diags_);
+  if (word == "tran") {
+    push(detail::parse_tran(r, *items));
+  } else if (word == "op") {
+    push(detail::parse_op(r, *items));
+  } else if (word == "option" || word == "options" || word == "opt") {
+    push(detail::parse_options(r, *items));
+  } else if (word == "save") {
+    push(detail::parse_save(r, *items));
+  } else if (word == "wrdata" || word == "write") {
+    if (items->size() < 2 || !(*items)[1].is_plain()) {
+      diags_.warning(at, fmt::format("'{}' without a file name ignored", word));
+      return;
+    }
+    Word file = r.word((*items)[1].word);
+    if (file.text.size() >= 2 && (file.text.front() == '"' || file.text.front() == '\'')) {
+      file.text = file.text.substr(1, file.text.size() - 2);
+      file.lower = detail::ascii_lower(file.text);
+    }
+    net_.output_file = file;
+    if (items->size() > 2) {
+      std::vector<Item> save{items->front()};  // the command and the vectors after FILE
+      save.insert(save.end(), items->begin() + 2, items->end());
+      push(detail::parse_save(r, save));
+    }
+  } else if (word == "set" || word == "run") {
+    // accepted: nothing of ngspice's front end to set; the analysis runs anyway
+  } else if (word == "ac" || word == "dc" || word == "noise" || word == "tf" || word == "pz" ||
+             word == "sens" || word == "disto" || word == "fourier" || word == "pss" ||
+             word == "sp") {
+    warn_once(
+        fmt::format("'.control' analysis '{}' not supported, ignored (only the transient "
+                    "analysis runs)",
+                    word));
+  } else {
+    warn_once(
+        fmt::format("'.control' command '{}' ignored (nsspice does not run ngspice's "
+                    "interpreter; it writes the signals of .save/.print to the output "
+                    "file)",
+                    word));
+  }
+}
+
 void Parser::card(const detail::LogicalCard& card) {
   if (skip(card)) return;
+  if (card.control) {
+    control(card);
+    return;
+  }
   auto items = detail::parse_card_syntax(card, diags_);
   if (!items || items->empty()) return;
   const CardReader r(card, diags_);

@@ -3,6 +3,8 @@
 //   number := real [suffix] alpha*            (whole input must match)
 //   real   := [+-] (digits [. digits*] | . digits) [(e|E) [+-] digits]   (no inf/nan)
 //   suffix := no_case[ f | p | n | u | m | k | meg | g | t | mil ]    (longest match wins)
+//           | µ (U+00B5 MICRO SIGN, UTF-8 C2 B5; or the Latin-1 byte B5) | μ (U+03BC, CE BC)
+//             = u, as LTspice writes it ("1µ", "4.7µF")
 // value = real * scale(suffix); must be finite.
 #include "netlist/units.hpp"
 
@@ -44,13 +46,20 @@ std::optional<double> parse_spice_number(std::string_view text) {
   const auto end = text.end();
   double mantissa = 0;
   if (!x3::parse(it, end, real, mantissa)) return std::nullopt;
+  double scale = 1;
+  for (std::string_view micro : {"\xC2\xB5", "\xCE\xBC", "\xB5"}) {
+    if (std::string_view(it, end).starts_with(micro)) {
+      scale = 1e-6;
+      it += static_cast<std::ptrdiff_t>(micro.size());
+      break;
+    }
+  }
   // Only letters may follow (suffix + unit); checking first also keeps non-ASCII bytes away
   // from no_case[], whose tolower() requires values representable as unsigned char.
   for (auto rest = it; rest != end; ++rest) {
     if (!is_ascii_alpha(*rest)) return std::nullopt;
   }
-  double scale = 1;
-  x3::parse(it, end, x3::no_case[kSuffixes], scale);
+  if (scale == 1) x3::parse(it, end, x3::no_case[kSuffixes], scale);
   const double value = mantissa * scale;
   if (!std::isfinite(value)) return std::nullopt;
   return value;

@@ -82,7 +82,7 @@ double ErrorEstimator::norm(const Eigen::VectorXd& delta, const Eigen::VectorXd&
   for (Eigen::Index i = 0; i < delta.size(); ++i) {
     const double scale = std::max(peak_[i], std::abs(x_end[i]));
     const double tol =
-        (reltol_ * scale + atol_[i]) * (differential_[static_cast<size_t>(i)] ? per_unit : 1.0);
+        reltol_ * scale * (differential_[static_cast<size_t>(i)] ? per_unit : 1.0) + atol_[i];
     const double e = std::abs(delta[i]) / tol;
     err = std::max(err, e);
   }

@@ -22,13 +22,15 @@
 // the mode (a node driven by a source, a capacitor behind a conducting diode) gets no error. A
 // step is accepted when
 //
-//   err = max_i |δ_i| / (tol_i · h / T) ≤ 1,      tol_i = RELTOL · peak_i + ATOL_i,
+//   err = max_i |δ_i| / (RELTOL · peak_i · h / T + ATOL_i) ≤ 1
 //
 // for the unknowns that carry a state (a nonzero column of E: capacitor voltages, inductor
-// currents): an error per unit step (T is the simulated span), so that the local errors of all
-// the steps add up to at most tol_i and the global error falls in proportion to RELTOL. The other
-// unknowns (currents of sources and diodes, nodes without capacitance) do not accumulate errors:
-// their δ_i is measured against tol_i itself. peak_i is the largest
+// currents): the relative part is an error per unit step (T is the simulated span), so that the
+// local errors of all the steps add up to at most RELTOL · peak_i and the global error falls in
+// proportion to RELTOL; the absolute part ATOL_i (which also keeps the rounding errors of very
+// short steps from counting) is per step, as in SPICE. The other unknowns (currents of sources
+// and diodes, nodes without capacitance) do not accumulate errors: their δ_i is measured against
+// RELTOL · peak_i + ATOL_i. peak_i is the largest
 // |x_i| of the run so far (the signal's scale); ATOL_i is VNTOL for a voltage, ABSTOL for a
 // current (the circuit layer adds the CHGTOL floors). The next step is
 //

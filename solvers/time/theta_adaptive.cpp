@@ -177,6 +177,18 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         outcome.mode_changed = false;
       }
     }
+    if (!x_new_.allFinite() || !lambda_new_.allFinite()) {
+      // Overflow or an invalid step (never accepted): shorter, else a numerical failure.
+      if (h > h_floor) {
+        ++stats_.rejected_steps;
+        h_next_ = h_eff / 4;
+        continue;
+      }
+      MlcpOutcome bad;
+      bad.status = LcpStatus::kNumericalFailure;
+      bad.message = "the step's solution is not finite (overflow)";
+      return bad;
+    }
     // Local error of the step (the substeps of a restart estimate their own when the first one
     // holds a state jump).
     std::vector<TrajectoryPoint> candidate;

@@ -176,6 +176,7 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
       root = std::min(root, t_lo + (t_hi - t_lo) * gl / (gl - gh));
     }
     if (it == 0 && quadratic_root > t_lo && quadratic_root < t_hi) root = quadratic_root;
+    if (!std::isfinite(root)) root = 0.5 * (t_lo + t_hi);
     if (side < 0 && root - t_lo <= tol) break;  // t_lo is within tol of the crossing
     // Aim just before the estimated root, so that the trial usually lands on the feasible side.
     const double t_c = std::clamp(root - 0.5 * tol, t_lo + 0.25 * tol, t_hi - 0.25 * tol);

@@ -64,7 +64,8 @@ TEST_F(EventCli, BadMethodOptionsAreErrors) {
   const CliRun r = nsspice("run bad.cir -q");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(
-      r.output.find("unknown METHOD 'events'; expected theta or event (did you mean 'event'?)"),
+      r.output.find("unknown METHOD 'events'; expected theta or event (or SPICE's trap, gear) "
+                    "(did you mean 'event'?)"),
       std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("evrtol must be below 1, got 2"), std::string::npos) << r.output;

@@ -270,5 +270,37 @@ TEST(NetlistCards, TitleIncludeLibAndExpressionsStayText) {
   EXPECT_EQ(r.value->span.length, 7);  // "{2 * x}"
 }
 
+TEST(NetlistCards, OtherDialectForms) {
+  auto p = parse(
+      "t\nV1 a 0 SINE(0 1 1k) Rser=2\nR1 a b r=1k\nC1 b 0 c=1u\n.tran 30m\n"
+      ".save all alli allv @D1[id] @s1[i] @c1[i] @r1[p] @m1[vgs] i(C1) p(r1)\n"
+      "E1 e 0 POLY(1) a 0 0.5 2\nR2 Net-(D1-A) 0 1\n");
+  EXPECT_EQ(p.diags.error_count(), 0) << p.text();
+  const auto& v = card<ElementCard>(p, 0);
+  ASSERT_EQ(v.functions.size(), 1u);
+  EXPECT_EQ(v.functions[0].kind.lower, "sin");
+  EXPECT_EQ(v.functions[0].kind.text, "SINE");
+  EXPECT_EQ(v.params.at(0).name.lower, "rser");
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 1).value->value, 1e3);
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 2).value->value, 1e-6);
+  const auto& tran = card<TranCard>(p, 3);
+  EXPECT_EQ(tran.tstep.value, 0.0);
+  EXPECT_DOUBLE_EQ(tran.tstop.value, 30e-3);
+  const auto& save = card<SaveCard>(p, 4);
+  std::vector<std::string> names;
+  for (const auto& w : save.signals) names.push_back(w.lower);
+  EXPECT_EQ(names, (std::vector<std::string>{"all", "alli", "allv", "i(d1)", "i(s1)", "i(c1)",
+                                             "p(r1)", "i(c1)", "p(r1)"}));
+  EXPECT_EQ(save.signals[3].text, "@D1[id]");
+  EXPECT_NE(p.text().find("unsupported signal '@m1[vgs]'"), std::string::npos) << p.text();
+  const auto& e = card<ElementCard>(p, 5);
+  EXPECT_EQ(e.nodes.size(), 4u);
+  ASSERT_EQ(e.functions.size(), 1u);
+  EXPECT_EQ(e.functions[0].kind.lower, "poly");
+  ASSERT_EQ(e.functions[0].args.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.functions[0].args[1].value, 2);
+  EXPECT_EQ(card<ElementCard>(p, 6).nodes[0].lower, "net-(d1-a)");
+}
+
 }  // namespace
 }  // namespace nsspice::netlist

@@ -40,8 +40,9 @@ TEST(NetlistDiagnostics, UnsupportedControlCard) {
 }
 
 TEST(NetlistDiagnostics, TranMissingTstop) {
-  EXPECT_EQ(diagnose(".tran 1n\n"),
-            "t.cir:2:9: error: .tran needs TSTEP and TSTOP\n.tran 1n\n        ^\n");
+  EXPECT_EQ(diagnose(".tran\n"),
+            "t.cir:2:6: error: .tran needs TSTOP (or TSTEP TSTOP)\n.tran\n     ^\n");
+  EXPECT_EQ(diagnose(".tran 1n\n"), "");  // LTspice's ".tran TSTOP"
 }
 
 TEST(NetlistDiagnostics, TranBadValue) {
@@ -108,7 +109,7 @@ TEST(NetlistDiagnostics, MultipleErrorsInOneRun) {
       "R2 a b 1k\n"
       "Q1 c b e\n"
       "C1 a b\n"
-      ".tran 1n\n"
+      ".tran\n"
       ".bogus\n"
       "L1 a b 1u\n");
   EXPECT_EQ(p.diags.error_count(), 4);

@@ -70,5 +70,16 @@ TEST(SpiceNumber, Rejects) {
   }
 }
 
+TEST(SpiceNumber, MicroSignsAreMicro) {
+  EXPECT_DOUBLE_EQ(num("1\xC2\xB5"), 1e-6);  // U+00B5 MICRO SIGN, UTF-8
+  EXPECT_DOUBLE_EQ(num("4.7\xC2\xB5"
+                       "F"),
+                   4.7e-6);                  // with a unit after it
+  EXPECT_DOUBLE_EQ(num("2\xCE\xBC"), 2e-6);  // U+03BC GREEK SMALL LETTER MU
+  EXPECT_DOUBLE_EQ(num("3\xB5"), 3e-6);      // the Latin-1 byte
+  EXPECT_FALSE(parse_spice_number("1\xC2").has_value());
+  EXPECT_FALSE(parse_spice_number("1\xC2\xB5\xC2\xB5").has_value());
+}
+
 }  // namespace
 }  // namespace nsspice::netlist

@@ -33,7 +33,9 @@ TEST(Examples, EveryExampleRuns) {
     // Error-controlled steps (the default): at a pair's edge (λ = w = 0) the steps can be very
     // short, and the mode iteration then accepts multipliers negative to its rounding tolerance,
     // which scales with E/(θh): 1e-5 of the run's largest multiplier.
-    const Waveforms a = simulate(read(entry.path()));
+    circuit::TransientOptions adaptive;
+    adaptive.adaptive = true;
+    const Waveforms a = simulate(read(entry.path()), adaptive);
     EXPECT_TRUE(a.result.ok) << a.result.error;
     expect_complementarity(a, 1e-5);
     const std::string text = read(entry.path());

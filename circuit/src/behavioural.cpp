@@ -1,0 +1,389 @@
+// Affine expressions of behavioural sources (circuit/src/behavioural.hpp): a recursive-descent
+// parser that keeps, for every sub-expression, c + Σ a_k u_k, and refuses what is not affine.
+//
+//   expr  := term {('+'|'-') term}        term := unary {('*'|'/') unary}
+//   unary := ('+'|'-') unary | power      power := primary [('^'|'**') unary]   (constants only)
+//   primary := number | '(' expr ')' | v '(' node [',' node] ')' | i '(' name ')'
+//            | function '(' expr {',' expr} ')' (constant arguments) | pi | e
+#include "circuit/src/behavioural.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <vector>
+
+#include "netlist/units.hpp"
+
+namespace nsspice::circuit::detail {
+namespace {
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = lower(c);
+  return out;
+}
+
+double constant_function(const std::string& f, const std::vector<double>& x, bool& known) {
+  known = true;
+  if (x.size() == 1) {
+    const double a = x[0];
+    if (f == "sqrt") return std::sqrt(a);
+    if (f == "exp") return std::exp(a);
+    if (f == "log" || f == "ln") return std::log(a);
+    if (f == "log10") return std::log10(a);
+    if (f == "sin") return std::sin(a);
+    if (f == "cos") return std::cos(a);
+    if (f == "tan") return std::tan(a);
+    if (f == "abs") return std::fabs(a);
+    if (f == "uramp") return std::fmax(0.0, a);
+    if (f == "u" || f == "step") return a > 0 ? 1.0 : 0.0;
+  }
+  if (x.size() == 3 && f == "limit") return std::fmin(std::fmax(x[0], x[1]), x[2]);
+  if (x.size() == 2) {
+    if (f == "min") return std::fmin(x[0], x[1]);
+    if (f == "max") return std::fmax(x[0], x[1]);
+    if (f == "pow") return std::pow(x[0], x[1]);
+  }
+  known = false;
+  return 0;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view s, AffineError& error, const KinkMaker& kink)
+      : s_(s), error_(error), kink_(kink) {}
+
+  std::optional<AffineExpr> run() {
+    auto v = expr(0);
+    if (!v) return v;
+    skip();
+    if (pos_ < s_.size())
+      return fail(pos_, 1, fmt::format("unexpected '{}' in the expression", s_[pos_]));
+    return v;
+  }
+
+ private:
+  std::string_view s_;
+  AffineError& error_;
+  const KinkMaker& kink_;
+  std::size_t pos_ = 0;
+
+  std::optional<AffineExpr> fail(std::size_t at, std::size_t len, std::string message) {
+    error_ = AffineError{at, std::max<std::size_t>(len, 1), std::move(message)};
+    return std::nullopt;
+  }
+  void skip() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool eat(char c) {
+    skip();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  std::string text(std::size_t from) const {
+    std::string t(s_.substr(from, pos_ - from));
+    while (!t.empty() && t.front() == ' ') t.erase(0, 1);
+    return t;
+  }
+
+  // t ↦ constant + time(t) of an expression without unknowns.
+  static std::function<double(double)> value_of(const AffineExpr& a) {
+    return [c = a.constant, f = a.time](double t) { return c + (f ? f(t) : 0.0); };
+  }
+  static AffineExpr timed(std::function<double(double)> f) {
+    AffineExpr out;
+    out.time = std::move(f);
+    return out;
+  }
+  static AffineExpr scaled(AffineExpr a, double k) {
+    a.constant *= k;
+    if (a.time) a.time = [f = a.time, k](double t) { return k * f(t); };
+    for (auto& [n, c] : a.voltages) c *= k;
+    for (auto& [n, c] : a.currents) c *= k;
+    return a;
+  }
+  static AffineExpr sum(AffineExpr a, const AffineExpr& b, double sign) {
+    a.constant += sign * b.constant;
+    if (b.time)
+      a.time =
+          a.time
+              ? std::function<double(double)>(
+                    [f = a.time, g = b.time, sign](double t) { return f(t) + sign * g(t); })
+              : std::function<double(double)>([g = b.time, sign](double t) { return sign * g(t); });
+    for (const auto& [n, c] : b.voltages) a.voltages[n] += sign * c;
+    for (const auto& [n, c] : b.currents) a.currents[n] += sign * c;
+    return a;
+  }
+
+  std::optional<AffineExpr> expr(int depth) {
+    if (depth > 64) return fail(pos_, 1, "the expression is nested too deeply");
+    auto left = term(depth);
+    while (left) {
+      skip();
+      if (pos_ >= s_.size() || (s_[pos_] != '+' && s_[pos_] != '-')) break;
+      const double sign = s_[pos_++] == '+' ? 1.0 : -1.0;
+      auto right = term(depth);
+      if (!right) return right;
+      left = sum(*left, *right, sign);
+    }
+    return left;
+  }
+
+  std::optional<AffineExpr> term(int depth) {
+    skip();
+    const std::size_t start = pos_;
+    auto left = unary(depth);
+    while (left) {
+      skip();
+      if (pos_ >= s_.size() || (s_[pos_] != '*' && s_[pos_] != '/') ||
+          (s_[pos_] == '*' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '*'))
+        break;
+      const bool divide = s_[pos_++] == '/';
+      const std::size_t left_end = pos_ - 1;
+      auto right = unary(depth);
+      if (!right) return right;
+      const bool mixed = (left->is_constant() && left->time && !right->is_constant()) ||
+                         (right->is_constant() && right->time && !left->is_constant());
+      if (divide && !right->is_constant()) {
+        return fail(start, pos_ - start,
+                    fmt::format("division by an unknown in '{}': only affine expressions of node "
+                                "voltages and branch currents are supported",
+                                text(start)));
+      } else if (mixed) {
+        return fail(start, pos_ - start,
+                    fmt::format("the product '{}' of a function of time and an unknown is not "
+                                "supported (a gain that varies in time)",
+                                text(start)));
+      } else if (divide && right->is_number()) {
+        if (right->constant == 0) return fail(start, pos_ - start, "division by zero");
+        left = scaled(*left, 1.0 / right->constant);
+      } else if (divide) {  // both functions of time
+        left = timed([f = value_of(*left), g = value_of(*right)](double t) { return f(t) / g(t); });
+      } else if (left->is_number()) {
+        left = scaled(*right, left->constant);
+      } else if (right->is_number()) {
+        left = scaled(*left, right->constant);
+      } else if (left->is_constant() && right->is_constant()) {
+        left = timed([f = value_of(*left), g = value_of(*right)](double t) { return f(t) * g(t); });
+      } else {
+        return fail(start, pos_ - start,
+                    fmt::format("the product '{}' of two unknowns ('{}' and '{}') is not "
+                                "supported: only affine expressions of node voltages and branch "
+                                "currents are",
+                                text(start), std::string(s_.substr(start, left_end - start)),
+                                text(left_end + 1)));
+      }
+    }
+    return left;
+  }
+
+  std::optional<AffineExpr> unary(int depth) {
+    if (eat('-')) {
+      auto v = unary(depth + 1);
+      return v ? std::optional<AffineExpr>(scaled(*v, -1)) : v;
+    }
+    if (eat('+')) return unary(depth + 1);
+    skip();
+    const std::size_t start = pos_;
+    auto base = primary(depth);
+    if (!base) return base;
+    skip();
+    const bool power = eat('^') || (s_.substr(pos_, 2) == "**" && (pos_ += 2, true));
+    if (!power) return base;
+    auto exponent = unary(depth + 1);
+    if (!exponent) return exponent;
+    if (!base->is_constant() || !exponent->is_constant())
+      return fail(start, pos_ - start,
+                  fmt::format("the power '{}' of an unknown is not supported: only affine "
+                              "expressions of node voltages and branch currents are",
+                              text(start)));
+    if (base->time || exponent->time)
+      return timed([f = value_of(*base), g = value_of(*exponent)](double t) {
+        return std::pow(f(t), g(t));
+      });
+    AffineExpr out;
+    out.constant = std::pow(base->constant, exponent->constant);
+    return out;
+  }
+
+  static bool is_piecewise_linear(const std::string& f, std::size_t n) {
+    return ((f == "min" || f == "max") && n == 2) || (f == "limit" && n == 3) ||
+           ((f == "abs" || f == "uramp" || f == "u" || f == "step") && n == 1);
+  }
+  // r(u) = max(0, u) or s(u) = step(u) as a node of its own.
+  std::optional<AffineExpr> kink(const AffineExpr& u, bool step) {
+    auto node = kink_(u, step);
+    if (!node) return std::nullopt;
+    AffineExpr out;
+    out.voltages[*node] = 1;
+    return out;
+  }
+  std::optional<AffineExpr> piecewise(const std::string& f, const std::vector<AffineExpr>& x) {
+    if (f == "u" || f == "step") return kink(x[0], true);
+    if (f == "uramp") return kink(x[0], false);
+    if (f == "abs") {
+      auto r = kink(x[0], false);
+      return r ? std::optional<AffineExpr>(sum(scaled(*r, 2), x[0], -1)) : r;
+    }
+    if (f == "max" || f == "min") {
+      auto r = kink(sum(x[0], x[1], -1), false);
+      if (!r) return r;
+      return f == "max" ? sum(x[1], *r, 1) : sum(x[0], *r, -1);
+    }
+    auto low = kink(sum(x[0], x[1], -1), false);  // limit(x, lo, hi)
+    auto high = low ? kink(sum(x[0], x[2], -1), false) : low;
+    if (!high) return high;
+    return sum(sum(x[1], *low, 1), *high, -1);
+  }
+
+  std::optional<std::string> name_arg() {
+    skip();
+    const std::size_t from = pos_;
+    while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != ')' && s_[pos_] != ' ') ++pos_;
+    if (pos_ == from) {
+      fail(from, 1, "expected a name");
+      return std::nullopt;
+    }
+    return lower(s_.substr(from, pos_ - from));
+  }
+
+  std::optional<AffineExpr> primary(int depth) {
+    skip();
+    if (pos_ >= s_.size()) return fail(pos_, 1, "the expression ends too early");
+    const std::size_t start = pos_;
+    if (eat('(')) {
+      auto v = expr(depth + 1);
+      if (!v) return v;
+      if (!eat(')')) return fail(start, 1, "missing ')' to close this '('");
+      return v;
+    }
+    if (is_digit(s_[pos_]) || s_[pos_] == '.') {
+      while (pos_ < s_.size() &&
+             (is_digit(s_[pos_]) || s_[pos_] == '.' || is_alpha(s_[pos_]) ||
+              ((s_[pos_] == '+' || s_[pos_] == '-') && lower(s_[pos_ - 1]) == 'e' &&
+               pos_ + 1 < s_.size() && is_digit(s_[pos_ + 1]) && is_digit(s_[start]))))
+        ++pos_;
+      const auto v = netlist::parse_spice_number(s_.substr(start, pos_ - start));
+      if (!v) return fail(start, pos_ - start, fmt::format("bad number '{}'", text(start)));
+      AffineExpr out;
+      out.constant = *v;
+      return out;
+    }
+    if (!is_alpha(s_[pos_]))
+      return fail(pos_, 1, fmt::format("unexpected '{}' in the expression", s_[pos_]));
+    while (pos_ < s_.size() && (is_alpha(s_[pos_]) || is_digit(s_[pos_]))) ++pos_;
+    const std::string name = lower(s_.substr(start, pos_ - start));
+    skip();
+    const bool call = pos_ < s_.size() && s_[pos_] == '(';
+    if (!call) {
+      AffineExpr out;
+      if (name == "pi") {
+        out.constant = 3.14159265358979323846;
+        return out;
+      }
+      if (name == "time") return timed([](double t) { return t; });
+      return fail(start, name.size(),
+                  fmt::format("unknown name '{}' in the expression (parameters are not "
+                              "substituted in behavioural expressions)",
+                              name));
+    }
+    ++pos_;
+    if (name == "v" || name == "i") {
+      auto a = name_arg();
+      if (!a) return std::nullopt;
+      std::optional<std::string> b;
+      if (name == "v" && eat(',')) {
+        b = name_arg();
+        if (!b) return std::nullopt;
+      }
+      if (!eat(')')) return fail(start, pos_ - start, "missing ')' after the name");
+      AffineExpr out;
+      if (name == "i") {
+        out.currents[*a] = 1;
+        return out;
+      }
+      if (*a != "0" && *a != "gnd") out.voltages[*a] += 1;
+      if (b && *b != "0" && *b != "gnd") out.voltages[*b] -= 1;
+      return out;
+    }
+    std::vector<AffineExpr> exprs;
+    bool all_constant = true;
+    std::size_t first_unknown = 0, first_unknown_end = 0;
+    do {
+      const std::size_t arg_start = pos_;
+      auto v = expr(depth + 1);
+      if (!v) return v;
+      if (!v->is_constant() && all_constant) {
+        all_constant = false;
+        first_unknown = arg_start;
+        first_unknown_end = pos_;
+      }
+      exprs.push_back(std::move(*v));
+    } while (eat(','));
+    if (!eat(')'))
+      return fail(start, pos_ - start, fmt::format("missing ')' in the call of '{}'", name));
+    if (!all_constant) {
+      if (kink_ && is_piecewise_linear(name, exprs.size())) {
+        auto v = piecewise(name, exprs);
+        if (!v) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+        return v;
+      }
+      std::string arg(s_.substr(first_unknown, first_unknown_end - first_unknown));
+      while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
+      return fail(
+          start, pos_ - start,
+          fmt::format("'{}' of an unknown ('{}') is not supported: only affine "
+                      "expressions of node voltages and branch currents{} are",
+                      name, arg, kink_ ? " and min, max, abs, limit, uramp, u, step of them" : ""));
+    }
+    std::vector<double> args;
+    bool of_time = false;
+    for (const auto& v : exprs) {
+      args.push_back(v.constant + (v.time ? v.time(0.0) : 0.0));
+      of_time = of_time || static_cast<bool>(v.time);
+    }
+    bool known = false;
+    AffineExpr out;
+    out.constant = constant_function(name, args, known);
+    if (!known) return fail(start, name.size(), fmt::format("unknown function '{}'", name));
+    if (of_time && (name == "u" || name == "step"))
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': a step in time has no breakpoint here; write it as a PULSE "
+                              "or PWL source, whose corners the time stepping lands on",
+                              text(start)));
+    if (of_time) {
+      std::vector<std::function<double(double)>> fs;
+      for (const auto& v : exprs) fs.push_back(value_of(v));
+      return timed([name, fs](double t) {
+        std::vector<double> x;
+        for (const auto& f : fs) x.push_back(f(t));
+        bool ok = false;
+        return constant_function(name, x, ok);
+      });
+    }
+    if (!std::isfinite(out.constant))
+      return fail(start, pos_ - start, fmt::format("'{}' is not a finite number", text(start)));
+    return out;
+  }
+};
+
+}  // namespace
+
+std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error,
+                                       const KinkMaker& kink) {
+  auto a = Parser(text, error, kink).run();
+  if (a) {  // terms that cancel (v(a) − v(a)) are no terms
+    std::erase_if(a->voltages, [](const auto& t) { return t.second == 0; });
+    std::erase_if(a->currents, [](const auto& t) { return t.second == 0; });
+  }
+  return a;
+}
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,80 @@
+// The affine reader of behavioural expressions (circuit/src/behavioural.hpp): coefficients,
+// and the terms it refuses with their place in the text.
+#include "circuit/src/behavioural.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace nsspice::circuit::detail {
+namespace {
+
+AffineExpr ok(std::string_view text) {
+  AffineError e;
+  auto a = parse_affine(text, e);
+  EXPECT_TRUE(a) << text << ": " << e.message;
+  return a.value_or(AffineExpr{});
+}
+
+AffineError bad(std::string_view text) {
+  AffineError e;
+  EXPECT_FALSE(parse_affine(text, e)) << text;
+  return e;
+}
+
+TEST(Behavioural, AffineCoefficients) {
+  const AffineExpr a = ok("2*V(in)+0.5 - v(a,b)/4 + 3k*i(Vsense) - (v(in) - 1m)*2");
+  EXPECT_DOUBLE_EQ(a.constant, 0.5 + 2e-3);
+  EXPECT_EQ(a.voltages.count("in"), 0u);  // 2 v(in) − 2 v(in): no term
+  EXPECT_DOUBLE_EQ(a.voltages.at("a"), -0.25);
+  EXPECT_DOUBLE_EQ(a.voltages.at("b"), 0.25);
+  EXPECT_DOUBLE_EQ(a.currents.at("vsense"), 3e3);
+  const AffineExpr c = ok("sqrt(4)*pi + 2^3 + max(1, 2) + 1e-3 + v(0) + v(x, gnd)");
+  EXPECT_DOUBLE_EQ(c.constant, 2 * 3.14159265358979323846 + 8 + 2 + 1e-3);
+  EXPECT_EQ(c.voltages.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.voltages.at("x"), 1.0);
+}
+
+TEST(Behavioural, FunctionsOfTimeBecomeTheConstantPart) {
+  const AffineExpr a = ok("2*v(in) + 3 + sin(2*pi*50*time) * 2 + limit(time/1m, 0, 1) + time^2");
+  EXPECT_DOUBLE_EQ(a.voltages.at("in"), 2);
+  EXPECT_DOUBLE_EQ(a.constant, 3);
+  ASSERT_TRUE(a.time);
+  for (double t : {0.0, 1e-4, 3e-3, 0.0123}) {
+    const double want = 2 * std::sin(2 * 3.14159265358979323846 * 50 * t) +
+                        std::min(std::max(t / 1e-3, 0.0), 1.0) + t * t;
+    EXPECT_NEAR(a.time(t), want, 1e-15) << t;
+  }
+  EXPECT_FALSE(ok("2*v(in) + 1").time);
+}
+
+TEST(Behavioural, NonAffineTermsAreNamed) {
+  AffineError e = bad("1 + v(a)*v(b)");
+  EXPECT_EQ(e.offset, 4u);
+  EXPECT_EQ(e.length, 9u);
+  EXPECT_NE(e.message.find("the product 'v(a)*v(b)' of two unknowns"), std::string::npos);
+  e = bad("exp(v(a))");
+  EXPECT_NE(e.message.find("'exp' of an unknown ('v(a)')"), std::string::npos);
+  e = bad("2/v(a)");
+  EXPECT_NE(e.message.find("division by an unknown in '2/v(a)'"), std::string::npos);
+  e = bad("v(a)^2");
+  EXPECT_NE(e.message.find("the power 'v(a)^2' of an unknown"), std::string::npos);
+  e = bad("1 + time*v(a)");
+  EXPECT_EQ(e.offset, 4u);
+  EXPECT_NE(e.message.find("the product 'time*v(a)' of a function of time and an unknown"),
+            std::string::npos);
+  e = bad("u(time - 1m)");
+  EXPECT_NE(e.message.find("a step in time has no breakpoint here"), std::string::npos);
+  e = bad("k*v(a)");
+  EXPECT_NE(e.message.find("unknown name 'k'"), std::string::npos);
+  e = bad("v(a) +");
+  EXPECT_NE(e.message.find("ends too early"), std::string::npos);
+  e = bad("foo(1)");
+  EXPECT_NE(e.message.find("unknown function 'foo'"), std::string::npos);
+  e = bad("1/0");
+  EXPECT_NE(e.message.find("division by zero"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit::detail
