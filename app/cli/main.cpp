@@ -2,10 +2,13 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
 
 #include "app/cli/compare_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/run_command.hpp"
+#include "app/cli/simulation.hpp"
 #include "netlist/units.hpp"
 
 namespace {
@@ -53,17 +56,28 @@ void add_plot_layout(CLI::App* cmd, std::string& signals, std::vector<std::strin
   cmd->add_flag("--show", show, "also open the plot in a window (when a display is available)");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
-      "nsspice: transient simulation of circuits with ideal diodes and switches,\n"
-      "as mixed linear complementarity systems (no 'timestep too small')."};
-  app.set_version_flag("--version", std::string("nsspice ") + NSSPICE_VERSION);
-  app.require_subcommand(1);
-
+// The command line's values of `run`; numbers given are copied into `run` after parsing.
+struct RunCli {
   RunOptions run;
-  double theta = 0, step = 0, grid = 0;
+  double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0;
+  bool no_progress = false;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *evrtol_opt = nullptr,
+              *dump_time_opt = nullptr, *plot_opt = nullptr;
+  RunOptions options() const {
+    RunOptions o = run;
+    if (*theta_opt) o.theta = theta;
+    if (*evrtol_opt) o.evrtol = evrtol;
+    if (*step_opt) o.step = step;
+    if (*grid_opt) o.grid = grid;
+    if (*dump_time_opt) o.dump_time = dump_time;
+    o.plot_default = plot_opt->count() > 0 && o.plot.empty();
+    o.progress = !no_progress;
+    return o;
+  }
+};
+
+CLI::App* add_run(CLI::App& app, RunCli& c) {
+  RunOptions& run = c.run;
   CLI::App* cmd = app.add_subcommand("run", "simulate the netlist's .tran and write its waveforms");
   cmd->add_option("netlist", run.netlist, "SPICE-like netlist (.cir)")->required();
   cmd->add_option("-o,--output", run.output,
@@ -73,13 +87,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
   cmd->add_option("--save", run.save,
                   "signals written to the file, comma separated (default: all)");
-  auto* grid_opt =
-      cmd->add_option("--grid", grid,
+  c.grid_opt =
+      cmd->add_option("--grid", c.grid,
                       "resample the file on a uniform step H (source breakpoints kept exactly)")
           ->transform(kSpiceNumber);
-  auto* plot_opt = cmd->add_option("--plot", run.plot,
-                                   "also write a plot (.png, .svg or .pdf; default <netlist>.png)")
-                       ->expected(0, 1);
+  c.plot_opt = cmd->add_option("--plot", run.plot,
+                               "also write a plot (.png, .svg or .pdf; default <netlist>.png)")
+                   ->expected(0, 1);
   add_plot_layout(cmd, run.signals, run.panels, run.show,
                   "signals to plot, comma separated, e.g. v(out),i(d1) (default: all node "
                   "voltages)");
@@ -89,33 +103,31 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--meas-json", run.meas_json, "also write the measurements as JSON");
-  auto* theta_opt =
-      cmd->add_option("--theta", theta, "theta of the scheme, in [0.5, 1] (overrides .options)")
+  c.theta_opt =
+      cmd->add_option("--theta", c.theta, "theta of the scheme, in [0.5, 1] (overrides .options)")
           ->transform(kSpiceNumber);
-  auto* step_opt = cmd->add_option("--step", step, "time step in seconds (overrides .tran)")
-                       ->transform(kSpiceNumber);
+  c.step_opt = cmd->add_option("--step", c.step, "time step in seconds (overrides .tran)")
+                   ->transform(kSpiceNumber);
   cmd->add_option("--method", run.method,
                   "theta (time stepping) or event (event-driven; overrides .options method)");
-  double evrtol = 0;
-  auto* evrtol_opt =
-      cmd->add_option("--evrtol", evrtol,
-                      "event-driven local error tolerance (overrides .options evrtol)")
-          ->transform(kSpiceNumber);
+  c.evrtol_opt = cmd->add_option("--evrtol", c.evrtol,
+                                 "event-driven local error tolerance (overrides .options evrtol)")
+                     ->transform(kSpiceNumber);
   cmd->add_option("--lcp-solver", run.lcp_solver,
                   "LCP method of pivoting steps: auto, lemke, murty, enum, pgs, newton "
                   "(overrides .options lcpsolver)");
   cmd->add_option("--dump-mlcp", run.dump_step,
                   "write the LCP of step K (1 = first) to <output stem>.stepK.lcp")
       ->check(CLI::PositiveNumber);
-  double dump_time = 0;
-  auto* dump_time_opt = cmd->add_option("--dump-mlcp-time", dump_time,
-                                        "write the LCP of the first step ending at or after time T")
-                            ->transform(kSpiceNumber);
+  c.dump_time_opt = cmd->add_option("--dump-mlcp-time", c.dump_time,
+                                    "write the LCP of the first step ending at or after time T")
+                        ->transform(kSpiceNumber);
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
-  bool no_progress = false;
-  cmd->add_flag("--no-progress", no_progress, "no progress bar");
+  cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
+  return cmd;
+}
 
-  PlotOptions plot;
+CLI::App* add_plot(CLI::App& app, PlotOptions& plot) {
   CLI::App* pcmd = app.add_subcommand("plot", "plot waveforms from a .raw (ngspice's too) or .csv");
   pcmd->add_option("file", plot.input, "waveform file (.raw or .csv)")->required();
   pcmd->add_option("-o,--output", plot.output, ".png, .svg or .pdf (default: <file>.png)");
@@ -123,9 +135,24 @@ int main(int argc, char** argv) {
   add_plot_layout(pcmd, plot.signals, plot.panels, plot.show,
                   "signals in one panel, comma separated (default: voltages, then currents)");
   add_window(pcmd, plot.t_from, plot.t_to);
+  return pcmd;
+}
 
+struct CompareCli {
   CompareOptions cmp;
-  double cmp_theta = 0, cmp_step = 0, cmp_grid = 0;
+  double theta = 0, step = 0, grid = 0;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr;
+  CompareOptions options() const {
+    CompareOptions o = cmp;
+    if (*theta_opt) o.theta = theta;
+    if (*step_opt) o.step = step;
+    if (*grid_opt) o.grid = grid;
+    return o;
+  }
+};
+
+CLI::App* add_compare(CLI::App& app, CompareCli& c) {
+  CompareOptions& cmp = c.cmp;
   CLI::App* ccmd = app.add_subcommand(
       "compare", "run nsspice and ngspice (regularized models) on the netlist and compare");
   ccmd->add_option("netlist", cmp.netlist, "SPICE-like netlist (.cir)")->required();
@@ -164,30 +191,51 @@ int main(int argc, char** argv) {
                    "switching = |i| crossing this fraction of the current's peak")
       ->transform(kSpiceNumber)
       ->capture_default_str();
-  auto* cmp_grid_opt =
-      ccmd->add_option("--grid", cmp_grid, "common grid step (default: nsspice's step)")
-          ->transform(kSpiceNumber);
-  auto* cmp_theta_opt =
-      ccmd->add_option("--theta", cmp_theta, "nsspice's theta")->transform(kSpiceNumber);
-  auto* cmp_step_opt = ccmd->add_option("--step", cmp_step, "nsspice's step (ngspice's TMAX)")
-                           ->transform(kSpiceNumber);
+  c.grid_opt = ccmd->add_option("--grid", c.grid, "common grid step (default: nsspice's step)")
+                   ->transform(kSpiceNumber);
+  c.theta_opt = ccmd->add_option("--theta", c.theta, "nsspice's theta")->transform(kSpiceNumber);
+  c.step_opt = ccmd->add_option("--step", c.step, "nsspice's step (ngspice's TMAX)")
+                   ->transform(kSpiceNumber);
   add_window(ccmd, cmp.t_from, cmp.t_to);
   ccmd->add_flag("-q,--quiet", cmp.quiet, "no report on stdout");
+  return ccmd;
+}
 
-  CLI11_PARSE(app, argc, argv);
-  if (*cmd) {
-    if (*theta_opt) run.theta = theta;
-    if (*evrtol_opt) run.evrtol = evrtol;
-    if (*step_opt) run.step = step;
-    if (*grid_opt) run.grid = grid;
-    if (*dump_time_opt) run.dump_time = dump_time;
-    run.plot_default = plot_opt->count() > 0 && run.plot.empty();
-    run.progress = !no_progress;
-    return nsspice::app::run_command(run);
+// Parses the command line. nullopt: go on; else the exit code: 0 after --help/--version, 1
+// (bad input, as documented) for every parse error, with CLI11's message and a hint.
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "nsspice: error: {}\nRun 'nsspice --help' for the usage.\n", e.what());
+    return nsspice::app::kBadInput;
   }
-  if (*pcmd) return nsspice::app::plot_command(plot);
-  if (*cmp_theta_opt) cmp.theta = cmp_theta;
-  if (*cmp_step_opt) cmp.step = cmp_step;
-  if (*cmp_grid_opt) cmp.grid = cmp_grid;
-  return nsspice::app::compare_command(cmp);
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "nsspice: transient simulation of circuits with ideal diodes and switches,\n"
+      "as mixed linear complementarity systems (no 'timestep too small').",
+      "nsspice"};
+  app.set_version_flag("--version", std::string("nsspice ") + NSSPICE_VERSION);
+  app.require_subcommand(1);
+  RunCli run;
+  PlotOptions plot;
+  CompareCli cmp;
+  CLI::App* run_cmd = add_run(app, run);
+  CLI::App* plot_cmd = add_plot(app, plot);
+  add_compare(app, cmp);
+  if (const auto code = parse(app, argc, argv)) return *code;
+  if (*run_cmd) return nsspice::app::run_command(run.options());
+  if (*plot_cmd) return nsspice::app::plot_command(plot);
+  return nsspice::app::compare_command(cmp.options());
 }

@@ -95,7 +95,7 @@ TEST(LcpSolverChoice, DumpOfAStepReplaysToSuccess) {
     solvers::LcpPolicy policy;
     policy.force = kind;
     const solvers::PolicyResult r = solvers::solve_lcp(dump->M, dump->q, policy);
-    EXPECT_EQ(r.status, solvers::LcpStatus::kSuccess) << solvers::to_string(kind) << r.message;
+    EXPECT_EQ(r.status, solvers::LcpStatus::kSolved) << solvers::to_string(kind) << r.message;
   }
   fs::remove_all(dir);
 }
