@@ -7,14 +7,14 @@
 #include <fstream>
 #include <set>
 
+#include "app/cli/simulation.hpp"
 #include "app/compare/compare_metrics.hpp"
 #include "app/compare/compare_report.hpp"
 #include "app/compare/ngspice_runner.hpp"
+#include "app/compare/spice_params.hpp"
 #include "app/io/raw_writer.hpp"
 #include "app/io/signals.hpp"
-#include "app/cli/simulation.hpp"
-#include "app/compare/spice_params.hpp"
-#include "circuit/names.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -208,7 +208,7 @@ int compare_command(const CompareOptions& o) {
   for (const auto& s : plot_signals)
     if (!ns.index(s)) {
       print_error(
-          fmt::format("unknown signal '{}' in --signals{}", s, circuit::did_you_mean(s, ns.names)));
+          fmt::format("unknown signal '{}' in --signals{}", s, netlist::did_you_mean(s, ns.names)));
       return kBadInput;
     }
 

@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "app/io/signals.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/io/signals.hpp"
 
 namespace nsspice::app {
 

@@ -19,7 +19,6 @@
 #include "app/io/signals.hpp"
 #include "app/measure/measure.hpp"
 #include "app/plot/plot_gnuplot.hpp"
-#include "circuit/names.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::app {

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "app/cli/plot_command.hpp"
-#include "circuit/names.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -40,14 +40,14 @@ bool parse_choices(const RunOptions& o, circuit::TransientOptions& t, std::strin
       error = fmt::format(
           "--lcp-solver '{}': unknown method{}; expected auto, lemke, murty, enum, pgs or newton",
           o.lcp_solver,
-          circuit::did_you_mean(o.lcp_solver, {"auto", "lemke", "murty", "enum", "pgs", "newton"}));
+          netlist::did_you_mean(o.lcp_solver, {"auto", "lemke", "murty", "enum", "pgs", "newton"}));
       return false;
     }
   }
   if (!o.method.empty()) {
     if (o.method != "theta" && o.method != "event") {
       error = fmt::format("--method '{}': expected theta or event{}", o.method,
-                          circuit::did_you_mean(o.method, {"theta", "event"}));
+                          netlist::did_you_mean(o.method, {"theta", "event"}));
       return false;
     }
     t.method = o.method == "event" ? circuit::TranMethod::kEvent : circuit::TranMethod::kTheta;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "circuit/names.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::app {
 
@@ -72,7 +72,7 @@ std::optional<std::vector<size_t>> select_signals(const std::vector<std::string>
     auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
       error = fmt::format("unknown signal '{}' in {}{}", name, option,
-                          circuit::did_you_mean(name, names));
+                          netlist::did_you_mean(name, names));
       return std::nullopt;
     }
     idx.push_back(static_cast<size_t>(it - names.begin()));

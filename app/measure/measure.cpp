@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "app/io/signals.hpp"
-#include "circuit/names.hpp"
+#include "netlist/suggest.hpp"
 #include "netlist/units.hpp"
 
 namespace nsspice::app {
@@ -160,7 +160,7 @@ std::optional<Measurement> Measurement::bind(const MeasureSpec& spec,
     auto it = std::find(names.begin(), names.end(), s);
     if (it == names.end()) {
       error = fmt::format("measurement '{}': unknown signal '{}'{}", spec.name, s,
-                          circuit::did_you_mean(s, names));
+                          netlist::did_you_mean(s, names));
       return false;
     }
     col = static_cast<size_t>(it - names.begin());
