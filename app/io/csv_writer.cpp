@@ -58,11 +58,7 @@ void CsvWriter::flush_buffer() {
 }
 
 bool CsvWriter::close() {
-  if (file_ == nullptr) return !failed_;
-  flush_buffer();
-  if (std::fclose(file_) != 0) failed_ = true;
-  file_ = nullptr;
-  return !failed_;
+  return close_buffered(file_, failed_, [this] { flush_buffer(); });
 }
 
 }  // namespace nsspice::app

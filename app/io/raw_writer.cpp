@@ -77,11 +77,7 @@ void RawWriter::flush_buffer() {
 }
 
 bool RawWriter::close() {
-  if (file_ == nullptr) return !failed_;
-  flush_buffer();
-  if (std::fclose(file_) != 0) failed_ = true;
-  file_ = nullptr;
-  return !failed_;
+  return close_buffered(file_, failed_, [this] { flush_buffer(); });
 }
 
 }  // namespace nsspice::app

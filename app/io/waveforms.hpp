@@ -1,6 +1,7 @@
 #pragma once
 // Waveforms in memory (what `plot` and `compare` work on) and the writer interface that `run`
 // streams into. A column per signal, one shared time axis.
+#include <cstdio>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,5 +56,16 @@ class WaveformWriter : public RowSink {
   virtual bool close() = 0;
   void finish() override { close(); }
 };
+
+// The close of a buffered writer (CSV and raw alike): write out what is buffered (`flush`),
+// fclose, forget the handle. False if anything failed, now or before (`failed`).
+template <class Flush>
+bool close_buffered(std::FILE*& file, bool& failed, Flush flush) {
+  if (file == nullptr) return !failed;
+  flush();
+  if (std::fclose(file) != 0) failed = true;
+  file = nullptr;
+  return !failed;
+}
 
 }  // namespace nsspice::app
