@@ -47,7 +47,9 @@ TEST(NetlistRobustness, RandomBytes) {
     EXPECT_EQ(p.diags.all().empty(), rendered.empty());
     total_cards += static_cast<int>(p.net.cards.size());
   }
-  EXPECT_GE(total_cards, 0);
+  // The netlist-like half must reach the card parser, not only the lexer's rejections (fixed
+  // seed: a deterministic count).
+  EXPECT_GT(total_cards, 50);
 }
 
 }  // namespace
