@@ -60,7 +60,7 @@ TEST_F(CliReject, UnknownMethodAndSolverAndFormat) {
   expect_rejected("--method exact", "--method 'exact': expected theta or event");
   expect_rejected("--lcp-solver lemk",
                   "--lcp-solver 'lemk': unknown method (did you mean 'lemke'?)");
-  expect_rejected("--format xls", "--format 'xls': expected csv, raw or rawascii");
+  expect_rejected("--format xls", "--format: xls not in {csv,raw,rawascii}");
 }
 
 TEST_F(CliReject, UnknownSignalAndBadMeasurement) {

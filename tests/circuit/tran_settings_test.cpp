@@ -66,12 +66,20 @@ TEST(TranSettings, NetlistStepAndEvmaxstep) {
   EXPECT_EQ(s.event_h_max, 4e-6);
 }
 
+TransientOptions theta_step(std::optional<double> theta, std::optional<double> h) {
+  TransientOptions o;
+  o.theta = theta;
+  o.h = h;
+  return o;
+}
+
 TEST(TranSettings, ValidateNamesTheCommandLineOption) {
   const Circuit c = with_tran(1e-6, 1e-3);
-  EXPECT_EQ(resolve_tran_settings(c, {.theta = 2.0}).validate(), "--theta 2: must be in [0.5, 1]");
-  EXPECT_EQ(resolve_tran_settings(c, {.h = -1.0}).validate(),
+  EXPECT_EQ(resolve_tran_settings(c, theta_step(2.0, {})).validate(),
+            "--theta 2: must be in [0.5, 1]");
+  EXPECT_EQ(resolve_tran_settings(c, theta_step({}, -1.0)).validate(),
             "--step -1: must be positive (seconds)");
-  EXPECT_EQ(resolve_tran_settings(c, {.h = 0.0}).validate(),
+  EXPECT_EQ(resolve_tran_settings(c, theta_step({}, 0.0)).validate(),
             "--step 0: must be positive (seconds)");
   TransientOptions ev;
   ev.method = TranMethod::kEvent;
