@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -14,6 +15,7 @@
 #include "app/compare/spice_params.hpp"
 #include "app/io/raw_writer.hpp"
 #include "app/io/signals.hpp"
+#include "circuit/tran_settings.hpp"
 #include "netlist/suggest.hpp"
 
 namespace nsspice::app {
@@ -138,7 +140,23 @@ std::vector<std::string> default_plot_signals(const Waveforms& ns,
 
 }  // namespace
 
+std::string CompareOptions::validate() const {
+  if (!(timeout_seconds > 0) || !std::isfinite(timeout_seconds))
+    return fmt::format("--timeout {:g}: must be positive (seconds)", timeout_seconds);
+  if (!(switch_threshold > 0 && switch_threshold < 1))
+    return fmt::format("--switch-threshold {:g}: must be in (0, 1)", switch_threshold);
+  if (grid && !(*grid > 0 && std::isfinite(*grid)))
+    return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
+  for (double n : sweep_n)
+    if (!(n > 0) || !std::isfinite(n)) return fmt::format("--sweep-n {:g}: must be positive", n);
+  return {};
+}
+
 int compare_command(const CompareOptions& o) {
+  if (const std::string why = o.validate(); !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
   const auto ngspice = find_executable(o.ngspice);
   if (!ngspice) {
     print_error(fmt::format(
@@ -151,6 +169,14 @@ int compare_command(const CompareOptions& o) {
   const auto loaded = load_netlist(o.netlist);
   if (!loaded) return kBadInput;
   const circuit::Circuit& c = loaded->circuit;
+  circuit::TransientOptions overrides;
+  overrides.theta = o.theta;
+  overrides.h = o.step;
+  if (const std::string why = circuit::resolve_tran_settings(c, overrides).validate();
+      !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
   const circuit::Assembled assembled = circuit::assemble(c);
   const circuit::SignalTable table = circuit::make_signals(c, assembled);
   Waveforms ns;

@@ -30,6 +30,11 @@ struct CompareOptions {
   std::optional<double> theta, step;
   std::optional<double> t_from, t_to;  // the overlay plot's time window
   bool quiet = false;
+
+  // Empty when valid, else the option out of range and its allowed range
+  // ("--timeout 0: must be positive (seconds)"). theta/step are checked with the netlist's
+  // .tran (circuit/tran_settings.hpp).
+  std::string validate() const;
 };
 
 int compare_command(const CompareOptions& options);

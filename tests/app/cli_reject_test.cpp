@@ -1,6 +1,7 @@
 // Bad options are bad input: exit 1, a message naming the option and its allowed range, and no
 // output file created or touched (the run plan is checked before any file is opened). CLI11's
 // own parse errors exit 1 too, and --help names the program "nsspice", not its path.
+#include "app/cli/compare_command.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {
@@ -104,6 +105,47 @@ TEST_F(CliReject, ValidOptionsStillRun) {
   const CliRun r = nsspice("run rect.cir -o ok.csv -q --theta 1 --step 50u --grid 1m");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(fs::exists(dir_ / "ok.csv"));
+}
+
+}  // namespace
+}  // namespace nsspice::testing
+
+namespace nsspice::app {
+namespace {
+
+TEST(CompareOptionsValidate, DefaultsAreValidAndEachRangeIsNamed) {
+  EXPECT_EQ(CompareOptions{}.validate(), "");
+  CompareOptions o;
+  o.timeout_seconds = 0;
+  EXPECT_EQ(o.validate(), "--timeout 0: must be positive (seconds)");
+  o = {};
+  o.switch_threshold = 1.5;
+  EXPECT_EQ(o.validate(), "--switch-threshold 1.5: must be in (0, 1)");
+  o = {};
+  o.grid = -1e-6;
+  EXPECT_EQ(o.validate(), "--grid -1e-06: must be positive (a step in seconds)");
+  o = {};
+  o.sweep_n = {1, 0};
+  EXPECT_EQ(o.validate(), "--sweep-n 0: must be positive");
+}
+
+}  // namespace
+}  // namespace nsspice::app
+
+namespace nsspice::testing {
+namespace {
+
+TEST_F(CliReject, CompareRejectsBadOptionsBeforeWritingAnything) {
+  write("rect.cir", kRect);
+  const CliRun r = nsspice("compare rect.cir -d cmp -q --theta 3");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--theta 3: must be in [0.5, 1]"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+  const CliRun t = nsspice("compare rect.cir -d cmp -q --timeout 0");
+  EXPECT_EQ(t.exit_code, 1) << t.output;
+  EXPECT_NE(t.output.find("--timeout 0: must be positive (seconds)"), std::string::npos)
+      << t.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
 }
 
 }  // namespace
