@@ -149,7 +149,7 @@ std::string CompareOptions::validate() const {
     return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
   for (double n : sweep_n)
     if (!(n > 0) || !std::isfinite(n)) return fmt::format("--sweep-n {:g}: must be positive", n);
-  return {};
+  return translate.validate();
 }
 
 int compare_command(const CompareOptions& o) {

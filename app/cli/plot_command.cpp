@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "app/cli/simulation.hpp"
@@ -54,7 +55,18 @@ std::vector<PlotPanel> make_panels(const Waveforms& w,
   return panels;
 }
 
+std::string PlotOptions::validate() const {
+  if (t_from.has_value() != t_to.has_value()) return "--window: needs FROM,TO";
+  if (t_from && !(std::isfinite(*t_from) && std::isfinite(*t_to) && *t_from < *t_to))
+    return fmt::format("--window {:g},{:g}: FROM must be below TO", *t_from, *t_to);
+  return {};
+}
+
 int plot_command(const PlotOptions& o) {
+  if (const std::string why = o.validate(); !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
   std::string error;
   auto data = read_waveforms(o.input, error);
   if (!data) {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "app/plot/plot_gnuplot.hpp"
 #include "app/io/waveforms.hpp"
+#include "app/plot/plot_gnuplot.hpp"
 
 namespace nsspice::app {
 
@@ -18,6 +18,9 @@ struct PlotOptions {
   std::string title;
   bool show = false;
   std::optional<double> t_from, t_to;  // --window
+
+  // Empty when valid: a window has FROM < TO, both finite.
+  std::string validate() const;
 };
 
 int plot_command(const PlotOptions& options);

@@ -29,6 +29,11 @@ struct RunOptions {
   std::optional<double> dump_time;  // --dump-mlcp-time T
   bool quiet = false;
   bool progress = true;
+
+  // Empty when the command line's own numbers are in range (--grid, --dump-mlcp,
+  // --dump-mlcp-time), else the option and its allowed range. theta, step and evrtol are
+  // checked with the netlist's values (circuit/tran_settings.hpp), by the run plan.
+  std::string validate() const;
 };
 
 // Returns the process exit code (0 success, 1 bad input, 2 simulation failure, 3 output failure).

@@ -55,16 +55,6 @@ bool parse_choices(const RunOptions& o, circuit::TransientOptions& t, std::strin
   return true;
 }
 
-// The options of the command line that are numbers, with their ranges.
-std::string check_numbers(const RunOptions& o) {
-  if (o.grid && !(*o.grid > 0 && std::isfinite(*o.grid)))
-    return fmt::format("--grid {:g}: must be positive (a step in seconds)", *o.grid);
-  if (o.dump_step < 0) return fmt::format("--dump-mlcp {}: must be >= 1", o.dump_step);
-  if (o.dump_time && !(*o.dump_time >= 0 && std::isfinite(*o.dump_time)))
-    return fmt::format("--dump-mlcp-time {:g}: must be >= 0 (seconds)", *o.dump_time);
-  return {};
-}
-
 // --save, else the netlist's .print/.save/.probe signals; the plot and the measurements.
 OutputRequest output_request(const RunOptions& o, const LoadedNetlist& loaded,
                              std::vector<MeasureSpec> measures, bool plotting) {
@@ -81,6 +71,15 @@ OutputRequest output_request(const RunOptions& o, const LoadedNetlist& loaded,
 }
 
 }  // namespace
+
+std::string RunOptions::validate() const {
+  if (grid && !(*grid > 0 && std::isfinite(*grid)))
+    return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
+  if (dump_step < 0) return fmt::format("--dump-mlcp {}: must be >= 1", dump_step);
+  if (dump_time && !(*dump_time >= 0 && std::isfinite(*dump_time)))
+    return fmt::format("--dump-mlcp-time {:g}: must be >= 0 (seconds)", *dump_time);
+  return {};
+}
 
 std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
                                            const std::vector<std::string>& signal_names,
@@ -122,7 +121,7 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
   plan.overrides.event_rtol = o.evrtol;
   plan.tran = circuit::resolve_tran_settings(loaded.circuit, plan.overrides);
   if (error = plan.tran.validate(); !error.empty()) return std::nullopt;
-  if (error = check_numbers(o); !error.empty()) return std::nullopt;
+  if (error = o.validate(); !error.empty()) return std::nullopt;
   plan.event_driven = plan.tran.method == circuit::TranMethod::kEvent;
   if (plan.event_driven && (o.dump_step > 0 || o.dump_time)) {
     error = "--dump-mlcp writes a step of the theta-scheme; it does not apply to --method event";

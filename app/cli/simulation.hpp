@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "app/measure/measure.hpp"
 #include "app/io/waveforms.hpp"
+#include "app/measure/measure.hpp"
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
 #include "circuit/transient.hpp"

@@ -4,10 +4,19 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "app/compare/spice_params.hpp"
 
 namespace nsspice::app {
+
+std::string TranslateOptions::validate() const {
+  if (!(comparator_width > 0) || !std::isfinite(comparator_width))
+    return fmt::format("--comparator-width {:g}: must be positive (volts)", comparator_width);
+  if (!(tmax >= 0) || !std::isfinite(tmax))
+    return fmt::format("tmax {:g}: must be >= 0 (seconds; 0 = from .tran)", tmax);
+  return {};
+}
 namespace {
 
 using circuit::Waveform;

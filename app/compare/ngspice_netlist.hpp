@@ -32,6 +32,9 @@ struct TranslateOptions {
   std::string options = "RELTOL=1e-4";  // the .options line
   double tmax = 0;                      // nsspice's step (0: from .tran)
   std::string raw_path = "ngspice.raw";
+
+  // Empty when valid, else the option out of range and its allowed range.
+  std::string validate() const;
 };
 
 struct Translation {

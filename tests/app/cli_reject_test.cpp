@@ -2,6 +2,8 @@
 // output file created or touched (the run plan is checked before any file is opened). CLI11's
 // own parse errors exit 1 too, and --help names the program "nsspice", not its path.
 #include "app/cli/compare_command.hpp"
+#include "app/cli/plot_command.hpp"
+#include "app/cli/run_command.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {
@@ -150,3 +152,47 @@ TEST_F(CliReject, CompareRejectsBadOptionsBeforeWritingAnything) {
 
 }  // namespace
 }  // namespace nsspice::testing
+
+namespace nsspice::app {
+namespace {
+
+TEST(RunOptionsValidate, CommandLineNumbersAndTheirRanges) {
+  EXPECT_EQ(RunOptions{}.validate(), "");
+  RunOptions o;
+  o.grid = 0.0;
+  EXPECT_EQ(o.validate(), "--grid 0: must be positive (a step in seconds)");
+  o = {};
+  o.dump_step = -2;
+  EXPECT_EQ(o.validate(), "--dump-mlcp -2: must be >= 1");
+  o = {};
+  o.dump_time = -1e-3;
+  EXPECT_EQ(o.validate(), "--dump-mlcp-time -0.001: must be >= 0 (seconds)");
+}
+
+TEST(TranslateOptionsValidate, ComparatorWidthAndStep) {
+  EXPECT_EQ(TranslateOptions{}.validate(), "");
+  TranslateOptions t;
+  t.comparator_width = 0;
+  EXPECT_EQ(t.validate(), "--comparator-width 0: must be positive (volts)");
+  CompareOptions c;
+  c.translate.comparator_width = -1;
+  EXPECT_EQ(c.validate(), "--comparator-width -1: must be positive (volts)");
+  t = {};
+  t.tmax = -1;
+  EXPECT_EQ(t.validate(), "tmax -1: must be >= 0 (seconds; 0 = from .tran)");
+}
+
+TEST(PlotOptionsValidate, WindowMustBeOrdered) {
+  EXPECT_EQ(PlotOptions{}.validate(), "");
+  PlotOptions p;
+  p.t_from = 2e-3;
+  p.t_to = 1e-3;
+  EXPECT_EQ(p.validate(), "--window 0.002,0.001: FROM must be below TO");
+  p.t_to.reset();
+  EXPECT_EQ(p.validate(), "--window: needs FROM,TO");
+  p.t_to = 3e-3;
+  EXPECT_EQ(p.validate(), "");
+}
+
+}  // namespace
+}  // namespace nsspice::app
