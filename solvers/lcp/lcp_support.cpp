@@ -51,19 +51,19 @@ LcpResult trivial_solution(const Eigen::VectorXd& q) {
 
 std::optional<LcpResult> reject_input(const std::string& options_error, const Eigen::MatrixXd& M,
                                       const Eigen::VectorXd& q) {
+  const bool sizes_ok = M.rows() == q.size() && M.cols() == q.size();
+  if (options_error.empty() && sizes_ok && M.allFinite() && q.allFinite()) return std::nullopt;
   LcpResult rejected;
   if (!options_error.empty()) {
     rejected.status = LcpStatus::kInvalidInput;
     rejected.message = "invalid options: " + options_error;
-  } else if (M.rows() != q.size() || M.cols() != q.size()) {
+  } else if (!sizes_ok) {
     rejected.status = LcpStatus::kInvalidInput;
     rejected.message =
         fmt::format("invalid sizes: M is {}x{}, q has {} entries", M.rows(), M.cols(), q.size());
-  } else if (!M.allFinite() || !q.allFinite()) {
+  } else {
     rejected.status = LcpStatus::kNumericalFailure;
     rejected.message = "NaN or Inf in M or q";
-  } else {
-    return std::nullopt;
   }
   return rejected;
 }
