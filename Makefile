@@ -1,14 +1,15 @@
 # The two commands of the README:
 #   make demo   install what is missing, build, simulate examples/rectifier.cir, write CSV + plot
 #   make test   install what is missing, build, run the whole test suite through ctest
-# Others: make build, make sanitize (ASan+UBSan build and tests), make bench, make format, make clean
+# Others: make build, make sanitize (ASan+UBSan build and tests), make sanitize-ci (the subset CI
+# runs), make bench, make format, make clean
 BUILD   ?= build
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DNSSPICE_WERROR=ON
 DEMO    ?= examples/rectifier.cir
 OUT     ?= out
 
-.PHONY: deps build demo test sanitize bench format clean fuzz
+.PHONY: deps build demo test sanitize sanitize-ci bench format clean fuzz
 
 deps:
 	@bash scripts/install-deps.sh
@@ -31,6 +32,18 @@ sanitize: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNSSPICE_WERROR=ON -DNSSPICE_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS)
+
+# What CI runs under ASan+UBSan within its time: the unit tests (netlist, solvers, circuit) and
+# the regression tests, without the app tests (gnuplot and ngspice subprocesses, covered by
+# `make test`) and without the three whole-corpus sweeps that take 1.5-4 min each at -O0 under
+# the sanitizers (every example twice, every solver on every stored problem); the same code is
+# run by the smaller tests of each.
+SANITIZE_CI_TARGETS = test_netlist test_solvers test_circuit test_regression
+SANITIZE_CI_SKIP = ^(Examples\.EveryExampleRuns|EventDriven\.EveryExampleRuns|LcpSuite\.EverySolverOnEveryStoredProblem)$$
+sanitize-ci: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNSSPICE_WERROR=ON -DNSSPICE_SANITIZE=ON
+	cmake --build build-asan -j $(JOBS) --target $(SANITIZE_CI_TARGETS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -L 'netlist|solvers|circuit|regression' -E '$(SANITIZE_CI_SKIP)'
 
 bench: build
 	@bash scripts/install-deps.sh --peers

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
         fmt::print("  z[{}] = {}\n", j, row.result.z[j]);
       }
     }
-    ok = ok && row.result.status == nsspice::solvers::LcpStatus::kSuccess;
+    ok = ok && row.result.status == nsspice::solvers::LcpStatus::kSolved;
   }
   return kinds.size() == 1 && !ok ? 1 : 0;
 }

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "circuit/names.hpp"
 #include "circuit/src/elaborator.hpp"
 #include "circuit/src/spice_options.hpp"
 #include "circuit/topology.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::circuit {
 namespace detail {
@@ -101,7 +101,7 @@ void Elaborator::lcp_solver_option(const netlist::Param& p) {
   const std::vector<std::string> names = {"auto", "lemke", "murty", "enum", "pgs", "newton"};
   diags_.error(p.raw.span, fmt::format("unknown LCP solver '{}' in LCPSOLVER{}; expected one of "
                                        "auto, lemke, murty, enum, pgs, newton",
-                                       p.raw.text, did_you_mean(p.raw.lower, names)));
+                                       p.raw.text, netlist::did_you_mean(p.raw.lower, names)));
 }
 
 double* Elaborator::event_option(const std::string& name) {
@@ -176,7 +176,7 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                 fmt::format("unknown METHOD '{}'; expected theta or event (or SPICE's "
                             "trap, gear){}",
                             p.raw.text,
-                            did_you_mean(p.raw.lower, {"theta", "event", "trap", "gear"})));
+                            netlist::did_you_mean(p.raw.lower, {"theta", "event", "trap", "gear"})));
         } else if (double* target = event_option(p.name.lower)) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "circuit/names.hpp"
+#include "netlist/suggest.hpp"
 #include "circuit/src/behavioural.hpp"
 #include "circuit/src/elaborator.hpp"
 
@@ -128,7 +128,7 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     if (netlist_nodes_.count(n) != 0) continue;
     error(e, p.raw.span,
           fmt::format("unknown node '{}' in the expression of '{}'{}", n, name,
-                      did_you_mean(n, known)));
+                      netlist::did_you_mean(n, known)));
     return;
   }
   const int p_node = node(e.nodes[0]), n_node = node(e.nodes[1]);

@@ -7,8 +7,8 @@
 #include <cctype>
 #include <cmath>
 
-#include "circuit/names.hpp"
 #include "circuit/src/elaborator.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::circuit::detail {
 
@@ -37,7 +37,7 @@ void Elaborator::elements(const std::vector<netlist::Card>& cards) {
         std::vector<std::string> names;
         for (const auto& [k, v] : node_index_) names.push_back(k);
         diags_.error(entry.node.span, fmt::format("unknown node '{}' in .ic{}", entry.node.text,
-                                                  did_you_mean(entry.node.lower, names)));
+                                                  netlist::did_you_mean(entry.node.lower, names)));
         continue;
       }
       if (std::any_of(c_.ic.begin(), c_.ic.end(),
@@ -223,7 +223,7 @@ const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, c
     for (const auto& [k, v] : models_) names.push_back(k);
     error(e, e.model->span,
           fmt::format("unknown model '{}' for {} '{}'{}", e.model->text, what, e.name.lower,
-                      did_you_mean(e.model->lower, names)));
+                      netlist::did_you_mean(e.model->lower, names)));
     return nullptr;
   }
   const M* m = std::get_if<M>(&it->second);
@@ -306,7 +306,7 @@ void Elaborator::references() {
     error(card, span,
           fmt::format("'{}' refers to '{}', which is not {}{}", owner, ref,
                       want_inductor ? "an inductor" : "a voltage source",
-                      it == by_name.end() ? did_you_mean(ref, names) : std::string()));
+                      it == by_name.end() ? netlist::did_you_mean(ref, names) : std::string()));
   };
   for (const Device& d : c_.devices) {
     if (const auto* f = std::get_if<Cccs>(&d)) check(f->name, f->control, false);

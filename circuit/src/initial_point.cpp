@@ -69,7 +69,7 @@ InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
   if (!circuit.ic.empty()) held = assemble(circuit, {.hold_ic_nodes = true});
   const Assembled& system = held ? *held : a;
   const solvers::OperatingPoint op = solvers::solve_operating_point(system.mlcs, 0.0);
-  if (op.outcome.status != solvers::LcpStatus::kSuccess &&
+  if (op.outcome.status != solvers::LcpStatus::kSolved &&
       op.outcome.status != solvers::LcpStatus::kInaccurate) {
     p.error = fmt::format(
         "the DC operating point could not be found: {}{}; if the circuit has no DC path for some "

@@ -1,4 +1,4 @@
-// Stamps of the nonsmooth devices (docs/devices.md, formulation.md §1.2). Symbols: pair j with
+// Stamps of the nonsmooth devices (docs/devices.md, docs/formulation.md §1.2). Symbols: pair j with
 // current/multiplier λ_j and complementary w_j = C_j x + D_j λ + d_j, 0 ≤ w ⊥ λ ≥ 0.
 //
 //   diode (a → k):    w1 = v_k − v_a + RON λ1 + VF,  current a → k = λ1

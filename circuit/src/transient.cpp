@@ -236,7 +236,7 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     capture.before_step(result.captured);
     const solvers::MlcpOutcome outcome = stepper.step();
     capture.after_step(result.captured);
-    if (outcome.status != solvers::LcpStatus::kSuccess &&
+    if (outcome.status != solvers::LcpStatus::kSolved &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
       result.error =
           fmt::format("at t = {:.9g} s (step from {:.9g} s): {}{} [{}]", stepper.t_next(),

@@ -1,9 +1,10 @@
-// Internal: edit distance and "did you mean" (see suggest.hpp).
-#include "netlist/src/suggest.hpp"
+// Edit distance and "did you mean" (netlist/suggest.hpp).
+#include "netlist/suggest.hpp"
 
 #include <algorithm>
+#include <utility>
 
-namespace nsspice::netlist::detail {
+namespace nsspice::netlist {
 
 int edit_distance(std::string_view a, std::string_view b) {
   const std::size_t n = a.size(), m = b.size();
@@ -48,4 +49,4 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   return out + "?)";
 }
 
-}  // namespace nsspice::netlist::detail
+}  // namespace nsspice::netlist

@@ -1,19 +1,11 @@
-// Internal: "did you mean" suggestions for misspelt names.
-//
-// Distance = optimal string alignment (insert, delete, substitute, swap adjacent), on the
-// lower-case names. The suggestion lists the (at most 3) nearest candidates within distance
-// max(1, |name| / 3), nearest first, ties in the order given.
+// Internal: the netlist's own files reach the public helper (netlist/suggest.hpp) as before.
 #pragma once
 
-#include <string>
-#include <string_view>
-#include <vector>
+#include "netlist/suggest.hpp"
 
 namespace nsspice::netlist::detail {
 
-int edit_distance(std::string_view a, std::string_view b);
-
-// " (did you mean 'x'?)" / " (did you mean 'x' or 'y'?)" / "" when nothing is close.
-std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
+using netlist::did_you_mean;
+using netlist::edit_distance;
 
 }  // namespace nsspice::netlist::detail

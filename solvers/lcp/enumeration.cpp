@@ -54,9 +54,13 @@ Candidate basis_candidate(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, st
 
 }  // namespace
 
-bool EnumerationOptions::validate() const {
-  return max_size >= 0 && max_size <= kEnumerationHardLimit && std::isfinite(accept_residual) &&
-         accept_residual >= 0;
+std::string EnumerationOptions::validate() const {
+  if (max_size < 0 || max_size > kEnumerationHardLimit)
+    return out_of_range("max_size", max_size,
+                        "in [0, " + std::to_string(kEnumerationHardLimit) + "]");
+  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
+    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
+  return {};
 }
 
 LcpResult solve_enumeration(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
@@ -85,7 +89,7 @@ LcpResult solve_enumeration(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                                                           : derived_accept(m_inf, q, trial.z);
         if (trial.residual <= accept) {
           trial.iterations = result.iterations;
-          trial.status = LcpStatus::kSuccess;
+          trial.status = LcpStatus::kSolved;
           trial.z_basic.assign(static_cast<std::size_t>(n), 0);
           for (int j = 0; j < n; ++j) trial.z_basic[static_cast<std::size_t>(j)] = (mask >> j) & 1;
           if (c.singular) trial.message = "solution on a singular principal submatrix";

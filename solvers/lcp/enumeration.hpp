@@ -19,6 +19,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 #include "solvers/lcp/lcp.hpp"
 
@@ -31,12 +32,12 @@ struct EnumerationOptions {
   int max_size = kEnumerationHardLimit;  // reject n > max_size (≤ kEnumerationHardLimit)
   double accept_residual = 0;            // 0 = derived (see the header)
 
-  // True if 0 ≤ max_size ≤ kEnumerationHardLimit and accept_residual is finite and ≥ 0.
-  bool validate() const;
+  // Empty when valid, else the field out of range and its allowed range.
+  std::string validate() const;
 };
 
 // Solves LCP(M, q) by enumeration. `iterations` counts the bases examined.
-// Statuses: kSuccess; kInfeasible (see the header); kNumericalFailure for invalid data,
+// Statuses: kSolved; kInfeasible (see the header); kNumericalFailure for invalid data,
 // invalid options, or n > max_size.
 LcpResult solve_enumeration(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                             const EnumerationOptions& options = {});

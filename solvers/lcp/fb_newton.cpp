@@ -100,9 +100,14 @@ bool iterate(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const FbNewtonO
 
 }  // namespace
 
-bool FbNewtonOptions::validate() const {
-  return max_iterations >= 0 && max_backtracks >= 0 && sigma > 0 && sigma < 0.5 &&
-         std::isfinite(accept_residual) && accept_residual >= 0;
+std::string FbNewtonOptions::validate() const {
+  if (max_iterations < 0)
+    return out_of_range("max_iterations", max_iterations, ">= 0 (0 = automatic)");
+  if (max_backtracks < 0) return out_of_range("max_backtracks", max_backtracks, ">= 0");
+  if (!(sigma > 0 && sigma < 0.5)) return out_of_range("sigma", sigma, "in (0, 0.5)");
+  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
+    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
+  return {};
 }
 
 LcpResult solve_fb_newton(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
@@ -121,7 +126,7 @@ LcpResult solve_fb_newton(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     }
     previous_active = result.z_basic;
     classify(m_inf, q, options.accept_residual, LcpStatus::kNoConvergence, result);
-    if (result.status == LcpStatus::kSuccess) return result;
+    if (result.status == LcpStatus::kSolved) return result;
     if (k == max_it) {
       result.message =
           fmt::format("no convergence in {} iterations (residual {:.3g})", max_it, result.residual);

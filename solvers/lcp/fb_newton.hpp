@@ -27,6 +27,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 #include "solvers/lcp/lcp.hpp"
 
@@ -39,12 +40,12 @@ struct FbNewtonOptions {
   double accept_residual = 0;  // stopping and success threshold; 0 = derived
   bool polish = true;          // direct solve on a repeated active set (see the header)
 
-  // True if counts ≥ 0, σ ∈ (0, ½), accept_residual finite and ≥ 0.
-  bool validate() const;
+  // Empty when valid, else the field out of range and its allowed range.
+  std::string validate() const;
 };
 
 // Solves LCP(M, q) by semismooth Newton from z = 0. `iterations` counts Newton steps,
-// `pivots` stays 0. Statuses: kSuccess; kNoConvergence (limit, stationary point, line search
+// `pivots` stays 0. Statuses: kSolved; kNoConvergence (limit, stationary point, line search
 // failure); kNumericalFailure for invalid data or options, or non-finite iterates.
 LcpResult solve_fb_newton(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                           const FbNewtonOptions& options = {});

@@ -12,23 +12,24 @@
 #include <string_view>
 #include <vector>
 
+#include "solvers/status.hpp"
+
 namespace nsspice::solvers {
 
-enum class LcpStatus {
-  kSuccess,           // solution found, residual below the acceptance threshold
-  kInaccurate,        // terminated on a complementary basis but residual above threshold
-  kNoConvergence,     // pivot / iteration limit reached
-  kNumericalFailure,  // NaN/Inf data, tiny pivot, or invalid options / dimensions
-  kInfeasible,        // proof (or strong evidence, see solver docs) of no solution
-};
-
-std::string_view to_string(LcpStatus status);
+// The outcome of an LCP solve, in the one status vocabulary of solvers/status.hpp:
+//   kSolved           solution found, residual below the acceptance threshold
+//   kInaccurate       terminated on a complementary basis but residual above threshold
+//   kNoConvergence    pivot / iteration limit reached
+//   kNumericalFailure NaN/Inf data or tableau, tiny pivot
+//   kInfeasible       proof (or strong evidence, see solver docs) of no solution
+//   kInvalidInput     invalid options or dimensions (message says which)
+using LcpStatus = Status;
 
 struct LcpResult {
   LcpStatus status = LcpStatus::kNumericalFailure;
   Eigen::VectorXd z, w;  // w recomputed as M z + q after the solve
   // Final complementary basis: z_basic[j] = 1 if z_j is basic (else w_j is basic).
-  // Meaningful on kSuccess / kInaccurate.
+  // Meaningful on kSolved / kInaccurate.
   std::vector<char> z_basic;
   int pivots = 0;
   double residual = 0;  // lcp_residual(z, w), computed independently of the solver

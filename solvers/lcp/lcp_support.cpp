@@ -3,6 +3,8 @@
 // Reference: AB08 §12.4; Cottle, Pang, Stone (1992) ch. 1.
 #include "solvers/lcp/lcp_support.hpp"
 
+#include <fmt/format.h>
+
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
@@ -40,20 +42,35 @@ double derived_accept(double m_inf, const Eigen::VectorXd& q, const Eigen::Vecto
 
 LcpResult trivial_solution(const Eigen::VectorXd& q) {
   LcpResult result;
-  result.status = LcpStatus::kSuccess;
+  result.status = LcpStatus::kSolved;
   result.z = Eigen::VectorXd::Zero(q.size());
   result.w = q;
   result.z_basic.assign(static_cast<std::size_t>(q.size()), 0);
   return result;
 }
 
-std::optional<LcpResult> early_result(bool options_valid, const Eigen::MatrixXd& M,
-                                      const Eigen::VectorXd& q, bool answer_trivial) {
-  if (!options_valid || !lcp_data_valid(M, q)) {
-    LcpResult invalid;
-    invalid.message = "invalid options or data (size mismatch, NaN/Inf)";
-    return invalid;
+std::optional<LcpResult> reject_input(const std::string& options_error, const Eigen::MatrixXd& M,
+                                      const Eigen::VectorXd& q) {
+  const bool sizes_ok = M.rows() == q.size() && M.cols() == q.size();
+  if (options_error.empty() && sizes_ok && M.allFinite() && q.allFinite()) return std::nullopt;
+  LcpResult rejected;
+  if (!options_error.empty()) {
+    rejected.status = LcpStatus::kInvalidInput;
+    rejected.message = "invalid options: " + options_error;
+  } else if (!sizes_ok) {
+    rejected.status = LcpStatus::kInvalidInput;
+    rejected.message =
+        fmt::format("invalid sizes: M is {}x{}, q has {} entries", M.rows(), M.cols(), q.size());
+  } else {
+    rejected.status = LcpStatus::kNumericalFailure;
+    rejected.message = "NaN or Inf in M or q";
   }
+  return rejected;
+}
+
+std::optional<LcpResult> early_result(const std::string& options_error, const Eigen::MatrixXd& M,
+                                      const Eigen::VectorXd& q, bool answer_trivial) {
+  if (auto rejected = reject_input(options_error, M, q)) return rejected;
   if (answer_trivial && (q.size() == 0 || q.minCoeff() >= 0)) return trivial_solution(q);
   return std::nullopt;
 }
@@ -105,7 +122,7 @@ bool polish_on_basis(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
 void classify(double m_inf, const Eigen::VectorXd& q, double accept, LcpStatus otherwise,
               LcpResult& result) {
   const double limit = accept > 0 ? accept : derived_accept(m_inf, q, result.z);
-  result.status = result.residual <= limit ? LcpStatus::kSuccess : otherwise;
+  result.status = result.residual <= limit ? LcpStatus::kSolved : otherwise;
 }
 
 }  // namespace nsspice::solvers

@@ -17,6 +17,7 @@
 #pragma once
 #include <Eigen/Core>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "solvers/lcp/lcp.hpp"
@@ -26,6 +27,11 @@ namespace nsspice::solvers {
 // True if M is square, matches q, and all entries are finite.
 bool lcp_data_valid(const Eigen::MatrixXd& M, const Eigen::VectorXd& q);
 
+// The result of a solve refused before computing: kInvalidInput for options (`options_error`)
+// or sizes, kNumericalFailure for NaN/Inf entries; nullopt when the input is acceptable.
+std::optional<LcpResult> reject_input(const std::string& options_error, const Eigen::MatrixXd& M,
+                                      const Eigen::VectorXd& q);
+
 // ‖M‖∞ (maximum absolute row sum); 0 for an empty matrix.
 double inf_norm(const Eigen::MatrixXd& M);
 
@@ -33,12 +39,13 @@ double inf_norm(const Eigen::MatrixXd& M);
 double lcp_scale(double m_inf, const Eigen::VectorXd& q, const Eigen::VectorXd& z);
 double derived_accept(double m_inf, const Eigen::VectorXd& q, const Eigen::VectorXd& z);
 
-// The trivial solution z = 0, w = q (valid when q ≥ 0), with status kSuccess.
+// The trivial solution z = 0, w = q (valid when q ≥ 0), with status kSolved.
 LcpResult trivial_solution(const Eigen::VectorXd& q);
 
-// What every solver does first: rejects invalid options or data (kNumericalFailure with a
-// message) and answers q ≥ 0 (or n = 0) with the trivial solution; nullopt: go on solving.
-std::optional<LcpResult> early_result(bool options_valid, const Eigen::MatrixXd& M,
+// What every solver does first: rejects invalid options (`options_error`, from validate()) or
+// sizes (kInvalidInput with the message) and non-finite data (kNumericalFailure), and answers
+// q ≥ 0 (or n = 0) with the trivial solution; nullopt: go on solving.
+std::optional<LcpResult> early_result(const std::string& options_error, const Eigen::MatrixXd& M,
                                       const Eigen::VectorXd& q, bool answer_trivial = true);
 
 // Sets z = max(0, candidate), w = M z + q, residual; z_basic[j] = (z_j > w_j).
@@ -55,7 +62,7 @@ void set_candidate(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
 bool polish_on_basis(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                      const std::vector<char>& z_basic, LcpResult& result);
 
-// kSuccess if result.residual ≤ (accept > 0 ? accept : derived_accept(...)), else `otherwise`.
+// kSolved if result.residual ≤ (accept > 0 ? accept : derived_accept(...)), else `otherwise`.
 void classify(double m_inf, const Eigen::VectorXd& q, double accept, LcpStatus otherwise,
               LcpResult& result);
 

@@ -9,6 +9,8 @@
 #include <limits>
 #include <vector>
 
+#include "solvers/lcp/lcp_support.hpp"
+
 namespace nsspice::solvers {
 namespace {
 
@@ -161,7 +163,7 @@ void extract_solution(const Tableau& tab, const Eigen::MatrixXd& m, const Eigen:
   result.z = tableau_solution(tab);
   result.w = m * result.z + q;
   result.residual = lcp_residual(result.z, result.w);
-  if (terminal == LcpStatus::kSuccess) {
+  if (terminal == LcpStatus::kSolved) {
     Eigen::VectorXd z2 = basis_solution(m, q, result.z_basic);
     Eigen::VectorXd w2 = m * z2 + q;
     const double r2 = lcp_residual(z2, w2);
@@ -177,11 +179,11 @@ void extract_solution(const Tableau& tab, const Eigen::MatrixXd& m, const Eigen:
 }
 
 // Runs the complementary pivot sequence after the initial z0 pivot; returns the terminal
-// status (kSuccess when z0 left the basis).
+// status (kSolved when z0 left the basis).
 LcpStatus pivot_loop(Tableau& tab, int leaving, int max_pivots, double zero_tol, int& pivots) {
   while (true) {
     const int entering = complement(leaving, tab.n);
-    if (entering < 0) return LcpStatus::kSuccess;
+    if (entering < 0) return LcpStatus::kSolved;
     if (pivots >= max_pivots) return LcpStatus::kNoConvergence;
     const RatioResult rr = ratio_test(tab, entering, zero_tol);
     if (rr.outcome == RatioOutcome::kNumericalFailure) return LcpStatus::kNumericalFailure;
@@ -194,20 +196,22 @@ LcpStatus pivot_loop(Tableau& tab, int leaving, int max_pivots, double zero_tol,
 
 }  // namespace
 
-bool LemkeOptions::validate() const {
-  return max_pivots >= 0 && std::isfinite(zero_tol) && zero_tol >= 0 &&
-         std::isfinite(accept_residual) && accept_residual >= 0;
+std::string LemkeOptions::validate() const {
+  if (max_pivots < 0) return out_of_range("max_pivots", max_pivots, ">= 0 (0 = automatic)");
+  if (!(std::isfinite(zero_tol) && zero_tol >= 0))
+    return out_of_range("zero_tol", zero_tol, "finite and >= 0 (0 = derived)");
+  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
+    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
+  return {};
 }
 
 LcpResult solve_lemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                       const LemkeOptions& options) {
   LcpResult result;
   const Eigen::Index n = q.size();
-  if (!options.validate() || M.rows() != n || M.cols() != n || !M.allFinite() || !q.allFinite()) {
-    return result;  // kNumericalFailure
-  }
+  if (auto rejected = reject_input(options.validate(), M, q)) return *rejected;
   if (n == 0 || q.minCoeff() >= 0) {
-    result.status = LcpStatus::kSuccess;
+    result.status = LcpStatus::kSolved;
     result.z = Eigen::VectorXd::Zero(n);
     result.w = q;
     result.z_basic.assign(static_cast<std::size_t>(n), 0);

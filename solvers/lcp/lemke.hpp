@@ -19,6 +19,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 #include "solvers/lcp/lcp.hpp"
 
@@ -36,8 +37,8 @@ struct LemkeOptions {
   // 0 = derived: 1e3 (n+1) eps * max(||q||_inf, ||M||_inf ||z||_inf, ||z||_inf).
   double accept_residual = 0;
 
-  // True if all fields are finite and nonnegative.
-  bool validate() const;
+  // Empty when valid, else the field out of range and its allowed range.
+  std::string validate() const;
 };
 
 // Solves LCP(M, q) by Lemke's method (see the header comment).
@@ -46,8 +47,8 @@ struct LemkeOptions {
 //    or P-matrices, for which a ray cannot occur) this proves that LCP(M, q) has no
 //    feasible point; for other M the method may fail to find an existing solution.
 //  - kNoConvergence when the pivot limit is reached (cannot happen in exact arithmetic).
-//  - kNumericalFailure for non-square M / size mismatch, invalid options, NaN/Inf in the
-//    data or in the tableau.
+//  - kInvalidInput for non-square M / size mismatch or invalid options (the message names the
+//    field and its range); kNumericalFailure for NaN/Inf in the data or in the tableau.
 //  - kInaccurate if the final complementary basis gives lcp_residual > accept_residual.
 // On termination z is taken from the better (smaller residual) of the tableau values and
 // a direct re-solve M_ZZ z_Z = -q_Z on the final basis Z, projected onto z >= 0; w is then

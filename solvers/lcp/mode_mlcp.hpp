@@ -69,7 +69,7 @@ struct ModeMlcpStats {
 };
 
 struct MlcpOutcome {
-  LcpStatus status = LcpStatus::kSuccess;
+  LcpStatus status = LcpStatus::kSolved;
   bool mode_changed = false;
   double residual = 0;     // relative complementarity residual of the accepted solution
   std::vector<int> pairs;  // on failure: the offending pairs

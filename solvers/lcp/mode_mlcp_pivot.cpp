@@ -81,7 +81,7 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
   PolicyResult lcp = solve_lcp(t.M, t.q, policy_);
   ++stats_.methods[static_cast<size_t>(lcp.method)];
   stats_.pivots += lcp.pivots + lcp.iterations;
-  if (lcp.status != LcpStatus::kSuccess && lcp.status != LcpStatus::kInaccurate) {
+  if (lcp.status != LcpStatus::kSolved && lcp.status != LcpStatus::kInaccurate) {
     if (observer_) observer_(StepLcp{t.M, t.q, base_mode, base_mode, true, lcp.method});
     outcome.status = lcp.status;
     for (int k = 0; k < f; ++k)

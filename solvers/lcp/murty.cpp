@@ -63,7 +63,7 @@ Outcome pivot_loop(Eigen::MatrixXd& t, Eigen::VectorXd& p, std::vector<char>& ba
     const double tol = zero_tol * std::max(q_inf, p.cwiseAbs().maxCoeff());
     Eigen::Index r = 0;
     while (r < n && p[r] >= -tol) ++r;
-    if (r == n) return {LcpStatus::kSuccess, {}};
+    if (r == n) return {LcpStatus::kSolved, {}};
     if (!p.allFinite()) return {LcpStatus::kNumericalFailure, "non-finite tableau"};
     if (pivots >= max_pivots) {
       return {LcpStatus::kNoConvergence, fmt::format("pivot limit {} reached", max_pivots)};
@@ -87,9 +87,13 @@ Outcome pivot_loop(Eigen::MatrixXd& t, Eigen::VectorXd& p, std::vector<char>& ba
 
 }  // namespace
 
-bool MurtyOptions::validate() const {
-  return max_pivots >= 0 && std::isfinite(zero_tol) && zero_tol >= 0 &&
-         std::isfinite(accept_residual) && accept_residual >= 0;
+std::string MurtyOptions::validate() const {
+  if (max_pivots < 0) return out_of_range("max_pivots", max_pivots, ">= 0 (0 = automatic)");
+  if (!(std::isfinite(zero_tol) && zero_tol >= 0))
+    return out_of_range("zero_tol", zero_tol, "finite and >= 0 (0 = derived)");
+  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
+    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
+  return {};
 }
 
 LcpResult solve_murty(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
@@ -113,7 +117,7 @@ LcpResult solve_murty(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   set_candidate(M, q, z.allFinite() ? z : Eigen::VectorXd::Zero(n), result);
   result.z_basic = basic;
   result.message = out.message;
-  if (out.status != LcpStatus::kSuccess) {
+  if (out.status != LcpStatus::kSolved) {
     result.status = out.status;
     return result;
   }

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 #include "solvers/lcp/lcp.hpp"
 
@@ -38,12 +39,12 @@ struct MurtyOptions {
   // Residual above which a terminated solve is kInaccurate. 0 = derived (lcp_support.hpp).
   double accept_residual = 0;
 
-  // True if all fields are finite and nonnegative.
-  bool validate() const;
+  // Empty when valid, else the field out of range and its allowed range.
+  std::string validate() const;
 };
 
 // Solves LCP(M, q) by Murty's least-index method. q ≥ 0 returns z = 0 with 0 pivots.
-// Statuses: kSuccess / kInaccurate on termination; kNoConvergence on the pivot limit or a
+// Statuses: kSolved / kInaccurate on termination; kNoConvergence on the pivot limit or a
 // repeated basis; kNumericalFailure for invalid data or options, or a nonpositive pivot.
 LcpResult solve_murty(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                       const MurtyOptions& options = {});

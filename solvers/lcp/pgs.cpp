@@ -46,10 +46,16 @@ void sweep(const Eigen::MatrixXd& mt, const Eigen::VectorXd& q, const Eigen::Vec
 
 }  // namespace
 
-bool PgsOptions::validate() const {
-  return omega > 0 && omega < 2 && max_iterations >= 0 && check_every >= 1 &&
-         std::isfinite(regularization) && regularization >= 0 && std::isfinite(accept_residual) &&
-         accept_residual >= 0;
+std::string PgsOptions::validate() const {
+  if (!(omega > 0 && omega < 2)) return out_of_range("omega", omega, "in (0, 2)");
+  if (max_iterations < 0)
+    return out_of_range("max_iterations", max_iterations, ">= 0 (0 = automatic)");
+  if (check_every < 1) return out_of_range("check_every", check_every, ">= 1");
+  if (!(std::isfinite(regularization) && regularization >= 0))
+    return out_of_range("regularization", regularization, "finite and >= 0 (0 = automatic)");
+  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
+    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
+  return {};
 }
 
 LcpResult solve_pgs(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const PgsOptions& options) {
@@ -87,7 +93,7 @@ LcpResult solve_pgs(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Pg
     }
     previous_active = result.z_basic;
     classify(m_inf, q, options.accept_residual, LcpStatus::kNoConvergence, result);
-    if (result.status == LcpStatus::kSuccess) return result;
+    if (result.status == LcpStatus::kSolved) return result;
   }
   result.message =
       fmt::format("no convergence in {} sweeps (residual {:.3g})", max_sweeps, result.residual);

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 #include "solvers/lcp/lcp.hpp"
 
@@ -36,12 +37,12 @@ struct PgsOptions {
   double accept_residual = 0;  // stopping and success threshold; 0 = derived
   bool polish = true;          // direct solve on a stable active set (see the header)
 
-  // True if ω ∈ (0, 2), counts ≥ 0 (check_every ≥ 1), tolerances finite and ≥ 0.
-  bool validate() const;
+  // Empty when valid, else the field out of range and its allowed range.
+  std::string validate() const;
 };
 
 // Solves LCP(M, q) by PSOR starting from z = 0. `iterations` counts sweeps.
-// Statuses: kSuccess; kNoConvergence (iteration limit, or divergence to non-finite values);
+// Statuses: kSolved; kNoConvergence (iteration limit, or divergence to non-finite values);
 // kInfeasible (zero row with q_i < 0); kNumericalFailure for invalid data or options.
 LcpResult solve_pgs(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                     const PgsOptions& options = {});

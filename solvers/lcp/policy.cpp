@@ -58,7 +58,7 @@ std::vector<LcpSolverKind> auto_order(const MatrixStructure& s, Eigen::Index n,
 
 int status_rank(LcpStatus s) {
   switch (s) {
-    case LcpStatus::kSuccess:
+    case LcpStatus::kSolved:
       return 0;
     case LcpStatus::kInaccurate:
       return 1;
@@ -94,7 +94,8 @@ std::string lemke_message(LcpStatus status) {
       return "invalid data or a non-finite/zero pivot";
     case LcpStatus::kInaccurate:
       return "complementary basis found, residual above the threshold";
-    case LcpStatus::kSuccess:
+    case LcpStatus::kInvalidInput:
+    case LcpStatus::kSolved:
       break;
   }
   return {};
@@ -119,9 +120,19 @@ std::string_view to_string(LcpSolverKind kind) {
   return "unknown";
 }
 
-bool LcpPolicy::validate() const {
-  return large_size >= 0 && pgs_first_sweeps > 0 && enumeration_max_size >= 0 && lemke.validate() &&
-         murty.validate() && enumeration.validate() && pgs.validate() && newton.validate();
+std::string LcpPolicy::validate() const {
+  if (large_size < 0) return out_of_range("large_size", large_size, ">= 0");
+  if (pgs_first_sweeps <= 0) return out_of_range("pgs_first_sweeps", pgs_first_sweeps, "> 0");
+  if (enumeration_max_size < 0)
+    return out_of_range("enumeration_max_size", enumeration_max_size, ">= 0");
+  const std::pair<const char*, std::string> parts[] = {{"lemke", lemke.validate()},
+                                                       {"murty", murty.validate()},
+                                                       {"enumeration", enumeration.validate()},
+                                                       {"pgs", pgs.validate()},
+                                                       {"newton", newton.validate()}};
+  for (const auto& [name, why] : parts)
+    if (!why.empty()) return std::string(name) + "." + why;
+  return {};
 }
 
 MatrixStructure analyze_structure(const Eigen::MatrixXd& M) {
@@ -165,8 +176,8 @@ LcpResult run_lcp_solver(LcpSolverKind kind, const Eigen::MatrixXd& M, const Eig
 PolicyResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                        const LcpPolicy& policy) {
   PolicyResult out;
-  if (!policy.validate() || !lcp_data_valid(M, q)) {
-    out.message = "invalid policy or data (size mismatch, NaN/Inf)";
+  if (auto rejected = reject_input(policy.validate(), M, q)) {
+    static_cast<LcpResult&>(out) = std::move(*rejected);
     return out;
   }
   const bool forced = policy.force != LcpSolverKind::kAuto;
@@ -192,7 +203,7 @@ PolicyResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     out.attempts.push_back(
         {kind, r.status, r.pivots, r.iterations, r.residual, dt.count(), r.message});
-    const bool stop = r.status == LcpStatus::kSuccess || proves_infeasible(kind, r, out.structure);
+    const bool stop = r.status == LcpStatus::kSolved || proves_infeasible(kind, r, out.structure);
     if (out.method == LcpSolverKind::kAuto || better(r, best) || stop) {
       best = std::move(r);
       out.method = kind;

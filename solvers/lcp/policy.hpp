@@ -16,7 +16,7 @@
 //   fallbacks, in this order, skipping the primary and any method whose necessary condition
 //   fails: Lemke; Murty (needs M_ii > 0); semismooth Newton; PGS (needs symmetric M with
 //   M_ii ≥ 0); enumeration (n ≤ enumeration_max_size).
-//   Stop at the first kSuccess. Lemke's kInfeasible on a PSD M is a proof (copositive-plus
+//   Stop at the first kSolved. Lemke's kInfeasible on a PSD M is a proof (copositive-plus
 //   theory, Cottle, Pang, Stone 1992 Thm 4.4.13) and ends the search, as does enumeration's
 //   proof. Otherwise the best attempt is returned: kInaccurate with the smallest residual,
 //   else kInfeasible if any method reported it, else the primary's result.
@@ -60,8 +60,9 @@ struct LcpPolicy {
   PgsOptions pgs;
   FbNewtonOptions newton;
 
-  // True if every solver's options validate and the sizes are ≥ 0.
-  bool validate() const;
+  // Empty if every solver's options validate and the sizes are ≥ 0; else the first field out
+  // of range ("pgs.omega = 2: must be in (0, 2)").
+  std::string validate() const;
 };
 
 struct MatrixStructure {

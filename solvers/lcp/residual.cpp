@@ -8,22 +8,6 @@
 
 namespace nsspice::solvers {
 
-std::string_view to_string(LcpStatus status) {
-  switch (status) {
-    case LcpStatus::kSuccess:
-      return "success";
-    case LcpStatus::kInaccurate:
-      return "inaccurate";
-    case LcpStatus::kNoConvergence:
-      return "no convergence";
-    case LcpStatus::kNumericalFailure:
-      return "numerical failure";
-    case LcpStatus::kInfeasible:
-      return "infeasible";
-  }
-  return "unknown";
-}
-
 double lcp_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   if (z.size() != w.size()) return kInf;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "solvers/check.hpp"
 #include "solvers/linear/nested_dissection.hpp"
 
 namespace nsspice::solvers {
@@ -228,21 +229,33 @@ LuStatus KluFactor::refactor(const KluSymbolic& sym, const SparseMatrix& a) {
   return factor(sym, a);
 }
 
+Status to_status(LuStatus status) {
+  switch (status) {
+    case LuStatus::kOk:
+      return Status::kSolved;
+    case LuStatus::kSingular:
+    case LuStatus::kError:
+      return Status::kNumericalFailure;
+    case LuStatus::kNotAnalyzed:
+    case LuStatus::kPatternMismatch:
+      return Status::kInvalidInput;
+  }
+  return Status::kNumericalFailure;
+}
+
 bool KluFactor::valid() const { return impl_ && impl_->ready; }
 
 void KluFactor::solve(Eigen::Ref<Eigen::VectorXd> rhs_in_out) const {
-  if (!valid() || rhs_in_out.size() != impl_->n) {
-    throw std::logic_error("KluFactor::solve: invalid factor or size mismatch");
-  }
+  NSSPICE_CHECK(valid() && rhs_in_out.size() == impl_->n,
+                "KluFactor::solve: invalid factor or size mismatch");
   if (impl_->n == 0) return;
   klu_solve(impl_->symbolic->symbolic, impl_->numeric, impl_->n, 1, rhs_in_out.data(),
             &impl_->common);
 }
 
 void KluFactor::solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const {
-  if (!valid() || rhs_in_out.rows() != impl_->n) {
-    throw std::logic_error("KluFactor::solve_many: invalid factor or size mismatch");
-  }
+  NSSPICE_CHECK(valid() && rhs_in_out.rows() == impl_->n,
+                "KluFactor::solve_many: invalid factor or size mismatch");
   if (impl_->n == 0 || rhs_in_out.cols() == 0) return;
   const int ldim = static_cast<int>(rhs_in_out.outerStride());
   klu_solve(impl_->symbolic->symbolic, impl_->numeric, ldim, static_cast<int>(rhs_in_out.cols()),

@@ -19,6 +19,8 @@
 #include <limits>
 #include <memory>
 
+#include "solvers/status.hpp"
+
 namespace nsspice::solvers {
 
 // Column-major, int-indexed sparse matrix. Inputs to KLU must be compressed
@@ -26,6 +28,11 @@ namespace nsspice::solvers {
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 
 enum class LuStatus { kOk, kSingular, kNotAnalyzed, kPatternMismatch, kError };
+
+// LuStatus in the one vocabulary of solvers/status.hpp: kOk → kSolved; kSingular, kError →
+// kNumericalFailure; kNotAnalyzed, kPatternMismatch (a matrix that does not fit the analysis)
+// → kInvalidInput.
+Status to_status(LuStatus status);
 
 // A matrix whose KLU rcond estimate (min|U_kk| / max|U_kk|) is below this value is
 // treated as numerically singular.
@@ -94,7 +101,7 @@ class KluFactor {
   bool valid() const;
 
   // x = A^-1 b in place. Precondition: valid() and rhs size == n (throws
-  // std::logic_error otherwise).
+  // an InvariantError, solvers/check.hpp, otherwise).
   void solve(Eigen::Ref<Eigen::VectorXd> rhs_in_out) const;
   // Several right-hand sides (columns), in place. Same preconditions.
   void solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const;

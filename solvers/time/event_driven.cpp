@@ -168,7 +168,7 @@ bool EventDriven::fallback(EventOutcome& outcome) {
   stepper.start(z_.head(n_), mlcs_.E * z_.head(n_), z_.tail(m_), mode_);
   while (!stepper.finished()) {
     const MlcpOutcome o = stepper.step();
-    if (o.status != LcpStatus::kSuccess && o.status != LcpStatus::kInaccurate) {
+    if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
       outcome = {false, "θ-scheme over a Zeno interval: " + o.message, o.pairs, stepper.t()};
       return false;
     }

@@ -78,7 +78,7 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
     const Eigen::VectorXd r = b_ - mlcs_.G * base + (q - mlcs_.E * base) / delta_;
     const Eigen::VectorXd offsets = mlcs_.C * base + mlcs_.d;
     const MlcpOutcome o = select_->solve(r, offsets, mode, dx, lambda[k], w);
-    if (o.status != LcpStatus::kSuccess && o.status != LcpStatus::kInaccurate) {
+    if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
       outcome.ok = false;
       outcome.t = t;
       outcome.pairs = o.pairs;

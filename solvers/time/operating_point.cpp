@@ -19,7 +19,7 @@ OperatingPoint solve_operating_point(const Mlcs& mlcs, double t) {
   for (int round = 0; round < 10; ++round) {
     for (size_t k = 0; k < on.size(); ++k) op.mode[mlcs.switches[k].pair] = on[k];
     op.outcome = solver.solve(b, mlcs.d, op.mode, op.x, op.lambda, op.w);
-    if (op.outcome.status != LcpStatus::kSuccess && op.outcome.status != LcpStatus::kInaccurate)
+    if (op.outcome.status != LcpStatus::kSolved && op.outcome.status != LcpStatus::kInaccurate)
       break;
     bool changed = false;
     for (size_t k = 0; k < on.size(); ++k) {

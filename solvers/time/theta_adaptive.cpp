@@ -25,7 +25,7 @@ constexpr double kFallbackFraction = 0.1;
 constexpr int kMaxTries = 200;
 
 bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSuccess || o.status == LcpStatus::kInaccurate;
+  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
 }
 
 }  // namespace

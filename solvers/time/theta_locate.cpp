@@ -46,7 +46,7 @@ double quadratic_crossing(double t0, double g0, double t1, double g1, double t2,
 }
 
 bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSuccess || o.status == LcpStatus::kInaccurate;
+  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
 }
 
 }  // namespace

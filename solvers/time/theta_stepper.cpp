@@ -30,7 +30,7 @@ bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
 }
 
 bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSuccess || o.status == LcpStatus::kInaccurate;
+  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
 }
 
 }  // namespace

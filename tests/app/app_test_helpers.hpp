@@ -3,6 +3,7 @@
 // shell, small file helpers.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -43,8 +44,8 @@ class AppTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           (std::string("nsspice_app_") + info->test_suite_name() + "_" + info->name());
+    dir_ = fs::temp_directory_path() / (std::string("nsspice_app_") + std::to_string(::getpid()) +
+                                        "_" + info->test_suite_name() + "_" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

@@ -1,6 +1,6 @@
 // AsyncSink: rows replayed downstream on a worker thread, in order and complete, whatever the
 // chunking; downstream failures reported by finish(); finish() idempotent.
-#include "app/async_sink.hpp"
+#include "app/io/async_sink.hpp"
 
 #include <gtest/gtest.h>
 

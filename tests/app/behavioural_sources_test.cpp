@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "app/waveforms.hpp"
+#include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {

@@ -1,9 +1,9 @@
 // `run` output formats, selection, resampling, measurements; `plot`; the plot files themselves.
 #include <cmath>
 
-#include "app/plot_gnuplot.hpp"
-#include "app/raw_reader.hpp"
-#include "app/waveforms.hpp"
+#include "app/io/raw_reader.hpp"
+#include "app/io/waveforms.hpp"
+#include "app/plot/plot_gnuplot.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <regex>
 
-#include "app/compare_metrics.hpp"
-#include "app/ngspice_netlist.hpp"
-#include "app/raw_reader.hpp"
+#include "app/compare/compare_metrics.hpp"
+#include "app/compare/ngspice_netlist.hpp"
+#include "app/io/raw_reader.hpp"
 #include "app_test_helpers.hpp"
 #include "circuit/elaborate.hpp"
 #include "netlist/parse.hpp"

@@ -19,8 +19,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "app/simulation.hpp"
-#include "app/waveforms.hpp"
+#include "app/cli/simulation.hpp"
+#include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 #include "netlist/units.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "app/waveforms.hpp"
+#include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {
@@ -153,7 +153,7 @@ TEST_F(ElementSignals, UnknownSignalsAreWarningsAtTheirPlace) {
   const Waveforms w = run(netlist, "");
   EXPECT_EQ(w.names, (std::vector<std::string>{"v(a)"}));
   EXPECT_NE(output_.find("e.cir:23:12: warning: unknown signal 'i(rq1)' ignored (did you mean "
-                         "'i(r1)'?)"),
+                         "'i(r1)', 'i(v1)' or 'i(l1)'?)"),
             std::string::npos)
       << output_;
   EXPECT_NE(output_.find("e.cir:23:19: warning: unsupported signal '@r1[vgs]' in .save ignored "

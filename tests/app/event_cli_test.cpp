@@ -2,7 +2,7 @@
 // report, dense-output grid points, and clear errors for bad method options.
 #include <cmath>
 
-#include "app/waveforms.hpp"
+#include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {

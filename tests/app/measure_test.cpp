@@ -1,11 +1,11 @@
 // Measurements against hand-computed values, and the uniform-grid resampler.
-#include "app/measure.hpp"
+#include "app/measure/measure.hpp"
 
 #include <cmath>
 #include <numbers>
 
-#include "app/output_file.hpp"
-#include "app/waveforms.hpp"
+#include "app/io/output_file.hpp"
+#include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {

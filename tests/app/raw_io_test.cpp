@@ -6,10 +6,10 @@
 #include <limits>
 #include <regex>
 
-#include "app/csv_writer.hpp"
-#include "app/raw_reader.hpp"
-#include "app/raw_writer.hpp"
-#include "app/waveforms.hpp"
+#include "app/io/csv_writer.hpp"
+#include "app/io/raw_reader.hpp"
+#include "app/io/raw_writer.hpp"
+#include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
 namespace nsspice::testing {

@@ -1,6 +1,7 @@
 // Tests for diagnostics: exact rendered text of bad inputs, several errors in one run,
 // severities/counters, notes, tabs under the caret, and the missing-file message.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -138,7 +139,8 @@ TEST(NetlistDiagnostics, MissingFile) {
 }
 
 TEST(NetlistDiagnostics, ParseFileReadsAndNamesTheFile) {
-  const auto path = std::filesystem::temp_directory_path() / "nsspice_netlist_test.cir";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("nsspice_netlist_test_" + std::to_string(::getpid()) + ".cir");
   {
     std::ofstream out(path, std::ios::binary);
     out << "file title\nR1 a b 1k\nR2 a b oops\n";

@@ -8,6 +8,7 @@
 // itself gives up numerically says so on a line "* ngspice-fails: <message>": ngspice must
 // then parse it (no "Error on line") and stop with exactly that message.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -34,7 +35,8 @@ int run(const std::string& command, std::string& output) {
 
 TEST(NetlistNgspice, ExamplesRunInNgspice) {
   if (!ngspice_available()) GTEST_SKIP() << "ngspice is not on PATH";
-  const auto tmp = std::filesystem::temp_directory_path() / "nsspice_ngspice_examples";
+  const auto tmp = std::filesystem::temp_directory_path() /
+                   ("nsspice_ngspice_examples_" + std::to_string(::getpid()));
   std::filesystem::create_directories(tmp);
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(NSSPICE_EXAMPLES_DIR)) {

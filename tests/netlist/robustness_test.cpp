@@ -47,7 +47,9 @@ TEST(NetlistRobustness, RandomBytes) {
     EXPECT_EQ(p.diags.all().empty(), rendered.empty());
     total_cards += static_cast<int>(p.net.cards.size());
   }
-  EXPECT_GE(total_cards, 0);
+  // Some netlist-like strings get past the lexer into the card parser (3 cards with this
+  // fixed seed), so the loop exercises more than rejections.
+  EXPECT_GT(total_cards, 0);
 }
 
 }  // namespace

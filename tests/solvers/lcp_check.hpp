@@ -35,10 +35,10 @@ inline double test_scale(const Eigen::MatrixXd& m, const Eigen::VectorXd& q,
   return std::max({1.0, q_inf, m_inf * z_inf});
 }
 
-// A kSuccess answer that really solves LCP(M, q).
+// A kSolved answer that really solves LCP(M, q).
 inline ::testing::AssertionResult is_solution(const Eigen::MatrixXd& m, const Eigen::VectorXd& q,
                                               const LcpResult& r) {
-  if (r.status != LcpStatus::kSuccess) {
+  if (r.status != LcpStatus::kSolved) {
     return ::testing::AssertionFailure()
            << "status " << to_string(r.status) << " (" << r.message << ")";
   }

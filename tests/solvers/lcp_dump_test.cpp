@@ -3,6 +3,7 @@
 #include "solvers/lcp/lcp_dump.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -21,7 +22,8 @@ std::string data_path(const std::string& name) {
 }
 
 fs::path temp_file(const std::string& name) {
-  return fs::temp_directory_path() / ("nsspice_lcp_dump_test_" + name + ".lcp");
+  return fs::temp_directory_path() /
+         ("nsspice_lcp_dump_test_" + std::to_string(::getpid()) + "_" + name + ".lcp");
 }
 
 std::string read_error(const std::string& text) {

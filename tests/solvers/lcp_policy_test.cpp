@@ -103,7 +103,7 @@ TEST(LcpPolicy, ReturnsTheBestFailureWhenNothingSucceeds) {
   EXPECT_EQ(r.status, LcpStatus::kInfeasible);
   EXPECT_EQ(r.attempts.back().kind, LcpSolverKind::kEnumeration);
   EXPECT_FALSE(r.message.empty());
-  for (const auto& a : r.attempts) EXPECT_NE(a.status, LcpStatus::kSuccess);
+  for (const auto& a : r.attempts) EXPECT_NE(a.status, LcpStatus::kSolved);
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ TEST(LcpRandom, PositiveSemidefiniteSolvable) {
     // from n = 100 on its default sweep budget is not enough, and it must say so.
     EXPECT_TRUE(testing::is_solution(p.M, p.q, solve_lemke(p.M, p.q)));
     const LcpResult pgs = solve_pgs(p.M, p.q);
-    if (n < 100 || pgs.status == LcpStatus::kSuccess) {
+    if (n < 100 || pgs.status == LcpStatus::kSolved) {
       EXPECT_TRUE(testing::is_solution(p.M, p.q, pgs));
     } else {
       EXPECT_EQ(pgs.status, LcpStatus::kNoConvergence);
@@ -78,7 +78,7 @@ TEST(LcpRandom, PositiveSemidefiniteSolvable) {
     }
     // Murty and Newton have no guarantee on singular PSD M; whatever they return is verified.
     for (const LcpResult& r : {solve_murty(p.M, p.q), solve_fb_newton(p.M, p.q)}) {
-      if (r.status == LcpStatus::kSuccess) {
+      if (r.status == LcpStatus::kSolved) {
         EXPECT_TRUE(testing::is_solution(p.M, p.q, r));
       }
     }
@@ -114,7 +114,7 @@ TEST(LcpRandom, InfeasibleDetectedWithoutLooping) {
     }
     for (const LcpResult& r :
          {solve_murty(p.M, p.q), solve_pgs(p.M, p.q), solve_fb_newton(p.M, p.q)}) {
-      EXPECT_NE(r.status, LcpStatus::kSuccess) << r.message;
+      EXPECT_NE(r.status, LcpStatus::kSolved) << r.message;
       EXPECT_NE(r.status, LcpStatus::kInaccurate);
       EXPECT_FALSE(r.message.empty());
     }
@@ -128,7 +128,7 @@ TEST(LcpRandom, NonCopositiveInfeasibleIsReportedNotSolved) {
     const Eigen::VectorXd q = -Eigen::VectorXd::Ones(n);
     for (const LcpSolverKind kind : testing::all_solver_kinds()) {
       const LcpResult r = testing::solve_with(kind, m, q);
-      EXPECT_NE(r.status, LcpStatus::kSuccess) << to_string(kind);
+      EXPECT_NE(r.status, LcpStatus::kSolved) << to_string(kind);
       EXPECT_NE(r.status, LcpStatus::kInaccurate) << to_string(kind);
     }
     EXPECT_EQ(solve_enumeration(m, q).status, LcpStatus::kInfeasible);

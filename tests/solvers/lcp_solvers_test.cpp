@@ -38,39 +38,59 @@ TEST(LcpSolvers, HandSolvedTwoByTwo) {
 TEST(LcpSolvers, TrivialAndEmptyProblems) {
   for (const LcpSolverKind kind : testing::all_solver_kinds()) {
     const LcpResult empty = testing::solve_with(kind, Eigen::MatrixXd(0, 0), Eigen::VectorXd(0));
-    EXPECT_EQ(empty.status, LcpStatus::kSuccess) << to_string(kind);
+    EXPECT_EQ(empty.status, LcpStatus::kSolved) << to_string(kind);
     const Eigen::Vector2d q(1, 0);
     const LcpResult r = testing::solve_with(kind, -Eigen::Matrix2d::Identity(), q);
-    EXPECT_EQ(r.status, LcpStatus::kSuccess) << to_string(kind);
+    EXPECT_EQ(r.status, LcpStatus::kSolved) << to_string(kind);
     EXPECT_EQ(r.z, Eigen::Vector2d::Zero());
   }
 }
 
-TEST(LcpSolvers, InvalidDataAndOptionsAreNumericalFailures) {
+TEST(LcpSolvers, InvalidOptionsAndSizesAreInvalidInputNaNIsNumericalFailure) {
   const Eigen::MatrixXd m = Eigen::MatrixXd::Identity(2, 2);
   const Eigen::Vector2d q(-1, -1);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const LcpSolverKind kind : testing::all_solver_kinds()) {
     EXPECT_EQ(testing::solve_with(kind, Eigen::MatrixXd::Identity(3, 3), q).status,
-              LcpStatus::kNumericalFailure);
+              LcpStatus::kInvalidInput);
     EXPECT_EQ(testing::solve_with(kind, m, Eigen::Vector2d(nan, -1)).status,
               LcpStatus::kNumericalFailure);
   }
-  EXPECT_FALSE((MurtyOptions{-1, 0, 0}).validate());
-  EXPECT_EQ(solve_murty(m, q, {0, -1.0, 0}).status, LcpStatus::kNumericalFailure);
-  EXPECT_FALSE((EnumerationOptions{21, 0}).validate());
+  EXPECT_EQ((MurtyOptions{-1, 0, 0}).validate(), "max_pivots = -1: must be >= 0 (0 = automatic)");
+  EXPECT_EQ(MurtyOptions{}.validate(), "");
+  const LcpResult murty = solve_murty(m, q, {0, -1.0, 0});
+  EXPECT_EQ(murty.status, LcpStatus::kInvalidInput);
+  EXPECT_EQ(murty.message, "invalid options: zero_tol = -1: must be finite and >= 0 (0 = derived)");
+  EXPECT_EQ((EnumerationOptions{21, 0}).validate(), "max_size = 21: must be in [0, 20]");
+  EXPECT_EQ((EnumerationOptions{3, -1}).validate(),
+            "accept_residual = -1: must be finite and >= 0 (0 = derived)");
+  EXPECT_EQ(EnumerationOptions{}.validate(), "");
   PgsOptions pgs;
   pgs.omega = 2.0;
-  EXPECT_FALSE(pgs.validate());
-  EXPECT_EQ(solve_pgs(m, q, pgs).status, LcpStatus::kNumericalFailure);
+  EXPECT_EQ(pgs.validate(), "omega = 2: must be in (0, 2)");
+  EXPECT_EQ(solve_pgs(m, q, pgs).status, LcpStatus::kInvalidInput);
+  pgs = {};
+  pgs.check_every = 0;
+  EXPECT_EQ(pgs.validate(), "check_every = 0: must be >= 1");
+  EXPECT_EQ(PgsOptions{}.validate(), "");
   FbNewtonOptions newton;
   newton.sigma = 0.7;
-  EXPECT_FALSE(newton.validate());
-  EXPECT_EQ(solve_fb_newton(m, q, newton).status, LcpStatus::kNumericalFailure);
+  EXPECT_EQ(newton.validate(), "sigma = 0.7: must be in (0, 0.5)");
+  EXPECT_EQ(solve_fb_newton(m, q, newton).status, LcpStatus::kInvalidInput);
+  newton = {};
+  newton.max_backtracks = -1;
+  EXPECT_EQ(newton.validate(), "max_backtracks = -1: must be >= 0");
+  EXPECT_EQ(FbNewtonOptions{}.validate(), "");
   LcpPolicy policy;
+  EXPECT_EQ(policy.validate(), "");
   policy.pgs_first_sweeps = 0;
-  EXPECT_FALSE(policy.validate());
-  EXPECT_EQ(solve_lcp(m, q, policy).status, LcpStatus::kNumericalFailure);
+  EXPECT_EQ(policy.validate(), "pgs_first_sweeps = 0: must be > 0");
+  const PolicyResult rejected = solve_lcp(m, q, policy);
+  EXPECT_EQ(rejected.status, LcpStatus::kInvalidInput);
+  EXPECT_EQ(rejected.message, "invalid options: pgs_first_sweeps = 0: must be > 0");
+  policy = {};
+  policy.pgs.omega = -1;
+  EXPECT_EQ(policy.validate(), "pgs.omega = -1: must be in (0, 2)");
 }
 
 TEST(LcpSolvers, MurtyExponentialFamilyNeedsTwoToTheNMinusOnePivots) {
@@ -190,7 +210,7 @@ TEST(LcpSolvers, NewtonFallsBackToGradientAndStopsOnInfeasible) {
   const Eigen::MatrixXd m = mat({{0, 1}, {-1, 0}});
   const Eigen::Vector2d q(-1, 1);
   const LcpResult s = solve_fb_newton(m, q);
-  if (s.status == LcpStatus::kSuccess) {
+  if (s.status == LcpStatus::kSolved) {
     EXPECT_TRUE(testing::is_solution(m, q, s));
   } else {
     EXPECT_FALSE(s.message.empty());

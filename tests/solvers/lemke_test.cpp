@@ -21,7 +21,7 @@ double scale_of(const Eigen::MatrixXd& m, const Eigen::VectorXd& q, const Eigen:
 // Checks solution quality and that the reported basis is consistent: z nonbasic => z = 0,
 // and the principal submatrix M[Z,Z] of the basic z indices is nonsingular.
 void expect_solution(const Eigen::MatrixXd& m, const Eigen::VectorXd& q, const LcpResult& r) {
-  ASSERT_EQ(r.status, LcpStatus::kSuccess) << to_string(r.status);
+  ASSERT_EQ(r.status, LcpStatus::kSolved) << to_string(r.status);
   ASSERT_EQ(r.z.size(), q.size());
   ASSERT_EQ(r.z_basic.size(), static_cast<std::size_t>(q.size()));
   const double scale = scale_of(m, q, r.z);
@@ -236,22 +236,34 @@ TEST(Lemke, MurtyExponentialExampleN8Takes256Pivots) {
   EXPECT_EQ(solve_lemke(m, q, limited).status, LcpStatus::kNoConvergence);
 }
 
-TEST(Lemke, InvalidInputsAreNumericalFailures) {
+TEST(Lemke, RejectsInvalidOptionsAndSizesWithAMessage) {
   Eigen::MatrixXd m = Eigen::MatrixXd::Identity(2, 2);
   const Eigen::VectorXd q = Eigen::Vector2d(-1, -1);
   LemkeOptions bad;
   bad.zero_tol = -1;
-  EXPECT_FALSE(bad.validate());
-  EXPECT_TRUE(LemkeOptions{}.validate());
-  EXPECT_EQ(solve_lemke(m, q, bad).status, LcpStatus::kNumericalFailure);
-  EXPECT_EQ(solve_lemke(m, Eigen::Vector3d(-1, -1, -1)).status, LcpStatus::kNumericalFailure);
+  EXPECT_EQ(bad.validate(), "zero_tol = -1: must be finite and >= 0 (0 = derived)");
+  EXPECT_EQ(LemkeOptions{}.validate(), "");
+  const LcpResult rejected = solve_lemke(m, q, bad);
+  EXPECT_EQ(rejected.status, LcpStatus::kInvalidInput);
+  EXPECT_EQ(rejected.message,
+            "invalid options: zero_tol = -1: must be finite and >= 0 (0 = derived)");
+  EXPECT_EQ(rejected.pivots, 0);
+  LemkeOptions bad_pivots;
+  bad_pivots.max_pivots = -3;
+  EXPECT_EQ(bad_pivots.validate(), "max_pivots = -3: must be >= 0 (0 = automatic)");
+  LemkeOptions bad_accept;
+  bad_accept.accept_residual = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(bad_accept.validate(), "accept_residual = inf: must be finite and >= 0 (0 = derived)");
+  const LcpResult mismatch = solve_lemke(m, Eigen::Vector3d(-1, -1, -1));
+  EXPECT_EQ(mismatch.status, LcpStatus::kInvalidInput);
+  EXPECT_EQ(mismatch.message, "invalid sizes: M is 2x2, q has 3 entries");
   m(0, 1) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(solve_lemke(m, q).status, LcpStatus::kNumericalFailure);
 }
 
 TEST(Lemke, EmptyProblemSucceeds) {
   const LcpResult r = solve_lemke(Eigen::MatrixXd(0, 0), Eigen::VectorXd(0));
-  EXPECT_EQ(r.status, LcpStatus::kSuccess);
+  EXPECT_EQ(r.status, LcpStatus::kSolved);
   EXPECT_EQ(r.z.size(), 0);
 }
 
@@ -276,7 +288,8 @@ TEST(LcpResidual, NaturalMapResidual) {
   EXPECT_TRUE(std::isinf(lcp_residual(Eigen::Vector2d(std::numeric_limits<double>::quiet_NaN(), 0),
                                       Eigen::Vector2d(0, 0))));
   EXPECT_EQ(to_string(LcpStatus::kInfeasible), "infeasible");
-  EXPECT_EQ(to_string(LcpStatus::kSuccess), "success");
+  EXPECT_EQ(to_string(LcpStatus::kSolved), "solved");
+  EXPECT_EQ(to_string(LcpStatus::kInvalidInput), "invalid input");
 }
 
 }  // namespace

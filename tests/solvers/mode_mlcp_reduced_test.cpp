@@ -80,8 +80,8 @@ TEST(ModeMlcpReduced, AgreesWithTheModeSystemOfKSigma) {
     Eigen::VectorXd xf, lf, wf, xr, lr, wr;
     const MlcpOutcome of = full.solve(r, lad.dvec, mode_full, xf, lf, wf);
     const MlcpOutcome orr = reduced.solve(r, lad.dvec, mode_red, xr, lr, wr);
-    ASSERT_EQ(of.status, LcpStatus::kSuccess) << k;
-    ASSERT_EQ(orr.status, LcpStatus::kSuccess) << k;
+    ASSERT_EQ(of.status, LcpStatus::kSolved) << k;
+    ASSERT_EQ(orr.status, LcpStatus::kSolved) << k;
     ASSERT_EQ(mode_full, mode_red) << k;
     changes += of.mode_changed;
     const double scale = 1.0 + xf.lpNorm<Eigen::Infinity>();
@@ -113,7 +113,7 @@ TEST(ModeMlcpReduced, SingularWFallsBackToKSigma) {
   Eigen::VectorXd x, l, w;
   const Eigen::VectorXd r = Eigen::VectorXd::Constant(5, 1e-3);
   const MlcpOutcome o = reduced.solve(r, lad.dvec, mode, x, l, w);
-  EXPECT_EQ(o.status, LcpStatus::kSuccess);
+  EXPECT_EQ(o.status, LcpStatus::kSolved);
   EXPECT_EQ(reduced.stats().reduced_solves, 0);
 }
 

@@ -1,0 +1,312 @@
+#include "app/cli/compare_command.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "app/cli/simulation.hpp"
+#include "app/compare/compare_metrics.hpp"
+#include "app/compare/compare_report.hpp"
+#include "app/compare/ngspice_runner.hpp"
+#include "app/compare/spice_params.hpp"
+#include "app/io/raw_writer.hpp"
+#include "app/io/signals.hpp"
+#include "circuit/tran_settings.hpp"
+#include "netlist/suggest.hpp"
+
+namespace nsspice::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Device currents whose switching instants are reported (diodes, switches).
+std::set<std::string> switching_signals(const circuit::Circuit& c) {
+  std::set<std::string> out;
+  for (const auto& d : c.devices)
+    if (std::holds_alternative<circuit::Diode>(d) || std::holds_alternative<circuit::Switch>(d))
+      out.insert("i(" + circuit::device_name(d) + ")");
+  return out;
+}
+
+// ngspice's columns renamed to nsspice's names (unmapped ones dropped).
+Waveforms renamed(const Waveforms& ng, const Translation& tr) {
+  Waveforms out;
+  out.title = ng.title;
+  out.time = ng.time;
+  for (const auto& [ng_name, ns_name] : tr.names)
+    if (auto k = ng.index(lower(ng_name))) {
+      out.names.push_back(ns_name);
+      out.columns.push_back(ng.columns[*k]);
+    }
+  return out;
+}
+
+std::vector<MeasureResult> measure(const std::vector<MeasureSpec>& specs, const Waveforms& w) {
+  std::vector<MeasureResult> out;
+  for (const auto& spec : specs) {
+    std::string error;
+    auto m = Measurement::bind(spec, w.names, error);
+    if (!m) {
+      out.push_back({spec.name, spec.text, {}, {}, "", error});
+      continue;
+    }
+    std::vector<double> row(w.names.size());
+    for (size_t i = 0; i < w.points(); ++i) {
+      for (size_t k = 0; k < row.size(); ++k) row[k] = w.columns[k][i];
+      m->feed(w.time[i], row);
+    }
+    out.push_back(m->result());
+  }
+  return out;
+}
+
+struct PeerOutcome {
+  PeerRun peer;
+  Waveforms data;  // nsspice names
+};
+
+// Translates, runs ngspice and reads back, with `diode_model`; files <tag>.cir/.raw/.log.
+std::optional<PeerOutcome> run_peer(const circuit::Circuit& c, const CompareOptions& o,
+                                    const std::string& ngspice, const std::string& dir,
+                                    const std::string& tag, const std::string& diode_model,
+                                    double h, Translation& tr, std::string& error) {
+  TranslateOptions to = o.translate;
+  to.diode_model = diode_model;
+  to.tmax = h;
+  to.raw_path = tag + ".raw";
+  auto t = translate_to_ngspice(c, to, error);
+  if (!t) return std::nullopt;
+  tr = std::move(*t);
+  if (!tr.unsupported.empty()) {
+    std::string list;
+    for (const auto& u : tr.unsupported) list += (list.empty() ? "" : ", ") + u;
+    error = fmt::format("no SPICE translation for: {}", list);
+    return std::nullopt;
+  }
+  std::ofstream(fs::path(dir) / (tag + ".cir")) << tr.text;
+  const NgspiceRun run =
+      run_ngspice(ngspice, dir, tag + ".cir", tag + ".raw", tag + ".log", o.timeout_seconds);
+  PeerOutcome out;
+  out.peer.wall_seconds = run.wall_seconds;
+  out.peer.failed = run.failed;
+  out.peer.failure = run.failure;
+  out.peer.problems = run.problems;
+  if (run.data) out.data = renamed(*run.data, tr);
+  out.peer.points = static_cast<long>(out.data.points());
+  out.peer.t_end = out.data.time.empty() ? 0 : out.data.time.back();
+  if (!run.data && out.peer.failure.empty()) out.peer.failure = run.read_error;
+  if (out.data.time.empty()) out.peer.failed = true;
+  return out;
+}
+
+std::vector<SignalDiff> diffs(const Waveforms& ns, const Waveforms& ng,
+                              const std::vector<double>& grid,
+                              const std::set<std::string>& switching, double threshold) {
+  std::vector<SignalDiff> out;
+  if (grid.empty()) return out;
+  for (size_t k = 0; k < ns.names.size(); ++k) {
+    const auto j = ng.index(ns.names[k]);
+    if (!j) continue;
+    out.push_back(diff_signal(ns.names[k], ns.time, ns.columns[k], ng.time, ng.columns[*j], grid,
+                              switching.contains(ns.names[k]), threshold));
+  }
+  return out;
+}
+
+std::vector<double> grid_for(const Waveforms& ns, const Waveforms& ng, double h) {
+  if (ns.time.empty() || ng.time.empty()) return {};
+  return uniform_grid(std::max(ns.time.front(), ng.time.front()),
+                      std::min(ns.time.back(), ng.time.back()), h);
+}
+
+std::vector<std::string> default_plot_signals(const Waveforms& ns,
+                                              const std::set<std::string>& switching) {
+  std::vector<std::string> out;
+  int v = 0, i = 0;
+  for (const auto& n : ns.names) {
+    if (signal_kind(n) == SignalKind::kVoltage && v < 3) out.push_back(n), ++v;
+  }
+  for (const auto& n : ns.names)
+    if (switching.contains(n) && i < 2) out.push_back(n), ++i;
+  if (i == 0)
+    for (const auto& n : ns.names)
+      if (signal_kind(n) == SignalKind::kCurrent && i < 1) out.push_back(n), ++i;
+  return out;
+}
+
+}  // namespace
+
+std::string CompareOptions::validate() const {
+  if (!(timeout_seconds > 0) || !std::isfinite(timeout_seconds))
+    return fmt::format("--timeout {:g}: must be positive (seconds)", timeout_seconds);
+  if (!(switch_threshold > 0 && switch_threshold < 1))
+    return fmt::format("--switch-threshold {:g}: must be in (0, 1)", switch_threshold);
+  if (grid && !(*grid > 0 && std::isfinite(*grid)))
+    return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
+  for (double n : sweep_n)
+    if (!(n > 0) || !std::isfinite(n)) return fmt::format("--sweep-n {:g}: must be positive", n);
+  return translate.validate();
+}
+
+int compare_command(const CompareOptions& o) {
+  if (const std::string why = o.validate(); !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
+  const auto ngspice = find_executable(o.ngspice);
+  if (!ngspice) {
+    print_error(fmt::format(
+        "ngspice not found ('{}' is not on PATH): compare runs the real ngspice binary in batch "
+        "mode. Install it (Debian: apt-get install ngspice) or pass --ngspice /path/to/ngspice",
+        o.ngspice));
+    return kPeerMissing;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto loaded = load_netlist(o.netlist);
+  if (!loaded) return kBadInput;
+  const circuit::Circuit& c = loaded->circuit;
+  circuit::TransientOptions overrides;
+  overrides.theta = o.theta;
+  overrides.h = o.step;
+  if (const std::string why = circuit::resolve_tran_settings(c, overrides).validate();
+      !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
+  const circuit::Assembled assembled = circuit::assemble(c);
+  const circuit::SignalTable table = circuit::make_signals(c, assembled);
+  Waveforms ns;
+  ns.title = c.title;
+  ns.names = table.names;
+  WaveformCollector collector(ns);
+  const Simulated sim = simulate(c, assembled, table, {.theta = o.theta, .h = o.step}, collector);
+  CompareResult r;
+  r.netlist = o.netlist;
+  r.title = c.title.empty() ? o.netlist : c.title;
+  r.nsspice.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.nsspice.points = static_cast<long>(ns.points());
+  r.nsspice.t_end = sim.result.t_end;
+  r.nsspice.failed = !sim.result.ok;
+  r.nsspice.failure = sim.result.error;
+  r.h = sim.result.h;
+  r.theta = sim.result.theta;
+  r.diode_model = o.translate.diode_model;
+  r.switch_model = o.translate.switch_model;
+  r.options = o.translate.options;
+
+  const std::string dir =
+      o.out_dir.empty() ? fs::path(o.netlist).stem().string() + "-compare" : o.out_dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    print_error(fmt::format("cannot create '{}': {}", dir, ec.message()));
+    return kOutputFailed;
+  }
+  {
+    RawWriter raw(true);
+    const std::string path = (fs::path(dir) / "nsspice.raw").string();
+    if (raw.open(path, c.title, ns.names)) {
+      std::vector<double> row(ns.names.size());
+      for (size_t i = 0; i < ns.points(); ++i) {
+        for (size_t k = 0; k < row.size(); ++k) row[k] = ns.columns[k][i];
+        raw.row(ns.time[i], row);
+      }
+      if (raw.close()) r.files.push_back(path);
+    }
+  }
+
+  // What the user asked for is checked before ngspice runs.
+  std::string error;
+  auto measures_or = all_measures(*loaded, o.measures);
+  if (!measures_or) return kBadInput;
+  std::vector<MeasureSpec> specs = std::move(*measures_or);
+  const auto switching = switching_signals(c);
+  std::vector<std::string> plot_signals = split_signals(o.signals);
+  std::vector<std::string> wanted = plot_signals;
+  for (const auto& spec : specs) wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
+  add_columns(ns, differential_columns(wanted, ns.names));
+  if (plot_signals.empty()) plot_signals = default_plot_signals(ns, switching);
+  for (const auto& s : plot_signals)
+    if (!ns.index(s)) {
+      print_error(
+          fmt::format("unknown signal '{}' in --signals{}", s, netlist::did_you_mean(s, ns.names)));
+      return kBadInput;
+    }
+
+  Translation tr;
+  auto peer = run_peer(c, o, *ngspice, dir, "ngspice", o.translate.diode_model, r.h, tr, error);
+  if (!peer) {
+    print_error(error);
+    return kBadInput;
+  }
+  r.notes = tr.notes;
+  r.ngspice = peer->peer;
+  Waveforms& ng = peer->data;
+  add_columns(ng, differential_columns(wanted, ng.names));
+  for (const char* f : {"ngspice.cir", "ngspice.raw", "ngspice.log"})
+    r.files.push_back((fs::path(dir) / f).string());
+
+  const double h = o.grid.value_or(r.h);
+  r.grid = grid_for(ns, ng, h);
+  r.diffs = diffs(ns, ng, r.grid, switching, o.switch_threshold);
+
+  r.meas_nsspice = measure(specs, ns);
+  r.meas_ngspice = measure(specs, ng);
+
+  if (o.sweep) {
+    auto base = SpiceParams::parse(o.translate.diode_model, error);
+    if (!base) {
+      print_error("--diode-model " + error);
+      return kBadInput;
+    }
+    for (double n : o.sweep_n) {
+      SpiceParams m = *base;
+      m.set("n", n);
+      Translation t;
+      auto p = run_peer(c, o, *ngspice, dir, fmt::format("sweep_n{}", n), m.str(), r.h, t, error);
+      if (!p) {
+        print_error(error);
+        return kBadInput;
+      }
+      add_columns(p->data, differential_columns(wanted, p->data.names));
+      SweepRow row{n, m.str(), p->peer, {}};
+      row.diffs = diffs(ns, p->data, grid_for(ns, p->data, h), switching, o.switch_threshold);
+      std::erase_if(row.diffs, [&](const SignalDiff& d) {
+        return std::find(plot_signals.begin(), plot_signals.end(), d.name) == plot_signals.end();
+      });
+      r.sweep.push_back(std::move(row));
+    }
+  }
+
+  int code = r.nsspice.failed ? kSimulationFailed : 0;
+  const std::string plot = o.plot.empty() ? (fs::path(dir) / "compare.png").string() : o.plot;
+  if (ng.points() > 0 && ns.points() > 0) {
+    if (auto why = write_compare_plot(r, ns, ng, plot_signals, plot, o.t_from, o.t_to);
+        !why.empty()) {
+      print_error(fmt::format("plot '{}': {}", plot, why));
+      code = code ? code : kOutputFailed;
+    } else {
+      r.files.push_back(plot);
+    }
+  }
+  if (!r.sweep.empty()) {
+    const std::string sweep_plot = (fs::path(dir) / "sweep.png").string();
+    if (auto why = write_sweep_plot(r, plot_signals, sweep_plot); why.empty())
+      r.files.push_back(sweep_plot);
+    else
+      print_error(fmt::format("plot '{}': {}", sweep_plot, why));
+  }
+  const std::string json = o.json.empty() ? (fs::path(dir) / "compare.json").string() : o.json;
+  r.files.push_back(json);
+  std::ofstream(json) << compare_json(r);
+  if (!o.quiet) fmt::print("{}", format_compare(r));
+  if (r.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r.nsspice.failure));
+  return code;
+}
+
+}  // namespace nsspice::app

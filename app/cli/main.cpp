@@ -1,0 +1,241 @@
+// nsspice: command-line entry point. Thin: the work is in the libraries and the *_command files.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "app/cli/compare_command.hpp"
+#include "app/cli/plot_command.hpp"
+#include "app/cli/run_command.hpp"
+#include "app/cli/simulation.hpp"
+#include "netlist/units.hpp"
+
+namespace {
+
+using nsspice::app::CompareOptions;
+using nsspice::app::PlotOptions;
+using nsspice::app::RunOptions;
+
+// Numbers with SPICE suffixes on the command line: --grid 1m, --step 10u.
+const CLI::Validator kSpiceNumber(
+    [](std::string& text) {
+      const auto v = nsspice::netlist::parse_spice_number(text);
+      if (!v) return fmt::format("'{}' is not a number (SPICE suffixes allowed: 1m, 10u)", text);
+      text = fmt::format("{}", *v);
+      return std::string();
+    },
+    "NUMBER");
+
+// --window FROM,TO (SPICE numbers): a time window of a plot.
+void add_window(CLI::App* cmd, std::optional<double>& from, std::optional<double>& to) {
+  cmd->add_option_function<std::string>(
+      "--window",
+      [&from, &to](const std::string& text) {
+        const auto comma = text.find(',');
+        const auto a = nsspice::netlist::parse_spice_number(text.substr(0, comma));
+        const auto b = comma == std::string::npos
+                           ? std::nullopt
+                           : nsspice::netlist::parse_spice_number(text.substr(comma + 1));
+        if (!a || !b || !(*b > *a))
+          throw CLI::ValidationError("--window", "expected FROM,TO with FROM < TO, e.g. 1m,2m");
+        from = a;
+        to = b;
+      },
+      "plot only the time window FROM,TO, e.g. 1.9m,2m");
+}
+
+void add_plot_layout(CLI::App* cmd, std::string& signals, std::vector<std::string>& panels,
+                     bool& show, const char* signals_help) {
+  cmd->add_option("--signals", signals, signals_help);
+  cmd->add_option("--panel", panels,
+                  "a plot panel of these signals (repeatable: one panel each), e.g. "
+                  "--panel v(out),v(in) --panel i(l1)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_flag("--show", show, "also open the plot in a window (when a display is available)");
+}
+
+// The command line's values of `run`; numbers given are copied into `run` after parsing.
+struct RunCli {
+  RunOptions run;
+  double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0;
+  bool no_progress = false;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *evrtol_opt = nullptr,
+              *dump_time_opt = nullptr, *plot_opt = nullptr;
+  RunOptions options() const {
+    RunOptions o = run;
+    if (*theta_opt) o.theta = theta;
+    if (*evrtol_opt) o.evrtol = evrtol;
+    if (*step_opt) o.step = step;
+    if (*grid_opt) o.grid = grid;
+    if (*dump_time_opt) o.dump_time = dump_time;
+    o.plot_default = plot_opt->count() > 0 && o.plot.empty();
+    o.progress = !no_progress;
+    return o;
+  }
+};
+
+CLI::App* add_run(CLI::App& app, RunCli& c) {
+  RunOptions& run = c.run;
+  CLI::App* cmd = app.add_subcommand("run", "simulate the netlist's .tran and write its waveforms");
+  cmd->add_option("netlist", run.netlist, "SPICE-like netlist (.cir)")->required();
+  cmd->add_option("-o,--output", run.output,
+                  "waveform file: .csv, or .raw for a SPICE raw file (default: <netlist>.csv)");
+  cmd->add_option("--format", run.format,
+                  "file format, overriding the extension: csv, raw (binary) or rawascii")
+      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
+  cmd->add_option("--save", run.save,
+                  "signals written to the file, comma separated (default: all)");
+  c.grid_opt =
+      cmd->add_option("--grid", c.grid,
+                      "resample the file on a uniform step H (source breakpoints kept exactly)")
+          ->transform(kSpiceNumber);
+  c.plot_opt = cmd->add_option("--plot", run.plot,
+                               "also write a plot (.png, .svg or .pdf; default <netlist>.png)")
+                   ->expected(0, 1);
+  add_plot_layout(cmd, run.signals, run.panels, run.show,
+                  "signals to plot, comma separated, e.g. v(out),i(d1) (default: all node "
+                  "voltages)");
+  cmd->add_option("--meas", run.measures,
+                  "a measurement (repeatable): 'avg v(out) from=1m to=2m', rms, min, max, pp, "
+                  "integ; 'when v(out)=2.5 rise=2'; 'find v(a) at=1m'")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--meas-json", run.meas_json, "also write the measurements as JSON");
+  c.theta_opt =
+      cmd->add_option("--theta", c.theta, "theta of the scheme, in [0.5, 1] (overrides .options)")
+          ->transform(kSpiceNumber);
+  c.step_opt = cmd->add_option("--step", c.step, "time step in seconds (overrides .tran)")
+                   ->transform(kSpiceNumber);
+  cmd->add_option("--method", run.method,
+                  "theta (time stepping) or event (event-driven; overrides .options method)");
+  c.evrtol_opt = cmd->add_option("--evrtol", c.evrtol,
+                                 "event-driven local error tolerance (overrides .options evrtol)")
+                     ->transform(kSpiceNumber);
+  cmd->add_option("--lcp-solver", run.lcp_solver,
+                  "LCP method of pivoting steps: auto, lemke, murty, enum, pgs, newton "
+                  "(overrides .options lcpsolver)");
+  cmd->add_option("--dump-mlcp", run.dump_step,
+                  "write the LCP of step K (1 = first) to <output stem>.stepK.lcp")
+      ->check(CLI::PositiveNumber);
+  c.dump_time_opt = cmd->add_option("--dump-mlcp-time", c.dump_time,
+                                    "write the LCP of the first step ending at or after time T")
+                        ->transform(kSpiceNumber);
+  cmd->add_flag("-q,--quiet", run.quiet, "no run report");
+  cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
+  return cmd;
+}
+
+CLI::App* add_plot(CLI::App& app, PlotOptions& plot) {
+  CLI::App* pcmd = app.add_subcommand("plot", "plot waveforms from a .raw (ngspice's too) or .csv");
+  pcmd->add_option("file", plot.input, "waveform file (.raw or .csv)")->required();
+  pcmd->add_option("-o,--output", plot.output, ".png, .svg or .pdf (default: <file>.png)");
+  pcmd->add_option("--title", plot.title, "plot title (default: the file's)");
+  add_plot_layout(pcmd, plot.signals, plot.panels, plot.show,
+                  "signals in one panel, comma separated (default: voltages, then currents)");
+  add_window(pcmd, plot.t_from, plot.t_to);
+  return pcmd;
+}
+
+struct CompareCli {
+  CompareOptions cmp;
+  double theta = 0, step = 0, grid = 0;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr;
+  CompareOptions options() const {
+    CompareOptions o = cmp;
+    if (*theta_opt) o.theta = theta;
+    if (*step_opt) o.step = step;
+    if (*grid_opt) o.grid = grid;
+    return o;
+  }
+};
+
+CLI::App* add_compare(CLI::App& app, CompareCli& c) {
+  CompareOptions& cmp = c.cmp;
+  CLI::App* ccmd = app.add_subcommand(
+      "compare", "run nsspice and ngspice (regularized models) on the netlist and compare");
+  ccmd->add_option("netlist", cmp.netlist, "SPICE-like netlist (.cir)")->required();
+  ccmd->add_option("-d,--dir", cmp.out_dir,
+                   "directory for the files written (default: <netlist>-compare)");
+  ccmd->add_option("--diode-model", cmp.translate.diode_model,
+                   "SPICE diode parameters replacing each ideal diode")
+      ->capture_default_str();
+  ccmd->add_option("--switch-model", cmp.translate.switch_model,
+                   "SPICE switch RON/ROFF for ideal switches")
+      ->capture_default_str();
+  ccmd->add_option("--comparator-width", cmp.translate.comparator_width,
+                   "input width [V] of the tanh replacing an ideal comparator")
+      ->transform(kSpiceNumber)
+      ->capture_default_str();
+  ccmd->add_option("--spice-options", cmp.translate.options, "ngspice's .options line")
+      ->capture_default_str();
+  ccmd->add_option("--ngspice", cmp.ngspice, "the ngspice executable")->capture_default_str();
+  ccmd->add_option("--timeout", cmp.timeout_seconds, "seconds before ngspice is stopped")
+      ->transform(kSpiceNumber)
+      ->capture_default_str();
+  ccmd->add_option("--plot", cmp.plot, "overlay plot (default: <dir>/compare.png)");
+  ccmd->add_option("--signals", cmp.signals,
+                   "signals to plot (default: up to 3 node voltages and 2 diode currents)");
+  ccmd->add_option("--json", cmp.json, "JSON report (default: <dir>/compare.json)");
+  ccmd->add_option("--meas", cmp.measures, "a measurement on both (repeatable; as for run)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  ccmd->add_flag("--sweep-ideality", cmp.sweep,
+                 "also run ngspice with N = 1, 0.3, 0.1, 0.03, 0.01 (--sweep-n) and tabulate "
+                 "the error");
+  ccmd->add_option("--sweep-n", cmp.sweep_n, "the N values of --sweep-ideality")
+      ->allow_extra_args(false)
+      ->delimiter(',');
+  ccmd->add_option("--switch-threshold", cmp.switch_threshold,
+                   "switching = |i| crossing this fraction of the current's peak")
+      ->transform(kSpiceNumber)
+      ->capture_default_str();
+  c.grid_opt = ccmd->add_option("--grid", c.grid, "common grid step (default: nsspice's step)")
+                   ->transform(kSpiceNumber);
+  c.theta_opt = ccmd->add_option("--theta", c.theta, "nsspice's theta")->transform(kSpiceNumber);
+  c.step_opt = ccmd->add_option("--step", c.step, "nsspice's step (ngspice's TMAX)")
+                   ->transform(kSpiceNumber);
+  add_window(ccmd, cmp.t_from, cmp.t_to);
+  ccmd->add_flag("-q,--quiet", cmp.quiet, "no report on stdout");
+  return ccmd;
+}
+
+// Parses the command line. nullopt: go on; else the exit code: 0 after --help/--version, 1
+// (bad input, as documented) for every parse error, with CLI11's message and a hint.
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "nsspice: error: {}\nRun 'nsspice --help' for the usage.\n", e.what());
+    return nsspice::app::kBadInput;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "nsspice: transient simulation of circuits with ideal diodes and switches,\n"
+      "as mixed linear complementarity systems (no 'timestep too small').",
+      "nsspice"};
+  app.set_version_flag("--version", std::string("nsspice ") + NSSPICE_VERSION);
+  app.require_subcommand(1);
+  RunCli run;
+  PlotOptions plot;
+  CompareCli cmp;
+  CLI::App* run_cmd = add_run(app, run);
+  CLI::App* plot_cmd = add_plot(app, plot);
+  add_compare(app, cmp);
+  if (const auto code = parse(app, argc, argv)) return *code;
+  if (*run_cmd) return nsspice::app::run_command(run.options());
+  if (*plot_cmd) return nsspice::app::plot_command(plot);
+  return nsspice::app::compare_command(cmp.options());
+}

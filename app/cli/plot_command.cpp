@@ -1,0 +1,113 @@
+#include "app/cli/plot_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "app/cli/simulation.hpp"
+#include "app/io/signals.hpp"
+
+namespace nsspice::app {
+
+bool plot_extension_ok(const std::string& path) {
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  return ext == ".png" || ext == ".svg" || ext == ".pdf";
+}
+
+std::optional<std::vector<std::vector<size_t>>> panel_layout(const std::vector<std::string>& panels,
+                                                             const std::string& signals,
+                                                             const std::vector<std::string>& names,
+                                                             bool currents, std::string& error) {
+  std::vector<std::vector<size_t>> out;
+  for (const auto& p : panels) {
+    auto idx = select_signals(split_signals(p), names, "--panel", error);
+    if (!idx) return std::nullopt;
+    if (!idx->empty()) out.push_back(std::move(*idx));
+  }
+  if (!out.empty()) return out;
+  if (!signals.empty()) {
+    auto idx = select_signals(split_signals(signals), names, "--signals", error);
+    if (!idx) return std::nullopt;
+    if (!idx->empty()) out.push_back(std::move(*idx));
+    return out;
+  }
+  std::vector<size_t> v, i;
+  for (size_t k = 0; k < names.size(); ++k) {
+    const auto kind = signal_kind(names[k]);
+    if (kind == SignalKind::kVoltage && v.size() < 8) v.push_back(k);
+    if (kind == SignalKind::kCurrent && i.size() < 8) i.push_back(k);
+  }
+  if (!v.empty()) out.push_back(v);
+  if (currents && !i.empty()) out.push_back(i);
+  if (out.empty() && !names.empty()) out.push_back({0});
+  return out;
+}
+
+std::vector<PlotPanel> make_panels(const Waveforms& w,
+                                   const std::vector<std::vector<size_t>>& layout) {
+  std::vector<PlotPanel> panels;
+  for (const auto& cols : layout) {
+    PlotPanel panel;
+    for (size_t k : cols) panel.series.push_back({w.names[k], w.time, w.columns[k]});
+    panels.push_back(std::move(panel));
+  }
+  return panels;
+}
+
+std::string PlotOptions::validate() const {
+  if (t_from.has_value() != t_to.has_value()) return "--window: needs FROM,TO";
+  if (t_from && !(std::isfinite(*t_from) && std::isfinite(*t_to) && *t_from < *t_to))
+    return fmt::format("--window {:g},{:g}: FROM must be below TO", *t_from, *t_to);
+  return {};
+}
+
+int plot_command(const PlotOptions& o) {
+  if (const std::string why = o.validate(); !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
+  std::string error;
+  auto data = read_waveforms(o.input, error);
+  if (!data) {
+    print_error(error);
+    return kBadInput;
+  }
+  const std::string output =
+      o.output.empty() ? std::filesystem::path(o.input).stem().string() + ".png" : o.output;
+  if (!plot_extension_ok(output)) {
+    print_error(fmt::format("-o '{}': the plot must end in .png, .svg or .pdf", output));
+    return kBadInput;
+  }
+  std::vector<std::string> wanted = split_signals(o.signals);
+  for (const auto& p : o.panels)
+    for (auto& name : split_signals(p)) wanted.push_back(std::move(name));
+  add_columns(*data, differential_columns(wanted, data->names));
+  const auto layout = panel_layout(o.panels, o.signals, data->names, true, error);
+  if (!layout) {
+    print_error(error);
+    return kBadInput;
+  }
+  if (data->time.empty()) {
+    print_error(fmt::format("'{}' holds no points", o.input));
+    return kBadInput;
+  }
+  PlotRequest rq;
+  rq.title = o.title.empty() ? (data->title.empty() ? o.input : data->title) : o.title;
+  rq.output = output;
+  rq.show = o.show;
+  rq.t_from = o.t_from;
+  rq.t_to = o.t_to;
+  rq.panels = make_panels(*data, *layout);
+  if (const std::string why = write_plot(rq); !why.empty()) {
+    print_error(fmt::format("plot '{}': {}", output, why));
+    return kOutputFailed;
+  }
+  if (o.show && !display_available())
+    fmt::print(stderr, "nsspice: note: no display ($DISPLAY unset): --show ignored\n");
+  fmt::print("plot: {} ({} panel{}, {} points)\n", output, rq.panels.size(),
+             rq.panels.size() == 1 ? "" : "s", data->points());
+  return 0;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,42 @@
+#pragma once
+// `nsspice plot FILE(.raw|.csv)`: waveforms from a file into a PNG/SVG/PDF, and the panel
+// layout shared with `run --plot`.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/io/waveforms.hpp"
+#include "app/plot/plot_gnuplot.hpp"
+
+namespace nsspice::app {
+
+struct PlotOptions {
+  std::string input;
+  std::string output;  // default: <input stem>.png
+  std::string signals;
+  std::vector<std::string> panels;
+  std::string title;
+  bool show = false;
+  std::optional<double> t_from, t_to;  // --window
+
+  // Empty when valid: a window has FROM < TO, both finite.
+  std::string validate() const;
+};
+
+int plot_command(const PlotOptions& options);
+
+// The columns of each panel: one panel per --panel list; else one panel of --signals; else the
+// default: the voltages (at most 8) and, with `currents`, a second panel of the currents.
+std::optional<std::vector<std::vector<size_t>>> panel_layout(const std::vector<std::string>& panels,
+                                                             const std::string& signals,
+                                                             const std::vector<std::string>& names,
+                                                             bool currents, std::string& error);
+
+// The file extension of a plot is one gnuplot can write.
+bool plot_extension_ok(const std::string& path);
+
+// Panels of `w` per `layout`.
+std::vector<PlotPanel> make_panels(const Waveforms& w,
+                                   const std::vector<std::vector<size_t>>& layout);
+
+}  // namespace nsspice::app

@@ -1,0 +1,78 @@
+#include "app/cli/report.hpp"
+
+#include <fmt/format.h>
+
+#include "app/io/event_log.hpp"
+
+namespace nsspice::app {
+
+std::string format_report(const circuit::TransientResult& r, double wall, double stepping,
+                          const std::string& output, long rows) {
+  const auto& s = r.stats;
+  std::string out;
+  auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("  {:<18} {}\n", key, value);
+  };
+  out += fmt::format("run report ({})\n", r.ok ? "completed" : "stopped early");
+  if (r.method == circuit::TranMethod::kEvent) {
+    const auto& e = r.event_stats;
+    line("scheme",
+         fmt::format("event-driven, Radau IIA (order 5), evrtol = {:.3g}, t = 0 .. {:.6g} s",
+                     r.event_rtol, r.t_end));
+    line("steps",
+         fmt::format("{} accepted, {} rejected; {} Radau solves, {} factorizations{}", e.steps,
+                     e.rejected, e.radau_steps, e.factorizations,
+                     e.fallback_steps ? fmt::format("; {} theta-scheme steps", e.fallback_steps)
+                                      : std::string()));
+    line("events", fmt::format("{} located ({} step-map evaluations), {} mode changes, {} mode "
+                               "selections, {} state jumps",
+                               e.events, e.refinements, e.mode_changes, e.selections, e.jumps));
+    for (const auto& f : e.fallbacks)
+      line("Zeno fallback",
+           fmt::format("{} events accumulated: theta-scheme over t = {:.9g} .. {:.9g} s", f.events,
+                       f.t_begin, f.t_end));
+    if (!r.events.empty()) out += "  event log\n" + format_event_log(r.events, 12);
+    line("wall time", fmt::format("{:.3f} s; stepping {:.3f} s", wall, stepping));
+    line("output", fmt::format("{} ({} rows)", output, rows));
+    return out;
+  }
+  line("scheme", fmt::format("theta = {}, t = 0 .. {:.6g} s", r.theta, r.t_end));
+  line("step choice", r.step_rule);
+  line("steps", fmt::format("{} accepted, {} rejected ({} backward-Euler restarts, {} breakpoints)",
+                            s.steps, s.rejected_steps, s.restart_steps, s.breakpoints));
+  if (s.steps > 0 && s.h_largest > 0)
+    line("step sizes", fmt::format("{:.3g} .. {:.3g} s", s.h_smallest, s.h_largest));
+  if (s.located_events > 0)
+    line("switching", fmt::format("{} instants located inside steps ({} extra solves)",
+                                  s.located_events, s.location_solves));
+  if (s.fallback_steps > 0)
+    line("accumulations", fmt::format("{} backward-Euler steps without location over {:.6g} s "
+                                      "(chattering or sliding)",
+                                      s.fallback_steps, s.fallback_time));
+  line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
+                                 s.pivots, s.mode_changes));
+  std::string methods;
+  for (size_t k = 1; k < s.lcp_methods.size(); ++k)
+    if (s.lcp_methods[k] > 0)
+      methods += fmt::format("{}{} {}", methods.empty() ? "" : ", ", s.lcp_methods[k],
+                             solvers::to_string(static_cast<solvers::LcpSolverKind>(k)));
+  if (s.lcp_methods[0] > 0) methods += fmt::format(", {} unanswered", s.lcp_methods[0]);
+  if (!methods.empty()) line("LCP methods", methods);
+  line("factorizations",
+       fmt::format("{} full + {} refactorizations; cache {} hits / {} misses", s.factorizations,
+                   s.refactorizations, s.cache_hits, s.cache_misses));
+  line("complementarity",
+       fmt::format(
+           "max relative residual {:.2g}{}", s.max_residual,
+           s.inaccurate ? fmt::format(", {} inaccurate steps", s.inaccurate) : std::string()));
+  if (!s.impulse_times.empty())
+    line("impulses", fmt::format("{} impulsive step(s), first at t = {:.6g} s (state jump)",
+                                 s.impulse_times.size(), s.impulse_times.front()));
+  const double steps = s.steps ? static_cast<double>(s.steps) : 1.0;
+  line("wall time", fmt::format("{:.3f} s ({:.2f} µs/step); stepping {:.3f} s ({:.2f} µs/step)",
+                                wall, 1e6 * wall / steps, stepping, 1e6 * stepping / steps));
+  line("output", fmt::format("{} ({} rows)", output, rows));
+  return out;
+}
+
+}  // namespace nsspice::app

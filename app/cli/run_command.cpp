@@ -1,0 +1,279 @@
+#include "app/cli/run_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "app/cli/plot_command.hpp"
+#include "app/cli/progress.hpp"
+#include "app/cli/report.hpp"
+#include "app/cli/run_plan.hpp"
+#include "app/cli/simulation.hpp"
+#include "app/io/async_sink.hpp"
+#include "app/io/event_log.hpp"
+#include "app/io/output_file.hpp"
+#include "app/io/signals.hpp"
+#include "app/measure/measure.hpp"
+#include "app/plot/plot_gnuplot.hpp"
+#include "solvers/lcp/lcp_dump.hpp"
+
+namespace nsspice::app {
+namespace {
+
+// Counts the rows that reach the file.
+class RowCounter : public RowSink {
+ public:
+  explicit RowCounter(RowSink& out) : out_(out) {}
+  void row(double t, std::span<const double> values) override {
+    ++rows_;
+    out_.row(t, values);
+  }
+  void finish() override { out_.finish(); }
+  long rows() const { return rows_; }
+
+ private:
+  RowSink& out_;
+  long rows_ = 0;
+};
+
+// Every point of the run: measurements, plot series (decimated), the file chain.
+class RunSink : public RowSink {
+ public:
+  RunSink(MeasureSet& measures, RowSink& file) : measures_(measures), file_(file) {}
+  void plot(std::vector<PlotPanel>* panels, std::vector<std::vector<size_t>> layout, double t0,
+            double t1) {
+    panels_ = panels;
+    layout_ = std::move(layout);
+    for (const auto& cols : layout_)
+      for (size_t k = 0; k < cols.size(); ++k) decimators_.emplace_back(t0, t1);
+  }
+  void row(double t, std::span<const double> values) override {
+    measures_.feed(t, values);
+    file_.row(t, values);
+    if (panels_ == nullptr) return;
+    size_t d = 0;
+    for (size_t p = 0; p < layout_.size(); ++p)
+      for (size_t k = 0; k < layout_[p].size(); ++k)
+        decimators_[d++].add(t, values[layout_[p][k]], (*panels_)[p].series[k]);
+  }
+  void finish() override {
+    file_.finish();
+    if (panels_ == nullptr) return;
+    size_t d = 0;
+    for (size_t p = 0; p < layout_.size(); ++p)
+      for (size_t k = 0; k < layout_[p].size(); ++k)
+        decimators_[d++].finish((*panels_)[p].series[k]);
+  }
+
+ private:
+  MeasureSet& measures_;
+  RowSink& file_;
+  std::vector<PlotPanel>* panels_ = nullptr;
+  std::vector<std::vector<size_t>> layout_;
+  std::vector<SeriesDecimator> decimators_;
+};
+
+bool write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// `<output stem>.step<K>.lcp` next to the output: the step's LCP as solved, with provenance.
+bool write_step_dump(const RunOptions& o, const std::string& output,
+                     const circuit::TransientResult& r, std::string& path) {
+  const circuit::CapturedLcp& c = *r.captured;
+  std::filesystem::path p(output);
+  p.replace_filename(fmt::format("{}.step{}.lcp", p.stem().string(), c.step));
+  path = p.string();
+  std::string mode, base;
+  for (char b : c.lcp.mode) mode += b ? '1' : '0';
+  for (char b : c.lcp.base_mode) base += b ? '1' : '0';
+  const solvers::Provenance prov = {
+      {"netlist", o.netlist},
+      {"step", std::to_string(c.step)},
+      {"t", fmt::format("{:.17g}", c.t)},
+      {"t_next", fmt::format("{:.17g}", c.t_next)},
+      {"h", fmt::format("{:.17g}", r.h)},
+      {"theta", fmt::format("{:.17g}", r.theta)},
+      {"theta_h", fmt::format("{:.17g}", c.theta_h)},
+      {"base_mode", base},
+      {"mode", mode},
+      {"solved_by", c.lcp.pivoted ? std::string(solvers::to_string(c.lcp.method))
+                                  : std::string("mode system (no pivoting)")},
+      {"form", "principal pivot transform at base_mode, row/column equilibrated"},
+      {"source", o.dump_step > 0 ? fmt::format("nsspice run --dump-mlcp {}", o.dump_step)
+                                 : fmt::format("nsspice run --dump-mlcp-time {:g}", *o.dump_time)}};
+  std::string error;
+  if (solvers::write_lcp_dump(path, c.lcp.M, c.lcp.q, prov, &error)) return true;
+  print_error(error);
+  return false;
+}
+
+// The files besides the waveforms: event log, LCP dump, measurements as JSON, plot. Returns the
+// exit code so far (`code`, or kOutputFailed when one of them could not be written).
+struct SideFiles {
+  std::string events_path, dump_path;
+};
+
+int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::TransientResult& r,
+                     SideFiles& files, int code) {
+  if (r.method == circuit::TranMethod::kEvent) {
+    files.events_path = event_log_path(plan.output_path);
+    if (!write_event_log(files.events_path, r.events)) {
+      print_error(fmt::format("cannot write '{}': {}", files.events_path, std::strerror(errno)));
+      code = kOutputFailed;
+    }
+  }
+  if (o.dump_step > 0 || o.dump_time) {
+    if (!r.captured) {
+      print_error("--dump-mlcp: the run did not reach the requested step");
+      code = kOutputFailed;
+    } else if (!write_step_dump(o, plan.output_path, r, files.dump_path)) {
+      code = kOutputFailed;
+    }
+  }
+  return code;
+}
+
+void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim, double wall,
+                  long rows, const SideFiles& files, int code,
+                  const std::vector<MeasureResult>& measured) {
+  if (o.quiet) return;
+  fmt::print("{}", format_report(sim.result, wall, sim.wall_seconds, plan.output_path, rows));
+  fmt::print("  {:<18} {}{}\n", "format", format_name(plan.format),
+             !plan.grid          ? std::string()
+             : plan.event_driven ? fmt::format(", plus dense output every {:g} s", *plan.grid)
+                                 : fmt::format(", resampled on h = {:g} s", *plan.grid));
+  if (!files.events_path.empty()) fmt::print("  {:<18} {}\n", "event log", files.events_path);
+  if (!plan.plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plan.plot_path);
+  if (!files.dump_path.empty()) fmt::print("  {:<18} {}\n", "LCP dump", files.dump_path);
+  if (!measured.empty()) fmt::print("measurements\n{}", format_measures(measured));
+}
+
+// The plot request: one panel per layout entry, marks at state jumps and logged events.
+PlotRequest plot_request(const RunOptions& o, const RunPlan& plan, const std::string& title) {
+  PlotRequest plot;
+  plot.title = title.empty() ? o.netlist : title;
+  plot.output = plan.plot_path;
+  plot.show = o.show;
+  for (const auto& cols : plan.output.layout) {
+    PlotPanel panel;
+    for (size_t k : cols) panel.series.push_back({plan.output.all_names[k], {}, {}});
+    plot.panels.push_back(std::move(panel));
+  }
+  return plot;
+}
+
+void mark_events(const circuit::TransientResult& result, PlotRequest& plot) {
+  for (double t : result.stats.impulse_times) plot.events.push_back({t, "jump"});
+  if (result.events.size() <= 60)  // more would hide the curves
+    for (const auto& e : result.events)
+      plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
+}
+
+// The chain from the stepper to the file: (async) → derived columns → measurements and plot
+// series → column selection → (grid resampling) → row counter → writer. Runs the transient.
+Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
+                     const circuit::SignalTable& signals, RunPlan& plan, bool progress_bar,
+                     WaveformWriter& writer, PlotRequest& plot, long& rows) {
+  RowCounter counter(writer);
+  std::unique_ptr<GridResampler> resampler;
+  RowSink* file_chain = &counter;
+  if (plan.grid && !plan.event_driven) {
+    resampler = std::make_unique<GridResampler>(counter, *plan.grid,
+                                                source_breakpoints(assembled, circuit.tran->tstop));
+    file_chain = resampler.get();
+  }
+  ColumnSelector selector(*file_chain, plan.output.columns);
+  RunSink sink(plan.output.measures, selector);
+  if (plan.plotting)
+    sink.plot(&plot.panels, plan.output.layout, circuit.tran->tstart, circuit.tran->tstop);
+  DerivedSink with_derived(sink, plan.output.derived);
+  // Everything downstream of the signal values runs on a second thread, overlapped with the
+  // stepping; the stepping evaluates only the signals read downstream.
+  const bool subset = plan.output.subset();
+  AsyncSink async(with_derived, subset ? plan.output.needed : std::vector<size_t>(),
+                  signals.names.size());
+  Progress progress(circuit.tran->tstop, progress_bar);
+  Simulated sim = simulate(
+      circuit, assembled, signals, plan.overrides, async, [&](double t) { progress.update(t); },
+      subset ? std::span<const size_t>(plan.output.needed) : std::span<const size_t>());
+  progress.finish();
+  async.finish();
+  rows = counter.rows();
+  return sim;
+}
+
+// Writes (and shows) the plot; returns the exit code so far.
+int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
+  if (const std::string why = write_plot(plot); !why.empty()) {
+    print_error(fmt::format("plot '{}': {}", plot.output, why));
+    return code ? code : kOutputFailed;
+  }
+  if (o.show && !display_available())
+    fmt::print(stderr, "nsspice: note: no display ($DISPLAY unset): --show ignored\n");
+  return code;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const auto loaded = load_netlist(o.netlist);
+  if (!loaded) return kBadInput;
+  const circuit::Circuit& circuit = loaded->circuit;
+  const circuit::Assembled assembled = circuit::assemble(circuit);
+  const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
+  // Everything the user asked for is merged and checked before anything is written.
+  std::string error;
+  auto plan = make_run_plan(o, *loaded, signals.names, error);
+  if (!plan) {
+    print_error(error);
+    return kBadInput;
+  }
+  auto writer = make_writer(plan->format);
+  std::vector<std::string> names;
+  for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
+  if (!writer->open(plan->output_path, circuit.title, names)) {
+    print_error(fmt::format("cannot write '{}': {}", plan->output_path, std::strerror(errno)));
+    return kOutputFailed;
+  }
+  PlotRequest plot = plot_request(o, *plan, circuit.title);
+  long rows = 0;
+  const Simulated sim =
+      stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet, *writer, plot, rows);
+  const bool written = writer->close();
+  const auto& result = sim.result;
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const auto measured = plan->output.measures.results();
+  mark_events(result, plot);
+  for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
+  SideFiles files;
+  int code = write_side_files(o, *plan, result, files, 0);
+  if (!result.ok) {
+    print_error(fmt::format("simulation stopped: {}", result.error));
+    fmt::print(stderr, "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
+               plan->output_path, rows, result.t_end);
+    code = kSimulationFailed;
+  } else if (!written) {
+    print_error(fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno)));
+    return kOutputFailed;
+  }
+  if (!o.meas_json.empty() &&
+      !write_text(o.meas_json, fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
+                                           json_string(o.netlist), measures_json(measured)))) {
+    print_error(fmt::format("cannot write '{}'", o.meas_json));
+    code = code ? code : kOutputFailed;
+  }
+  if (plan->plotting && rows > 0) code = finish_plot(o, plot, code);
+  print_report(o, *plan, sim, wall, rows, files, code, measured);
+  return code;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,176 @@
+// make_output_plan and make_run_plan (run_plan.hpp): every choice of a run, made and checked
+// before any file is opened.
+#include "app/cli/run_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "app/cli/plot_command.hpp"
+#include "app/io/element_columns.hpp"
+#include "netlist/suggest.hpp"
+
+namespace nsspice::app {
+namespace {
+
+// Marks the circuit signals read by the file, the plot, the measurements and the derived
+// columns; returns them ascending.
+std::vector<size_t> needed_signals(const OutputPlan& p) {
+  std::vector<char> used(p.all_names.size(), 0);
+  for (size_t c : p.columns) used[c] = 1;
+  for (const auto& panel : p.layout)
+    for (size_t c : panel) used[c] = 1;
+  p.measures.mark_columns(used);
+  for (size_t k = 0; k < p.derived.size() && p.signal_count + k < used.size(); ++k) {
+    if (!used[p.signal_count + k]) continue;
+    for (size_t c : p.derived[k].inputs()) used[c] = 1;
+  }
+  std::vector<size_t> out;
+  for (size_t k = 0; k < p.signal_count; ++k)
+    if (used[k]) out.push_back(k);
+  return out;
+}
+
+// --method and --lcp-solver into the command line's overrides.
+bool parse_choices(const RunOptions& o, circuit::TransientOptions& t, std::string& error) {
+  if (!o.lcp_solver.empty()) {
+    t.lcp_solver = solvers::parse_lcp_solver(o.lcp_solver);
+    if (!t.lcp_solver) {
+      error = fmt::format(
+          "--lcp-solver '{}': unknown method{}; expected auto, lemke, murty, enum, pgs or newton",
+          o.lcp_solver,
+          netlist::did_you_mean(o.lcp_solver, {"auto", "lemke", "murty", "enum", "pgs", "newton"}));
+      return false;
+    }
+  }
+  if (!o.method.empty()) {
+    if (o.method != "theta" && o.method != "event") {
+      error = fmt::format("--method '{}': expected theta or event{}", o.method,
+                          netlist::did_you_mean(o.method, {"theta", "event"}));
+      return false;
+    }
+    t.method = o.method == "event" ? circuit::TranMethod::kEvent : circuit::TranMethod::kTheta;
+  }
+  return true;
+}
+
+// --save, else the netlist's .print/.save/.probe signals; the plot and the measurements.
+OutputRequest output_request(const RunOptions& o, const LoadedNetlist& loaded,
+                             const std::vector<std::string>& signal_names,
+                             std::vector<MeasureSpec> measures, bool plotting) {
+  OutputRequest r;
+  r.save = o.save;
+  r.circuit = &loaded.circuit;
+  r.card_measures = loaded.measures.size();
+  for (const auto& name :
+       o.save.empty() ? card_signals(loaded, signal_names) : std::vector<std::string>{})
+    r.save += (r.save.empty() ? "" : ",") + name;
+  r.save_option = o.save.empty() ? ".print/.save" : "--save";
+  r.signals = o.signals;
+  r.panels = o.panels;
+  r.measures = std::move(measures);
+  r.plotting = plotting;
+  return r;
+}
+
+}  // namespace
+
+std::string RunOptions::validate() const {
+  if (grid && !(*grid > 0 && std::isfinite(*grid)))
+    return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
+  if (dump_step < 0) return fmt::format("--dump-mlcp {}: must be >= 1", dump_step);
+  if (dump_time && !(*dump_time >= 0 && std::isfinite(*dump_time)))
+    return fmt::format("--dump-mlcp-time {:g}: must be >= 0 (seconds)", *dump_time);
+  return {};
+}
+
+std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
+                                           const std::vector<std::string>& signal_names,
+                                           std::string& error) {
+  OutputPlan p;
+  p.signal_count = signal_names.size();
+  // Differential voltages v(a,b), element currents i(X) and powers p(X) asked for anywhere
+  // become extra columns.
+  std::vector<std::string> wanted = split_signals(request.save + "," + request.signals);
+  for (const auto& panel : request.panels)
+    for (auto& name : split_signals(panel)) wanted.push_back(std::move(name));
+  for (const auto& spec : request.measures)
+    wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
+  p.derived = request.circuit != nullptr
+                  ? derived_columns(wanted, signal_names, *request.circuit)
+                  : differential_columns(wanted, signal_names);
+  p.all_names = signal_names;
+  for (const auto& d : p.derived) p.all_names.push_back(d.name);
+
+  const auto layout = panel_layout(request.panels, request.signals, p.all_names, false, error);
+  if (!layout) return std::nullopt;
+  if (request.plotting) p.layout = *layout;
+  if (!request.save.empty()) {
+    auto idx = select_signals(split_signals(request.save), p.all_names, request.save_option, error);
+    if (!idx) return std::nullopt;
+    p.columns = std::move(*idx);
+  } else {
+    for (size_t k = 0; k < signal_names.size(); ++k) p.columns.push_back(k);
+  }
+  for (size_t k = 0; k < request.measures.size(); ++k) {
+    if (p.measures.add(request.measures[k], p.all_names, error)) continue;
+    if (k >= request.card_measures) return std::nullopt;
+    p.left_out.emplace_back(k, error + "; the measurement is left out");
+    error.clear();
+  }
+  p.needed = needed_signals(p);
+  return p;
+}
+
+std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& loaded,
+                                     const std::vector<std::string>& signal_names,
+                                     std::string& error) {
+  RunPlan plan;
+  plan.overrides = {.theta = o.theta, .h = o.step};
+  if (!parse_choices(o, plan.overrides, error)) return std::nullopt;
+  plan.overrides.event_rtol = o.evrtol;
+  plan.tran = circuit::resolve_tran_settings(loaded.circuit, plan.overrides);
+  if (error = plan.tran.validate(); !error.empty()) return std::nullopt;
+  if (error = o.validate(); !error.empty()) return std::nullopt;
+  plan.event_driven = plan.tran.method == circuit::TranMethod::kEvent;
+  if (plan.event_driven && (o.dump_step > 0 || o.dump_time)) {
+    error = "--dump-mlcp writes a step of the theta-scheme; it does not apply to --method event";
+    return std::nullopt;
+  }
+  plan.overrides.dump_step = o.dump_step;
+  plan.overrides.dump_time = o.dump_time;
+  std::vector<MeasureSpec> measures = loaded.measures;
+  for (const auto& text : o.measures) {
+    auto spec = parse_measure(text, error);
+    if (!spec) return std::nullopt;
+    measures.push_back(std::move(*spec));
+  }
+  const std::string stem = std::filesystem::path(o.netlist).stem().string();
+  plan.plot_path = !o.plot.empty() ? o.plot : o.plot_default ? stem + ".png" : "";
+  plan.plotting = !plan.plot_path.empty() || o.show;
+  if (!plan.plot_path.empty() && !plot_extension_ok(plan.plot_path)) {
+    error = fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", plan.plot_path);
+    return std::nullopt;
+  }
+  auto output = make_output_plan(
+      output_request(o, loaded, signal_names, std::move(measures), plan.plotting), signal_names,
+      error);
+  if (!output) return std::nullopt;
+  plan.output = std::move(*output);
+  for (const auto& [k, why] : plan.output.left_out)  // a .meas card: a warning at its place
+    netlist_warning(loaded, loaded.measure_spans[k], why);
+  plan.grid = o.grid;
+  if (plan.grid && plan.event_driven)
+    plan.overrides.output_step = *plan.grid;  // the integrator's dense output
+  // -o, else the file of a .control block's wrdata/write, else <netlist stem>.csv.
+  plan.output_path = !o.output.empty()             ? o.output
+                     : !loaded.output_file.empty() ? loaded.output_file
+                                                   : stem + ".csv";
+  const auto format = output_format(plan.output_path, o.format, error);
+  if (!format) return std::nullopt;
+  plan.format = *format;
+  return plan;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,68 @@
+#pragma once
+// What `run` and `compare` share: loading a netlist (parse, flatten, elaborate, with every
+// diagnostic printed) and running its transient into a RowSink.
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/io/waveforms.hpp"
+#include "app/measure/measure.hpp"
+#include "circuit/assemble.hpp"
+#include "circuit/circuit.hpp"
+#include "circuit/transient.hpp"
+#include "netlist/ast.hpp"
+#include "netlist/source.hpp"
+
+namespace nsspice::app {
+
+inline constexpr int kBadInput = 1;
+inline constexpr int kSimulationFailed = 2;
+inline constexpr int kOutputFailed = 3;
+inline constexpr int kPeerMissing = 4;
+
+struct LoadedNetlist {
+  netlist::SourceManager sources;
+  circuit::Circuit circuit;
+  std::vector<MeasureSpec> measures;               // the netlist's .meas cards
+  std::vector<netlist::SourceSpan> measure_spans;  // where each of them is written
+  // Signals of its .print/.save/.probe cards in order, once each ("v(a)", "i(r1)", "all"),
+  // with where they are written (resolved against the run's signals by card_signals()).
+  std::vector<netlist::Word> saved;
+  // The output file named by a .control block's wrdata/write ("" if none): used when the
+  // command line gives no -o.
+  std::string output_file;
+};
+
+// Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors
+// or (require_tran) no .tran card: the caller exits with kBadInput.
+std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool require_tran = true);
+
+// The source breakpoints in [0, t_stop] (PULSE/PWL corners): kept exactly by --grid.
+std::vector<double> source_breakpoints(const circuit::Assembled& assembled, double t_stop);
+
+struct Simulated {
+  circuit::TransientResult result;
+  long rows = 0;
+  double wall_seconds = 0;  // the transient (assembly included), not the parse
+};
+
+// Assembles and runs the transient; every point goes to `sink` (all of `signals.names`, or with
+// `only` non-empty just those signals, in that order), then `progress` is told the time (for a
+// progress bar; may be empty).
+Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
+                   const circuit::SignalTable& signals, const circuit::TransientOptions& options,
+                   RowSink& sink, const std::function<void(double)>& progress = {},
+                   std::span<const size_t> only = {});
+
+void print_error(const std::string& message);
+// "file:line:col: warning: message" with the source line and a caret, on stderr.
+void netlist_warning(const LoadedNetlist& loaded, netlist::SourceSpan span, std::string message);
+
+// The netlist's .meas cards followed by the command line's --meas texts; nullopt (the error
+// printed) if a text does not parse.
+std::optional<std::vector<MeasureSpec>> all_measures(const LoadedNetlist& loaded,
+                                                     const std::vector<std::string>& texts);
+
+}  // namespace nsspice::app

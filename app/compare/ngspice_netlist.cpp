@@ -1,0 +1,271 @@
+#include "app/compare/ngspice_netlist.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "app/compare/spice_params.hpp"
+
+namespace nsspice::app {
+
+std::string TranslateOptions::validate() const {
+  if (!(comparator_width > 0) || !std::isfinite(comparator_width))
+    return fmt::format("--comparator-width {:g}: must be positive (volts)", comparator_width);
+  if (!(tmax >= 0) || !std::isfinite(tmax))
+    return fmt::format("tmax {:g}: must be >= 0 (seconds; 0 = from .tran)", tmax);
+  return {};
+}
+namespace {
+
+using circuit::Waveform;
+std::string num(double v) { return spice_number(v); }
+
+std::string sanitize(const std::string& name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+class Builder {
+ public:
+  Builder(const circuit::Circuit& c, const TranslateOptions& o, SpiceParams d, SpiceParams s,
+          Translation& out)
+      : circuit(c), options(o), diode(std::move(d)), sw(std::move(s)), out_(out) {}
+  const circuit::Circuit& circuit;
+  const TranslateOptions& options;
+  SpiceParams diode, sw;
+
+  std::string node(int n) const { return n == 0 ? "0" : circuit.nodes[static_cast<size_t>(n)]; }
+  // The ngspice name of an element: its own when it starts with the right letter and is plain.
+  static std::string element(char letter, const std::string& name) {
+    const bool plain =
+        !name.empty() && name[0] == letter && std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+    return plain ? name : std::string(1, letter) + "_" + sanitize(name);
+  }
+  std::string probe(const std::string& device) const { return "vnsp_" + sanitize(device); }
+  std::string inner(const std::string& device, char k) const {
+    return fmt::format("nsp_{}_{}", sanitize(device), k);
+  }
+  void line(const std::string& s) { lines_ += s + "\n"; }
+  void model(const std::string& s) { models_ += s + "\n"; }
+  void map(const std::string& ng, const std::string& ns) { out_.names.emplace_back(ng, ns); }
+  void note(const std::string& s) { out_.notes.push_back(s); }
+  void unsupported(const std::string& s) { out_.unsupported.push_back(s); }
+  std::string text() const { return lines_ + models_; }
+
+ private:
+  Translation& out_;
+  std::string lines_, models_;
+};
+
+// ---- source waveforms ----
+std::optional<std::string> wave(const circuit::Dc& w) { return "DC " + num(w.value); }
+std::optional<std::string> wave(const circuit::Sin& w) {
+  return fmt::format("SIN({} {} {} {} {} {})", num(w.vo), num(w.va), num(w.freq), num(w.td),
+                     num(w.theta), num(w.phase_deg));
+}
+std::optional<std::string> wave(const circuit::Pulse& w) {
+  return fmt::format("PULSE({} {} {} {} {} {} {})", num(w.v1), num(w.v2), num(w.td), num(w.tr),
+                     num(w.tf), num(w.pw), num(w.per));
+}
+std::optional<std::string> wave(const circuit::Pwl& w) {
+  std::string s = "PWL(";
+  for (size_t i = 0; i < w.t.size(); ++i)
+    s += fmt::format("{}{} {}", i ? " " : "", num(w.t[i]), num(w.v[i]));
+  s += ")";
+  if (w.repeat >= 0) s += " r=" + num(w.repeat);
+  if (w.td != 0) s += " td=" + num(w.td);
+  return s;
+}
+std::optional<std::string> wave(const circuit::Exp& w) {
+  return fmt::format("EXP({} {} {} {} {} {})", num(w.v1), num(w.v2), num(w.td1), num(w.tau1),
+                     num(w.td2), num(w.tau2));
+}
+std::optional<std::string> wave(const circuit::Sffm& w) {
+  return fmt::format("SFFM({} {} {} {} {})", num(w.vo), num(w.va), num(w.fc), num(w.mdi),
+                     num(w.fs));
+}
+std::optional<std::string> spice_wave(const Waveform& w) {
+  return std::visit(
+      [](const auto& x) -> std::optional<std::string> {
+        if constexpr (requires { wave(x); })
+          return wave(x);
+        else
+          return std::nullopt;
+      },
+      w);
+}
+
+// ---- devices: one overload each ----
+void emit(Builder& b, const circuit::Resistor& d) {
+  b.line(fmt::format("{} {} {} {}", Builder::element('r', d.name), b.node(d.a), b.node(d.b),
+                     num(d.r)));
+}
+void emit(Builder& b, const circuit::Capacitor& d) {
+  b.line(fmt::format("{} {} {} {}{}", Builder::element('c', d.name), b.node(d.a), b.node(d.b),
+                     num(d.c), d.ic ? " IC=" + num(*d.ic) : ""));
+}
+void emit(Builder& b, const circuit::Inductor& d) {
+  const std::string name = Builder::element('l', d.name);
+  b.line(fmt::format("{} {} {} {}{}", name, b.node(d.a), b.node(d.b), num(d.l),
+                     d.ic ? " IC=" + num(*d.ic) : ""));
+  b.map("i(" + name + ")", "i(" + d.name + ")");
+}
+template <char kLetter, typename Source>
+void emit_source(Builder& b, const Source& d) {
+  const std::string name = Builder::element(kLetter, d.name);
+  const auto w = spice_wave(d.wave);
+  if (!w) return b.unsupported(d.name + " (its waveform)");
+  b.line(fmt::format("{} {} {} {}", name, b.node(d.p), b.node(d.n), *w));
+  if (kLetter == 'v') b.map("i(" + name + ")", "i(" + d.name + ")");
+}
+void emit(Builder& b, const circuit::VoltageSource& d) { emit_source<'v'>(b, d); }
+void emit(Builder& b, const circuit::CurrentSource& d) { emit_source<'i'>(b, d); }
+
+void emit(Builder& b, const circuit::Diode& d) {
+  // a -[probe 0 V]- p -[VF]- q -[D]- k, and GOFF from p to k: the probe sees i(d).
+  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
+  const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.a), p));
+  if (d.model.vf > 0) b.line(fmt::format("vnspf_{} {} {} DC {}", d.name, p, q, num(d.model.vf)));
+  const std::string mname = "dnsp_" + d.name;
+  b.line(fmt::format("{} {} {} {}", Builder::element('d', d.name), q, b.node(d.k), mname));
+  if (d.model.goff > 0)
+    b.line(fmt::format("rnspoff_{} {} {} {}", d.name, p, b.node(d.k), num(1 / d.model.goff)));
+  SpiceParams m = b.diode;
+  const double rs = m.number("rs").value_or(0);
+  if (d.model.ron > 0) m.set("rs", rs + d.model.ron);
+  if (d.model.bv > 0) {
+    m.set("bv", d.model.bv);
+    if (!m.has("ibv")) m.set("ibv", m.number("is").value_or(1e-14));
+    if (!m.has("nbv")) m.set("nbv", m.number("n").value_or(1));
+    if (d.model.rz > 0 && d.model.ron == 0) m.set("rs", rs + d.model.rz);
+    if (d.model.rz != d.model.ron && d.model.rz > 0 && d.model.ron > 0)
+      b.note(fmt::format("{}: SPICE has one RS for both directions; RON used, RZ = {} dropped",
+                         d.name, num(d.model.rz)));
+  }
+  b.model(fmt::format(".model {} D({})", mname, m.str()));
+  b.map("i(" + probe + ")", "i(" + d.name + ")");
+}
+
+void emit(Builder& b, const circuit::Switch& d) {
+  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
+  const std::string mname = "snsp_" + d.name;
+  const auto& m = d.model;
+  const double ron = m.ron > 0 ? m.ron : b.sw.number("ron").value_or(1e-3);
+  const double roff = m.goff > 0 ? 1 / m.goff : b.sw.number("roff").value_or(1e9);
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.a), p));
+  const std::string state = d.initially_on ? " ON" : " OFF";
+  if (m.current_controlled) {
+    b.line(fmt::format("{} {} {} {} {}{}", Builder::element('w', d.name), p, b.node(d.b),
+                       Builder::element('v', d.control), mname, state));
+    b.model(fmt::format(".model {} CSW(IT={} IH={} RON={} ROFF={})", mname, num(m.threshold),
+                        num(m.hysteresis), num(ron), num(roff)));
+  } else {
+    b.line(fmt::format("{} {} {} {} {} {}{}", Builder::element('s', d.name), p, b.node(d.b),
+                       b.node(d.cp), b.node(d.cn), mname, state));
+    b.model(fmt::format(".model {} SW(VT={} VH={} RON={} ROFF={})", mname, num(m.threshold),
+                        num(m.hysteresis), num(ron), num(roff)));
+  }
+  b.map("i(" + probe + ")", "i(" + d.name + ")");
+}
+
+void emit(Builder& b, const circuit::Comparator& d) {
+  const auto& m = d.model;
+  const double w = m.eps > 0 ? m.eps : b.options.comparator_width;
+  const std::string name = Builder::element('b', d.name);
+  b.line(fmt::format("{} {} {} V = {} + {} * (1 + tanh((v({}) - v({})) / {}))", name, b.node(d.op),
+                     b.node(d.on), num(m.vlow), num((m.vhigh - m.vlow) / 2), b.node(d.ip),
+                     b.node(d.in), num(w)));
+  b.map("i(" + name + ")", "i(" + d.name + ")");
+}
+
+void emit(Builder& b, const circuit::Vcvs& d) {
+  const std::string name = Builder::element('e', d.name);
+  b.line(fmt::format("{} {} {} {} {} {}", name, b.node(d.p), b.node(d.n), b.node(d.cp),
+                     b.node(d.cn), num(d.gain)));
+  b.map("i(" + name + ")", "i(" + d.name + ")");
+}
+void emit(Builder& b, const circuit::Vccs& d) {
+  b.line(fmt::format("{} {} {} {} {} {}", Builder::element('g', d.name), b.node(d.p), b.node(d.n),
+                     b.node(d.cp), b.node(d.cn), num(d.gm)));
+}
+void emit(Builder& b, const circuit::Cccs& d) {
+  b.line(fmt::format("{} {} {} {} {}", Builder::element('f', d.name), b.node(d.p), b.node(d.n),
+                     Builder::element('v', d.control), num(d.gain)));
+}
+void emit(Builder& b, const circuit::Ccvs& d) {
+  const std::string name = Builder::element('h', d.name);
+  b.line(fmt::format("{} {} {} {} {}", name, b.node(d.p), b.node(d.n),
+                     Builder::element('v', d.control), num(d.r)));
+  b.map("i(" + name + ")", "i(" + d.name + ")");
+}
+void emit(Builder& b, const circuit::Mutual& d) {
+  b.line(fmt::format("{} {} {} {}", Builder::element('k', d.name), Builder::element('l', d.l1),
+                     Builder::element('l', d.l2), num(d.k)));
+}
+void emit(Builder& b, const circuit::Mosfet& d) {
+  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
+  const std::string mname = "mnsp_" + d.name;
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.d), p));
+  b.line(fmt::format("{} {} {} {} {} {} W={} L={}", Builder::element('m', d.name), p, b.node(d.g),
+                     b.node(d.s), b.node(d.b), mname, num(d.w), num(d.l)));
+  b.model(fmt::format(".model {} {}(LEVEL=1 KP={} VTO={} LAMBDA=0)", mname,
+                      d.model.pmos ? "PMOS" : "NMOS", num(d.model.kp), num(d.model.vto)));
+  b.map("i(" + probe + ")", "i(" + d.name + ")");
+  b.note(fmt::format("{}: nsspice's piecewise-linear square law vs SPICE level 1", d.name));
+}
+
+}  // namespace
+
+std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
+                                                const TranslateOptions& o, std::string& error) {
+  auto diode = SpiceParams::parse(o.diode_model, error);
+  if (!diode) {
+    error = "--diode-model " + error;
+    return std::nullopt;
+  }
+  auto sw = SpiceParams::parse(o.switch_model, error);
+  if (!sw) {
+    error = "--switch-model " + error;
+    return std::nullopt;
+  }
+  Translation out;
+  Builder b(c, o, std::move(*diode), std::move(*sw), out);
+  b.line("* translated by nsspice compare: ideal devices replaced by regularized SPICE models");
+  for (const auto& device : c.devices) {
+    std::visit(
+        [&](const auto& d) {
+          if constexpr (requires { emit(b, d); })
+            emit(b, d);
+          else
+            b.unsupported(circuit::device_name(device));
+        },
+        device);
+  }
+  for (int n = 1; n < static_cast<int>(c.nodes.size()); ++n)
+    b.map("v(" + c.nodes[static_cast<size_t>(n)] + ")",
+          "v(" + c.nodes[static_cast<size_t>(n)] + ")");
+  std::string text = fmt::format("{}\n{}", c.title.empty() ? "nsspice circuit" : c.title, b.text());
+  if (!c.ic.empty()) {
+    text += ".ic";
+    for (const auto& [node, v] : c.ic) text += fmt::format(" v({})={}", b.node(node), num(v));
+    text += "\n";
+  }
+  if (c.tran) {
+    const auto& t = *c.tran;
+    const double tmax = o.tmax > 0 ? o.tmax : (t.tmax > 0 ? std::min(t.tmax, t.tstep) : t.tstep);
+    text += fmt::format(".tran {} {} {} {}{}\n", num(t.tstep), num(t.tstop), num(t.tstart),
+                        num(tmax), t.uic ? " UIC" : "");
+  }
+  if (!o.options.empty()) text += ".options " + o.options + "\n";
+  text += fmt::format(".control\nset filetype=binary\nrun\nwrite {}\n.endc\n.end\n", o.raw_path);
+  out.text = std::move(text);
+  return out;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,43 @@
+#include "app/io/event_log.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace nsspice::app {
+
+std::string event_log_path(const std::string& output) {
+  std::filesystem::path p(output);
+  p.replace_filename(p.stem().string() + ".events.csv");
+  return p.string();
+}
+
+bool write_event_log(const std::string& path, const std::vector<circuit::EventLogEntry>& events) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
+  if (!f) return false;
+  fmt::print(f.get(), "time,device,transition,cause,impulse,jump_signal,jump_from,jump_to\n");
+  for (const auto& e : events)
+    fmt::print(f.get(), "{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g}\n", e.t, e.device,
+               e.transition, e.cause, e.impulse, e.jump_signal, e.jump_from, e.jump_to);
+  return std::fflush(f.get()) == 0 && !std::ferror(f.get());
+}
+
+std::string format_event_log(const std::vector<circuit::EventLogEntry>& events, size_t max_rows) {
+  std::string out;
+  for (size_t k = 0; k < events.size() && k < max_rows; ++k) {
+    const auto& e = events[k];
+    std::string jump;
+    if (!e.jump_signal.empty())
+      jump = fmt::format("  jump {} {:.6g} -> {:.6g}", e.jump_signal, e.jump_from, e.jump_to);
+    if (e.impulse != 0) jump += fmt::format(" (impulse {:.4g})", e.impulse);
+    out += fmt::format("    t = {:<20.12g} {:<10} {:<8} ({}){}\n", e.t,
+                       e.device.empty() ? "-" : e.device, e.transition, e.cause, jump);
+  }
+  if (events.size() > max_rows)
+    out += fmt::format("    ... {} more in the event log\n", events.size() - max_rows);
+  return out;
+}
+
+}  // namespace nsspice::app

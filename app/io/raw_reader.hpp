@@ -1,0 +1,17 @@
+#pragma once
+// Reads SPICE raw files: ngspice's (`write`, `-r`; ASCII and binary, real data) and ours.
+// Names are normalised to nsspice's spelling: lower case, a node "out" of type voltage becomes
+// "v(out)", a branch "v1#branch" becomes "i(v1)". The first variable is the time axis. A file
+// cut short (a crashed run) yields its complete points. With several plots in one file the
+// first "Transient Analysis" is returned (else the first plot).
+#include <optional>
+#include <string>
+
+#include "app/io/waveforms.hpp"
+
+namespace nsspice::app {
+
+std::optional<Waveforms> read_raw(const std::string& path, std::string& error);
+std::optional<Waveforms> parse_raw(const std::string& content, std::string& error);
+
+}  // namespace nsspice::app

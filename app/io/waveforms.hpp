@@ -1,0 +1,71 @@
+#pragma once
+// Waveforms in memory (what `plot` and `compare` work on) and the writer interface that `run`
+// streams into. A column per signal, one shared time axis.
+#include <cstdio>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nsspice::app {
+
+struct Waveforms {
+  std::string title;
+  std::string date;                          // raw files only
+  std::vector<std::string> names;            // without "time"; lower case
+  std::vector<double> time;                  // non-decreasing (a jump repeats a time)
+  std::vector<std::vector<double>> columns;  // columns[k][i]: names[k] at time[i]
+  std::optional<size_t> index(const std::string& name) const;
+  size_t points() const { return time.size(); }
+};
+
+// Reads a SPICE raw file (ASCII or binary, ngspice's or ours) or a CSV written by `run`, by
+// extension (.raw, .csv; otherwise by content). nullopt with `error` set on failure.
+std::optional<Waveforms> read_waveforms(const std::string& path, std::string& error);
+
+// Linear interpolation of (t, y) at time `at`; after a jump (repeated time) the later value.
+// Constant extrapolation outside [t.front(), t.back()].
+double interpolate(const std::vector<double>& t, const std::vector<double>& y, double at);
+
+// Where rows go: a file writer, a resampler in front of one, a collector in memory.
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  virtual void row(double t, std::span<const double> values) = 0;
+  // No more rows (flushes what a resampler holds). Idempotent.
+  virtual void finish() {}
+};
+
+// Keeps every row in memory (compare's in-process run).
+class WaveformCollector : public RowSink {
+ public:
+  explicit WaveformCollector(Waveforms& target) : target_(target) {}
+  void row(double t, std::span<const double> values) override;
+
+ private:
+  Waveforms& target_;
+};
+
+// A file of waveforms: header, rows, close. Closing (or any flush) leaves a valid file.
+class WaveformWriter : public RowSink {
+ public:
+  // Opens (truncates) the file and writes the header; returns false with errno set on failure.
+  virtual bool open(const std::string& path, const std::string& title,
+                    const std::vector<std::string>& names) = 0;
+  // Flushes and closes; returns false if any write failed.
+  virtual bool close() = 0;
+  void finish() override { close(); }
+};
+
+// The close of a buffered writer (CSV and raw alike): write out what is buffered (`flush`),
+// fclose, forget the handle. False if anything failed, now or before (`failed`).
+template <class Flush>
+bool close_buffered(std::FILE*& file, bool& failed, Flush flush) {
+  if (file == nullptr) return !failed;
+  flush();
+  if (std::fclose(file) != 0) failed = true;
+  file = nullptr;
+  return !failed;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,198 @@
+// Bad options are bad input: exit 1, a message naming the option and its allowed range, and no
+// output file created or touched (the run plan is checked before any file is opened). CLI11's
+// own parse errors exit 1 too, and --help names the program "nsspice", not its path.
+#include "app/cli/compare_command.hpp"
+#include "app/cli/plot_command.hpp"
+#include "app/cli/run_command.hpp"
+#include "app_test_helpers.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+const char* kRect =
+    "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI D\n"
+    ".tran 100u 5m\n.end\n";
+
+class CliReject : public AppTest {
+ protected:
+  // Runs `args` with an existing output file out.csv; expects exit 1, `message` in the output,
+  // and out.csv byte for byte as before.
+  void expect_rejected(const std::string& args, const std::string& message) {
+    write("rect.cir", kRect);
+    const std::string before = "time,v(out)\n0,1\n";
+    write("out.csv", before);
+    const CliRun r = nsspice("run rect.cir -o out.csv -q " + args);
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+    EXPECT_EQ(read_file(dir_ / "out.csv"), before) << args;
+    EXPECT_EQ(r.output.find("simulation stopped"), std::string::npos) << r.output;
+  }
+  void expect_no_file(const std::string& args) {
+    write("rect.cir", kRect);
+    const CliRun r = nsspice("run rect.cir -o fresh.csv -q " + args);
+    EXPECT_EQ(r.exit_code, 1) << args << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / "fresh.csv")) << args;
+  }
+};
+
+TEST_F(CliReject, ThetaOutOfRange) {
+  expect_rejected("--theta 2", "--theta 2: must be in [0.5, 1]");
+  expect_rejected("--theta 0.4", "--theta 0.4: must be in [0.5, 1]");
+  expect_no_file("--theta 2");
+}
+
+TEST_F(CliReject, NegativeOrZeroStep) {
+  expect_rejected("--step -1", "--step -1: must be positive (seconds)");
+  expect_rejected("--step 0", "--step 0: must be positive (seconds)");
+  expect_no_file("--step -1");
+}
+
+TEST_F(CliReject, ZeroOrNegativeGrid) {
+  expect_rejected("--grid 0", "--grid 0: must be positive (a step in seconds)");
+  expect_rejected("--grid -1m", "--grid -0.001: must be positive (a step in seconds)");
+  expect_no_file("--grid 0");
+}
+
+TEST_F(CliReject, EventToleranceOutOfRange) {
+  expect_rejected("--method event --evrtol 5", "--evrtol 5: must be in (0, 1)");
+  expect_rejected("--evrtol 0", "--evrtol 0: must be in (0, 1)");
+  expect_no_file("--method event --evrtol 5");
+}
+
+TEST_F(CliReject, UnknownMethodAndSolverAndFormat) {
+  expect_rejected("--method exact", "--method 'exact': expected theta or event");
+  expect_rejected("--lcp-solver lemk",
+                  "--lcp-solver 'lemk': unknown method (did you mean 'lemke'?)");
+  expect_rejected("--format xls", "--format: xls not in {csv,raw,rawascii}");
+}
+
+TEST_F(CliReject, UnknownSignalAndBadMeasurement) {
+  expect_rejected("--save 'v(nowhere)'", "v(nowhere)");
+  expect_rejected("--meas 'avg v(nowhere) from=1m to=2m'", "v(nowhere)");
+}
+
+TEST_F(CliReject, ParseErrorsExitOneWithAMessage) {
+  write("rect.cir", kRect);
+  const CliRun unknown = nsspice("run rect.cir --no-such-option");
+  EXPECT_EQ(unknown.exit_code, 1) << unknown.output;
+  EXPECT_NE(unknown.output.find("nsspice: error:"), std::string::npos) << unknown.output;
+  EXPECT_NE(unknown.output.find("--no-such-option"), std::string::npos) << unknown.output;
+  const CliRun none = nsspice("");
+  EXPECT_EQ(none.exit_code, 1) << none.output;
+  EXPECT_NE(none.output.find("subcommand"), std::string::npos) << none.output;
+  const CliRun bad_number = nsspice("run rect.cir --theta abc");
+  EXPECT_EQ(bad_number.exit_code, 1) << bad_number.output;
+  EXPECT_NE(bad_number.output.find("'abc' is not a number"), std::string::npos)
+      << bad_number.output;
+  const CliRun missing = nsspice("run");
+  EXPECT_EQ(missing.exit_code, 1) << missing.output;
+  EXPECT_NE(missing.output.find("netlist"), std::string::npos) << missing.output;
+}
+
+TEST_F(CliReject, HelpAndVersionExitZeroAndNameTheProgram) {
+  const CliRun help = nsspice("--help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_EQ(help.output.find(NSSPICE_BINARY), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("Usage: nsspice"), std::string::npos) << help.output;
+  const CliRun run_help = nsspice("run --help");
+  EXPECT_EQ(run_help.exit_code, 0) << run_help.output;
+  EXPECT_EQ(run_help.output.find(NSSPICE_BINARY), std::string::npos) << run_help.output;
+  const CliRun version = nsspice("--version");
+  EXPECT_EQ(version.exit_code, 0) << version.output;
+  EXPECT_EQ(version.output.rfind("nsspice ", 0), 0u) << version.output;
+}
+
+TEST_F(CliReject, ValidOptionsStillRun) {
+  write("rect.cir", kRect);
+  const CliRun r = nsspice("run rect.cir -o ok.csv -q --theta 1 --step 50u --grid 1m");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "ok.csv"));
+}
+
+}  // namespace
+}  // namespace nsspice::testing
+
+namespace nsspice::app {
+namespace {
+
+TEST(CompareOptionsValidate, DefaultsAreValidAndEachRangeIsNamed) {
+  EXPECT_EQ(CompareOptions{}.validate(), "");
+  CompareOptions o;
+  o.timeout_seconds = 0;
+  EXPECT_EQ(o.validate(), "--timeout 0: must be positive (seconds)");
+  o = {};
+  o.switch_threshold = 1.5;
+  EXPECT_EQ(o.validate(), "--switch-threshold 1.5: must be in (0, 1)");
+  o = {};
+  o.grid = -1e-6;
+  EXPECT_EQ(o.validate(), "--grid -1e-06: must be positive (a step in seconds)");
+  o = {};
+  o.sweep_n = {1, 0};
+  EXPECT_EQ(o.validate(), "--sweep-n 0: must be positive");
+}
+
+}  // namespace
+}  // namespace nsspice::app
+
+namespace nsspice::testing {
+namespace {
+
+TEST_F(CliReject, CompareRejectsBadOptionsBeforeWritingAnything) {
+  write("rect.cir", kRect);
+  const CliRun r = nsspice("compare rect.cir -d cmp -q --theta 3");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--theta 3: must be in [0.5, 1]"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+  const CliRun t = nsspice("compare rect.cir -d cmp -q --timeout 0");
+  EXPECT_EQ(t.exit_code, 1) << t.output;
+  EXPECT_NE(t.output.find("--timeout 0: must be positive (seconds)"), std::string::npos)
+      << t.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+}
+
+}  // namespace
+}  // namespace nsspice::testing
+
+namespace nsspice::app {
+namespace {
+
+TEST(RunOptionsValidate, CommandLineNumbersAndTheirRanges) {
+  EXPECT_EQ(RunOptions{}.validate(), "");
+  RunOptions o;
+  o.grid = 0.0;
+  EXPECT_EQ(o.validate(), "--grid 0: must be positive (a step in seconds)");
+  o = {};
+  o.dump_step = -2;
+  EXPECT_EQ(o.validate(), "--dump-mlcp -2: must be >= 1");
+  o = {};
+  o.dump_time = -1e-3;
+  EXPECT_EQ(o.validate(), "--dump-mlcp-time -0.001: must be >= 0 (seconds)");
+}
+
+TEST(TranslateOptionsValidate, ComparatorWidthAndStep) {
+  EXPECT_EQ(TranslateOptions{}.validate(), "");
+  TranslateOptions t;
+  t.comparator_width = 0;
+  EXPECT_EQ(t.validate(), "--comparator-width 0: must be positive (volts)");
+  CompareOptions c;
+  c.translate.comparator_width = -1;
+  EXPECT_EQ(c.validate(), "--comparator-width -1: must be positive (volts)");
+  t = {};
+  t.tmax = -1;
+  EXPECT_EQ(t.validate(), "tmax -1: must be >= 0 (seconds; 0 = from .tran)");
+}
+
+TEST(PlotOptionsValidate, WindowMustBeOrdered) {
+  EXPECT_EQ(PlotOptions{}.validate(), "");
+  PlotOptions p;
+  p.t_from = 2e-3;
+  p.t_to = 1e-3;
+  EXPECT_EQ(p.validate(), "--window 0.002,0.001: FROM must be below TO");
+  p.t_to.reset();
+  EXPECT_EQ(p.validate(), "--window: needs FROM,TO");
+  p.t_to = 3e-3;
+  EXPECT_EQ(p.validate(), "");
+}
+
+}  // namespace
+}  // namespace nsspice::app

@@ -1,0 +1,88 @@
+// Elaboration (circuit/elaborate.hpp): netlist cards → devices, nodes, models, .tran/.options,
+// with the diagnostics of bad cards.
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "circuit_helpers.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+using testing::elaborate_text;
+
+TEST(Elaborate, NodesDevicesAndModels) {
+  const auto e = elaborate_text(
+      "rect\nV1 IN 0 SIN(0 10 50)\nD1 in Out DI\nC1 out 0 10u\nR1 out 0 1k\n"
+      ".model DI D(VF=0.7 RON=0.1)\n.tran 10u 60m 1m 5u\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  const Circuit& c = e.circuit;
+  EXPECT_EQ(c.title, "rect");
+  EXPECT_EQ(c.nodes, (std::vector<std::string>{"0", "in", "out"})) << "lower case, ground first";
+  EXPECT_EQ(c.node_count(), 2);
+  ASSERT_EQ(c.devices.size(), 4u);
+  const auto* d = std::get_if<Diode>(&c.devices[1]);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->name, "d1");
+  EXPECT_EQ(d->a, 1);
+  EXPECT_EQ(d->k, 2);
+  EXPECT_DOUBLE_EQ(d->model.vf, 0.7);
+  EXPECT_DOUBLE_EQ(d->model.ron, 0.1);
+  const auto* cap = std::get_if<Capacitor>(&c.devices[2]);
+  ASSERT_NE(cap, nullptr);
+  EXPECT_DOUBLE_EQ(cap->c, 10e-6);
+  const auto* r = std::get_if<Resistor>(&c.devices[3]);
+  ASSERT_NE(r, nullptr);
+  EXPECT_DOUBLE_EQ(r->r, 1e3);
+  EXPECT_EQ(device_name(c.devices[0]), "v1");
+  ASSERT_TRUE(c.tran);
+  EXPECT_DOUBLE_EQ(c.tran->tstep, 10e-6);
+  EXPECT_DOUBLE_EQ(c.tran->tstop, 60e-3);
+  EXPECT_DOUBLE_EQ(c.tran->tstart, 1e-3);
+  EXPECT_DOUBLE_EQ(c.tran->tmax, 5e-6);
+}
+
+TEST(Elaborate, OptionsOfTheSchemeAndTheEventMode) {
+  const auto e = elaborate_text(
+      "t\nV1 a 0 1\nR1 a 0 1\n.options theta=0.75 method=event evrtol=1e-6 reltol=1e-4 "
+      "lcpsolver=murty\n.tran 1u 1m\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  EXPECT_DOUBLE_EQ(e.circuit.theta, 0.75);
+  EXPECT_EQ(e.circuit.method, TranMethod::kEvent);
+  EXPECT_DOUBLE_EQ(e.circuit.event.rtol, 1e-6);
+  EXPECT_DOUBLE_EQ(e.circuit.stepping.reltol, 1e-4);
+  EXPECT_EQ(e.circuit.lcp_solver, solvers::LcpSolverKind::kMurty);
+}
+
+TEST(Elaborate, BadOptionValuesAreErrorsWithTheRange) {
+  const auto e =
+      elaborate_text("t\nV1 a 0 1\nR1 a 0 1\n.options theta=2 reltol=3\n.tran 1u 1m\n.end\n");
+  EXPECT_EQ(e.diags.error_count(), 2) << e.text();
+  EXPECT_NE(e.text().find("THETA must be a number in [0.5, 1], got '2'"), std::string::npos)
+      << e.text();
+  EXPECT_NE(e.text().find("reltol must be below 1, got 3"), std::string::npos) << e.text();
+}
+
+TEST(Elaborate, UnknownModelSuggestsTheNearest) {
+  const auto e = elaborate_text("t\nV1 a 0 1\nD1 a 0 DIDEAL\n.model DIDEEL D\n.tran 1u 1m\n.end\n");
+  ASSERT_EQ(e.diags.error_count(), 1) << e.text();
+  EXPECT_NE(e.text().find("t.cir:3:8: error: unknown model 'DIDEAL' for diode 'd1' (did you mean "
+                          "'dideel'?)"),
+            std::string::npos)
+      << e.text();
+}
+
+TEST(Elaborate, NonPositiveValuesAreErrors) {
+  const auto e = elaborate_text("t\nV1 a 0 1\nR1 a 0 -5\nC1 a 0 0\n.tran 1u 1m\n.end\n");
+  EXPECT_EQ(e.diags.error_count(), 2) << e.text();
+}
+
+TEST(Elaborate, TranStopBeforeStartIsAnError) {
+  const auto e = elaborate_text("t\nV1 a 0 1\nR1 a 0 1\n.tran 1u 1m 2m\n.end\n");
+  EXPECT_EQ(e.diags.error_count(), 1) << e.text();
+  EXPECT_NE(e.text().find("must be after the start time"), std::string::npos) << e.text();
+  EXPECT_FALSE(e.circuit.tran);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
