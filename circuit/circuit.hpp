@@ -149,8 +149,8 @@ struct StepSettings {
   double chgtol = 1e-14;  // CHGTOL: absolute floor for charges and fluxes [C, Wb]
   double trtol = 7;       // TRTOL: SPICE's overestimate factor of the truncation error
   double step = 0;
-  bool adaptive = false;  // STEPPING=adaptive: error-controlled steps (experimental)        //
-                          // STEP: fixed step of the θ-scheme [s] (0: error control)
+  bool adaptive = false;  // STEPPING=adaptive|fixed: error-controlled steps (experimental), or the
+                          // .tran step STEP: fixed step of the θ-scheme [s] (0: error control)
 };
 
 struct Circuit {

@@ -171,12 +171,12 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
           if (p.raw.lower == "event" || p.raw.lower == "theta")
             c_.method = p.raw.lower == "event" ? TranMethod::kEvent : TranMethod::kTheta;
           else
-            diags_.error(
-                p.raw.span,
-                fmt::format("unknown METHOD '{}'; expected theta or event (or SPICE's "
-                            "trap, gear){}",
-                            p.raw.text,
-                            netlist::did_you_mean(p.raw.lower, {"theta", "event", "trap", "gear"})));
+            diags_.error(p.raw.span,
+                         fmt::format("unknown METHOD '{}'; expected theta or event (or SPICE's "
+                                     "trap, gear){}",
+                                     p.raw.text,
+                                     netlist::did_you_mean(p.raw.lower,
+                                                           {"theta", "event", "trap", "gear"})));
         } else if (double* target = event_option(p.name.lower)) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",
@@ -203,6 +203,10 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                          fmt::format("{} must be below 1, got {}", p.name.text, *p.number));
           else
             *target = *p.number;
+          if (p.name.lower == "trtol")
+            diags_.warning(p.name.span,
+                           "option 'trtol' ignored: the error estimate of the adaptive θ-scheme "
+                           "is not SPICE's divided-difference overestimate, it needs no factor");
         } else if (const char* why = foreign_option_reason(p.name.lower)) {
           diags_.warning(p.name.span, fmt::format("option '{}' ignored: {}", p.name.text, why));
         } else {

@@ -59,7 +59,11 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   // Zeno intervals go to the θ-scheme with the .tran step and the netlist's θ.
   eo.fallback_h = tran.tstep;
   eo.fallback_theta = options.theta.value_or(circuit.theta);
-  eo.output_step = options.output_step;
+  // Dense output: --grid, else points every TSTEP from the collocation polynomials, so that the
+  // file has no gap longer than TSTEP (peaks and averages read from it are the solution's).
+  eo.output_step = options.output_step > 0 ? options.output_step
+                   : options.dense_output  ? tran.tstep
+                                           : 0.0;
   eo.output_from = tran.tstart;
   eo.lcp_solver = options.lcp_solver.value_or(circuit.lcp_solver);
   result.theta = eo.fallback_theta;

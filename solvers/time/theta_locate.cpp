@@ -136,10 +136,13 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
   auto fraction = [&](int j) { return g0[j] <= 0 ? 0.0 : g0[j] / (g0[j] - g1[j]); };
   double first = 1.0;
   for (int j : hi_set) first = std::min(first, fraction(j));
-  if (first <= kAtStart) {
+  // A crossing closer to t_k than the floor step is at t_k: a step that short would be all
+  // rounding error (W = G + E/(θh) with h at the resolution of t).
+  const double min_step = 1e-9 * (options_.t_stop - options_.t_start);
+  if (first <= kAtStart || first * h <= min_step) {
     loc.at_start = true;
     for (int j : hi_set)
-      if (fraction(j) <= kAtStart) loc.pairs.push_back(j);
+      if (fraction(j) <= kAtStart || fraction(j) * h <= min_step) loc.pairs.push_back(j);
     if (free_changed) {
       x_new_.swap(x_answer);
       lambda_new_.swap(lambda_answer);
@@ -176,6 +179,10 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
       root = std::min(root, t_lo + (t_hi - t_lo) * gl / (gl - gh));
     }
     if (it == 0 && quadratic_root > t_lo && quadratic_root < t_hi) root = quadratic_root;
+    if (root - t_ <= min_step) {  // the crossing is within the floor step of t_k
+      t_lo = t_;
+      break;
+    }
     if (!std::isfinite(root)) root = 0.5 * (t_lo + t_hi);
     if (side < 0 && root - t_lo <= tol) break;  // t_lo is within tol of the crossing
     // Aim just before the estimated root, so that the trial usually lands on the feasible side.

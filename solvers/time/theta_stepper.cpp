@@ -349,7 +349,9 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   x_prev_.swap(x_);  // then x_ takes x_new_ below
   lambda_pp_.swap(lambda_prev_);
   lambda_prev_.swap(lambda_);
-  phase_len_ = outcome.mode_changed ? 1 : phase_break_ ? 2 : phase_len_ + 1;
+  // A new phase starts after a break: the point at the break may hold the values before an
+  // algebraic jump (a switch flips there), so it does not take part in the interpolation.
+  phase_len_ = outcome.mode_changed || phase_break_ ? 1 : phase_len_ + 1;
   phase_break_ = breakpoint;
   t_ = t_next;
   x_.swap(x_new_);

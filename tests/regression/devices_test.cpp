@@ -278,3 +278,26 @@ TEST(WellPosedness, NodeWithoutADcPathAndDanglingNode) {
 
 }  // namespace
 }  // namespace nsspice::testing
+
+namespace nsspice::testing {
+namespace {
+
+// UIC fixes the capacitor voltage but not the switch's control node (a divider of a DC source):
+// the switch starts in the state its control gives at t = 0⁺ (on: 1 V > VT = 0.5 V), so the
+// capacitor discharges through RON from the first step, as for a switch that was on all along.
+TEST(Switch, UicStateFollowsTheControlAtTheStart) {
+  const Waveforms r = simulate(
+      "uic switch\nV1 c 0 DC 2\nR1 c ctl 1k\nR2 ctl 0 1k\nC1 out 0 1u IC=5\n"
+      "S1 out 0 ctl 0 SW1\n.model SW1 SW(VT=0.5 RON=1 ROFF=1e9)\n.tran 1u 20u UIC\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_GT(r.t.size(), 2u);
+  // RC = 1 µs: after the first step (1 µs, backward-Euler restart) v(out) is well below 5 V,
+  // and the switch current at that point is v(out)/RON.
+  const double v1 = r.at("v(out)", 1);
+  EXPECT_LT(v1, 5.0 * 0.5);
+  EXPECT_NEAR(r.at("i(s1)", 1), v1 / 1.0, 1e-6 * 5.0);
+  EXPECT_LT(r.series("v(out)").back(), 1e-6);
+}
+
+}  // namespace
+}  // namespace nsspice::testing
