@@ -97,9 +97,8 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
     for (auto& name : split_signals(panel)) wanted.push_back(std::move(name));
   for (const auto& spec : request.measures)
     wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
-  p.derived = request.circuit != nullptr
-                  ? derived_columns(wanted, signal_names, *request.circuit)
-                  : differential_columns(wanted, signal_names);
+  p.derived = request.circuit != nullptr ? derived_columns(wanted, signal_names, *request.circuit)
+                                         : differential_columns(wanted, signal_names);
   p.all_names = signal_names;
   for (const auto& d : p.derived) p.all_names.push_back(d.name);
 
@@ -153,9 +152,9 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
     error = fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", plan.plot_path);
     return std::nullopt;
   }
-  auto output = make_output_plan(
-      output_request(o, loaded, signal_names, std::move(measures), plan.plotting), signal_names,
-      error);
+  auto output =
+      make_output_plan(output_request(o, loaded, signal_names, std::move(measures), plan.plotting),
+                       signal_names, error);
   if (!output) return std::nullopt;
   plan.output = std::move(*output);
   for (const auto& [k, why] : plan.output.left_out)  // a .meas card: a warning at its place

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/plot/plot_gnuplot.hpp"
 #include "app/io/signals.hpp"
+#include "app/plot/plot_gnuplot.hpp"
 
 namespace nsspice::app {
 namespace {

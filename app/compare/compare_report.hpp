@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "app/compare/compare_metrics.hpp"
-#include "app/measure/measure.hpp"
 #include "app/io/waveforms.hpp"
+#include "app/measure/measure.hpp"
 
 namespace nsspice::app {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "circuit/element_signals.hpp"
-#include "netlist/suggest.hpp"
 #include "netlist/diagnostics.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::app {
 namespace {

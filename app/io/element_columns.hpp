@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "app/io/signals.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/io/signals.hpp"
 #include "circuit/circuit.hpp"
 
 namespace nsspice::app {

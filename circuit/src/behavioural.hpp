@@ -26,7 +26,7 @@ namespace nsspice::circuit::detail {
 
 struct AffineExpr {
   double constant = 0;
-  std::function<double(double)> time;     // + time(t) when set: the part that depends on time
+  std::function<double(double)> time;      // + time(t) when set: the part that depends on time
   std::map<std::string, double> voltages;  // node name (lower case, not ground) → a_k
   std::map<std::string, double> currents;  // voltage source name (lower case) → b_j
   bool is_constant() const { return voltages.empty() && currents.empty(); }  // no unknowns

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "netlist/suggest.hpp"
 #include "circuit/src/behavioural.hpp"
 #include "circuit/src/elaborator.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::circuit::detail {
 namespace {

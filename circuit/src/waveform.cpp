@@ -106,16 +106,16 @@ double waveform_value(const Waveform& wave, double t) {
 }
 
 double waveform_next_breakpoint(const Waveform& wave, double t) {
-  return std::visit(Overloaded{[](const Dc&) { return kInf; },
-                               [t](const Sin& s) { return s.td > t ? s.td : kInf; },
-                               [t](const Pulse& p) { return pulse_breakpoint(p, t); },
-                               [t](const Pwl& p) { return pwl_breakpoint(p, t); },
-                               [t](const Exp& e) {
-                                 return e.td1 > t ? e.td1 : e.td2 > t ? e.td2 : kInf;
-                               },
-                               [](const Sffm&) { return kInf; },
-                               [](const TimeFunction&) { return kInf; }},
-                    wave);
+  return std::visit(
+      Overloaded{[](const Dc&) { return kInf; },
+                 [t](const Sin& s) { return s.td > t ? s.td : kInf; },
+                 [t](const Pulse& p) { return pulse_breakpoint(p, t); },
+                 [t](const Pwl& p) { return pwl_breakpoint(p, t); },
+                 [t](const Exp& e) { return e.td1 > t   ? e.td1
+                                            : e.td2 > t ? e.td2
+                                                        : kInf; },
+                 [](const Sffm&) { return kInf; }, [](const TimeFunction&) { return kInf; }},
+      wave);
 }
 
 double waveform_step_bound(const Waveform& wave) {
