@@ -41,6 +41,10 @@ struct TranSettings {
   std::string validate() const;
 };
 
+// The fixed step of the θ-scheme: `step` (--step, .options step) if > 0, else TSTEP (a 1000th
+// of TSTOP when TSTEP = 0, LTspice's `.tran TSTOP`), capped by TMAX when given.
+double fixed_step(double tstep, double tstop, double tmax, double step);
+
 // Applies command line > .options/.tran > default. A circuit without .tran gives tstop = 0,
 // which validate() rejects.
 TranSettings resolve_tran_settings(const Circuit& circuit, const TransientOptions& overrides);

@@ -51,6 +51,12 @@ std::string check_stepping(const StepSettings& st) {
 
 }  // namespace
 
+double fixed_step(double tstep, double tstop, double tmax, double step) {
+  if (step > 0) return step;
+  const double h = tstep > 0 ? tstep : tstop / 1000;  // .tran TSTOP alone: a 1000th of the run
+  return tmax > 0 ? std::min(h, tmax) : h;
+}
+
 TranSettings resolve_tran_settings(const Circuit& circuit, const TransientOptions& overrides) {
   TranSettings s;
   s.method = overrides.method.value_or(circuit.method);
@@ -62,8 +68,8 @@ TranSettings resolve_tran_settings(const Circuit& circuit, const TransientOption
     s.tstart = circuit.tran->tstart;
     s.tmax = circuit.tran->tmax;
   }
-  s.h = overrides.h.value_or(s.tmax > 0 ? std::min(s.tstep, s.tmax) : s.tstep);
   s.step = overrides.h.value_or(circuit.stepping.step);
+  s.h = overrides.h ? *overrides.h : fixed_step(s.tstep, s.tstop, s.tmax, s.step);
   s.step_source = overrides.h ? SettingSource::kCommandLine : SettingSource::kNetlist;
   s.lcp_solver = overrides.lcp_solver.value_or(circuit.lcp_solver);
   s.event_rtol = overrides.event_rtol.value_or(circuit.event.rtol);
@@ -77,8 +83,8 @@ TranSettings resolve_tran_settings(const Circuit& circuit, const TransientOption
 }
 
 std::string TranSettings::validate() const {
-  if (!(tstop > tstart) || !(tstart >= 0) || !positive(tstep))
-    return fmt::format(".tran {:g} {:g} {:g}: needs TSTEP > 0 and TSTOP > TSTART >= 0", tstep,
+  if (!(tstop > tstart) || !(tstart >= 0) || !(tstep >= 0) || !std::isfinite(tstep))
+    return fmt::format(".tran {:g} {:g} {:g}: needs TSTEP >= 0 and TSTOP > TSTART >= 0", tstep,
                        tstop, tstart);
   if (!(theta >= 0.5 && theta <= 1))
     return fmt::format("{}: must be in [0.5, 1]",

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "circuit/src/initial_point.hpp"
+#include "circuit/tran_settings.hpp"
 
 namespace nsspice::circuit {
 namespace {
@@ -178,14 +179,12 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
                                                   : std::string("a 50th of the run"));
   } else {
     // The fixed-step θ-scheme: --step, else .options step, else the .tran step (capped by TMAX).
-    const std::string source = options.h                   ? "--step"
-                               : circuit.stepping.step > 0 ? ".options step"
-                               : tran.tmax > 0 && tran.tmax < tran.tstep
-                                   ? "the .tran step, capped by TMAX"
-                               : tran.tstep > 0 ? "the .tran step"
+    opt.h = fixed_step(tran.tstep, tran.tstop, tran.tmax, fixed);
+    const std::string source = options.h                             ? "--step"
+                               : circuit.stepping.step > 0           ? ".options step"
+                               : tran.tmax > 0 && opt.h == tran.tmax ? "the .tran TMAX"
+                               : tran.tstep > 0                      ? "the .tran step"
                                                 : "no .tran step given: a 1000th of the run";
-    const double tstep = tran.tstep > 0 ? tran.tstep : span / 1000;  // .tran TSTOP alone
-    opt.h = fixed > 0 ? fixed : tran.tmax > 0 ? std::min(tstep, tran.tmax) : tstep;
     result.step_rule = fmt::format("fixed h = {:.6g} s ({})", opt.h, source);
     if (opt.h > 4 * bound)
       result.warnings.push_back(fmt::format(

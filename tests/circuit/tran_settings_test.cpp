@@ -62,7 +62,7 @@ TEST(TranSettings, NetlistStepAndEvmaxstep) {
   c.event.h_max = 4e-6;
   const TranSettings s = resolve_tran_settings(c, {});
   EXPECT_EQ(s.step, 3e-7);
-  EXPECT_EQ(s.h, 1e-6) << "the θ-scheme's step is still the .tran step";
+  EXPECT_EQ(s.h, 3e-7) << ".options step is the θ-scheme's fixed step (as run_transient takes it)";
   EXPECT_EQ(s.event_h_max, 4e-6);
 }
 
@@ -114,9 +114,30 @@ TEST(TranSettings, ValidateNamesTheNetlistOption) {
 TEST(TranSettings, MissingOrEmptyTranIsInvalid) {
   const Circuit none;
   EXPECT_EQ(resolve_tran_settings(none, {}).validate(),
-            ".tran 0 0 0: needs TSTEP > 0 and TSTOP > TSTART >= 0");
+            ".tran 0 0 0: needs TSTEP >= 0 and TSTOP > TSTART >= 0");
   const Circuit backwards = with_tran(1e-6, 1e-3, 2e-3);
   EXPECT_NE(resolve_tran_settings(backwards, {}).validate(), "");
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
+
+namespace nsspice::circuit {
+namespace {
+
+// LTspice's `.tran TSTOP` and `.tran 0 TSTOP 0 TMAX`: TSTEP = 0 is valid; the fixed step is a
+// 1000th of the run, capped by TMAX.
+TEST(TranSettings, LtspiceFormsWithoutTstep) {
+  Circuit c;
+  c.tran = TranSpec{0, 30e-3, 0, 0, false};
+  TranSettings s = resolve_tran_settings(c, {});
+  EXPECT_EQ(s.validate(), "");
+  EXPECT_DOUBLE_EQ(s.h, 30e-6);
+  c.tran->tmax = 1e-6;
+  s = resolve_tran_settings(c, {});
+  EXPECT_EQ(s.validate(), "");
+  EXPECT_DOUBLE_EQ(s.h, 1e-6);
+  EXPECT_DOUBLE_EQ(fixed_step(0, 30e-3, 0, 2e-6), 2e-6) << ".options step / --step win";
 }
 
 }  // namespace

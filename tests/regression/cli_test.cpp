@@ -158,6 +158,22 @@ TEST_F(Cli, RunWritesTheDocumentedCsv) {
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
 }
 
+// LTspice's `.tran TSTOP` and `.tran 0 TSTOP 0 TMAX` run as written: a 1000th of the run, or
+// TMAX, as the fixed step, and the report says which.
+TEST_F(Cli, LtspiceTranFormsRun) {
+  write("lt1.cir", "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\n.tran 30m\n.end\n");
+  const CliRun r1 = run("run lt1.cir -o lt1.csv");
+  ASSERT_EQ(r1.exit_code, 0) << r1.output;
+  EXPECT_NE(r1.output.find("fixed h = 3e-05 s (no .tran step given: a 1000th of the run)"),
+            std::string::npos)
+      << r1.output;
+  EXPECT_NE(r1.output.find("(1001 rows)"), std::string::npos) << r1.output;
+  write("lt2.cir", "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\n.tran 0 30m 0 1u\n.end\n");
+  const CliRun r2 = run("run lt2.cir -o lt2.csv");
+  ASSERT_EQ(r2.exit_code, 0) << r2.output;
+  EXPECT_NE(r2.output.find("fixed h = 1e-06 s (the .tran TMAX)"), std::string::npos) << r2.output;
+}
+
 TEST_F(Cli, AFailedRunNamesTheDeviceAndKeepsTheValidRows) {
   // At t = 1 ms the source forward-biases an ideal diode directly: no current can satisfy it.
   write("f.cir",
