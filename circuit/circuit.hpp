@@ -164,6 +164,7 @@ struct Circuit {
   solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;  // .options lcpsolver
   TranMethod method = TranMethod::kTheta;                             // .options method
   EventSettings event;                                                // .options ev*
+  double max_rows = 0;    // .options maxrows: the most rows a waveform file may get (0: 1e8)
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };

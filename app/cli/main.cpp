@@ -59,10 +59,10 @@ void add_plot_layout(CLI::App* cmd, std::string& signals, std::vector<std::strin
 // The command line's values of `run`; numbers given are copied into `run` after parsing.
 struct RunCli {
   RunOptions run;
-  double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0;
+  double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0, max_rows = 0;
   bool no_progress = false;
   CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *evrtol_opt = nullptr,
-              *dump_time_opt = nullptr, *plot_opt = nullptr;
+              *dump_time_opt = nullptr, *plot_opt = nullptr, *max_rows_opt = nullptr;
   RunOptions options() const {
     RunOptions o = run;
     if (*theta_opt) o.theta = theta;
@@ -70,6 +70,7 @@ struct RunCli {
     if (*step_opt) o.step = step;
     if (*grid_opt) o.grid = grid;
     if (*dump_time_opt) o.dump_time = dump_time;
+    if (*max_rows_opt) o.max_rows = max_rows;
     o.plot_default = plot_opt->count() > 0 && o.plot.empty();
     o.progress = !no_progress;
     return o;
@@ -122,6 +123,10 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
   c.dump_time_opt = cmd->add_option("--dump-mlcp-time", c.dump_time,
                                     "write the LCP of the first step ending at or after time T")
                         ->transform(kSpiceNumber);
+  c.max_rows_opt = cmd->add_option("--max-rows", c.max_rows,
+                                   "the most rows the file may get (default 1e8; overrides "
+                                   ".options maxrows): a larger run stops before it starts")
+                       ->transform(kSpiceNumber);
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
   return cmd;

@@ -27,6 +27,7 @@ struct RunOptions {
   std::optional<double> evrtol;     // event-driven tolerance (overrides .options evrtol)
   long dump_step = 0;               // --dump-mlcp K (> 0)
   std::optional<double> dump_time;  // --dump-mlcp-time T
+  std::optional<double> max_rows;   // --max-rows N: the most rows the file may get
   bool quiet = false;
   bool progress = true;
 

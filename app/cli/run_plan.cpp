@@ -74,12 +74,55 @@ OutputRequest output_request(const RunOptions& o, const LoadedNetlist& loaded,
   return r;
 }
 
+// The rows the file will get at least, decided before anything runs: every step of the fixed
+// step, every TSTEP of the dense output (error-controlled and event-driven runs), every --grid
+// step; and what sets that interval, for the message.
+std::pair<double, std::string> expected_rows(const RunPlan& plan) {
+  const circuit::TranSettings& t = plan.tran;
+  const double span = t.tstop - t.tstart;
+  const bool adaptive = t.step <= 0 && t.stepping.adaptive;
+  double every = 0;
+  std::string what;
+  if (plan.grid) {
+    every = *plan.grid;
+    what = "--grid step";
+  } else if (plan.event_driven || adaptive) {
+    every = t.tstep;
+    what = ".tran TSTEP (the print interval)";
+  } else {
+    every = t.h;
+    what = t.step > 0 ? "fixed step" : ".tran step";
+  }
+  return {every > 0 ? std::floor(span / every) + 1 : 1, fmt::format("{} of {:g} s", what, every)};
+}
+
+// An output too large for a run nobody meant: "the run would write about N rows (B) ...".
+std::string check_output_size(const RunOptions& o, const LoadedNetlist& loaded,
+                              const RunPlan& plan) {
+  constexpr double kDefaultMaxRows = 1e8;
+  const double limit = o.max_rows                    ? *o.max_rows
+                       : loaded.circuit.max_rows > 0 ? loaded.circuit.max_rows
+                                                     : kDefaultMaxRows;
+  const auto [rows, why] = expected_rows(plan);
+  if (rows <= limit) return {};
+  const double bytes = rows * static_cast<double>(plan.output.columns.size() + 1) *
+                       (plan.format == OutputFormat::kCsv ? 20.0 : 8.0);
+  return fmt::format(
+      "the run would write about {:.3g} rows (about {:.3g} GB) to '{}': {:g} s of simulated time "
+      "at one row per {}; the limit is {:.3g} rows: raise it with --max-rows or .options maxrows, "
+      "or "
+      "write fewer points (a longer TSTEP or step, --grid)",
+      rows, bytes / 1e9, plan.output_path, plan.tran.tstop - plan.tran.tstart, why, limit);
+}
+
 }  // namespace
 
 std::string RunOptions::validate() const {
   if (grid && !(*grid > 0 && std::isfinite(*grid)))
     return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
   if (dump_step < 0) return fmt::format("--dump-mlcp {}: must be >= 1", dump_step);
+  if (max_rows && !(*max_rows >= 1 && std::isfinite(*max_rows)))
+    return fmt::format("--max-rows {:g}: must be a number >= 1", *max_rows);
   if (dump_time && !(*dump_time >= 0 && std::isfinite(*dump_time)))
     return fmt::format("--dump-mlcp-time {:g}: must be >= 0 (seconds)", *dump_time);
   return {};
@@ -169,6 +212,7 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
   const auto format = output_format(plan.output_path, o.format, error);
   if (!format) return std::nullopt;
   plan.format = *format;
+  if (error = check_output_size(o, loaded, plan); !error.empty()) return std::nullopt;
   return plan;
 }
 

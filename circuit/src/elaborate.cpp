@@ -187,6 +187,12 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                                                  limit, *p.number));
           else
             *target = *p.number;
+        } else if (p.name.lower == "maxrows") {
+          if (!p.number || !(*p.number >= 1) || !std::isfinite(*p.number))
+            diags_.error(p.raw.span,
+                         fmt::format("MAXROWS must be a number >= 1, got '{}'", p.raw.text));
+          else
+            c_.max_rows = *p.number;
         } else if (p.name.lower == "stepping") {
           if (p.raw.lower == "adaptive" || p.raw.lower == "fixed")
             c_.stepping.adaptive = p.raw.lower == "adaptive";

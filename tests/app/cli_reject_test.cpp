@@ -102,6 +102,31 @@ TEST_F(CliReject, HelpAndVersionExitZeroAndNameTheProgram) {
   EXPECT_EQ(version.output.rfind("nsspice ", 0), 0u) << version.output;
 }
 
+// A run whose file would get more rows than the limit (default 1e8, --max-rows, .options
+// maxrows) stops before anything is written, with the estimate and the options that raise it.
+TEST_F(CliReject, OutputTooLargeStopsBeforeWriting) {
+  write("big.cir", "big\nV1 a 0 1\nR1 a 0 1k\n.tran 1p 1\n.end\n");
+  const CliRun big = nsspice("run big.cir -o big.csv -q");
+  EXPECT_EQ(big.exit_code, 1) << big.output;
+  EXPECT_NE(big.output.find("the run would write about 1e+12 rows (about"), std::string::npos)
+      << big.output;
+  EXPECT_NE(big.output.find("at one row per .tran step of 1e-12 s; the limit is 1e+08 rows: "
+                            "raise it with --max-rows or .options maxrows"),
+            std::string::npos)
+      << big.output;
+  EXPECT_FALSE(fs::exists(dir_ / "big.csv"));
+  write("small.cir", "small\nV1 a 0 1\nR1 a 0 1k\n.tran 1u 10m\n.end\n");
+  const CliRun limited = nsspice("run small.cir -o s1.csv -q --max-rows 100");
+  EXPECT_EQ(limited.exit_code, 1) << limited.output;
+  EXPECT_NE(limited.output.find("about 1e+04 rows"), std::string::npos) << limited.output;
+  EXPECT_FALSE(fs::exists(dir_ / "s1.csv"));
+  write("opt.cir", "small\nV1 a 0 1\nR1 a 0 1k\n.options maxrows=100\n.tran 1u 10m\n.end\n");
+  EXPECT_EQ(nsspice("run opt.cir -o s2.csv -q").exit_code, 1);
+  EXPECT_FALSE(fs::exists(dir_ / "s2.csv"));
+  EXPECT_EQ(nsspice("run opt.cir -o s3.csv -q --max-rows 1e6").exit_code, 0);
+  EXPECT_EQ(nsspice("run small.cir -o s4.csv -q --max-rows 0").exit_code, 1);
+}
+
 TEST_F(CliReject, ValidOptionsStillRun) {
   write("rect.cir", kRect);
   const CliRun r = nsspice("run rect.cir -o ok.csv -q --theta 1 --step 50u --grid 1m");
