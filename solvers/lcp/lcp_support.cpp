@@ -125,4 +125,13 @@ void classify(double m_inf, const Eigen::VectorXd& q, double accept, LcpStatus o
   result.status = result.residual <= limit ? LcpStatus::kSolved : otherwise;
 }
 
+std::string validate_pivoting_options(int max_pivots, double zero_tol, double accept_residual) {
+  if (max_pivots < 0) return out_of_range("max_pivots", max_pivots, ">= 0 (0 = automatic)");
+  if (!(std::isfinite(zero_tol) && zero_tol >= 0))
+    return out_of_range("zero_tol", zero_tol, "finite and >= 0 (0 = derived)");
+  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
+    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
+  return {};
+}
+
 }  // namespace nsspice::solvers

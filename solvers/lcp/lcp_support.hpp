@@ -27,6 +27,10 @@ namespace nsspice::solvers {
 // True if M is square, matches q, and all entries are finite.
 bool lcp_data_valid(const Eigen::MatrixXd& M, const Eigen::VectorXd& q);
 
+// The options the pivoting methods share (Lemke, Murty): empty when valid, else the field, its
+// value and the allowed range.
+std::string validate_pivoting_options(int max_pivots, double zero_tol, double accept_residual);
+
 // The result of a solve refused before computing: kInvalidInput for options (`options_error`)
 // or sizes, kNumericalFailure for NaN/Inf entries; nullopt when the input is acceptable.
 std::optional<LcpResult> reject_input(const std::string& options_error, const Eigen::MatrixXd& M,

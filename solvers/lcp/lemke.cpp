@@ -197,12 +197,7 @@ LcpStatus pivot_loop(Tableau& tab, int leaving, int max_pivots, double zero_tol,
 }  // namespace
 
 std::string LemkeOptions::validate() const {
-  if (max_pivots < 0) return out_of_range("max_pivots", max_pivots, ">= 0 (0 = automatic)");
-  if (!(std::isfinite(zero_tol) && zero_tol >= 0))
-    return out_of_range("zero_tol", zero_tol, "finite and >= 0 (0 = derived)");
-  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
-    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
-  return {};
+  return validate_pivoting_options(max_pivots, zero_tol, accept_residual);
 }
 
 LcpResult solve_lemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,

@@ -88,12 +88,7 @@ Outcome pivot_loop(Eigen::MatrixXd& t, Eigen::VectorXd& p, std::vector<char>& ba
 }  // namespace
 
 std::string MurtyOptions::validate() const {
-  if (max_pivots < 0) return out_of_range("max_pivots", max_pivots, ">= 0 (0 = automatic)");
-  if (!(std::isfinite(zero_tol) && zero_tol >= 0))
-    return out_of_range("zero_tol", zero_tol, "finite and >= 0 (0 = derived)");
-  if (!(std::isfinite(accept_residual) && accept_residual >= 0))
-    return out_of_range("accept_residual", accept_residual, "finite and >= 0 (0 = derived)");
-  return {};
+  return validate_pivoting_options(max_pivots, zero_tol, accept_residual);
 }
 
 LcpResult solve_murty(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,

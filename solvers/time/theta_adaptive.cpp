@@ -65,6 +65,19 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
   return estimator_->norm(delta_, x_new_, h_eff);
 }
 
+bool ThetaStepper::flip_switches(const std::vector<int>& pairs) {
+  bool any = false;
+  for (int j : pairs) {
+    const int k = switch_of_pair_[static_cast<size_t>(j)];
+    if (k < 0) continue;
+    switch_on_[static_cast<size_t>(k)] = !switch_on_[static_cast<size_t>(k)];
+    mode_[static_cast<size_t>(j)] = switch_on_[static_cast<size_t>(k)];
+    ++stats_.switch_events;
+    any = true;
+  }
+  return any;
+}
+
 bool ThetaStepper::flip_at_start(double t_next, const std::vector<int>& pairs,
                                  std::vector<char>& mode) {
   // The MLCP's solution set is not unique at the edge (a pair with λ = w = 0): solved again from
@@ -151,15 +164,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         // The crossing is at t_ (a located instant, or a source step): switches flip now and
         // the step is redone from the new state by backward Euler; a diode's new mode is the
         // MLCP's answer, taken by a backward-Euler step (no energy created at the switch).
-        bool flipped = false;
-        for (int j : loc.pairs) {
-          const int k = switch_of_pair_[static_cast<size_t>(j)];
-          if (k < 0) continue;
-          switch_on_[static_cast<size_t>(k)] = !switch_on_[static_cast<size_t>(k)];
-          mode_[static_cast<size_t>(j)] = switch_on_[static_cast<size_t>(k)];
-          ++stats_.switch_events;
-          flipped = true;
-        }
+        const bool flipped = flip_switches(loc.pairs);
         const bool was_restart = restart_left_ > 0;
         mark_discontinuity();
         if (++at_start_tries > kZenoEvents && zeno_event(t_)) continue;
@@ -239,13 +244,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     }
     if (event) {
       // Switches whose control crossed flip at the located instant.
-      for (int j : loc.pairs) {
-        const int k = switch_of_pair_[static_cast<size_t>(j)];
-        if (k < 0) continue;
-        switch_on_[static_cast<size_t>(k)] = !switch_on_[static_cast<size_t>(k)];
-        mode_[static_cast<size_t>(j)] = switch_on_[static_cast<size_t>(k)];
-        ++stats_.switch_events;
-      }
+      flip_switches(loc.pairs);
       ++stats_.located_events;
     }
     const bool truncated = event || breakpoint || h_eff < h * (1 - 1e-9);

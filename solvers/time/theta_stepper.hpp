@@ -205,6 +205,8 @@ class ThetaStepper {
   // After an MLCP answer that kept pairs whose guard crossed at t_ (`pairs`), the mode with those
   // pairs flipped, when its solution keeps their new guards ≥ 0 (true: taken into `mode`).
   bool flip_at_start(double t_next, const std::vector<int>& pairs, std::vector<char>& mode);
+  // Flips the ideal switches among `pairs` (their state and mode_); true if any.
+  bool flip_switches(const std::vector<int>& pairs);
   // Finds the first crossing in the step to t_next whose MLCP answer is `mode` (theta_locate.cpp).
   Location locate(double t_next, const std::vector<char>& mode, MlcpOutcome& outcome);
   void accept_point(double t_next, double h_eff, double theta, const MlcpOutcome& outcome,
