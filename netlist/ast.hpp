@@ -15,6 +15,7 @@
 // Values keep their source spans so later layers can report errors at the right place.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +77,16 @@ using CardContext = std::shared_ptr<const std::vector<Diagnostic>>;
 //   S       nodes[4] (n+ n- nc+ nc-), model, flags (ON | OFF)
 //   W       nodes[2], refs = {controlling voltage source}, model, flags (ON | OFF)
 //   M       nodes[4] (d g s b), model, params (W= L= ...), flags (OFF)
+// How the names in a behavioural expression (B V=/I=, E/G VALUE=) resolve in the flat netlist,
+// filled by flatten(): the values of the .param names it reads and, inside a subcircuit
+// instance, the flat names of the nodes in its v(...) and of the elements in its i(...).
+// A name absent here is taken as written.
+struct ExprBindings {
+  std::map<std::string, double> params;         // parameter (lower case) -> value
+  std::map<std::string, std::string> nodes;     // node as written (lower) -> flat name
+  std::map<std::string, std::string> elements;  // element in i(x) (lower) -> flat name
+};
+
 struct ElementCard {
   Word name;                              // "R1", "d3", "x1.r3" (flat); lower is unique
   std::vector<Word> nodes;                // node names as written ("0", "gnd", "out", "x1.n3")
@@ -90,7 +101,19 @@ struct ElementCard {
   std::vector<Word> refs;   // K: inductor names; F H W: controlling V source (hierarchical)
   std::vector<Word> flags;  // bare keywords after the model, lower-cased: "on", "off"
   CardContext context;      // flat tree: the instance/include chain, null at top level
+  std::shared_ptr<const ExprBindings> bindings;  // behavioural expressions only (flatten)
 };
+
+// The expression of a behavioural source: B's V= or I=, E's or G's VALUE=; null otherwise.
+inline const Param* behavioural_expression(const ElementCard& e) {
+  const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
+  if (letter != 'b' && letter != 'e' && letter != 'g') return nullptr;
+  for (const auto& p : e.params) {
+    const bool b_key = letter == 'b' && (p.name.lower == "v" || p.name.lower == "i");
+    if (b_key || (letter != 'b' && p.name.lower == "value")) return &p;
+  }
+  return nullptr;
+}
 
 // .model DMOD D(VF=0.7 RON=0.1)   (parentheses optional, as in SPICE); any type is kept.
 struct ModelCard {

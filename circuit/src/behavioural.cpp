@@ -1,8 +1,10 @@
 // Affine expressions of behavioural sources (circuit/src/behavioural.hpp): a recursive-descent
 // parser that keeps, for every sub-expression, c + Σ a_k u_k, and refuses what is not affine.
 //
-//   expr  := term {('+'|'-') term}        term := unary {('*'|'/') unary}
-//   unary := ('+'|'-') unary | power      power := primary [('^'|'**') unary]   (constants only)
+//   expr  := or ['?' expr ':' expr]      or := and {('||'|'|') and}  and := rel {('&&'|'&') rel}
+//   rel   := sum [('>'|'>='|'<'|'<='|'=='|'!=') sum]
+//   sum   := term {('+'|'-') term}        term := unary {('*'|'/') unary}
+//   unary := ('+'|'-'|'!') unary | power  power := primary [('^'|'**') unary]   (constants only)
 //   primary := number | '(' expr ')' | v '(' node [',' node] ')' | i '(' name ')'
 //            | function '(' expr {',' expr} ')' (constant arguments) | pi | e
 #include "circuit/src/behavioural.hpp"
@@ -43,6 +45,18 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
     if (f == "u" || f == "step") return a > 0 ? 1.0 : 0.0;
   }
   if (x.size() == 3 && f == "limit") return std::fmin(std::fmax(x[0], x[1]), x[2]);
+  if (x.size() == 3 && f == "if") return x[0] != 0 ? x[1] : x[2];
+  if (x.size() >= 3 && x.size() % 2 == 1 && (f == "table" || f == "pwl")) {
+    const std::size_t n = (x.size() - 1) / 2;  // points (x[2k+1], x[2k+2]), increasing
+    const double v = x[0];
+    std::size_t k = 0;  // the segment [k, k+1] that holds v (end segments extended)
+    while (k + 2 < n && v > x[2 * k + 3]) ++k;
+    if (n == 1) return x[2];
+    if (f == "table" && v <= x[1]) return x[2];
+    if (f == "table" && v >= x[2 * n - 1]) return x[2 * n];
+    const double x0 = x[2 * k + 1], y0 = x[2 * k + 2], x1 = x[2 * k + 3], y1 = x[2 * k + 4];
+    return y0 + (y1 - y0) / (x1 - x0) * (v - x0);
+  }
   if (x.size() == 2) {
     if (f == "min") return std::fmin(x[0], x[1]);
     if (f == "max") return std::fmax(x[0], x[1]);
@@ -54,8 +68,9 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
 
 class Parser {
  public:
-  Parser(std::string_view s, AffineError& error, const KinkMaker& kink)
-      : s_(s), error_(error), kink_(kink) {}
+  Parser(std::string_view s, AffineError& error, const KinkMaker& kink,
+         const netlist::ExprBindings* bindings)
+      : s_(s), error_(error), kink_(kink), bindings_(bindings) {}
 
   std::optional<AffineExpr> run() {
     auto v = expr(0);
@@ -70,6 +85,7 @@ class Parser {
   std::string_view s_;
   AffineError& error_;
   const KinkMaker& kink_;
+  const netlist::ExprBindings* bindings_;
   std::size_t pos_ = 0;
 
   std::optional<AffineExpr> fail(std::size_t at, std::size_t len, std::string message) {
@@ -103,6 +119,7 @@ class Parser {
     return out;
   }
   static AffineExpr scaled(AffineExpr a, double k) {
+    a.boolean = false;
     a.constant *= k;
     if (a.time) a.time = [f = a.time, k](double t) { return k * f(t); };
     for (auto& [n, c] : a.voltages) c *= k;
@@ -110,6 +127,7 @@ class Parser {
     return a;
   }
   static AffineExpr sum(AffineExpr a, const AffineExpr& b, double sign) {
+    a.boolean = false;
     a.constant += sign * b.constant;
     if (b.time)
       a.time =
@@ -122,8 +140,134 @@ class Parser {
     return a;
   }
 
+  static AffineExpr number(double v, bool boolean = false) {
+    AffineExpr out;
+    out.constant = v;
+    out.boolean = boolean;
+    return out;
+  }
+  static bool is_condition(const AffineExpr& c) {
+    return c.boolean || (c.is_number() && (c.constant == 0 || c.constant == 1));
+  }
+  // The next characters are `op` (and, for a one-character op, not followed by '=').
+  bool next_is(std::string_view op) {
+    skip();
+    if (s_.substr(pos_, op.size()) != op) return false;
+    if (op.size() == 1 && pos_ + 1 < s_.size() && s_[pos_ + 1] == '=') return false;
+    return true;
+  }
+
   std::optional<AffineExpr> expr(int depth) {
     if (depth > 64) return fail(pos_, 1, "the expression is nested too deeply");
+    skip();
+    const std::size_t start = pos_;
+    auto c = logic(depth, true);
+    if (!c || !eat('?')) return c;
+    auto a = expr(depth + 1);
+    if (!a) return a;
+    if (!eat(':')) return fail(pos_, 1, "expected ':' of 'condition ? a : b'");
+    auto b = expr(depth + 1);
+    if (!b) return b;
+    return choose(*c, *a, *b, start);
+  }
+
+  // if(c, a, b) = c ? a : b = b + (a − b)·c.
+  std::optional<AffineExpr> choose(const AffineExpr& c, const AffineExpr& a, const AffineExpr& b,
+                                   std::size_t start) {
+    if (c.is_number()) return c.constant != 0 ? a : b;
+    if (c.is_constant())
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': a condition on time has no breakpoint here; write a PULSE "
+                              "or PWL source, whose corners the time stepping lands on",
+                              text(start)));
+    if (!c.boolean)
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': the condition of an unknown must be a comparison "
+                              "(v(a) > 1, ...)",
+                              text(start)));
+    AffineExpr d = sum(a, b, -1);
+    std::erase_if(d.voltages, [](const auto& t) { return t.second == 0; });
+    std::erase_if(d.currents, [](const auto& t) { return t.second == 0; });
+    if (!d.is_number())
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': the two branches differ by an expression of unknowns or "
+                              "time, so the result is a product of a switch and that expression; "
+                              "only branches that differ by a constant are piecewise linear",
+                              text(start)));
+    return sum(b, scaled(c, d.constant), 1);
+  }
+
+  // or := and {'||' and}, and := rel {'&&' rel}: c || d = max(c, d), c && d = min(c, d).
+  std::optional<AffineExpr> logic(int depth, bool is_or) {
+    skip();
+    const std::size_t start = pos_;
+    auto left = is_or ? logic(depth, false) : relation(depth);
+    // ngspice writes && and ||, LTspice & and |.
+    const std::string_view op = is_or ? "||" : "&&";
+    while (left && (next_is(op) || next_is(op.substr(0, 1)))) {
+      pos_ += next_is(op) ? 2 : 1;
+      auto right = is_or ? logic(depth, false) : relation(depth);
+      if (!right) return right;
+      if (!is_condition(*left) || !is_condition(*right))
+        return fail(start, pos_ - start,
+                    fmt::format("'{}': both sides of '{}' must be conditions (comparisons)",
+                                text(start), op));
+      if (left->is_number() && right->is_number()) {
+        const bool l = left->constant != 0, r = right->constant != 0;
+        left = number(is_or ? (l || r) : (l && r), true);
+        continue;
+      }
+      auto r = kink(sum(*left, *right, -1), false);  // max(l, r) = r + r(l − r)
+      if (!r) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+      left = is_or ? sum(*right, *r, 1) : sum(*left, *r, -1);
+      left->boolean = true;
+    }
+    return left;
+  }
+
+  std::optional<AffineExpr> relation(int depth) {
+    skip();
+    const std::size_t start = pos_;
+    auto left = sum_expr(depth);
+    if (!left) return left;
+    static constexpr std::string_view kOps[] = {">=", "<=", "==", "!=", ">", "<"};
+    std::string_view op;
+    for (std::string_view o : kOps) {
+      if (next_is(o)) {
+        op = o;
+        break;
+      }
+    }
+    if (op.empty()) return left;
+    pos_ += op.size();
+    auto right = sum_expr(depth);
+    if (!right) return right;
+    const AffineExpr u = sum(*left, *right, -1);  // left − right
+    if (u.is_number()) {
+      const double d = u.constant;
+      const bool v = op == ">="   ? d >= 0
+                     : op == "<=" ? d <= 0
+                     : op == "==" ? d == 0
+                     : op == "!=" ? d != 0
+                     : op == ">"  ? d > 0
+                                  : d < 0;
+      return number(v ? 1.0 : 0.0, true);
+    }
+    if (u.is_constant())
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': a condition on time has no breakpoint here; write a PULSE "
+                              "or PWL source, whose corners the time stepping lands on",
+                              text(start)));
+    if (op == "==" || op == "!=")
+      return fail(start, pos_ - start,
+                  fmt::format("'{}': equality of unknowns is not supported (use <, <=, >, >=)",
+                              text(start)));
+    auto s = kink(op[0] == '>' ? u : scaled(u, -1), true);
+    if (!s) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+    return s;
+  }
+
+  std::optional<AffineExpr> sum_expr(int depth) {
     auto left = term(depth);
     while (left) {
       skip();
@@ -192,6 +336,18 @@ class Parser {
     if (eat('+')) return unary(depth + 1);
     skip();
     const std::size_t start = pos_;
+    if (next_is("!")) {
+      ++pos_;
+      auto v = unary(depth + 1);
+      if (!v) return v;
+      if (!is_condition(*v))
+        return fail(start, pos_ - start,
+                    fmt::format("'{}': '!' applies to a condition (a comparison)", text(start)));
+      if (v->is_number()) return number(v->constant == 0 ? 1.0 : 0.0, true);
+      AffineExpr out = sum(number(1), *v, -1);
+      out.boolean = true;
+      return out;
+    }
     auto base = primary(depth);
     if (!base) return base;
     skip();
@@ -219,10 +375,12 @@ class Parser {
   }
   // r(u) = max(0, u) or s(u) = step(u) as a node of its own.
   std::optional<AffineExpr> kink(const AffineExpr& u, bool step) {
+    if (!kink_) return std::nullopt;
     auto node = kink_(u, step);
     if (!node) return std::nullopt;
     AffineExpr out;
     out.voltages[*node] = 1;
+    out.boolean = step;
     return out;
   }
   std::optional<AffineExpr> piecewise(const std::string& f, const std::vector<AffineExpr>& x) {
@@ -241,6 +399,44 @@ class Parser {
     auto high = low ? kink(sum(x[0], x[2], -1), false) : low;
     if (!high) return high;
     return sum(sum(x[1], *low, 1), *high, -1);
+  }
+
+  // table(x, x_1, y_1, ...) and pwl(x, ...) of an unknown x, over ramps r(x − x_i)
+  // (behavioural.hpp states the sums).
+  std::optional<AffineExpr> table(const std::string& f, const std::vector<AffineExpr>& a,
+                                  std::size_t start) {
+    if (a.size() < 3 || a.size() % 2 == 0)
+      return fail(start, pos_ - start,
+                  fmt::format("'{}' needs a variable and pairs of numbers x, y", f));
+    for (std::size_t k = 1; k < a.size(); ++k)
+      if (!a[k].is_number())
+        return fail(
+            start, pos_ - start,
+            fmt::format("the points of '{}' must be numbers (argument {} is not)", f, k + 1));
+    const std::size_t n = (a.size() - 1) / 2;
+    std::vector<double> x(n), y(n), slope(n + 1, 0.0);  // slope[i]: after point i−1
+    for (std::size_t k = 0; k < n; ++k) {
+      x[k] = a[2 * k + 1].constant;
+      y[k] = a[2 * k + 2].constant;
+      if (k > 0 && !(x[k] > x[k - 1]))
+        return fail(start, pos_ - start,
+                    fmt::format("the x values of '{}' must increase ({:g} after {:g}); a vertical "
+                                "step is a discontinuity, write it with a comparison",
+                                f, x[k], x[k - 1]));
+      if (k > 0) slope[k] = (y[k] - y[k - 1]) / (x[k] - x[k - 1]);
+    }
+    const bool clamp = f == "table";
+    if (!clamp && n > 1) slope[0] = slope[1], slope[n] = slope[n - 1];
+    AffineExpr out = number(y[0]);
+    if (!clamp && n > 1) out = sum(out, scaled(sum(a[0], number(x[0]), -1), slope[0]), 1);
+    for (std::size_t k = 0; k < n; ++k) {
+      const double c = slope[k + 1] - slope[k];
+      if (c == 0) continue;
+      auto r = kink(sum(a[0], number(x[k]), -1), false);
+      if (!r) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+      out = sum(out, scaled(*r, c), 1);
+    }
+    return out;
   }
 
   std::optional<std::string> name_arg() {
@@ -289,10 +485,15 @@ class Parser {
         return out;
       }
       if (name == "time") return timed([](double t) { return t; });
+      if (bindings_ != nullptr) {
+        if (auto it = bindings_->params.find(name); it != bindings_->params.end())
+          return number(it->second);
+      }
+      if (name == "e") return number(2.71828182845904523536);
       return fail(start, name.size(),
-                  fmt::format("unknown name '{}' in the expression (parameters are not "
-                              "substituted in behavioural expressions)",
-                              name));
+                  fmt::format("unknown name '{}' in the expression: not a parameter visible "
+                              "here, nor time or pi (a node voltage is v({}))",
+                              name, name));
     }
     ++pos_;
     if (name == "v" || name == "i") {
@@ -304,6 +505,12 @@ class Parser {
         if (!b) return std::nullopt;
       }
       if (!eat(')')) return fail(start, pos_ - start, "missing ')' after the name");
+      if (bindings_ != nullptr) {
+        const auto& names = name == "i" ? bindings_->elements : bindings_->nodes;
+        if (auto it = names.find(*a); it != names.end()) a = it->second;
+        if (b)
+          if (auto it = names.find(*b); it != names.end()) b = it->second;
+      }
       AffineExpr out;
       if (name == "i") {
         out.currents[*a] = 1;
@@ -329,6 +536,9 @@ class Parser {
     } while (eat(','));
     if (!eat(')'))
       return fail(start, pos_ - start, fmt::format("missing ')' in the call of '{}'", name));
+    if (name == "if" && exprs.size() == 3) return choose(exprs[0], exprs[1], exprs[2], start);
+    if (!all_constant && (name == "table" || name == "pwl") && kink_)
+      return table(name, exprs, start);
     if (!all_constant) {
       if (kink_ && is_piecewise_linear(name, exprs.size())) {
         auto v = piecewise(name, exprs);
@@ -353,7 +563,7 @@ class Parser {
     AffineExpr out;
     out.constant = constant_function(name, args, known);
     if (!known) return fail(start, name.size(), fmt::format("unknown function '{}'", name));
-    if (of_time && (name == "u" || name == "step"))
+    if (of_time && (name == "u" || name == "step" || (name == "if" && exprs[0].time)))
       return fail(start, pos_ - start,
                   fmt::format("'{}': a step in time has no breakpoint here; write it as a PULSE "
                               "or PWL source, whose corners the time stepping lands on",
@@ -377,8 +587,9 @@ class Parser {
 }  // namespace
 
 std::optional<AffineExpr> parse_affine(std::string_view text, AffineError& error,
-                                       const KinkMaker& kink) {
-  auto a = Parser(text, error, kink).run();
+                                       const KinkMaker& kink,
+                                       const netlist::ExprBindings* bindings) {
+  auto a = Parser(text, error, kink, bindings).run();
   if (a) {  // terms that cancel (v(a) − v(a)) are no terms
     std::erase_if(a->voltages, [](const auto& t) { return t.second == 0; });
     std::erase_if(a->currents, [](const auto& t) { return t.second == 0; });

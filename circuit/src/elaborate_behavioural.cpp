@@ -65,13 +65,7 @@ void Elaborator::poly1(const netlist::ElementCard& e, char letter) {
 }
 
 const netlist::Param* Elaborator::behavioural_expression(const netlist::ElementCard& e) {
-  const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
-  if (letter != 'b' && letter != 'e' && letter != 'g') return nullptr;
-  for (const auto& p : e.params) {
-    const bool b_key = letter == 'b' && (p.name.lower == "v" || p.name.lower == "i");
-    if (b_key || (letter != 'b' && p.name.lower == "value")) return &p;
-  }
-  return nullptr;
+  return netlist::behavioural_expression(e);
 }
 
 // B V=expr | I=expr, E|G VALUE=expr with expr affine: the linear elements of
@@ -86,13 +80,6 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
           e, q.name.span,
           fmt::format("parameter '{}' of '{}' is not supported and is ignored", q.name.text, name));
   if (!nodes_ok(e, 2, "behavioural source")) return;
-  if (name.find('.') != std::string::npos) {  // "x1.b1": flatten does not rename its expression
-    error(e, e.name.span,
-          fmt::format("behavioural source '{}' inside a subcircuit instance is not supported yet "
-                      "(its expression would not see the instance's nodes)",
-                      name));
-    return;
-  }
   AffineError why;
   int kinks = 0;
   // r(u) = max(0, u): node <name>.k<n> behind an ideal diode from node <name>.u<n> (= u, a
@@ -112,7 +99,7 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     netlist_nodes_.insert(k);
     return k;
   };
-  const auto expr = parse_affine(p.raw.text, why, kink);
+  const auto expr = parse_affine(p.raw.text, why, kink, e.bindings.get());
   if (!expr) {
     netlist::SourceSpan at = p.raw.span;
     if (why.offset < static_cast<std::size_t>(at.length)) {

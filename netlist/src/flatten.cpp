@@ -71,6 +71,9 @@ class Flattener {
   void model(const Frame& f, const ModelCard& m);
   void control(const Frame& f, Card card);
   Word node(const Frame& f, const Word& w) const;
+  // The bindings of a behavioural expression (ast.hpp ExprBindings); false after reporting
+  // a parameter that cannot be evaluated.
+  bool bind_expression(const Frame& f, ElementCard& e, const Param& p) const;
   Word local(const Frame& f, const Word& w) const;
   std::optional<Word> model_name(const Frame& f, const Word& w) const;
   // The definition of `name` visible from f and the frame whose body holds it.
@@ -281,7 +284,74 @@ void Flattener::element(const Frame& f, const ElementCard& card) {
   }
   if (e.model) e.model = model_name(f, *e.model);
   e.context = reporter_.card_context(e.span.file, f.scope->context());
+  if (const Param* p = behavioural_expression(e); p != nullptr && !bind_expression(f, e, *p))
+    return;
   out_.cards.emplace_back(std::move(e));
+}
+
+// Scans the expression for the names it uses: a bare identifier (not a call) that is a visible
+// parameter gets its value; the arguments of v(...) and i(...) get their flat names. Numbers
+// ("1k", "2.5e-3") are skipped whole, so their suffixes are not taken for names.
+bool Flattener::bind_expression(const Frame& f, ElementCard& e, const Param& p) const {
+  auto b = std::make_shared<ExprBindings>();
+  const std::string& s = p.raw.lower;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  bool ok = true;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (digit(c) || (c == '.' && i + 1 < s.size() && digit(s[i + 1]))) {
+      while (i < s.size() && (digit(s[i]) || alpha(s[i]) || s[i] == '.' ||
+                              ((s[i] == '+' || s[i] == '-') && s[i - 1] == 'e')))
+        ++i;
+      continue;
+    }
+    if (!alpha(c)) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    while (i < s.size() && (alpha(s[i]) || digit(s[i]))) ++i;
+    const std::string name = s.substr(start, i - start);
+    std::size_t j = i;
+    while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
+    if (j < s.size() && s[j] == '(') {
+      if (name != "v" && name != "i") continue;  // a function: its arguments are scanned on
+      const std::size_t close = s.find(')', j);
+      if (close == std::string::npos) break;  // the circuit's parser reports it
+      std::string args = s.substr(j + 1, close - j - 1);
+      std::size_t from = 0;
+      while (from <= args.size()) {
+        std::size_t comma = args.find(',', from);
+        if (comma == std::string::npos) comma = args.size();
+        std::string a = args.substr(from, comma - from);
+        a.erase(0, a.find_first_not_of(" \t"));
+        a.erase(a.find_last_not_of(" \t") + 1);
+        if (!a.empty()) {
+          const Word w{a, a, p.raw.span};
+          if (name == "v")
+            b->nodes[a] = node(f, w).lower;
+          else
+            b->elements[a] = local(f, w).lower;
+        }
+        from = comma + 1;
+      }
+      i = close + 1;
+      continue;
+    }
+    if (name == "time" || b->params.count(name) > 0 || !f.scope->defines(name)) continue;
+    SourceSpan at = p.raw.span;
+    at.column += static_cast<int>(start);
+    at.length = static_cast<int>(name.size());
+    auto v = f.scope->evaluate(name, at, 0);
+    if (v)
+      b->params[name] = *v;
+    else
+      ok = false;
+  }
+  e.bindings = std::move(b);
+  return ok;
 }
 
 void Flattener::model(const Frame& f, const ModelCard& card) {

@@ -77,6 +77,13 @@ void ParamScope::evaluate_all() const {
   }
 }
 
+bool ParamScope::defines(const std::string& name) const {
+  for (const ParamScope* s = this; s != nullptr; s = s->parent_) {
+    if (s->entries_.count(name) > 0) return true;
+  }
+  return name == "pi" || name == "e";
+}
+
 void ParamScope::visible_names(std::vector<std::string>& out) const {
   for (const auto& [name, entry] : entries_) out.push_back(name);
   if (parent_ != nullptr) parent_->visible_names(out);

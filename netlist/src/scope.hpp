@@ -70,6 +70,8 @@ class ParamScope {
   bool evaluate(Value& v) const;
   // Evaluates an expression Param ("{...}" or "'...'"): sets number; false after a problem.
   bool evaluate(Param& p) const;
+  // True when `name` (lower case) is a parameter visible here, or the constant pi or e.
+  bool defines(const std::string& name) const;
   const CardContext& context() const { return context_; }
   Reporter& reporter() const { return reporter_; }
 

@@ -11,6 +11,9 @@
 // before X3 runs, so bad input gets a precise message. A control character (a byte below 0x20
 // other than the blanks, or 0x7f: NUL, ESC, ...) anywhere in a card is an error at its column:
 // it would end up in a node or element name, and from there in output file headers.
+// The expression of a behavioural source (B n+ n- V=expr | I=expr, E|G n+ n- VALUE=expr) is
+// the rest of the card, as in SPICE, braced or not: "V=(v(a) > 1) ? 2 : v(b) == 0" is one
+// value word (X3 sees it masked as one braced run of the same length).
 #include "netlist/src/syntax.hpp"
 
 #include <fmt/format.h>
@@ -172,13 +175,57 @@ bool check_parentheses(const LogicalCard& card, Diagnostics& diags) {
   return true;
 }
 
+bool is_separator(char c) {
+  return std::string_view(" \t\r\f\v,").find(c) != std::string_view::npos;
+}
+char ascii_lower_char(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// [begin, end) of the unbraced expression of a behavioural source: the text after "V=", "I="
+// (B) or "VALUE=" (E, G) as the fourth word of the card; {npos, npos} when there is none.
+std::pair<std::size_t, std::size_t> behavioural_tail(const std::string& t) {
+  constexpr auto npos = std::string::npos;
+  const char kind = t.empty() ? '\0' : ascii_lower_char(t[0]);
+  if (kind != 'b' && kind != 'e' && kind != 'g') return {npos, npos};
+  std::size_t i = 0;
+  for (int word = 0; word <= 3 && i < t.size(); ++word) {
+    while (i < t.size() && is_separator(t[i])) ++i;
+    const std::size_t from = i;
+    while (i < t.size() && !is_separator(t[i]) && t[i] != '=') ++i;
+    if (word < 3) continue;
+    std::string key;
+    for (std::size_t k = from; k < i; ++k) key += ascii_lower_char(t[k]);
+    std::size_t j = i;
+    while (j < t.size() && is_separator(t[j])) ++j;
+    const bool is_key = kind == 'b' ? key == "v" || key == "i" : key == "value";
+    if (!is_key || j >= t.size() || t[j] != '=') return {npos, npos};
+    ++j;
+    while (j < t.size() && is_separator(t[j])) ++j;
+    std::size_t end = t.size();
+    while (end > j && is_separator(t[end - 1])) --end;
+    if (end - j < 2 || t[j] == '{' || t[j] == '\'') return {npos, npos};
+    return {j, end};
+  }
+  return {npos, npos};
+}
+
 }  // namespace
 
 std::optional<std::vector<Item>> parse_card_syntax(const LogicalCard& card, Diagnostics& diags) {
   if (!check_parentheses(card, diags)) return std::nullopt;
-  const Iter base = card.text.begin();
+  const auto [tail, tail_end] = behavioural_tail(card.text);
+  std::string masked;
+  if (tail != std::string::npos) {
+    masked = card.text;
+    for (std::size_t k = tail; k < tail_end; ++k) masked[k] = '~';
+    masked[tail] = '{';
+    masked[tail_end - 1] = '}';
+  }
+  const std::string& text = masked.empty() ? card.text : masked;
+  const Iter base = text.begin();
   Iter it = base;
-  const Iter end = card.text.end();
+  const Iter end = text.end();
   std::vector<Item> items;
   const auto parser = x3::with<BaseTag>(base)[*item];
   try {
@@ -190,6 +237,10 @@ std::optional<std::vector<Item>> parse_card_syntax(const LogicalCard& card, Diag
   if (it != end) {
     report_at(card, static_cast<std::size_t>(it - base), diags);
     return std::nullopt;
+  }
+  for (Item& item : items) {
+    if (item.has_value && item.value.begin == tail)
+      item.value.text = card.text.substr(tail, tail_end - tail);
   }
   return items;
 }

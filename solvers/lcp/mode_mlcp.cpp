@@ -220,6 +220,15 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   };
   const double limit = -kStrict * slack * kEps;
   Check out{true, 0.0, {}};
+  // A solve that produced NaN or ∞ (a numerically singular mode matrix) satisfies nothing, and
+  // NaN would pass every comparison below.
+  if (!x.allFinite() || !lambda.allFinite() || !w.allFinite()) {
+    out.feasible = false;
+    out.residual = std::numeric_limits<double>::infinity();
+    for (int j : free_)
+      if (!std::isfinite(lambda[j]) || !std::isfinite(w[j])) out.violated.push_back(j);
+    return out;
+  }
   for (int j : free_) {
     if (lambda[j] == 0.0 && w[j] >= 0.0) continue;  // min(λ̂_j, ŵ_j) = 0
     const double lam = lambda[j] / lambda_scale(j);

@@ -67,13 +67,59 @@ TEST(Behavioural, NonAffineTermsAreNamed) {
   e = bad("u(time - 1m)");
   EXPECT_NE(e.message.find("a step in time has no breakpoint here"), std::string::npos);
   e = bad("k*v(a)");
-  EXPECT_NE(e.message.find("unknown name 'k'"), std::string::npos);
+  EXPECT_NE(e.message.find("unknown name 'k' in the expression: not a parameter visible here"),
+            std::string::npos);
   e = bad("v(a) +");
   EXPECT_NE(e.message.find("ends too early"), std::string::npos);
   e = bad("foo(1)");
   EXPECT_NE(e.message.find("unknown function 'foo'"), std::string::npos);
   e = bad("1/0");
   EXPECT_NE(e.message.find("division by zero"), std::string::npos);
+}
+
+TEST(Behavioural, ConditionsAndTablesOfConstants) {
+  EXPECT_DOUBLE_EQ(ok("if(2 > 1, 3, 4) + (1 < 0 ? 10 : 20) + (1 >= 1) + !(2 != 2)").constant,
+                   3 + 20 + 1 + 1);
+  EXPECT_DOUBLE_EQ(ok("(1 > 0 && 0 > 1) + 2*(1 > 0 || 0 > 1)").constant, 2);
+  // table holds its ends, pwl extends its end segments.
+  EXPECT_DOUBLE_EQ(ok("table(-5, -1, 0, 1, 2)").constant, 0);
+  EXPECT_DOUBLE_EQ(ok("table(0.5, -1, 0, 1, 2)").constant, 1.5);
+  EXPECT_DOUBLE_EQ(ok("table(7, -1, 0, 1, 2)").constant, 2);
+  EXPECT_DOUBLE_EQ(ok("pwl(-3, -1, 0, 1, 2)").constant, -2);
+  EXPECT_DOUBLE_EQ(ok("pwl(3, -1, 0, 1, 2, 2, 2)").constant, 2);
+  const AffineExpr t = ok("table(time, 0, 0, 1m, 1)");
+  ASSERT_TRUE(t.time);
+  EXPECT_DOUBLE_EQ(t.time(0.5e-3), 0.5);
+  EXPECT_DOUBLE_EQ(t.time(2e-3), 1);
+}
+
+TEST(Behavioural, ConditionsOfUnknownsNeedKinks) {
+  // Without a kink maker (no circuit to build them in) a comparison of unknowns is refused.
+  AffineError e = bad("v(a) > 1");
+  EXPECT_NE(e.message.find("cannot be built"), std::string::npos) << e.message;
+  e = bad("v(a) == 1");
+  EXPECT_NE(e.message.find("equality of unknowns"), std::string::npos) << e.message;
+  e = bad("time > 1m ? 1 : 0");
+  EXPECT_NE(e.message.find("a condition on time has no breakpoint"), std::string::npos);
+  e = bad("1 ? 2");
+  EXPECT_NE(e.message.find("expected ':'"), std::string::npos);
+}
+
+TEST(Behavioural, BindingsGiveParametersAndFlatNames) {
+  netlist::ExprBindings b;
+  b.params["gain"] = 4;
+  b.nodes["in"] = "x1.in";
+  b.nodes["ref"] = "top";
+  b.elements["vs"] = "x1.vs";
+  AffineError e;
+  const auto a = parse_affine("gain*v(in, ref) + i(vs)/gain + e", e, {}, &b);
+  ASSERT_TRUE(a) << e.message;
+  EXPECT_DOUBLE_EQ(a->voltages.at("x1.in"), 4);
+  EXPECT_DOUBLE_EQ(a->voltages.at("top"), -4);
+  EXPECT_DOUBLE_EQ(a->currents.at("x1.vs"), 0.25);
+  EXPECT_DOUBLE_EQ(a->constant, 2.71828182845904523536);
+  EXPECT_FALSE(parse_affine("gain2*v(in)", e, {}, &b));
+  EXPECT_NE(e.message.find("unknown name 'gain2'"), std::string::npos);
 }
 
 }  // namespace
