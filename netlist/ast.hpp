@@ -159,6 +159,24 @@ struct OpCard {
   SourceSpan span;
 };
 
+// .step (LTspice), one sweep dimension; up to three cards nest, the first outermost:
+//   .step [lin] param NAME start stop incr     .step dec|oct param NAME start stop points
+//   .step param NAME list v1 v2 ...            (values in that order)
+//   .step [...] SRC ...                        a V or I source's DC value
+//   .step [...] MODEL(PARAM) ...               a parameter of a .model card
+struct StepCard {
+  enum class Scale { kList, kLin, kDec, kOct };
+  enum class Target { kParam, kSource, kModel };
+  Scale scale = Scale::kLin;
+  Target target = Target::kParam;
+  Word name;                        // parameter, source or model name
+  std::optional<Word> model_param;  // kModel: the model's parameter
+  // kList: the values; otherwise start, stop and the increment (lin) or the points per decade
+  // or octave (dec, oct).
+  std::vector<Value> values;
+  SourceSpan span;
+};
+
 // .nodeset V(n1)=1 ...: same shape as .ic (a start guess for the operating point).
 struct NodesetCard {
   std::vector<IcEntry> entries;
@@ -219,7 +237,7 @@ struct GlobalCard {
 
 using Card =
     std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard, NodesetCard,
-                 SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard, GlobalCard>;
+                 SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard, GlobalCard, StepCard>;
 
 // .subckt NAME pin... [params:] [k=v ...] ... .ends [NAME]
 struct SubcktDef {

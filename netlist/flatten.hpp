@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "netlist/ast.hpp"
@@ -47,6 +48,13 @@ struct FlattenOptions {
   std::size_t max_elements = 10'000'000;
   std::size_t max_instances = 10'000'000;
   int max_depth = 100;  // deeper subcircuit nesting is an error
+  // Values that replace (or add) top-level parameters, e.g. one point of a .step sweep;
+  // lower-case names.
+  std::map<std::string, double> params;
+  // Monte Carlo: the draws of the distribution functions (agauss, gauss, aunif, unif, mc,
+  // flat): a standard normal value when called with true, a uniform one in [−1, 1] with false.
+  // Empty: they give their nominal value.
+  std::function<double(bool normal)> draw;
 };
 
 Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diags,

@@ -77,6 +77,26 @@ struct RunCli {
   }
 };
 
+// Sweeps and Monte Carlo (app/cli/sweep_command.hpp).
+void add_sweep_options(CLI::App* cmd, RunOptions& run) {
+  cmd->add_option("--step-param", run.step_params,
+                  "sweep a parameter over values (repeatable, nests up to 3 with .step cards): "
+                  "NAME=v1,v2,... e.g. rload=10,20,50")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--runs", run.runs,
+                  "Monte Carlo: N runs (of each sweep point), drawing agauss/gauss/aunif/unif/mc")
+      ->check(CLI::Range(1L, 1'000'000L));
+  cmd->add_option("--seed", run.seed, "Monte Carlo seed (default 1): run K draws depend only on "
+                                      "the seed and K");
+  cmd->add_option("--jobs", run.jobs, "parallel runs of a sweep (default: every core)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--spec", run.specs,
+                  "yield of a measurement over the runs: 'NAME LO HI' (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 CLI::App* add_run(CLI::App& app, RunCli& c) {
   RunOptions& run = c.run;
   CLI::App* cmd = app.add_subcommand("run", "simulate the netlist's .tran and write its waveforms");
@@ -129,6 +149,7 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                        ->transform(kSpiceNumber);
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
+  add_sweep_options(cmd, run);
   return cmd;
 }
 

@@ -13,6 +13,7 @@
 #include "app/cli/report.hpp"
 #include "app/cli/run_plan.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/sweep_command.hpp"
 #include "app/io/async_sink.hpp"
 #include "app/io/event_log.hpp"
 #include "app/io/output_file.hpp"
@@ -226,6 +227,8 @@ int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const auto loaded = load_netlist(o.netlist);
   if (!loaded) return kBadInput;
+  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0)
+    return sweep_command(o, *loaded);
   const circuit::Circuit& circuit = loaded->circuit;
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
@@ -274,6 +277,42 @@ int run_command(const RunOptions& o) {
   if (plan->plotting && rows > 0) code = finish_plot(o, plot, code);
   print_report(o, *plan, sim, wall, rows, files, code, measured);
   return code;
+}
+
+RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded) {
+  RunOutcome out;
+  const circuit::Circuit& circuit = loaded.circuit;
+  const circuit::Assembled assembled = circuit::assemble(circuit);
+  const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
+  auto plan = make_run_plan(o, loaded, signals.names, out.message);
+  if (!plan) {
+    out.code = kBadInput;
+    return out;
+  }
+  out.output_path = plan->output_path;
+  auto writer = make_writer(plan->format);
+  std::vector<std::string> names;
+  for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
+  if (!writer->open(plan->output_path, circuit.title, names)) {
+    out.code = kOutputFailed;
+    out.message = fmt::format("cannot write '{}': {}", plan->output_path, std::strerror(errno));
+    return out;
+  }
+  PlotRequest plot;
+  const Simulated sim = stream_run(circuit, assembled, signals, *plan, false, *writer, plot, out.rows);
+  const bool written = writer->close();
+  out.measures = plan->output.measures.results();
+  out.warnings = sim.result.warnings;
+  out.t_end = sim.result.t_end;
+  if (!sim.result.ok) {
+    out.code = kSimulationFailed;
+    out.message = fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end,
+                              sim.result.error);
+  } else if (!written) {
+    out.code = kOutputFailed;
+    out.message = fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno));
+  }
+  return out;
 }
 
 }  // namespace nsspice::app

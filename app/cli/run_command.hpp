@@ -1,6 +1,7 @@
 #pragma once
 // `nsspice run NETLIST`: parse, elaborate, simulate the .tran, stream the waveforms to a CSV or
 // SPICE raw file (optionally a subset, optionally resampled), measure, plot, report.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,13 @@ struct RunOptions {
   std::optional<double> max_rows;   // --max-rows N: the most rows the file may get
   bool quiet = false;
   bool progress = true;
+  // Sweeps and Monte Carlo (app/cli/sweep_command.hpp): --step-param NAME=v1,v2,..., --runs N,
+  // --seed S, --jobs J (0 = every core), --spec 'MEAS LO HI'.
+  std::vector<std::string> step_params;
+  long runs = 0;
+  std::uint64_t seed = 1;
+  int jobs = 0;
+  std::vector<std::string> specs;
 
   // Empty when the command line's own numbers are in range (--grid, --dump-mlcp,
   // --dump-mlcp-time), else the option and its allowed range. theta, step and evrtol are
@@ -38,6 +46,25 @@ struct RunOptions {
 };
 
 // Returns the process exit code (0 success, 1 bad input, 2 simulation failure, 3 output failure).
+// A netlist with .step cards, or options asking for a sweep or Monte Carlo runs, goes to
+// sweep_command.
 int run_command(const RunOptions& options);
+
+struct LoadedNetlist;
+struct MeasureResult;
+
+// One run of a sweep: the plan made for `options` (its output file), the transient streamed
+// into that file; no report, no plot, nothing printed. `code` is 0, or 1 (the plan), 2 (the
+// simulation stopped) or 3 (the file), with `message` saying why.
+struct RunOutcome {
+  int code = 0;
+  std::string message;
+  std::vector<MeasureResult> measures;
+  long rows = 0;
+  double t_end = 0;
+  std::vector<std::string> warnings;
+  std::string output_path;
+};
+RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded);
 
 }  // namespace nsspice::app

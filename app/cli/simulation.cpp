@@ -39,17 +39,72 @@ std::optional<std::vector<MeasureSpec>> all_measures(const LoadedNetlist& loaded
   return specs;
 }
 
+namespace {
+
+// The values a sweep point or a Monte Carlo run gives to sources and model parameters, written
+// into the flat cards; an unknown source or model is an error at the .step card (or, from the
+// command line, without a place).
+void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diagnostics& diags) {
+  std::map<std::string, double> sources = o.source_values;
+  auto models = o.model_params;
+  for (auto& card : flat.cards) {
+    if (auto* e = std::get_if<netlist::ElementCard>(&card)) {
+      auto it = sources.find(e->name.lower);
+      if (it == sources.end()) continue;
+      e->value = netlist::Value{it->second, e->span, ""};
+      sources.erase(it);
+    } else if (auto* m = std::get_if<netlist::ModelCard>(&card)) {
+      for (auto it = models.begin(); it != models.end();) {
+        if (it->first.first != m->name.lower) {
+          ++it;
+          continue;
+        }
+        auto p = std::find_if(m->params.begin(), m->params.end(),
+                              [&](const netlist::Param& q) { return q.name.lower == it->first.second; });
+        if (p == m->params.end()) {
+          netlist::Word w{it->first.second, it->first.second, m->span};
+          m->params.push_back(netlist::Param{w, w, std::nullopt, m->span});
+          p = m->params.end() - 1;
+        }
+        p->number = it->second;
+        p->raw.text = p->raw.lower = fmt::format("{:.17g}", it->second);
+        it = models.erase(it);
+      }
+    }
+  }
+  netlist::SourceSpan at = flat.title_span;
+  for (const auto& c : flat.cards)
+    if (const auto* st = std::get_if<netlist::StepCard>(&c)) at = st->span;
+  for (const auto& [name, v] : sources)
+    diags.error(at, fmt::format("stepped source '{}' is not in the netlist", name));
+  for (const auto& [key, v] : models)
+    diags.error(at, fmt::format("stepped model '{}' is not in the netlist", key.first));
+}
+
+}  // namespace
+
 std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool require_tran) {
+  LoadOptions o;
+  o.require_tran = require_tran;
+  return load_netlist(path, o);
+}
+
+std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadOptions& options) {
   auto loaded = std::make_unique<LoadedNetlist>();
   netlist::Diagnostics diags;
   const netlist::Netlist parsed = netlist::parse_file(path, loaded->sources, diags);
-  const netlist::Netlist flat = netlist::flatten(parsed, loaded->sources, diags);
+  netlist::FlattenOptions flatten_options;
+  flatten_options.params = options.params;
+  flatten_options.draw = options.draw;
+  netlist::Netlist flat = netlist::flatten(parsed, loaded->sources, diags, flatten_options);
+  apply_overrides(flat, options, diags);
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);
   if (flat.output_file) loaded->output_file = flat.output_file->text;
   std::vector<std::string> meas_errors;
   for (const auto& card : flat.cards) {
+    if (const auto* step = std::get_if<netlist::StepCard>(&card)) loaded->steps.push_back(*step);
     if (const auto* save = std::get_if<netlist::SaveCard>(&card)) {
       for (const auto& w : save->signals)
         if (std::none_of(loaded->saved.begin(), loaded->saved.end(),
@@ -68,16 +123,18 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
     } else
       diags.error(meas->span, error);
   }
-  if (!diags.all().empty()) std::cerr << diags.format(loaded->sources);
-  if (diags.has_errors()) {
-    fmt::print(stderr, "{} error(s); nothing simulated\n", diags.error_count());
-    return nullptr;
-  }
-  if (require_tran && !loaded->circuit.tran) {
-    print_error(
-        fmt::format("'{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')", path));
-    return nullptr;
-  }
+  std::string text = diags.all().empty() ? std::string() : diags.format(loaded->sources);
+  if (diags.has_errors())
+    text += fmt::format("{} error(s); nothing simulated\n", diags.error_count());
+  else if (options.require_tran && !loaded->circuit.tran)
+    text += fmt::format(
+        "nsspice: error: '{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')\n",
+        path);
+  if (options.diagnostics != nullptr)
+    *options.diagnostics += text;
+  else
+    std::cerr << text;
+  if (diags.has_errors() || (options.require_tran && !loaded->circuit.tran)) return nullptr;
   return loaded;
 }
 

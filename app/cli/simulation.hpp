@@ -1,6 +1,8 @@
 #pragma once
 // What `run` and `compare` share: loading a netlist (parse, flatten, elaborate, with every
 // diagnostic printed) and running its transient into a RowSink.
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -33,11 +35,26 @@ struct LoadedNetlist {
   // The output file named by a .control block's wrdata/write ("" if none): used when the
   // command line gives no -o.
   std::string output_file;
+  std::vector<netlist::StepCard> steps;  // .step cards (values evaluated), in order
+};
+
+// What one run of a sweep or Monte Carlo changes in the netlist it loads.
+struct LoadOptions {
+  bool require_tran = true;
+  std::map<std::string, double> params;  // top-level .param values (lower-case names)
+  // Monte Carlo draws for the distribution functions (netlist::FlattenOptions::draw).
+  std::function<double(bool normal)> draw;
+  std::map<std::string, double> source_values;  // V/I source (lower-case name) → DC value
+  // (model, parameter) in lower case → value, as if written on the .model card.
+  std::map<std::pair<std::string, std::string>, double> model_params;
+  // Receives the diagnostics (as printed) instead of stderr when set.
+  std::string* diagnostics = nullptr;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors
 // or (require_tran) no .tran card: the caller exits with kBadInput.
 std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool require_tran = true);
+std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadOptions& options);
 
 // The source breakpoints in [0, t_stop] (PULSE/PWL corners): kept exactly by --grid.
 std::vector<double> source_breakpoints(const circuit::Assembled& assembled, double t_stop);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "netlist/src/lines.hpp"
@@ -50,6 +51,24 @@ const Function kFunctions[] = {
     {"max", 2, nullptr, [](double x, double y) { return std::fmax(x, y); }},
     {"pow", 2, nullptr, [](double x, double y) { return std::pow(x, y); }},
     {"pwr", 2, nullptr, pwr},
+};
+
+// The distribution functions (expression.hpp), by name and arity; r is the draw.
+struct Distribution {
+  const char* name;
+  int arity;
+  bool normal;
+  double (*value)(const std::vector<double>& a, double r);
+};
+
+const Distribution kDistributions[] = {
+    {"agauss", 3, true, [](const auto& a, double r) { return a[0] + a[1] / a[2] * r; }},
+    {"gauss", 3, true, [](const auto& a, double r) { return a[0] * (1 + a[1] / a[2] * r); }},
+    {"gauss", 1, true, [](const auto& a, double r) { return a[0] * r; }},
+    {"aunif", 2, false, [](const auto& a, double r) { return a[0] + a[1] * r; }},
+    {"unif", 2, false, [](const auto& a, double r) { return a[0] * (1 + a[1] * r); }},
+    {"mc", 2, false, [](const auto& a, double r) { return a[0] * (1 + a[1] * r); }},
+    {"flat", 1, false, [](const auto& a, double r) { return a[0] * r; }},
 };
 
 class Evaluator {
@@ -201,23 +220,16 @@ class Evaluator {
     for (const Function& f : kFunctions) {
       if (id == f.name) fn = &f;
     }
+    bool distribution = false;
+    for (const Distribution& d : kDistributions) distribution = distribution || id == d.name;
+    if (distribution) return draw(id, start, depth);
     if (fn == nullptr) {
       return fail(
           start, id.size(),
           fmt::format("unknown function '{}'{}", id, did_you_mean(id, expression_functions())));
     }
-    ++pos_;  // '('
     std::vector<double> args;
-    skip();
-    if (!eat(")")) {
-      do {
-        auto v = expr(depth + 1);
-        if (!v) return v;
-        args.push_back(*v);
-      } while (eat(","));
-      if (!eat(")"))
-        return fail(pos_, 1, fmt::format("expected ',' or ')' in the call of '{}'", id));
-    }
+    if (!arguments(id, depth, args)) return std::nullopt;
     if (static_cast<int>(args.size()) != fn->arity) {
       return fail(start, id.size(),
                   fmt::format("function '{}' takes {} argument{}, got {}", id, fn->arity,
@@ -232,6 +244,42 @@ class Evaluator {
     }
     return v;
   }
+  // '(' [expr {',' expr}] ')' after a function name; false after reporting.
+  bool arguments(const std::string& id, int depth, std::vector<double>& args) {
+    ++pos_;  // '('
+    skip();
+    if (eat(")")) return true;
+    do {
+      auto v = expr(depth + 1);
+      if (!v) return false;
+      args.push_back(*v);
+    } while (eat(","));
+    if (eat(")")) return true;
+    fail(pos_, 1, fmt::format("expected ',' or ')' in the call of '{}'", id));
+    return false;
+  }
+  std::optional<double> draw(const std::string& id, std::size_t start, int depth) {
+    std::vector<double> args;
+    if (!arguments(id, depth, args)) return std::nullopt;
+    const Distribution* d = nullptr;
+    std::string arities;
+    for (const Distribution& c : kDistributions) {
+      if (id != c.name) continue;
+      arities += fmt::format("{}{}", arities.empty() ? "" : " or ", c.arity);
+      if (static_cast<int>(args.size()) == c.arity) d = &c;
+    }
+    if (d == nullptr)
+      return fail(start, id.size(),
+                  fmt::format("function '{}' takes {} arguments, got {}", id, arities,
+                              args.size()));
+    if (d->arity == 3 && args[2] == 0)
+      return fail(start, pos_ - start, fmt::format("'{}': sigma (the third argument) is 0", id));
+    const double r = hooks_.draw ? hooks_.draw(d->normal) : 0.0;
+    const double v = d->value(args, r);
+    if (!std::isfinite(v))
+      return fail(start, pos_ - start, fmt::format("{}(...) is not a finite real number", id));
+    return v;
+  }
 };
 
 }  // namespace
@@ -240,6 +288,8 @@ const std::vector<std::string>& expression_functions() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> names;
     for (const Function& f : kFunctions) names.emplace_back(f.name);
+    for (const Distribution& d : kDistributions)
+      if (std::find(names.begin(), names.end(), d.name) == names.end()) names.emplace_back(d.name);
     return names;
   }();
   return kNames;

@@ -9,6 +9,11 @@
 //   name    := (letter | '_') { letter | digit | '_' }    case-insensitive
 // Functions: sqrt exp log(=ln) log10 sin cos tan asin acos atan sinh cosh tanh abs sgn floor
 // ceil int (1 argument); min max pow pwr (2 arguments; pwr(x,y) = sign(x)*|x|^y).
+// Distributions (Monte Carlo; with r a draw from ExpressionHooks::draw, 0 without one, so a
+// run without draws sees the nominal values):
+//   agauss(nom, avar, sigma) = nom + avar/sigma·n    gauss(nom, rvar, sigma) = nom·(1 + rvar/sigma·n)
+//   aunif(nom, avar) = nom + avar·u                  unif(nom, rvar) = mc(nom, rvar) = nom·(1 + rvar·u)
+//   gauss(x) = x·n, flat(x) = x·u  (LTspice)         n standard normal, u uniform in [−1, 1]
 // Constants pi and e (a parameter of the same name takes precedence).
 // Nesting is limited to kMaxExpressionDepth levels. A non-finite result (division by zero,
 // sqrt of a negative number, ...) is an error. An expression evaluated for a parameter that
@@ -40,6 +45,9 @@ struct ExpressionHooks {
   // Reports a problem at [offset, offset + length) of the text.
   std::function<void(std::size_t offset, std::size_t length, std::string message)> error;
   int depth = 0;  // nesting depth at which this expression starts (see above)
+  // A standard normal draw (true) or a uniform one in [−1, 1] (false), one per call of a
+  // distribution function; empty: the distributions give their nominal value.
+  std::function<double(bool normal)> draw;
 };
 
 // Evaluates `text`; on the first problem reports it (through hooks) and returns nullopt.

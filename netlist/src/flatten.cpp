@@ -480,7 +480,14 @@ void Flattener::run(const Netlist& net) {
   }
   if (too_many_elements(net)) return;
   ParamScope global(nullptr, nullptr, reporter_);
+  if (options_.draw) global.set_draw(&options_.draw);
   Frame top = make_frame(net, global);
+  for (const auto& [name, value] : options_.params) {
+    const Word w{name, name, net.title_span};
+    global.set(Param{w, Word{fmt::format("{:.17g}", value), "", net.title_span}, value,
+                     net.title_span},
+               value);
+  }
   global.evaluate_all();
   expand(top);
 }

@@ -1,7 +1,8 @@
 // Internal: frames, expression evaluation on cards, and per-body duplicate checks.
 //
 //   evaluate_element: value, params ({...}/'...'), function args and params
-//   evaluate_control: .tran values, .ic/.nodeset values, .options params, .meas "k={...}"
+//   evaluate_control: .tran values, .ic/.nodeset values, .options params, .meas "k={...}",
+//                     .step values
 //   check_duplicates: names are compared in lower case within one body; subcircuit names
 //                     within one list of definitions.
 #include <fmt/format.h>
@@ -157,6 +158,11 @@ bool evaluate_control(const ParamScope& scope, Card& card) {
     return ok;
   }
   if (auto* ic = std::get_if<IcCard>(&card)) return evaluate_entries(scope, ic->entries);
+  if (auto* st = std::get_if<StepCard>(&card)) {
+    bool ok = true;
+    for (Value& v : st->values) ok = scope.evaluate(v) && ok;
+    return ok;
+  }
   if (auto* ns = std::get_if<NodesetCard>(&card)) return evaluate_entries(scope, ns->entries);
   if (auto* o = std::get_if<OptionsCard>(&card)) {
     bool ok = true;

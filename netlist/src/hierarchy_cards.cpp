@@ -1,6 +1,7 @@
 // Internal: cards that structure a netlist (expanded by flatten()).
 //
 //   .param NAME=VALUE ...            NAME := letter|_ {letter|digit|_}; VALUE an expression
+//                                    (braced, quoted, or bare up to the next NAME=VALUE)
 //   .subckt NAME pin... [params:] {NAME=VALUE}
 //   .include FILE | .inc FILE        FILE may be quoted with "..." or '...'
 //   .lib FILE SECTION | .lib FILE   (LTspice: the whole file)
@@ -60,6 +61,24 @@ std::optional<ParamCard> parse_param(const CardReader& r, const std::vector<Item
     return std::nullopt;
   }
   for (std::size_t i = 1; i < items.size(); ++i) {
+    // An unbraced value with a call or spaces, "r=agauss(1k, 50, 1)" or "a=2 * b", runs up
+    // to the next NAME=VALUE: it is read as the expression {agauss(1k, 50, 1)}.
+    std::size_t last = i;
+    while (items[i].has_value && !items[i].has_group && last + 1 < items.size() &&
+           !(items[last + 1].has_value && is_identifier(items[last + 1].word.text)))
+      ++last;
+    if (last > i) {
+      const std::size_t begin = items[i].value.begin;
+      const std::string body = r.tail(begin).substr(0, items[last].end - begin);
+      SourceSpan at = r.tail_span(begin);
+      at.length = static_cast<int>(items[last].end - begin);
+      SourceSpan raw = at;
+      raw.column -= 1;  // as if written "{...}": evaluation counts from after the brace
+      card.params.push_back(Param{r.word(items[i].word), Word{"{" + body + "}", "", raw},
+                                  std::nullopt, r.span(items[i])});
+      i = last;
+      continue;
+    }
     auto p = parameter(r, items[i], "in .param");
     if (!p) return std::nullopt;
     card.params.push_back(std::move(*p));

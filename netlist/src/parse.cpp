@@ -78,7 +78,7 @@ class Parser {
 
 bool is_control_card(const std::string& k) {
   for (const char* c : {".tran", ".op", ".ic", ".nodeset", ".options", ".option", ".opt", ".temp",
-                        ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title"}) {
+                        ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title", ".step"}) {
     if (k == c) return true;
   }
   return false;
@@ -157,6 +157,8 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     push(detail::parse_meas(r, items));
   } else if (k == ".param") {
     push(detail::parse_param(r, items));
+  } else if (k == ".step") {
+    push(detail::parse_step(r, items));
   } else if (k == ".include" || k == ".inc") {
     push(detail::parse_include(r, items));
   } else if (k == ".lib") {

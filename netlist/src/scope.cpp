@@ -165,6 +165,7 @@ std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan 
     return lookup(name, span_at(offset, name.size()), context, active, at_depth);
   };
   hooks.depth = depth;
+  if (draw_ != nullptr && *draw_) hooks.draw = *draw_;
   hooks.error = [&](std::size_t offset, std::size_t length, std::string message) {
     reporter_.error(span_at(offset, length), std::move(message), context);
   };

@@ -12,6 +12,7 @@
 // the whole cycle. Instance overrides are entries with a fixed value.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -53,7 +54,10 @@ class Reporter {
 class ParamScope {
  public:
   ParamScope(const ParamScope* parent, CardContext context, Reporter& reporter)
-      : parent_(parent), context_(std::move(context)), reporter_(reporter) {}
+      : parent_(parent),
+        context_(std::move(context)),
+        reporter_(reporter),
+        draw_(parent != nullptr ? parent->draw_ : nullptr) {}
   ParamScope(const ParamScope&) = delete;
   ParamScope& operator=(const ParamScope&) = delete;
 
@@ -70,6 +74,9 @@ class ParamScope {
   bool evaluate(Value& v) const;
   // Evaluates an expression Param ("{...}" or "'...'"): sets number; false after a problem.
   bool evaluate(Param& p) const;
+  // The draws of the distribution functions (ExpressionHooks::draw) in this scope and the
+  // scopes made from it afterwards; null (the default): nominal values. Not owned.
+  void set_draw(const std::function<double(bool)>* draw) { draw_ = draw; }
   // True when `name` (lower case) is a parameter visible here, or the constant pi or e.
   bool defines(const std::string& name) const;
   const CardContext& context() const { return context_; }
@@ -85,6 +92,7 @@ class ParamScope {
   const ParamScope* parent_;
   CardContext context_;
   Reporter& reporter_;
+  const std::function<double(bool)>* draw_;
   mutable std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;  // names in definition order (evaluate_all, reports)
 
