@@ -87,8 +87,9 @@ void add_sweep_options(CLI::App* cmd, RunOptions& run) {
   cmd->add_option("--runs", run.runs,
                   "Monte Carlo: N runs (of each sweep point), drawing agauss/gauss/aunif/unif/mc")
       ->check(CLI::Range(1L, 1'000'000L));
-  cmd->add_option("--seed", run.seed, "Monte Carlo seed (default 1): run K draws depend only on "
-                                      "the seed and K");
+  cmd->add_option("--seed", run.seed,
+                  "Monte Carlo seed (default 1): run K draws depend only on "
+                  "the seed and K");
   cmd->add_option("--jobs", run.jobs, "parallel runs of a sweep (default: every core)")
       ->check(CLI::Range(1, 4096));
   cmd->add_option("--spec", run.specs,

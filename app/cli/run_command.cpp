@@ -299,15 +299,16 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded) {
     return out;
   }
   PlotRequest plot;
-  const Simulated sim = stream_run(circuit, assembled, signals, *plan, false, *writer, plot, out.rows);
+  const Simulated sim =
+      stream_run(circuit, assembled, signals, *plan, false, *writer, plot, out.rows);
   const bool written = writer->close();
   out.measures = plan->output.measures.results();
   out.warnings = sim.result.warnings;
   out.t_end = sim.result.t_end;
   if (!sim.result.ok) {
     out.code = kSimulationFailed;
-    out.message = fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end,
-                              sim.result.error);
+    out.message =
+        fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end, sim.result.error);
   } else if (!written) {
     out.code = kOutputFailed;
     out.message = fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno));

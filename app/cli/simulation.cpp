@@ -59,8 +59,9 @@ void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diag
           ++it;
           continue;
         }
-        auto p = std::find_if(m->params.begin(), m->params.end(),
-                              [&](const netlist::Param& q) { return q.name.lower == it->first.second; });
+        auto p = std::find_if(m->params.begin(), m->params.end(), [&](const netlist::Param& q) {
+          return q.name.lower == it->first.second;
+        });
         if (p == m->params.end()) {
           netlist::Word w{it->first.second, it->first.second, m->span};
           m->params.push_back(netlist::Param{w, w, std::nullopt, m->span});

@@ -14,8 +14,8 @@
 #include <sstream>
 #include <thread>
 
-#include "app/measure/measure.hpp"
 #include "app/cli/run_plan.hpp"
+#include "app/measure/measure.hpp"
 #include "app/sweep/sweep_points.hpp"
 #include "netlist/units.hpp"
 
@@ -37,9 +37,10 @@ std::optional<Spec> parse_spec(const std::string& text, std::string& error) {
   in >> name >> lo >> hi;
   const auto a = netlist::parse_spice_number(lo), b = netlist::parse_spice_number(hi);
   if (name.empty() || !a || !b || (in >> extra) || !(*a <= *b)) {
-    error = fmt::format("--spec '{}': expected 'MEASUREMENT LO HI' with LO ≤ HI, e.g. 'vavg 4.9 "
-                        "5.1'",
-                        text);
+    error = fmt::format(
+        "--spec '{}': expected 'MEASUREMENT LO HI' with LO ≤ HI, e.g. 'vavg 4.9 "
+        "5.1'",
+        text);
     return std::nullopt;
   }
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -53,12 +54,12 @@ std::string number(double v) { return fmt::format("{}", v); }  // shortest exact
 std::string run_path(const RunOptions& o, const std::string& output, bool directory,
                      std::size_t k) {
   if (directory)
-    return (fs::path(output) / fmt::format("{}.run{}.csv", fs::path(o.netlist).stem().string(),
-                                            k + 1))
+    return (fs::path(output) /
+            fmt::format("{}.run{}.csv", fs::path(o.netlist).stem().string(), k + 1))
         .string();
   fs::path p(output);
-  return p.replace_filename(fmt::format("{}.run{}{}", p.stem().string(), k + 1,
-                                        p.extension().string()))
+  return p
+      .replace_filename(fmt::format("{}.run{}{}", p.stem().string(), k + 1, p.extension().string()))
       .string();
 }
 
@@ -153,8 +154,10 @@ std::string summary(const std::vector<std::string>& meas_names, const std::vecto
     std::string yield = "-";
     for (const auto& s : specs) {
       if (s.name != name) continue;
-      const auto in = std::count_if(v.begin(), v.end(), [&](double x) { return x >= s.lo && x <= s.hi; });
-      yield = fmt::format("{:.1f} %", 100.0 * static_cast<double>(in) / static_cast<double>(outs.size()));
+      const auto in =
+          std::count_if(v.begin(), v.end(), [&](double x) { return x >= s.lo && x <= s.hi; });
+      yield = fmt::format("{:.1f} %",
+                          100.0 * static_cast<double>(in) / static_cast<double>(outs.size()));
     }
     text += fmt::format("  {:<16} {:>6} {:>13.6g} {:>13.6g} {:>13.6g} {:>13.6g} {:>9}\n", name,
                         v.size(), mean, sd, v.empty() ? NAN : *lo, v.empty() ? NAN : *hi, yield);
@@ -204,7 +207,8 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
     return kBadInput;
   }
   // The nominal netlist's plan checks every option (and the output name) before any run.
-  const bool directory = !o.output.empty() && (o.output.back() == '/' || fs::is_directory(o.output));
+  const bool directory =
+      !o.output.empty() && (o.output.back() == '/' || fs::is_directory(o.output));
   RunOptions base = o;
   base.plot.clear();
   base.plot_default = false;
@@ -233,8 +237,9 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
   }
   const bool raw = !directory && fs::path(base.output).extension() == ".raw";
   if (!o.plot.empty() || o.plot_default)
-    fmt::print(stderr, "nsspice: note: --plot is not drawn for sweeps and Monte Carlo runs yet; "
-                       "read the runs' files or {}.meas.csv\n",
+    fmt::print(stderr,
+               "nsspice: note: --plot is not drawn for sweeps and Monte Carlo runs yet; "
+               "read the runs' files or {}.meas.csv\n",
                fs::path(base.output).stem().string());
   std::vector<Outcome> outcomes(runs->size());
   std::vector<std::string> paths(runs->size());
@@ -276,8 +281,8 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
     if (out.run.code == 0) continue;
     ++failed;
     code = std::max(code, out.run.code == kBadInput ? kSimulationFailed : out.run.code);
-    print_error(fmt::format("run {} ({}): {}", k + 1, values_text(dims, (*runs)[k], mc),
-                            out.run.message));
+    print_error(
+        fmt::format("run {} ({}): {}", k + 1, values_text(dims, (*runs)[k], mc), out.run.message));
     if (!out.diagnostics.empty()) fmt::print(stderr, "{}", out.diagnostics);
   }
   if (raw && !join_raw(paths, base.output, error)) {
@@ -291,9 +296,9 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
         meas_names.push_back(r.name);
   const fs::path stem_dir = directory ? fs::path(base.output) : fs::path(base.output).parent_path();
   const std::string meas_path =
-      (stem_dir / ((directory ? fs::path(o.netlist).stem() : fs::path(base.output).stem())
-                       .string() +
-                   ".meas.csv"))
+      (stem_dir /
+       ((directory ? fs::path(o.netlist).stem() : fs::path(base.output).stem()).string() +
+        ".meas.csv"))
           .string();
   if (!write_meas_csv(meas_path, dims, *runs, outcomes, meas_names, mc)) {
     print_error(fmt::format("cannot write '{}': {}", meas_path, std::strerror(errno)));
@@ -306,12 +311,12 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
   if (!o.quiet) {
     fmt::print("sweep report\n");
     fmt::print("  {:<18} {} ({} dimension{}{}), {} job{}\n", "runs", runs->size(), dims.size(),
-               dims.size() == 1 ? "" : "s", mc ? fmt::format(", {} Monte Carlo trials each, seed {}", o.runs, o.seed) : "",
-               jobs, jobs == 1 ? "" : "s");
+               dims.size() == 1 ? "" : "s",
+               mc ? fmt::format(", {} Monte Carlo trials each, seed {}", o.runs, o.seed) : "", jobs,
+               jobs == 1 ? "" : "s");
     fmt::print("  {:<18} {} ok, {} failed\n", "outcome", runs->size() - failed, failed);
     fmt::print("  {:<18} {}\n", "waveforms",
-               raw ? base.output
-                   : fmt::format("{} ... {}", paths.front(), paths.back()));
+               raw ? base.output : fmt::format("{} ... {}", paths.front(), paths.back()));
     fmt::print("  {:<18} {}\n", "measurements", meas_path);
   }
   fmt::print("{}", summary(meas_names, outcomes, specs));

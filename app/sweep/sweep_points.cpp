@@ -36,9 +36,10 @@ std::optional<std::vector<double>> linear(double start, double stop, double incr
 std::optional<std::vector<double>> logarithmic(double start, double stop, double n, double base,
                                                std::string& error) {
   if (!(start > 0) || !(stop >= start) || !(n >= 1) || n != std::floor(n)) {
-    error = fmt::format("a logarithmic sweep needs 0 < start ≤ stop and a whole number of points "
-                        "≥ 1 (got {:g} {:g} {:g})",
-                        start, stop, n);
+    error = fmt::format(
+        "a logarithmic sweep needs 0 < start ≤ stop and a whole number of points "
+        "≥ 1 (got {:g} {:g} {:g})",
+        start, stop, n);
     return std::nullopt;
   }
   const double count = std::floor(n * std::log(stop / start) / std::log(base) + 1e-9) + 1;

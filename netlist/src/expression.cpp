@@ -269,9 +269,9 @@ class Evaluator {
       if (static_cast<int>(args.size()) == c.arity) d = &c;
     }
     if (d == nullptr)
-      return fail(start, id.size(),
-                  fmt::format("function '{}' takes {} arguments, got {}", id, arities,
-                              args.size()));
+      return fail(
+          start, id.size(),
+          fmt::format("function '{}' takes {} arguments, got {}", id, arities, args.size()));
     if (d->arity == 3 && args[2] == 0)
       return fail(start, pos_ - start, fmt::format("'{}': sigma (the third argument) is 0", id));
     const double r = hooks_.draw ? hooks_.draw(d->normal) : 0.0;

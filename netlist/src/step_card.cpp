@@ -22,7 +22,7 @@ std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>&
     return r.word(items[k].word).lower;
   };
   if (const std::string s = keyword(i); s == "lin" || s == "dec" || s == "oct") {
-    card.scale = s == "lin" ? StepCard::Scale::kLin
+    card.scale = s == "lin"   ? StepCard::Scale::kLin
                  : s == "dec" ? StepCard::Scale::kDec
                               : StepCard::Scale::kOct;
     ++i;

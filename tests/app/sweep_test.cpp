@@ -2,12 +2,12 @@
 // for bit; Monte Carlo runs depend only on (seed, run index), whatever --jobs; the drawn
 // values follow their distributions; a failing run is reported and the others go on; the raw
 // output holds one plot per run; bad .step cards and options are clear errors.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "app/io/waveforms.hpp"
 #include "app/sweep/sweep_points.hpp"
@@ -86,9 +86,10 @@ TEST_F(Sweep, CommandLineSweepsSourcesAndModelParameters) {
 }
 
 TEST_F(Sweep, MonteCarloDependsOnlyOnSeedAndRunIndex) {
-  write("mc.cir", "mc\n.param r=agauss(1k, 100, 1) c={mc(1u, 0.1)}\n"
-                  "V1 in 0 PULSE(0 1 0 1n 1n 1 2)\nR1 in out {r}\nC1 out 0 {c}\n.tran 10u 1m\n"
-                  ".meas tran vend find v(out) at=1m\n.end\n");
+  write("mc.cir",
+        "mc\n.param r=agauss(1k, 100, 1) c={mc(1u, 0.1)}\n"
+        "V1 in 0 PULSE(0 1 0 1n 1n 1 2)\nR1 in out {r}\nC1 out 0 {c}\n.tran 10u 1m\n"
+        ".meas tran vend find v(out) at=1m\n.end\n");
   ASSERT_EQ(nsspice("run mc.cir -o a.csv -q --runs 12 --seed 5 --jobs 1").exit_code, 0);
   ASSERT_EQ(nsspice("run mc.cir -o b.csv -q --runs 12 --seed 5 --jobs 2").exit_code, 0);
   ASSERT_EQ(nsspice("run mc.cir -o c.csv -q --runs 12 --seed 6 --jobs 2").exit_code, 0);
@@ -107,9 +108,10 @@ TEST_F(Sweep, MonteCarloDependsOnlyOnSeedAndRunIndex) {
 // 1 V sources. With n = 400 a sample mean is within 4 σ/√n of the mean, and a sample σ within
 // 20 % of σ, except with probability below 1e-4 (a fixed seed: the test is deterministic).
 TEST_F(Sweep, MonteCarloDrawsFollowTheirDistributions) {
-  write("d.cir", "d\n.param r=agauss(1k, 100, 1) u={mc(1k, 0.2)}\nV1 a 0 1\nR1 a 0 {r}\n"
-                 "V2 b 0 1\nR2 b 0 {u}\n.tran 1u 2u\n"
-                 ".meas tran ia find i(v1) at=2u\n.meas tran ib find i(v2) at=2u\n.end\n");
+  write("d.cir",
+        "d\n.param r=agauss(1k, 100, 1) u={mc(1k, 0.2)}\nV1 a 0 1\nR1 a 0 {r}\n"
+        "V2 b 0 1\nR2 b 0 {u}\n.tran 1u 2u\n"
+        ".meas tran ia find i(v1) at=2u\n.meas tran ib find i(v2) at=2u\n.end\n");
   const CliRun r = nsspice("run d.cir -o d.csv -q --runs 400 --seed 11 --save 'i(v1)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   struct Case {
@@ -134,8 +136,9 @@ TEST_F(Sweep, MonteCarloDrawsFollowTheirDistributions) {
 }
 
 TEST_F(Sweep, AFailingRunIsReportedAndTheOthersGoOn) {
-  write("f.cir", "f\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.tran 1u 2u\n"
-                 ".step param r list 1k 0 2k\n.meas tran ir find i(r1) at=2u\n.end\n");
+  write("f.cir",
+        "f\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.tran 1u 2u\n"
+        ".step param r list 1k 0 2k\n.meas tran ir find i(r1) at=2u\n.end\n");
   const CliRun r = nsspice("run f.cir -o f.csv");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("run 2 (r=0): the netlist of this run has errors"), std::string::npos)
@@ -157,7 +160,8 @@ TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string raw = read_file(dir_ / "r.raw");
   size_t plots = 0;
-  for (size_t at = raw.find("Plotname:"); at != std::string::npos; at = raw.find("Plotname:", at + 1))
+  for (size_t at = raw.find("Plotname:"); at != std::string::npos;
+       at = raw.find("Plotname:", at + 1))
     ++plots;
   EXPECT_EQ(plots, 3u);
   EXPECT_FALSE(fs::exists(dir_ / "r.run1.raw"));
@@ -170,8 +174,9 @@ TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
 }
 
 TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {
-  write("b.cir", "b\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.tran 1u 2u\n"
-                 ".step param r 1k 2k -1\n.end\n");
+  write("b.cir",
+        "b\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.tran 1u 2u\n"
+        ".step param r 1k 2k -1\n.end\n");
   CliRun r = nsspice("run b.cir -o b.csv");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("b.cir:6:1: error: .step r: the increment -1 does not lead from 1000 "
@@ -188,8 +193,9 @@ TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {
   r = nsspice("run g.cir -o g.csv --step-param r=1k,x");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("--step-param r: 'x' is not a number"), std::string::npos) << r.output;
-  r = nsspice("run g.cir -o g.csv --step-param a=1 --step-param b=1 --step-param c=1 "
-              "--step-param d=1");
+  r = nsspice(
+      "run g.cir -o g.csv --step-param a=1 --step-param b=1 --step-param c=1 "
+      "--step-param d=1");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("4 sweep dimensions"), std::string::npos) << r.output;
   r = nsspice("run g.cir -o g.csv --runs 0");
