@@ -6,8 +6,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <stdexcept>
 
+#include "app/cli/interrupt.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/report.hpp"
@@ -15,6 +16,7 @@
 #include "app/cli/simulation.hpp"
 #include "app/io/async_sink.hpp"
 #include "app/io/event_log.hpp"
+#include "app/io/file_write.hpp"
 #include "app/io/output_file.hpp"
 #include "app/io/signals.hpp"
 #include "app/measure/measure.hpp"
@@ -24,19 +26,27 @@
 namespace nsspice::app {
 namespace {
 
-// Counts the rows that reach the file.
+// Thrown on the writer's thread when the waveform file could not be written: the AsyncSink
+// stops, the stepping sees AsyncSink::failed() and stops too, finish() rethrows this.
+class OutputLost : public std::runtime_error {
+ public:
+  OutputLost() : std::runtime_error("the waveform file could not be written") {}
+};
+
+// Counts the rows that reach the file; throws OutputLost once the writer has failed.
 class RowCounter : public RowSink {
  public:
-  explicit RowCounter(RowSink& out) : out_(out) {}
+  explicit RowCounter(WaveformWriter& out) : out_(out) {}
   void row(double t, std::span<const double> values) override {
     ++rows_;
     out_.row(t, values);
+    if (out_.failed()) throw OutputLost();
   }
   void finish() override { out_.finish(); }
   long rows() const { return rows_; }
 
  private:
-  RowSink& out_;
+  WaveformWriter& out_;
   long rows_ = 0;
 };
 
@@ -77,12 +87,6 @@ class RunSink : public RowSink {
   std::vector<SeriesDecimator> decimators_;
 };
 
-bool write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  return static_cast<bool>(out);
-}
-
 // `<output stem>.step<K>.lcp` next to the output: the step's LCP as solved, with provenance.
 bool write_step_dump(const RunOptions& o, const std::string& output,
                      const circuit::TransientResult& r, std::string& path) {
@@ -109,8 +113,10 @@ bool write_step_dump(const RunOptions& o, const std::string& output,
       {"source", o.dump_step > 0 ? fmt::format("nsspice run --dump-mlcp {}", o.dump_step)
                                  : fmt::format("nsspice run --dump-mlcp-time {:g}", *o.dump_time)}};
   std::string error;
+  errno = 0;
   if (solvers::write_lcp_dump(path, c.lcp.M, c.lcp.q, prov, &error)) return true;
-  print_error(error);
+  const int reason = errno;  // the stream's failed write or open
+  print_error(reason != 0 ? fmt::format("{}: {}", error, std::strerror(reason)) : error);
   return false;
 }
 
@@ -124,8 +130,8 @@ int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::Tr
                      SideFiles& files, int code) {
   if (r.method == circuit::TranMethod::kEvent) {
     files.events_path = event_log_path(plan.output_path);
-    if (!write_event_log(files.events_path, r.events)) {
-      print_error(fmt::format("cannot write '{}': {}", files.events_path, std::strerror(errno)));
+    if (const std::string why = write_event_log(files.events_path, r.events); !why.empty()) {
+      print_error(why);
       code = kOutputFailed;
     }
   }
@@ -176,11 +182,18 @@ void mark_events(const circuit::TransientResult& result, PlotRequest& plot) {
       plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
 }
 
+struct Streamed {
+  long rows = 0;             // rows given to the writer
+  bool output_lost = false;  // the writer failed: the run was stopped there
+};
+
 // The chain from the stepper to the file: (async) → derived columns → measurements and plot
-// series → column selection → (grid resampling) → row counter → writer. Runs the transient.
+// series → column selection → (grid resampling) → row counter → writer. Runs the transient,
+// stopping after the current row on an interrupt or when the file cannot be written.
 Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                      const circuit::SignalTable& signals, RunPlan& plan, bool progress_bar,
-                     WaveformWriter& writer, PlotRequest& plot, long& rows) {
+                     const InterruptScope& interrupt, WaveformWriter& writer, PlotRequest& plot,
+                     Streamed& streamed) {
   RowCounter counter(writer);
   std::unique_ptr<GridResampler> resampler;
   RowSink* file_chain = &counter;
@@ -202,10 +215,15 @@ Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& 
   Progress progress(circuit.tran->tstop, progress_bar);
   Simulated sim = simulate(
       circuit, assembled, signals, plan.overrides, async, [&](double t) { progress.update(t); },
-      subset ? std::span<const size_t>(plan.output.needed) : std::span<const size_t>());
+      subset ? std::span<const size_t>(plan.output.needed) : std::span<const size_t>(),
+      [&] { return interrupt.requested() || async.failed(); });
   progress.finish();
-  async.finish();
-  rows = counter.rows();
+  try {
+    async.finish();  // drains the queue: every row computed reaches the file
+  } catch (const OutputLost&) {
+    streamed.output_lost = true;
+  }
+  streamed.rows = counter.rows();
   return sim;
 }
 
@@ -223,6 +241,8 @@ int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
 }  // namespace
 
 int run_command(const RunOptions& o) {
+  // From here on SIGINT/SIGTERM stop the run after the current row (app/cli/interrupt.hpp).
+  const InterruptScope interrupt;
   const auto wall_start = std::chrono::steady_clock::now();
   const auto loaded = load_netlist(o.netlist);
   if (!loaded) return kBadInput;
@@ -240,14 +260,16 @@ int run_command(const RunOptions& o) {
   std::vector<std::string> names;
   for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
   if (!writer->open(plan->output_path, circuit.title, names)) {
-    print_error(fmt::format("cannot write '{}': {}", plan->output_path, std::strerror(errno)));
+    print_error(write_failure(plan->output_path, errno));
     return kOutputFailed;
   }
   PlotRequest plot = plot_request(o, *plan, circuit.title);
-  long rows = 0;
-  const Simulated sim =
-      stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet, *writer, plot, rows);
-  const bool written = writer->close();
+  Streamed streamed;
+  const Simulated sim = stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet,
+                                   interrupt, *writer, plot, streamed);
+  const long rows = streamed.rows;
+  const bool written = writer->close() && !streamed.output_lost;
+  const int signal = interrupt.signal();
   const auto& result = sim.result;
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -255,23 +277,40 @@ int run_command(const RunOptions& o) {
   mark_events(result, plot);
   for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
   SideFiles files;
+  // Exit code when several apply: 3 (output lost) before 2 (simulation failed) before
+  // 128 + signal (interrupted); docs/output.md, "Exit codes".
   int code = write_side_files(o, *plan, result, files, 0);
+  if (!written) {
+    print_error(fmt::format("{}{}", write_failure(plan->output_path, writer->error_number()),
+                            streamed.output_lost
+                                ? fmt::format(" (the run was stopped at t = {:.9g} s)", sim.t_last)
+                                : std::string()));
+    code = kOutputFailed;
+  }
   if (!result.ok) {
     print_error(fmt::format("simulation stopped: {}", result.error));
-    fmt::print(stderr, "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
-               plan->output_path, rows, result.t_end);
-    code = kSimulationFailed;
-  } else if (!written) {
-    print_error(fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno)));
-    return kOutputFailed;
+    if (written)
+      fmt::print(stderr,
+                 "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
+                 plan->output_path, rows, result.t_end);
+    code = code ? code : kSimulationFailed;
   }
-  if (!o.meas_json.empty() &&
-      !write_text(o.meas_json, fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
-                                           json_string(o.netlist), measures_json(measured)))) {
-    print_error(fmt::format("cannot write '{}'", o.meas_json));
-    code = code ? code : kOutputFailed;
+  if (signal != 0) {
+    fmt::print(stderr, "nsspice: interrupted ({}) at t = {:.9g} s; {} holds {} rows\n",
+               signal_name(signal), sim.t_last, plan->output_path, rows);
+    code = code ? code : interrupted_exit_code(signal);
   }
-  if (plan->plotting && rows > 0) code = finish_plot(o, plot, code);
+  if (!o.meas_json.empty()) {
+    const std::string json = fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
+                                         json_string(o.netlist), measures_json(measured));
+    if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
+      print_error(why);
+      code = code ? code : kOutputFailed;
+    }
+  }
+  // An interrupted run is not plotted: the user asked it to stop.
+  if (plan->plotting && rows > 0 && signal == 0 && !interrupt.requested())
+    code = finish_plot(o, plot, code);
   print_report(o, *plan, sim, wall, rows, files, code, measured);
   return code;
 }
