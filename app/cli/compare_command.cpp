@@ -346,9 +346,9 @@ int compare_command(const CompareOptions& o) {
   if (!o.quiet) fmt::print("{}", format_compare(r));
   if (r.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r.nsspice.failure));
   if (const int signal = interrupt.signal(); signal != 0) {
-    fmt::print(stderr, "nsspice: interrupted ({}) at t = {:.9g} s; {} holds {} rows{}\n",
-               signal_name(signal), sim.t_last, ns_raw, ns.points(),
-               r.ngspice.failed ? "; ngspice was stopped" : "");
+    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows{} ({})\n",
+               sim.t_last, ns_raw, ns.points(), r.ngspice.failed ? "; ngspice was stopped" : "",
+               signal_name(signal));
     if (code == 0) code = interrupted_exit_code(signal);
   }
   return code;

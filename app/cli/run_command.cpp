@@ -296,8 +296,8 @@ int run_command(const RunOptions& o) {
     code = code ? code : kSimulationFailed;
   }
   if (signal != 0) {
-    fmt::print(stderr, "nsspice: interrupted ({}) at t = {:.9g} s; {} holds {} rows\n",
-               signal_name(signal), sim.t_last, plan->output_path, rows);
+    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n",
+               sim.t_last, plan->output_path, rows, signal_name(signal));
     code = code ? code : interrupted_exit_code(signal);
   }
   if (!o.meas_json.empty()) {

@@ -116,11 +116,11 @@ class Interrupt : public AppTest {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // some rows computed
     ASSERT_EQ(::kill(pid_, sig), 0);
   }
-  // From "interrupted (SIG) at t = T s; FILE holds N rows": T and N.
+  // From "interrupted at t = T s; FILE holds N rows (SIG)": T and N.
   static bool parse_message(const std::string& text, const std::string& sig,
                             const std::string& file, double& t, long& rows) {
-    const std::regex re("interrupted \\(" + sig + "\\) at t = ([0-9.eE+-]+) s; " + file +
-                        " holds ([0-9]+) rows");
+    const std::regex re("nsspice: interrupted at t = ([0-9.eE+-]+) s; " + file +
+                        " holds ([0-9]+) rows \\(" + sig + "\\)\n");
     std::smatch m;
     if (!std::regex_search(text, m, re)) return false;
     t = std::stod(m[1].str());
@@ -225,8 +225,10 @@ TEST_F(Interrupt, CompareStopsTheNgspiceProcessGroup) {
   ASSERT_EQ(::kill(pid_, SIGTERM), 0);
   EXPECT_EQ(wait_exit(), 143) << err();
   EXPECT_LT(Clock::now() - sent, std::chrono::seconds(10));
-  EXPECT_NE(err().find("interrupted (SIGTERM) at t = "), std::string::npos) << err();
-  EXPECT_NE(err().find("ngspice was stopped"), std::string::npos) << err();
+  EXPECT_NE(err().find("nsspice: interrupted at t = 0.002 s; cmp/nsspice.raw holds "),
+            std::string::npos)
+      << err();
+  EXPECT_NE(err().find(" rows; ngspice was stopped (SIGTERM)\n"), std::string::npos) << err();
   // Both members of the group are gone (the sleep, orphaned, may stay a zombie where nothing
   // reaps orphans, as in some containers: a zombie is gone too).
   const auto gone = [](pid_t p) {

@@ -89,6 +89,24 @@ TEST_F(WriteFailure, CompareJsonExit3) {
   EXPECT_NE(r.output.find("nsspice: error: " + kFull), std::string::npos) << r.output;
 }
 
+TEST_F(WriteFailure, ReportOnAFullStdoutExit3) {
+  if (!dev_full_usable()) GTEST_SKIP() << "no /dev/full";
+  write("rc.cir", "rc\nV1 a 0 1\nR1 a b 1k\nC1 b 0 1u\n.tran 1m 2m\n.end\n");
+  // stdout to /dev/full, stderr to the pipe read here.
+  const auto r = run_shell("cd '" + dir_.string() + "' && ( '" + NSSPICE_BINARY +
+                           "' run rc.cir > /dev/full )");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find(std::string("cannot write the report to standard output: ") +
+                          std::strerror(ENOSPC)),
+            std::string::npos)
+      << r.output;
+  // -q writes nothing there: nothing to lose.
+  EXPECT_EQ(run_shell("cd '" + dir_.string() + "' && ( '" + NSSPICE_BINARY +
+                      "' run rc.cir -q > /dev/full )")
+                .exit_code,
+            0);
+}
+
 TEST_F(WriteFailure, MissingFolderNamesTheFileAndTheReason) {
   write("rc.cir", kRc);
   const auto r = nsspice("run rc.cir -q -o no/such/dir/out.csv");
