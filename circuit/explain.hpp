@@ -56,8 +56,14 @@ solvers::SparseMatrix mode_matrix(const Assembled& a, const solvers::SparseMatri
                                   const std::vector<char>& mode);
 
 // Why the equations of `mode` cannot be solved, with W = G + E/δ (δ = θh of a step; δ = 0:
-// the operating point, W = G): explain_singular_matrix() of K(σ) above, "" when K(σ) is
-// nonsingular (the failure then had another cause).
-std::string explain_mode(const Assembled& a, double delta, const std::vector<char>& mode);
+// the operating point, W = G): explain_singular_matrix() of K(σ) above.
+struct ModeDiagnosis {
+  std::string text;       // "" when K(σ) is nonsingular (the failure then had another cause)
+  bool overflow = false;  // the cause is a value out of range, not a singular circuit
+  // The failure message with its cause: "MESSAGE: TEXT"; for an overflow TEXT alone (the
+  // solver's "singular" would be wrong); MESSAGE when there is no text.
+  std::string with(const std::string& message) const;
+};
+ModeDiagnosis explain_mode(const Assembled& a, double delta, const std::vector<char>& mode);
 
 }  // namespace nsspice::circuit

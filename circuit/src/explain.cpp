@@ -171,10 +171,17 @@ solvers::SparseMatrix mode_matrix(const Assembled& a, const solvers::SparseMatri
   return k;
 }
 
-std::string explain_mode(const Assembled& a, double delta, const std::vector<char>& mode) {
+std::string ModeDiagnosis::with(const std::string& message) const {
+  if (text.empty()) return message;
+  return overflow ? text : message + ": " + text;
+}
+
+ModeDiagnosis explain_mode(const Assembled& a, double delta, const std::vector<char>& mode) {
   solvers::SparseMatrix w = a.mlcs.G;
   if (delta > 0) w += a.mlcs.E / delta;
-  return explain_singular_matrix(a, mode_matrix(a, w, mode));
+  const solvers::SparseMatrix k = mode_matrix(a, w, mode);
+  const solvers::SingularBlock block = solvers::find_singular_block(k);
+  return {explain_singular(a, block, k), block.kind == solvers::SingularBlock::Kind::kOverflow};
 }
 
 }  // namespace nsspice::circuit

@@ -251,15 +251,16 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     if (outcome.status != solvers::LcpStatus::kSolved &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
       // A singular matrix: the elements of its singular block, in the mode of the step.
-      const std::string why =
+      const ModeDiagnosis why =
           outcome.status == solvers::LcpStatus::kNumericalFailure
               ? explain_mode(assembled, opt.theta * (stepper.t_next() - stepper.t()),
                              stepper.mode())
-              : std::string();
-      result.error = fmt::format("at t = {:.9g} s (step from {:.9g} s): {}{} [{}]{}",
-                                 stepper.t_next(), stepper.t(), outcome.message,
-                                 detail::pair_list(assembled, outcome.pairs),
-                                 solvers::to_string(outcome.status), why.empty() ? "" : ": " + why);
+              : ModeDiagnosis{};
+      result.error = fmt::format(
+          "at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
+          why.with(fmt::format("{}{} [{}]", outcome.message,
+                               detail::pair_list(assembled, outcome.pairs),
+                               solvers::to_string(outcome.status))));
       break;
     }
     if (cuts.active()) {

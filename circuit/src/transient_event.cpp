@@ -136,10 +136,9 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
     // A singular mode: the elements of its singular block (the pencil (E, G) of a mode whose
     // DAE has no unique solution is singular for every step, so one δ serves).
     const double delta = tran.tstep > 0 ? tran.tstep : tran.tstop / 1000;
-    const std::string why = explain_mode(assembled, delta, integrator.mode());
-    result.error = fmt::format("at t = {:.12g} s: {}{}{}", outcome.t, outcome.message,
-                               detail::pair_list(assembled, outcome.pairs),
-                               why.empty() ? "" : ": " + why);
+    const ModeDiagnosis why = explain_mode(assembled, delta, integrator.mode());
+    result.error = fmt::format("at t = {:.12g} s: {}", outcome.t,
+                               why.with(outcome.message + detail::pair_list(assembled, outcome.pairs)));
   }
   result.ok = result.error.empty();
   return result;

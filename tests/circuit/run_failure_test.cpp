@@ -92,10 +92,21 @@ TEST(SingularStop, ModeMatrixIsTheModeSystemOfTheSolver) {
     EXPECT_EQ(built, k) << "mode " << int(on);
   }
   // Off, node b is reached by nothing but C1 (open at DC); on, the diode's RON conducts.
-  EXPECT_NE(explain_mode(a, 0.0, {0}).find("unknowns not determined: v(b), lambda(d1)"),
+  EXPECT_NE(explain_mode(a, 0.0, {0}).text.find("unknowns not determined: v(b), lambda(d1)"),
             std::string::npos);
-  EXPECT_EQ(explain_mode(a, 0.0, {1}), "");
-  EXPECT_EQ(explain_mode(a, 1e-6, {0}), "");  // C1/δ holds node b in a step
+  EXPECT_FALSE(explain_mode(a, 0.0, {0}).overflow);
+  EXPECT_EQ(explain_mode(a, 0.0, {1}).text, "");
+  EXPECT_EQ(explain_mode(a, 1e-6, {0}).text, "");  // C1/δ holds node b in a step
+}
+
+TEST(SingularStop, OverflowIsNamedAsSuchNotAsASingularCircuit) {
+  // 1e308 V across 1e-308 Ω: G holds 1e308, the solver's pivots look like zeros.
+  const TransientResult r = run("t\nV1 a 0 1e308\nR1 a 0 1e-308\n.tran 1u 1m\n");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error,
+            "the DC operating point could not be found: overflow: values beyond the range double "
+            "precision can solve with (|x| > 1e+150): matrix[KCL at a, v(a)] = 1e+308 (devices: "
+            "v1, r1); the matrix is not singular, its values are out of range");
 }
 
 // ---- inductor currents cut by an opening switch ----
@@ -188,6 +199,43 @@ TEST(InductorCut, ManyCutsAreCountedAfterTheFirstTen) {
   const std::string& last = r.warnings.back();
   EXPECT_NE(last.find("40 more inductor currents cut by opening switches"), std::string::npos)
       << last;
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
+
+namespace nsspice::circuit {
+namespace {
+
+// ---- the stop hook: an observer returning false (how `run` honours SIGINT/SIGTERM) ----
+
+TEST(StopHook, ObserverFalseStopsBothMethodsAfterThatPoint) {
+  const testing::Elaborated e =
+      elaborate_text("t\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\nD1 b 0 DM\n.model DM D\n"
+                     ".tran 1u 10m\n");
+  const Assembled a = assemble(e.circuit);
+  for (const TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
+    long seen = 0;
+    double t_last = 0;
+    const TransientResult r = run_transient(
+        e.circuit, a, with_method(method),
+        [&](double t, const Eigen::VectorXd&, const Eigen::VectorXd&) {
+          ++seen;
+          t_last = t;
+          return seen < 100;  // stop after the 100th point
+        });
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(seen, 100);  // no point after the one that said stop
+    EXPECT_EQ(r.points, 100);
+    EXPECT_LT(t_last, 1e-3);
+  }
+  // A run that is not stopped says so.
+  const TransientResult full = run_transient(
+      e.circuit, a, {}, [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) { return true; });
+  EXPECT_TRUE(full.ok);
+  EXPECT_FALSE(full.stopped);
+  EXPECT_NEAR(full.t_end, 10e-3, 1e-12);
 }
 
 }  // namespace
