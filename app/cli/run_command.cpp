@@ -227,6 +227,43 @@ Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& 
   return sim;
 }
 
+// Closes the waveform file and says why the run stopped, if it did: the file could not be
+// written (exit 3), the simulation failed (exit 2). Exit codes when several apply: 3 before 2
+// before 128 + signal (interrupted); docs/output.md, "Exit codes". Returns the code so far.
+int report_stop(const std::string& path, const Simulated& sim, WaveformWriter& writer,
+                const Streamed& streamed, int code) {
+  const bool written = writer.close() && !streamed.output_lost;
+  if (!written) {
+    print_error(fmt::format("{}{}", write_failure(path, writer.error_number()),
+                            streamed.output_lost
+                                ? fmt::format(" (the run was stopped at t = {:.9g} s)", sim.t_last)
+                                : std::string()));
+    code = kOutputFailed;
+  }
+  const auto& result = sim.result;
+  if (!result.ok) {
+    print_error(fmt::format("simulation stopped: {}", result.error));
+    if (written)
+      fmt::print(stderr,
+                 "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n", path,
+                 streamed.rows, result.t_end);
+    code = code ? code : kSimulationFailed;
+  }
+  return code;
+}
+
+// --meas-json FILE, every write checked; returns the exit code so far.
+int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
+  if (o.meas_json.empty()) return code;
+  const std::string json = fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
+                                       json_string(o.netlist), measures_json(measured));
+  if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
+    print_error(why);
+    return code ? code : kOutputFailed;
+  }
+  return code;
+}
+
 // Writes (and shows) the plot; returns the exit code so far.
 int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
   if (const std::string why = write_plot(plot); !why.empty()) {
@@ -268,8 +305,6 @@ int run_command(const RunOptions& o) {
   const Simulated sim = stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet,
                                    interrupt, *writer, plot, streamed);
   const long rows = streamed.rows;
-  const bool written = writer->close() && !streamed.output_lost;
-  const int signal = interrupt.signal();
   const auto& result = sim.result;
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -277,40 +312,17 @@ int run_command(const RunOptions& o) {
   mark_events(result, plot);
   for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
   SideFiles files;
-  // Exit code when several apply: 3 (output lost) before 2 (simulation failed) before
-  // 128 + signal (interrupted); docs/output.md, "Exit codes".
   int code = write_side_files(o, *plan, result, files, 0);
-  if (!written) {
-    print_error(fmt::format("{}{}", write_failure(plan->output_path, writer->error_number()),
-                            streamed.output_lost
-                                ? fmt::format(" (the run was stopped at t = {:.9g} s)", sim.t_last)
-                                : std::string()));
-    code = kOutputFailed;
-  }
-  if (!result.ok) {
-    print_error(fmt::format("simulation stopped: {}", result.error));
-    if (written)
-      fmt::print(stderr,
-                 "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
-                 plan->output_path, rows, result.t_end);
-    code = code ? code : kSimulationFailed;
-  }
-  if (signal != 0) {
+  code = report_stop(plan->output_path, sim, *writer, streamed, code);
+  code = write_meas_json(o, measured, code);
+  if (const int signal = interrupt.signal(); signal != 0) {
+    // Interrupted (during the run or after it): no plot, the user asked to stop.
     fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n",
                sim.t_last, plan->output_path, rows, signal_name(signal));
     code = code ? code : interrupted_exit_code(signal);
-  }
-  if (!o.meas_json.empty()) {
-    const std::string json = fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
-                                         json_string(o.netlist), measures_json(measured));
-    if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
-      print_error(why);
-      code = code ? code : kOutputFailed;
-    }
-  }
-  // An interrupted run is not plotted: the user asked it to stop.
-  if (plan->plotting && rows > 0 && signal == 0 && !interrupt.requested())
+  } else if (plan->plotting && rows > 0) {
     code = finish_plot(o, plot, code);
+  }
   print_report(o, *plan, sim, wall, rows, files, code, measured);
   return code;
 }
