@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <cerrno>
 #include <functional>
 #include <set>
 
@@ -105,8 +105,8 @@ std::optional<PeerOutcome> run_peer(const circuit::Circuit& c, const CompareOpti
     failure = {std::move(why), kOutputFailed};
     return std::nullopt;
   }
-  const NgspiceRun run = run_ngspice(ngspice, dir, tag + ".cir", tag + ".raw", tag + ".log",
-                                     o.timeout_seconds, stop);
+  const NgspiceRun run =
+      run_ngspice(ngspice, dir, tag + ".cir", tag + ".raw", tag + ".log", o.timeout_seconds, stop);
   PeerOutcome out;
   out.peer.wall_seconds = run.wall_seconds;
   out.peer.failed = run.failed;
@@ -270,8 +270,8 @@ int compare_command(const CompareOptions& o) {
 
   Translation tr;
   PeerError peer_error;
-  auto peer = run_peer(c, o, *ngspice, dir, "ngspice", o.translate.diode_model, r.h, stop, tr,
-                       peer_error);
+  auto peer =
+      run_peer(c, o, *ngspice, dir, "ngspice", o.translate.diode_model, r.h, stop, tr, peer_error);
   if (!peer) {
     print_error(peer_error.message);
     return peer_error.code;

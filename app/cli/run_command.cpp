@@ -317,8 +317,8 @@ int run_command(const RunOptions& o) {
   code = write_meas_json(o, measured, code);
   if (const int signal = interrupt.signal(); signal != 0) {
     // Interrupted (during the run or after it): no plot, the user asked to stop.
-    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n",
-               sim.t_last, plan->output_path, rows, signal_name(signal));
+    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n", sim.t_last,
+               plan->output_path, rows, signal_name(signal));
     code = code ? code : interrupted_exit_code(signal);
   } else if (plan->plotting && rows > 0) {
     code = finish_plot(o, plot, code);

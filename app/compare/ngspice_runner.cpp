@@ -9,11 +9,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <optional>
-#include <thread>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "app/io/raw_reader.hpp"
 #include "app/io/signals.hpp"

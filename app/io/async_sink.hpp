@@ -62,7 +62,7 @@ class AsyncSink : public RowSink {
   std::deque<Chunk> queue_;
   std::vector<std::vector<double>> spare_;  // storage of replayed chunks, reused
   bool closing_ = false;
-  bool failed_ = false;  // the downstream sink threw: the worker has stopped
+  bool failed_ = false;               // the downstream sink threw: the worker has stopped
   std::atomic<bool> stopped_{false};  // failed_, readable without the lock
   bool finished_ = false;
   std::exception_ptr error_;

@@ -25,8 +25,8 @@ CutDetector::CutDetector(const Circuit& circuit, const Assembled& assembled) : a
   for (const Device& d : circuit.devices) {
     const auto* l = std::get_if<Inductor>(&d);
     if (l == nullptr) continue;
-    const auto it = std::find(a_.unknown_names.begin(), a_.unknown_names.end(),
-                              "i(" + l->name + ")");
+    const auto it =
+        std::find(a_.unknown_names.begin(), a_.unknown_names.end(), "i(" + l->name + ")");
     if (it != a_.unknown_names.end())
       inductors_.push_back({l->name, static_cast<int>(it - a_.unknown_names.begin()), l->l});
   }
@@ -61,9 +61,10 @@ void report_cuts(const std::vector<InductorCut>& cuts, std::vector<std::string>&
   for (size_t k = 0; k < cuts.size() && k < kCutsReported; ++k)
     warnings.push_back(cuts[k].describe());
   if (cuts.size() > kCutsReported)
-    warnings.push_back(fmt::format("{} more inductor currents cut by opening switches (the first "
-                                   "{} are listed above)",
-                                   cuts.size() - kCutsReported, kCutsReported));
+    warnings.push_back(
+        fmt::format("{} more inductor currents cut by opening switches (the first "
+                    "{} are listed above)",
+                    cuts.size() - kCutsReported, kCutsReported));
 }
 
 }  // namespace nsspice::circuit::detail

@@ -24,7 +24,7 @@
 
 namespace nsspice::circuit::detail {
 
-inline constexpr double kCutFloor = 1e-9;  // A: smaller currents are not reported
+inline constexpr double kCutFloor = 1e-9;    // A: smaller currents are not reported
 inline constexpr size_t kCutsReported = 10;  // warnings listed one by one, then a count
 
 struct InductorCut {

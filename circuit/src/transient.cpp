@@ -256,11 +256,11 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
               ? explain_mode(assembled, opt.theta * (stepper.t_next() - stepper.t()),
                              stepper.mode())
               : ModeDiagnosis{};
-      result.error = fmt::format(
-          "at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
-          why.with(fmt::format("{}{} [{}]", outcome.message,
-                               detail::pair_list(assembled, outcome.pairs),
-                               solvers::to_string(outcome.status))));
+      result.error =
+          fmt::format("at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
+                      why.with(fmt::format("{}{} [{}]", outcome.message,
+                                           detail::pair_list(assembled, outcome.pairs),
+                                           solvers::to_string(outcome.status))));
       break;
     }
     if (cuts.active()) {

@@ -110,23 +110,22 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   Eigen::VectorXd x_prev;
   std::vector<char> mode_prev;
   double t_prev = 0;
-  const solvers::EventOutcome outcome =
-      integrator.run(init.x, init.q, init.lambda, init.mode,
-                     [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
-                       if (cuts.active()) {
-                         if (x_prev.size() == x.size())
-                           cuts.check(t_prev, x_prev, x,
-                                      cuts.opened(mode_prev, integrator.mode()), cut_list);
-                         t_prev = t;
-                         x_prev = x;
-                         mode_prev = integrator.mode();
-                       }
-                       result.t_end = t;
-                       if (t < t_from) return true;
-                       ++result.points;
-                       result.stopped = !observer(t, x, lambda);
-                       return !result.stopped;
-                     });
+  const solvers::EventOutcome outcome = integrator.run(
+      init.x, init.q, init.lambda, init.mode,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+        if (cuts.active()) {
+          if (x_prev.size() == x.size())
+            cuts.check(t_prev, x_prev, x, cuts.opened(mode_prev, integrator.mode()), cut_list);
+          t_prev = t;
+          x_prev = x;
+          mode_prev = integrator.mode();
+        }
+        result.t_end = t;
+        if (t < t_from) return true;
+        ++result.points;
+        result.stopped = !observer(t, x, lambda);
+        return !result.stopped;
+      });
   result.event_stats = integrator.stats();
   result.events = event_log(assembled, integrator.events());
   add_cuts(cut_list, result.events);
@@ -137,8 +136,9 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
     // DAE has no unique solution is singular for every step, so one δ serves).
     const double delta = tran.tstep > 0 ? tran.tstep : tran.tstop / 1000;
     const ModeDiagnosis why = explain_mode(assembled, delta, integrator.mode());
-    result.error = fmt::format("at t = {:.12g} s: {}", outcome.t,
-                               why.with(outcome.message + detail::pair_list(assembled, outcome.pairs)));
+    result.error =
+        fmt::format("at t = {:.12g} s: {}", outcome.t,
+                    why.with(outcome.message + detail::pair_list(assembled, outcome.pairs)));
   }
   result.ok = result.error.empty();
   return result;

@@ -16,8 +16,7 @@ namespace {
 const std::string kFull = std::string("cannot write '/dev/full': ") + std::strerror(ENOSPC);
 
 // 10^4 steps, a few hundred KB of CSV: more than one buffer, so the failure comes mid-run.
-constexpr const char* kRc =
-    "rc\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 10m\n.end\n";
+constexpr const char* kRc = "rc\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 10m\n.end\n";
 // An ideal switch opening on an inductor's current: the event-driven run logs events.
 constexpr const char* kCut =
     "cut\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\nVc ctl 0 PULSE(1 0 0.5m 1n 1n 1 2)\n"
@@ -111,9 +110,9 @@ TEST_F(WriteFailure, MissingFolderNamesTheFileAndTheReason) {
   write("rc.cir", kRc);
   const auto r = nsspice("run rc.cir -q -o no/such/dir/out.csv");
   EXPECT_EQ(r.exit_code, 3) << r.output;
-  EXPECT_NE(r.output.find(std::string("cannot write 'no/such/dir/out.csv': ") +
-                          std::strerror(ENOENT)),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find(std::string("cannot write 'no/such/dir/out.csv': ") + std::strerror(ENOENT)),
+      std::string::npos)
       << r.output;
 }
 

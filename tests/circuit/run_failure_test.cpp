@@ -60,8 +60,7 @@ TEST(SingularStop, EventDrivenStepNamesTheSourceAndTheSwitch) {
 }
 
 TEST(SingularStop, OperatingPointNamesTheFloatingNodeAndItsCapacitors) {
-  const TransientResult r =
-      run("t\nV1 a 0 1\nR1 a 0 1\nC1 a b 1u\nC2 b 0 1u\n.tran 1u 1m\n");
+  const TransientResult r = run("t\nV1 a 0 1\nR1 a 0 1\nC1 a b 1u\nC2 b 0 1u\n.tran 1u 1m\n");
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.error.find("the DC operating point could not be found"), std::string::npos);
   EXPECT_NE(r.error.find("structurally singular (structural rank 2 of 3); unknowns not "
@@ -118,7 +117,7 @@ constexpr const char* kCut =
     ".model SW SW(VT=0.5 RON=0)\n.tran 1u 1m UIC\n";
 const double kTs = 0.5e-3 + 0.5e-9;
 const double kIcut = 1 - std::exp(-kTs / 1e-3);  // 0.39347 A
-const double kImpulse = 1e-3 * kIcut;             // L·Δi, V·s
+const double kImpulse = 1e-3 * kIcut;            // L·Δi, V·s
 
 struct CutWarning {
   double t = 0, i_before = 0, i_after = 0, impulse = 0;
@@ -168,8 +167,9 @@ TEST(InductorCut, EventDrivenLogsTheCutWithItsImpulse) {
   EXPECT_NEAR(it->impulse, 1e-3 * it->jump_from, 1e-15);
   EXPECT_NEAR(it->t, kTs, 1e-8);
   // The log stays in time order, the cut after the switch's own on->off row.
-  EXPECT_TRUE(std::is_sorted(r.events.begin(), r.events.end(),
-                             [](const EventLogEntry& x, const EventLogEntry& y) { return x.t < y.t; }));
+  EXPECT_TRUE(
+      std::is_sorted(r.events.begin(), r.events.end(),
+                     [](const EventLogEntry& x, const EventLogEntry& y) { return x.t < y.t; }));
   const auto sw = std::find_if(r.events.begin(), r.events.end(),
                                [](const EventLogEntry& e) { return e.device == "s1"; });
   ASSERT_NE(sw, r.events.end());
@@ -210,20 +210,20 @@ namespace {
 // ---- the stop hook: an observer returning false (how `run` honours SIGINT/SIGTERM) ----
 
 TEST(StopHook, ObserverFalseStopsBothMethodsAfterThatPoint) {
-  const testing::Elaborated e =
-      elaborate_text("t\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\nD1 b 0 DM\n.model DM D\n"
-                     ".tran 1u 10m\n");
+  const testing::Elaborated e = elaborate_text(
+      "t\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\nD1 b 0 DM\n.model DM D\n"
+      ".tran 1u 10m\n");
   const Assembled a = assemble(e.circuit);
   for (const TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
     long seen = 0;
     double t_last = 0;
-    const TransientResult r = run_transient(
-        e.circuit, a, with_method(method),
-        [&](double t, const Eigen::VectorXd&, const Eigen::VectorXd&) {
-          ++seen;
-          t_last = t;
-          return seen < 100;  // stop after the 100th point
-        });
+    const TransientResult r =
+        run_transient(e.circuit, a, with_method(method),
+                      [&](double t, const Eigen::VectorXd&, const Eigen::VectorXd&) {
+                        ++seen;
+                        t_last = t;
+                        return seen < 100;  // stop after the 100th point
+                      });
     EXPECT_TRUE(r.ok) << r.error;
     EXPECT_TRUE(r.stopped);
     EXPECT_EQ(seen, 100);  // no point after the one that said stop
@@ -231,8 +231,9 @@ TEST(StopHook, ObserverFalseStopsBothMethodsAfterThatPoint) {
     EXPECT_LT(t_last, 1e-3);
   }
   // A run that is not stopped says so.
-  const TransientResult full = run_transient(
-      e.circuit, a, {}, [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) { return true; });
+  const TransientResult full =
+      run_transient(e.circuit, a, {},
+                    [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) { return true; });
   EXPECT_TRUE(full.ok);
   EXPECT_FALSE(full.stopped);
   EXPECT_NEAR(full.t_end, 10e-3, 1e-12);
