@@ -347,7 +347,7 @@ int compare_command(const CompareOptions& o) {
   if (r.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r.nsspice.failure));
   if (const int signal = interrupt.signal(); signal != 0) {
     fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows{} ({})\n",
-               sim.t_last, ns_raw, ns.points(), r.ngspice.failed ? "; ngspice was stopped" : "",
+               sim.t_last, ns_raw, ns.points(), r.ngspice.failed ? "; " + r.ngspice.failure : "",
                signal_name(signal));
     if (code == 0) code = interrupted_exit_code(signal);
   }

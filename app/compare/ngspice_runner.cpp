@@ -151,7 +151,7 @@ NgspiceRun run_ngspice(const std::string& ngspice, const std::string& dir,
   }
   if (run.interrupted) {
     run.failed = true;
-    run.failure = "ngspice was stopped (nsspice was interrupted)";
+    run.failure = run.started ? "ngspice was stopped" : "ngspice was not started";
   }
   const fs::path raw = fs::path(dir) / raw_name;
   if (fs::exists(raw, ec)) {

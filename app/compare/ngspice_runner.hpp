@@ -17,7 +17,7 @@ std::optional<std::string> find_executable(const std::string& name_or_path);
 struct NgspiceRun {
   bool started = false;
   bool timed_out = false;
-  bool interrupted = false;  // stopped because the stop predicate said so (SIGINT/SIGTERM)
+  bool interrupted = false;  // stopped (or not started) because the stop predicate said so
   int exit_status = -1;
   double wall_seconds = 0;  // the whole process (start-up, parse, operating point, transient)
   std::vector<std::string> problems;  // warning/error lines of its output, as printed
