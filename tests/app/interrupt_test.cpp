@@ -13,6 +13,7 @@
 #include <regex>
 #include <thread>
 
+#include "app/cli/interrupt.hpp"
 #include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
@@ -247,6 +248,28 @@ TEST_F(Interrupt, CompareStopsTheNgspiceProcessGroup) {
   const auto w = app::read_waveforms((dir_ / "cmp" / "nsspice.raw").string(), error);
   ASSERT_TRUE(w) << error;
   EXPECT_NEAR(w->time.back(), 2e-3, 1e-12);
+}
+
+TEST(InterruptScope, RecordsTheFirstSignalAndRestoresTheHandlers) {
+  struct sigaction before {};
+  ::sigaction(SIGTERM, nullptr, &before);
+  {
+    const app::InterruptScope scope;
+    EXPECT_EQ(scope.signal(), 0);
+    EXPECT_FALSE(scope.requested());
+    ASSERT_EQ(::raise(SIGTERM), 0);  // handled: the process goes on
+    EXPECT_EQ(scope.signal(), SIGTERM);
+    EXPECT_TRUE(scope.requested());
+  }
+  struct sigaction after {};
+  ::sigaction(SIGTERM, nullptr, &after);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  // A new scope starts clean.
+  const app::InterruptScope again;
+  EXPECT_EQ(again.signal(), 0);
+  EXPECT_EQ(app::interrupted_exit_code(SIGINT), 130);
+  EXPECT_EQ(app::interrupted_exit_code(SIGTERM), 143);
+  EXPECT_STREQ(app::signal_name(SIGINT), "SIGINT");
 }
 
 }  // namespace
