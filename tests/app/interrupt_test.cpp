@@ -2,6 +2,8 @@
 // process on a long run is signalled; the exit code (128 + signal), the message, and the file
 // (CSV ending on a whole row, raw file whose point count matches its data) are checked. A second
 // signal ends the process at once, even where the graceful path is blocked.
+#include "app/cli/interrupt.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -13,7 +15,6 @@
 #include <regex>
 #include <thread>
 
-#include "app/cli/interrupt.hpp"
 #include "app/io/waveforms.hpp"
 #include "app_test_helpers.hpp"
 
