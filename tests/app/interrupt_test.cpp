@@ -129,6 +129,14 @@ class Interrupt : public AppTest {
     rows = std::stol(m[2].str());
     return true;
   }
+  // The process has ended (an orphan may stay a zombie where nothing reaps orphans, as in some
+  // containers: a zombie has ended too).
+  static bool gone(pid_t p) {
+    if (::kill(p, 0) != 0 && errno == ESRCH) return true;
+    const std::string stat = read_file("/proc/" + std::to_string(p) + "/stat");
+    const auto close = stat.rfind(')');
+    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+  }
   pid_t pid_ = -1;
 };
 
@@ -231,14 +239,7 @@ TEST_F(Interrupt, CompareStopsTheNgspiceProcessGroup) {
             std::string::npos)
       << err();
   EXPECT_NE(err().find(" rows; ngspice was stopped (SIGTERM)\n"), std::string::npos) << err();
-  // Both members of the group are gone (the sleep, orphaned, may stay a zombie where nothing
-  // reaps orphans, as in some containers: a zombie is gone too).
-  const auto gone = [](pid_t p) {
-    if (::kill(p, 0) != 0 && errno == ESRCH) return true;
-    const std::string stat = read_file("/proc/" + std::to_string(p) + "/stat");
-    const auto close = stat.rfind(')');
-    return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
-  };
+  // Both members of the group are gone.
   const auto end = Clock::now() + std::chrono::seconds(5);
   while (Clock::now() < end && !(gone(shell) && gone(sleeper)))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -249,6 +250,26 @@ TEST_F(Interrupt, CompareStopsTheNgspiceProcessGroup) {
   const auto w = app::read_waveforms((dir_ / "cmp" / "nsspice.raw").string(), error);
   ASSERT_TRUE(w) << error;
   EXPECT_NEAR(w->time.back(), 2e-3, 1e-12);
+}
+
+TEST_F(Interrupt, CompareTimeoutStopsTheNgspiceProcessGroup) {
+  // The same process-group stop for --timeout: the stand-in never finishes, compare does.
+  write("slow_ngspice.sh",
+        "#!/bin/sh\necho $$ > shell.pid\nsleep 300 &\necho $! > sleep.pid\nwait\n");
+  fs::permissions(dir_ / "slow_ngspice.sh", fs::perms::owner_all);
+  write("rc.cir", "rc\nV1 a 0 PULSE(0 1 0 1u 1u 1m 2m)\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 2m\n.end\n");
+  const auto start = Clock::now();
+  const CliRun r = nsspice("compare rc.cir -d cmp --timeout 0.5 --ngspice '" +
+                           (dir_ / "slow_ngspice.sh").string() + "'");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(20));
+  EXPECT_EQ(r.exit_code, 0) << r.output;  // nsspice's side ran; ngspice's failure is reported
+  EXPECT_NE(r.output.find("ngspice did not finish within 0.5 s (killed)"), std::string::npos)
+      << r.output;
+  const pid_t sleeper = std::stoi(read_file(dir_ / "cmp" / "sleep.pid"));
+  const auto end = Clock::now() + std::chrono::seconds(5);
+  while (Clock::now() < end && !gone(sleeper))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(gone(sleeper));
 }
 
 TEST(InterruptScope, RecordsTheFirstSignalAndRestoresTheHandlers) {
