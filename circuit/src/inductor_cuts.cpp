@@ -30,7 +30,13 @@ CutDetector::CutDetector(const Circuit& circuit, const Assembled& assembled) : a
     if (it != a_.unknown_names.end())
       inductors_.push_back({l->name, static_cast<int>(it - a_.unknown_names.begin()), l->l});
   }
-  for (const auto& sw : a_.mlcs.switches) switch_pairs_.push_back(sw.pair);
+  // Ideal switches only (GOFF = 0): with a finite ROFF the current decays through it, with a
+  // finite voltage, and nothing is cut.
+  for (const auto& sw : a_.mlcs.switches) {
+    const int device = a_.pair_device[static_cast<size_t>(sw.pair)];
+    const auto* s = std::get_if<Switch>(&circuit.devices[static_cast<size_t>(device)]);
+    if (s != nullptr && s->model.goff == 0) switch_pairs_.push_back(sw.pair);
+  }
 }
 
 std::vector<std::string> CutDetector::opened(const std::vector<char>& before,

@@ -12,7 +12,8 @@
 // on stderr (TransientResult::warnings) and, for event-driven runs, in the event log.
 //
 // Detection, for each accepted step (θ-scheme) or state jump (event-driven) from x⁻ to x⁺ in
-// which some switch opened: an inductor whose current changed by more than half its value
+// which some ideal switch (GOFF = 0; a finite ROFF gives the current a path with a finite
+// voltage) opened: an inductor whose current changed by more than half its value
 // before, |i⁺ − i⁻| > ½ |i⁻|, with |i⁻| above kCutFloor. A current that keeps flowing (a
 // freewheeling diode takes it) changes by L⁻¹ ∫v dt over the step, far less than that.
 #include <Eigen/Core>

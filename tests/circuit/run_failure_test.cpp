@@ -188,6 +188,22 @@ TEST(InductorCut, AFreewheelingDiodeTakesTheCurrentAndNothingIsReported) {
   }
 }
 
+TEST(InductorCut, AFiniteRoffIsAPathAndNothingIsReported) {
+  // ROFF = 100 kΩ: the current decays as exp(−t ROFF/L), τ = 10 ns, within the step after the
+  // switch opens (the control crosses 0.5 V on a step end, t = 0.5 ms), with a finite voltage:
+  // not a cut. The same with ROFF = ∞ is one.
+  const std::string base =
+      "t\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\n"
+      "Vc ctl 0 PWL(0 1 0.4995m 1 0.5005m 0)\n.tran 1u 1m UIC\n";
+  const TransientResult finite = run(base + ".model SW SW(VT=0.5 RON=0 ROFF=100k)\n");
+  ASSERT_TRUE(finite.ok) << finite.error;
+  EXPECT_TRUE(cut_warnings(finite).empty()) << ::testing::PrintToString(finite.warnings);
+  const TransientResult ideal = run(base + ".model SW SW(VT=0.5 RON=0)\n");
+  ASSERT_TRUE(ideal.ok) << ideal.error;
+  ASSERT_EQ(cut_warnings(ideal).size(), 1u) << ::testing::PrintToString(ideal.warnings);
+  EXPECT_NEAR(cut_warnings(ideal)[0].t, 0.5e-3, 1e-9);
+}
+
 TEST(InductorCut, ManyCutsAreCountedAfterTheFirstTen) {
   // The switch opens every 20 µs (PULSE period) and closes again: 50 cuts in 1 ms.
   const std::string text =
