@@ -8,6 +8,9 @@
 // this maps its rows/columns to unknown names ("v(out)", "i(v1)") and to the devices whose
 // stamps touch them (Assembled::unknown_devices).
 //
+// The operating point and the θ-scheme's failure path call explain_mode() (below) with the mode
+// in force when the equations could not be solved.
+//
 // How a caller uses it (e.g. when a factorization reports LuStatus::kSingular at time t):
 //     const std::string why = circuit::explain_singular_matrix(assembled, matrix, rhs);
 //     message = fmt::format("singular matrix at t = {} s: {}", t, why);
@@ -43,5 +46,24 @@ std::string explain_singular(const Assembled& a, const solvers::SingularBlock& b
 std::string explain_singular_matrix(
     const Assembled& a, const solvers::SparseMatrix& matrix,
     const Eigen::Ref<const Eigen::VectorXd>& rhs = Eigen::VectorXd());
+
+// K(σ) of solvers/lcp/mode_mlcp.hpp for the mode `mode` (1 = pair conducts / switch on), on
+// the unknowns (x, λ) of `a`:
+//   rows 0..n−1:  [ W  −B ]
+//   row n + j:    [ C_j  D_j ]  (pair j conducting),   [ C_off_j  e_j ]  (otherwise).
+// W is G for the operating point and G + E/(θh) for a step.
+solvers::SparseMatrix mode_matrix(const Assembled& a, const solvers::SparseMatrix& w,
+                                  const std::vector<char>& mode);
+
+// Why the equations of `mode` cannot be solved, with W = G + E/δ (δ = θh of a step; δ = 0:
+// the operating point, W = G): explain_singular_matrix() of K(σ) above.
+struct ModeDiagnosis {
+  std::string text;       // "" when K(σ) is nonsingular (the failure then had another cause)
+  bool overflow = false;  // the cause is a value out of range, not a singular circuit
+  // The failure message with its cause: "MESSAGE: TEXT"; for an overflow TEXT alone (the
+  // solver's "singular" would be wrong); MESSAGE when there is no text.
+  std::string with(const std::string& message) const;
+};
+ModeDiagnosis explain_mode(const Assembled& a, double delta, const std::vector<char>& mode);
 
 }  // namespace nsspice::circuit

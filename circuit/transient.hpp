@@ -73,6 +73,7 @@ struct CapturedLcp {
 struct TransientResult {
   bool ok = false;
   std::string error;      // when !ok: what happened, where, which devices
+  bool stopped = false;   // the observer asked to stop (an interrupt): ok, but t_end < TSTOP
   double t_end = 0;       // last accepted time
   long points = 0;        // points handed to the observer (accepted points and dense output)
   std::string step_rule;  // how the steps were chosen, for the run report
@@ -87,7 +88,9 @@ struct TransientResult {
   double event_rtol = 0;
 };
 
-// Called with every accepted point at or after TSTART (t0 included); returning false stops.
+// Called with every accepted point at or after TSTART (t0 included); returning false stops the
+// run after that point (TransientResult::stopped): the hook through which `run` honours
+// SIGINT/SIGTERM and a full disk (app/cli/interrupt.hpp).
 using Observer =
     std::function<bool(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda)>;
 

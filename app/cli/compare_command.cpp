@@ -2,17 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <set>
 
+#include "app/cli/interrupt.hpp"
 #include "app/cli/simulation.hpp"
 #include "app/compare/compare_metrics.hpp"
 #include "app/compare/compare_report.hpp"
 #include "app/compare/ngspice_runner.hpp"
 #include "app/compare/spice_params.hpp"
+#include "app/io/file_write.hpp"
 #include "app/io/raw_writer.hpp"
 #include "app/io/signals.hpp"
 #include "circuit/tran_settings.hpp"
@@ -69,11 +72,21 @@ struct PeerOutcome {
   Waveforms data;  // nsspice names
 };
 
-// Translates, runs ngspice and reads back, with `diode_model`; files <tag>.cir/.raw/.log.
+// Why run_peer gave no outcome: the message, and the exit code (bad input, or the netlist for
+// ngspice could not be written).
+struct PeerError {
+  std::string message;
+  int code = kBadInput;
+};
+
+// Translates, runs ngspice (stopped when `stop` says so) and reads back, with `diode_model`;
+// files <tag>.cir/.raw/.log.
 std::optional<PeerOutcome> run_peer(const circuit::Circuit& c, const CompareOptions& o,
                                     const std::string& ngspice, const std::string& dir,
                                     const std::string& tag, const std::string& diode_model,
-                                    double h, Translation& tr, std::string& error) {
+                                    double h, const std::function<bool()>& stop, Translation& tr,
+                                    PeerError& failure) {
+  std::string& error = failure.message;
   TranslateOptions to = o.translate;
   to.diode_model = diode_model;
   to.tmax = h;
@@ -87,9 +100,13 @@ std::optional<PeerOutcome> run_peer(const circuit::Circuit& c, const CompareOpti
     error = fmt::format("no SPICE translation for: {}", list);
     return std::nullopt;
   }
-  std::ofstream(fs::path(dir) / (tag + ".cir")) << tr.text;
+  if (std::string why = write_whole_file((fs::path(dir) / (tag + ".cir")).string(), tr.text);
+      !why.empty()) {
+    failure = {std::move(why), kOutputFailed};
+    return std::nullopt;
+  }
   const NgspiceRun run =
-      run_ngspice(ngspice, dir, tag + ".cir", tag + ".raw", tag + ".log", o.timeout_seconds);
+      run_ngspice(ngspice, dir, tag + ".cir", tag + ".raw", tag + ".log", o.timeout_seconds, stop);
   PeerOutcome out;
   out.peer.wall_seconds = run.wall_seconds;
   out.peer.failed = run.failed;
@@ -152,7 +169,23 @@ std::string CompareOptions::validate() const {
   return translate.validate();
 }
 
+// The nsspice run's raw file, every write checked: "" or why it could not be written.
+std::string write_nsspice_raw(const std::string& path, const std::string& title,
+                              const Waveforms& ns) {
+  RawWriter raw(true);
+  if (!raw.open(path, title, ns.names)) return write_failure(path, errno);
+  std::vector<double> row(ns.names.size());
+  for (size_t i = 0; i < ns.points() && !raw.failed(); ++i) {
+    for (size_t k = 0; k < row.size(); ++k) row[k] = ns.columns[k][i];
+    raw.row(ns.time[i], row);
+  }
+  return raw.close() ? std::string() : write_failure(path, raw.error_number());
+}
+
 int compare_command(const CompareOptions& o) {
+  // SIGINT/SIGTERM stop nsspice's run after the current row, or ngspice (app/cli/interrupt.hpp).
+  const InterruptScope interrupt;
+  const std::function<bool()> stop = [&interrupt] { return interrupt.requested(); };
   if (const std::string why = o.validate(); !why.empty()) {
     print_error(why);
     return kBadInput;
@@ -183,7 +216,8 @@ int compare_command(const CompareOptions& o) {
   ns.title = c.title;
   ns.names = table.names;
   WaveformCollector collector(ns);
-  const Simulated sim = simulate(c, assembled, table, {.theta = o.theta, .h = o.step}, collector);
+  const Simulated sim =
+      simulate(c, assembled, table, {.theta = o.theta, .h = o.step}, collector, {}, {}, stop);
   CompareResult r;
   r.netlist = o.netlist;
   r.title = c.title.empty() ? o.netlist : c.title;
@@ -207,17 +241,13 @@ int compare_command(const CompareOptions& o) {
     print_error(fmt::format("cannot create '{}': {}", dir, ec.message()));
     return kOutputFailed;
   }
-  {
-    RawWriter raw(true);
-    const std::string path = (fs::path(dir) / "nsspice.raw").string();
-    if (raw.open(path, c.title, ns.names)) {
-      std::vector<double> row(ns.names.size());
-      for (size_t i = 0; i < ns.points(); ++i) {
-        for (size_t k = 0; k < row.size(); ++k) row[k] = ns.columns[k][i];
-        raw.row(ns.time[i], row);
-      }
-      if (raw.close()) r.files.push_back(path);
-    }
+  int code = 0;  // 3 (a file not written) before 2 (nsspice failed) before 128 + signal
+  const std::string ns_raw = (fs::path(dir) / "nsspice.raw").string();
+  if (const std::string why = write_nsspice_raw(ns_raw, c.title, ns); why.empty()) {
+    r.files.push_back(ns_raw);
+  } else {
+    print_error(why);
+    code = kOutputFailed;
   }
 
   // What the user asked for is checked before ngspice runs.
@@ -239,10 +269,12 @@ int compare_command(const CompareOptions& o) {
     }
 
   Translation tr;
-  auto peer = run_peer(c, o, *ngspice, dir, "ngspice", o.translate.diode_model, r.h, tr, error);
+  PeerError peer_error;
+  auto peer =
+      run_peer(c, o, *ngspice, dir, "ngspice", o.translate.diode_model, r.h, stop, tr, peer_error);
   if (!peer) {
-    print_error(error);
-    return kBadInput;
+    print_error(peer_error.message);
+    return peer_error.code;
   }
   r.notes = tr.notes;
   r.ngspice = peer->peer;
@@ -258,20 +290,22 @@ int compare_command(const CompareOptions& o) {
   r.meas_nsspice = measure(specs, ns);
   r.meas_ngspice = measure(specs, ng);
 
-  if (o.sweep) {
+  if (o.sweep && !interrupt.requested()) {
     auto base = SpiceParams::parse(o.translate.diode_model, error);
     if (!base) {
       print_error("--diode-model " + error);
       return kBadInput;
     }
     for (double n : o.sweep_n) {
+      if (interrupt.requested()) break;
       SpiceParams m = *base;
       m.set("n", n);
       Translation t;
-      auto p = run_peer(c, o, *ngspice, dir, fmt::format("sweep_n{}", n), m.str(), r.h, t, error);
+      auto p = run_peer(c, o, *ngspice, dir, fmt::format("sweep_n{}", n), m.str(), r.h, stop, t,
+                        peer_error);
       if (!p) {
-        print_error(error);
-        return kBadInput;
+        print_error(peer_error.message);
+        return peer_error.code;
       }
       add_columns(p->data, differential_columns(wanted, p->data.names));
       SweepRow row{n, m.str(), p->peer, {}};
@@ -283,9 +317,10 @@ int compare_command(const CompareOptions& o) {
     }
   }
 
-  int code = r.nsspice.failed ? kSimulationFailed : 0;
+  if (r.nsspice.failed && code == 0) code = kSimulationFailed;
   const std::string plot = o.plot.empty() ? (fs::path(dir) / "compare.png").string() : o.plot;
-  if (ng.points() > 0 && ns.points() > 0) {
+  // An interrupted compare is not plotted: the user asked it to stop.
+  if (ng.points() > 0 && ns.points() > 0 && !interrupt.requested()) {
     if (auto why = write_compare_plot(r, ns, ng, plot_signals, plot, o.t_from, o.t_to);
         !why.empty()) {
       print_error(fmt::format("plot '{}': {}", plot, why));
@@ -294,7 +329,7 @@ int compare_command(const CompareOptions& o) {
       r.files.push_back(plot);
     }
   }
-  if (!r.sweep.empty()) {
+  if (!r.sweep.empty() && !interrupt.requested()) {
     const std::string sweep_plot = (fs::path(dir) / "sweep.png").string();
     if (auto why = write_sweep_plot(r, plot_signals, sweep_plot); why.empty())
       r.files.push_back(sweep_plot);
@@ -302,10 +337,20 @@ int compare_command(const CompareOptions& o) {
       print_error(fmt::format("plot '{}': {}", sweep_plot, why));
   }
   const std::string json = o.json.empty() ? (fs::path(dir) / "compare.json").string() : o.json;
-  r.files.push_back(json);
-  std::ofstream(json) << compare_json(r);
+  if (std::string why = write_whole_file(json, compare_json(r)); why.empty()) {
+    r.files.push_back(json);
+  } else {
+    print_error(why);
+    code = kOutputFailed;
+  }
   if (!o.quiet) fmt::print("{}", format_compare(r));
   if (r.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r.nsspice.failure));
+  if (const int signal = interrupt.signal(); signal != 0) {
+    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows{} ({})\n",
+               sim.t_last, ns_raw, ns.points(), r.ngspice.failed ? "; " + r.ngspice.failure : "",
+               signal_name(signal));
+    if (code == 0) code = interrupted_exit_code(signal);
+  }
   return code;
 }
 

@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -246,6 +249,16 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   return std::nullopt;
 }
 
+// The reports go to stdout: a write there that failed (stdout redirected to a full disk) is a
+// lost output too: exit 3 (kOutputFailed) unless the command already failed.
+int check_stdout(int code) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return code;
+  fmt::print(stderr, "nsspice: error: cannot write the report to standard output: {}\n",
+             std::strerror(errno != 0 ? errno : EIO));
+  return code != 0 ? code : nsspice::app::kOutputFailed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -262,7 +275,7 @@ int main(int argc, char** argv) {
   CLI::App* plot_cmd = add_plot(app, plot);
   add_compare(app, cmp);
   if (const auto code = parse(app, argc, argv)) return *code;
-  if (*run_cmd) return nsspice::app::run_command(run.options());
-  if (*plot_cmd) return nsspice::app::plot_command(plot);
-  return nsspice::app::compare_command(cmp.options());
+  if (*run_cmd) return check_stdout(nsspice::app::run_command(run.options()));
+  if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));
+  return check_stdout(nsspice::app::compare_command(cmp.options()));
 }

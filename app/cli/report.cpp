@@ -13,7 +13,9 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
   auto line = [&](std::string_view key, const std::string& value) {
     out += fmt::format("  {:<18} {}\n", key, value);
   };
-  out += fmt::format("run report ({})\n", r.ok ? "completed" : "stopped early");
+  out += fmt::format("run report ({})\n", r.stopped ? "interrupted"
+                                          : r.ok    ? "completed"
+                                                    : "stopped early");
   if (r.method == circuit::TranMethod::kEvent) {
     const auto& e = r.event_stats;
     line("scheme",

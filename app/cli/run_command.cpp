@@ -6,8 +6,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <stdexcept>
 
+#include "app/cli/interrupt.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/report.hpp"
@@ -16,6 +17,7 @@
 #include "app/cli/sweep_command.hpp"
 #include "app/io/async_sink.hpp"
 #include "app/io/event_log.hpp"
+#include "app/io/file_write.hpp"
 #include "app/io/output_file.hpp"
 #include "app/io/signals.hpp"
 #include "app/measure/measure.hpp"
@@ -25,19 +27,27 @@
 namespace nsspice::app {
 namespace {
 
-// Counts the rows that reach the file.
+// Thrown on the writer's thread when the waveform file could not be written: the AsyncSink
+// stops, the stepping sees AsyncSink::failed() and stops too, finish() rethrows this.
+class OutputLost : public std::runtime_error {
+ public:
+  OutputLost() : std::runtime_error("the waveform file could not be written") {}
+};
+
+// Counts the rows that reach the file; throws OutputLost once the writer has failed.
 class RowCounter : public RowSink {
  public:
-  explicit RowCounter(RowSink& out) : out_(out) {}
+  explicit RowCounter(WaveformWriter& out) : out_(out) {}
   void row(double t, std::span<const double> values) override {
     ++rows_;
     out_.row(t, values);
+    if (out_.failed()) throw OutputLost();
   }
   void finish() override { out_.finish(); }
   long rows() const { return rows_; }
 
  private:
-  RowSink& out_;
+  WaveformWriter& out_;
   long rows_ = 0;
 };
 
@@ -78,12 +88,6 @@ class RunSink : public RowSink {
   std::vector<SeriesDecimator> decimators_;
 };
 
-bool write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  return static_cast<bool>(out);
-}
-
 // `<output stem>.step<K>.lcp` next to the output: the step's LCP as solved, with provenance.
 bool write_step_dump(const RunOptions& o, const std::string& output,
                      const circuit::TransientResult& r, std::string& path) {
@@ -110,8 +114,10 @@ bool write_step_dump(const RunOptions& o, const std::string& output,
       {"source", o.dump_step > 0 ? fmt::format("nsspice run --dump-mlcp {}", o.dump_step)
                                  : fmt::format("nsspice run --dump-mlcp-time {:g}", *o.dump_time)}};
   std::string error;
+  errno = 0;
   if (solvers::write_lcp_dump(path, c.lcp.M, c.lcp.q, prov, &error)) return true;
-  print_error(error);
+  const int reason = errno;  // the stream's failed write or open
+  print_error(reason != 0 ? fmt::format("{}: {}", error, std::strerror(reason)) : error);
   return false;
 }
 
@@ -125,8 +131,8 @@ int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::Tr
                      SideFiles& files, int code) {
   if (r.method == circuit::TranMethod::kEvent) {
     files.events_path = event_log_path(plan.output_path);
-    if (!write_event_log(files.events_path, r.events)) {
-      print_error(fmt::format("cannot write '{}': {}", files.events_path, std::strerror(errno)));
+    if (const std::string why = write_event_log(files.events_path, r.events); !why.empty()) {
+      print_error(why);
       code = kOutputFailed;
     }
   }
@@ -177,11 +183,18 @@ void mark_events(const circuit::TransientResult& result, PlotRequest& plot) {
       plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
 }
 
+struct Streamed {
+  long rows = 0;             // rows given to the writer
+  bool output_lost = false;  // the writer failed: the run was stopped there
+};
+
 // The chain from the stepper to the file: (async) → derived columns → measurements and plot
-// series → column selection → (grid resampling) → row counter → writer. Runs the transient.
+// series → column selection → (grid resampling) → row counter → writer. Runs the transient,
+// stopping after the current row on an interrupt or when the file cannot be written.
 Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                      const circuit::SignalTable& signals, RunPlan& plan, bool progress_bar,
-                     WaveformWriter& writer, PlotRequest& plot, long& rows) {
+                     const InterruptScope& interrupt, WaveformWriter& writer, PlotRequest& plot,
+                     Streamed& streamed) {
   RowCounter counter(writer);
   std::unique_ptr<GridResampler> resampler;
   RowSink* file_chain = &counter;
@@ -203,11 +216,53 @@ Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& 
   Progress progress(circuit.tran->tstop, progress_bar);
   Simulated sim = simulate(
       circuit, assembled, signals, plan.overrides, async, [&](double t) { progress.update(t); },
-      subset ? std::span<const size_t>(plan.output.needed) : std::span<const size_t>());
+      subset ? std::span<const size_t>(plan.output.needed) : std::span<const size_t>(),
+      [&] { return interrupt.requested() || async.failed(); });
   progress.finish();
-  async.finish();
-  rows = counter.rows();
+  try {
+    async.finish();  // drains the queue: every row computed reaches the file
+  } catch (const OutputLost&) {
+    streamed.output_lost = true;
+  }
+  streamed.rows = counter.rows();
   return sim;
+}
+
+// Closes the waveform file and says why the run stopped, if it did: the file could not be
+// written (exit 3), the simulation failed (exit 2). Exit codes when several apply: 3 before 2
+// before 128 + signal (interrupted); docs/output.md, "Exit codes". Returns the code so far.
+int report_stop(const std::string& path, const Simulated& sim, WaveformWriter& writer,
+                const Streamed& streamed, int code) {
+  const bool written = writer.close() && !streamed.output_lost;
+  if (!written) {
+    print_error(fmt::format("{}{}", write_failure(path, writer.error_number()),
+                            streamed.output_lost
+                                ? fmt::format(" (the run was stopped at t = {:.9g} s)", sim.t_last)
+                                : std::string()));
+    code = kOutputFailed;
+  }
+  const auto& result = sim.result;
+  if (!result.ok) {
+    print_error(fmt::format("simulation stopped: {}", result.error));
+    if (written)
+      fmt::print(stderr,
+                 "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n", path,
+                 streamed.rows, result.t_end);
+    code = code ? code : kSimulationFailed;
+  }
+  return code;
+}
+
+// --meas-json FILE, every write checked; returns the exit code so far.
+int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
+  if (o.meas_json.empty()) return code;
+  const std::string json = fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
+                                       json_string(o.netlist), measures_json(measured));
+  if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
+    print_error(why);
+    return code ? code : kOutputFailed;
+  }
+  return code;
 }
 
 // Writes (and shows) the plot; returns the exit code so far.
@@ -224,6 +279,8 @@ int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
 }  // namespace
 
 int run_command(const RunOptions& o) {
+  // From here on SIGINT/SIGTERM stop the run after the current row (app/cli/interrupt.hpp).
+  const InterruptScope interrupt;
   const auto wall_start = std::chrono::steady_clock::now();
   const auto loaded = load_netlist(o.netlist);
   if (!loaded) return kBadInput;
@@ -243,14 +300,14 @@ int run_command(const RunOptions& o) {
   std::vector<std::string> names;
   for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
   if (!writer->open(plan->output_path, circuit.title, names)) {
-    print_error(fmt::format("cannot write '{}': {}", plan->output_path, std::strerror(errno)));
+    print_error(write_failure(plan->output_path, errno));
     return kOutputFailed;
   }
   PlotRequest plot = plot_request(o, *plan, circuit.title);
-  long rows = 0;
-  const Simulated sim =
-      stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet, *writer, plot, rows);
-  const bool written = writer->close();
+  Streamed streamed;
+  const Simulated sim = stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet,
+                                   interrupt, *writer, plot, streamed);
+  const long rows = streamed.rows;
   const auto& result = sim.result;
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -259,22 +316,16 @@ int run_command(const RunOptions& o) {
   for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
   SideFiles files;
   int code = write_side_files(o, *plan, result, files, 0);
-  if (!result.ok) {
-    print_error(fmt::format("simulation stopped: {}", result.error));
-    fmt::print(stderr, "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n",
-               plan->output_path, rows, result.t_end);
-    code = kSimulationFailed;
-  } else if (!written) {
-    print_error(fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno)));
-    return kOutputFailed;
+  code = report_stop(plan->output_path, sim, *writer, streamed, code);
+  code = write_meas_json(o, measured, code);
+  if (const int signal = interrupt.signal(); signal != 0) {
+    // Interrupted (during the run or after it): no plot, the user asked to stop.
+    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n", sim.t_last,
+               plan->output_path, rows, signal_name(signal));
+    code = code ? code : interrupted_exit_code(signal);
+  } else if (plan->plotting && rows > 0) {
+    code = finish_plot(o, plot, code);
   }
-  if (!o.meas_json.empty() &&
-      !write_text(o.meas_json, fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
-                                           json_string(o.netlist), measures_json(measured)))) {
-    print_error(fmt::format("cannot write '{}'", o.meas_json));
-    code = code ? code : kOutputFailed;
-  }
-  if (plan->plotting && rows > 0) code = finish_plot(o, plot, code);
   print_report(o, *plan, sim, wall, rows, files, code, measured);
   return code;
 }

@@ -155,7 +155,7 @@ std::vector<double> source_breakpoints(const circuit::Assembled& assembled, doub
 Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                    const circuit::SignalTable& signals, const circuit::TransientOptions& options,
                    RowSink& sink, const std::function<void(double)>& progress,
-                   std::span<const size_t> only) {
+                   std::span<const size_t> only, const std::function<bool()>& stop) {
   const auto start = std::chrono::steady_clock::now();
   Simulated out;
   std::vector<double> values;
@@ -168,8 +168,9 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
           signals.evaluate(x, lambda, only, values);
         sink.row(t, values);
         ++out.rows;
+        out.t_last = t;
         if (progress) progress(t);
-        return true;
+        return !(stop && stop());
       });
   out.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -62,16 +62,18 @@ std::vector<double> source_breakpoints(const circuit::Assembled& assembled, doub
 struct Simulated {
   circuit::TransientResult result;
   long rows = 0;
+  double t_last = 0;        // the time of the last point handed to the sink
   double wall_seconds = 0;  // the transient (assembly included), not the parse
 };
 
 // Assembles and runs the transient; every point goes to `sink` (all of `signals.names`, or with
 // `only` non-empty just those signals, in that order), then `progress` is told the time (for a
-// progress bar; may be empty).
+// progress bar; may be empty). After each point `stop` (may be empty) is asked whether to go
+// on: true stops the run there (result.stopped; an interrupt or a failed output file).
 Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                    const circuit::SignalTable& signals, const circuit::TransientOptions& options,
                    RowSink& sink, const std::function<void(double)>& progress = {},
-                   std::span<const size_t> only = {});
+                   std::span<const size_t> only = {}, const std::function<bool()>& stop = {});
 
 void print_error(const std::string& message);
 // "file:line:col: warning: message" with the source line and a caret, on stderr.

@@ -1,26 +1,25 @@
 #include "app/compare/ngspice_runner.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "app/io/raw_reader.hpp"
 #include "app/io/signals.hpp"
 
 namespace nsspice::app {
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 bool is_problem(const std::string& l) {
   if (l.find("no compatibility mode") != std::string::npos) return false;
@@ -54,25 +53,88 @@ std::optional<std::string> find_executable(const std::string& name) {
   return std::nullopt;
 }
 
+namespace {
+
+struct ChildExit {
+  bool started = false;
+  int exit_status = -1;  // -1: killed by a signal (or never started)
+  bool timed_out = false;
+  bool stopped = false;  // stop() asked for it
+};
+
+// Runs `exe -b netlist` in `dir`, stdin from /dev/null, stdout and stderr to `log`, in a process
+// group of its own (so that a terminal's Ctrl-C reaches nsspice, which decides), and waits for
+// it, polling every 10 ms. After `timeout_seconds`, or as soon as `stop()` says so, the group
+// gets SIGTERM, and SIGKILL 2 s later if it is still there.
+ChildExit run_child(const std::string& exe, const std::string& dir, const std::string& netlist,
+                    const std::string& log, double timeout_seconds,
+                    const std::function<bool()>& stop) {
+  ChildExit out;
+  if (stop && stop()) {  // stopped before it started: nothing to start
+    out.stopped = true;
+    return out;
+  }
+  // Everything the child needs is prepared before fork(): after it, only async-signal-safe calls.
+  const char* argv[] = {exe.c_str(), "-b", netlist.c_str(), nullptr};
+  const pid_t pid = ::fork();
+  if (pid < 0) return out;
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int to = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (::chdir(dir.c_str()) != 0 || in < 0 || to < 0) ::_exit(127);
+    ::dup2(in, STDIN_FILENO);
+    ::dup2(to, STDOUT_FILENO);
+    ::dup2(to, STDERR_FILENO);
+    ::execv(argv[0], const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
+  out.started = true;
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  std::optional<Clock::time_point> killed_at;
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) break;
+    const auto now = Clock::now();
+    if (!killed_at) {
+      out.timed_out = std::chrono::duration<double>(now - start).count() > timeout_seconds;
+      out.stopped = !out.timed_out && stop && stop();
+      if (out.timed_out || out.stopped) {
+        ::kill(-pid, SIGTERM);
+        killed_at = now;
+      }
+    } else if (now - *killed_at > std::chrono::seconds(2)) {
+      ::kill(-pid, SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  out.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+}  // namespace
+
 NgspiceRun run_ngspice(const std::string& ngspice, const std::string& dir,
                        const std::string& netlist_name, const std::string& raw_name,
-                       const std::string& log_name, double timeout_seconds) {
+                       const std::string& log_name, double timeout_seconds,
+                       const std::function<bool()>& stop) {
   namespace fs = std::filesystem;
   NgspiceRun run;
   std::error_code ec;
   fs::remove(fs::path(dir) / raw_name, ec);
-  const std::string timeout =
-      find_executable("timeout") ? fmt::format("timeout -k 5 {:.0f} ", timeout_seconds) : "";
-  const std::string cmd =
-      fmt::format("cd {} && {}{} -b {} > {} 2>&1 < /dev/null", shell_quote(dir), timeout,
-                  shell_quote(ngspice), shell_quote(netlist_name), shell_quote(log_name));
+  const std::string exe = fs::absolute(ngspice, ec).string();
+  const std::string log_path = fs::absolute(fs::path(dir) / log_name, ec).string();
   const auto start = std::chrono::steady_clock::now();
-  const int status = std::system(cmd.c_str());
+  const ChildExit child = run_child(exe, dir, netlist_name, log_path, timeout_seconds, stop);
   run.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run.started = status != -1;
-  run.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.timed_out = run.exit_status == 124 || run.exit_status == 137;
+  run.started = child.started;
+  run.exit_status = child.exit_status;
+  run.timed_out = child.timed_out;
+  run.interrupted = child.stopped;
   std::ifstream log(fs::path(dir) / log_name);
   std::string line;
   while (std::getline(log, line)) {
@@ -86,6 +148,10 @@ NgspiceRun run_ngspice(const std::string& ngspice, const std::string& dir,
   if (run.timed_out) {
     run.failed = true;
     run.failure = fmt::format("ngspice did not finish within {:g} s (killed)", timeout_seconds);
+  }
+  if (run.interrupted) {
+    run.failed = true;
+    run.failure = run.started ? "ngspice was stopped" : "ngspice was not started";
   }
   const fs::path raw = fs::path(dir) / raw_name;
   if (fs::exists(raw, ec)) {

@@ -77,6 +77,7 @@ void AsyncSink::work() {
     if (failure) {
       error_ = failure;
       failed_ = true;
+      stopped_.store(true, std::memory_order_relaxed);
       queue_.clear();
       changed_.notify_all();
       return;

@@ -17,6 +17,7 @@
 // NaN (the run evaluates only the signals someone reads, and the copy stays small).
 //
 // The downstream sink must not be used by anyone else until finish() has returned.
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -40,6 +41,9 @@ class AsyncSink : public RowSink {
 
   void row(double t, std::span<const double> values) override;
   void finish() override;
+  // True once the downstream sink has thrown (the rows given from then on are dropped): the
+  // producer can stop early, finish() rethrows. Cheap enough to ask after every row.
+  bool failed() const { return stopped_.load(std::memory_order_relaxed); }
 
  private:
   struct Chunk {
@@ -58,7 +62,8 @@ class AsyncSink : public RowSink {
   std::deque<Chunk> queue_;
   std::vector<std::vector<double>> spare_;  // storage of replayed chunks, reused
   bool closing_ = false;
-  bool failed_ = false;  // the downstream sink threw: the worker has stopped
+  bool failed_ = false;               // the downstream sink threw: the worker has stopped
+  std::atomic<bool> stopped_{false};  // failed_, readable without the lock
   bool finished_ = false;
   std::exception_ptr error_;
   std::thread worker_;

@@ -53,12 +53,16 @@ void CsvWriter::row(double t, std::span<const double> values) {
 
 void CsvWriter::flush_buffer() {
   if (file_ == nullptr || buffer_.empty()) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
+  if (failed()) {  // the file is lost already: keep memory flat, keep the first reason
+    buffer_.clear();
+    return;
+  }
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) fail();
   buffer_.clear();
 }
 
 bool CsvWriter::close() {
-  return close_buffered(file_, failed_, [this] { flush_buffer(); });
+  return close_buffered(file_, [this] { flush_buffer(); });
 }
 
 }  // namespace nsspice::app

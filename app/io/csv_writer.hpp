@@ -24,7 +24,6 @@ class CsvWriter : public WaveformWriter {
  private:
   std::FILE* file_ = nullptr;
   std::string buffer_;
-  bool failed_ = false;
   // Per column: the last value and its text (many columns repeat: sources, currents of blocking
   // devices), so that a repeated value is copied instead of formatted again.
   struct Memo {

@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <memory>
+#include <iterator>
+
+#include "app/io/file_write.hpp"
 
 namespace nsspice::app {
 
@@ -14,14 +15,14 @@ std::string event_log_path(const std::string& output) {
   return p.string();
 }
 
-bool write_event_log(const std::string& path, const std::vector<circuit::EventLogEntry>& events) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
-  if (!f) return false;
-  fmt::print(f.get(), "time,device,transition,cause,impulse,jump_signal,jump_from,jump_to\n");
+std::string write_event_log(const std::string& path,
+                            const std::vector<circuit::EventLogEntry>& events) {
+  std::string text = "time,device,transition,cause,impulse,jump_signal,jump_from,jump_to\n";
+  auto out = std::back_inserter(text);
   for (const auto& e : events)
-    fmt::print(f.get(), "{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g}\n", e.t, e.device,
-               e.transition, e.cause, e.impulse, e.jump_signal, e.jump_from, e.jump_to);
-  return std::fflush(f.get()) == 0 && !std::ferror(f.get());
+    fmt::format_to(out, "{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g}\n", e.t, e.device,
+                   e.transition, e.cause, e.impulse, e.jump_signal, e.jump_from, e.jump_to);
+  return write_whole_file(path, text);
 }
 
 std::string format_event_log(const std::vector<circuit::EventLogEntry>& events, size_t max_rows) {

@@ -41,7 +41,7 @@ bool RawWriter::open(const std::string& path, const std::string& title,
   head += binary_ ? "Binary:\n" : "Values:\n";
   buffer_ = std::move(head);
   flush_buffer();
-  return !failed_;
+  return !failed();
 }
 
 void RawWriter::row(double t, std::span<const double> values) {
@@ -64,20 +64,28 @@ void RawWriter::row(double t, std::span<const double> values) {
 
 void RawWriter::flush_buffer() {
   if (file_ == nullptr) return;
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    failed_ = true;
+  if (failed()) {  // the file is lost already: keep memory flat, keep the first reason
+    buffer_.clear();
+    return;
+  }
+  const bool written =
+      buffer_.empty() || std::fwrite(buffer_.data(), 1, buffer_.size(), file_) == buffer_.size();
   buffer_.clear();
-  // Data first, then the count that covers it: the file is consistent at every step.
-  if (std::fflush(file_) != 0) failed_ = true;
+  // Data first, then the count that covers it: the file is consistent at every step (a count
+  // is never written over data that did not reach the file).
+  if (!written || std::fflush(file_) != 0) {
+    fail();
+    return;
+  }
   const std::string count = fmt::format("{:<{}}", points_, kCountWidth);
   if (std::fseek(file_, count_pos_, SEEK_SET) != 0 ||
       std::fwrite(count.data(), 1, count.size(), file_) != count.size() ||
       std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_END) != 0)
-    failed_ = true;
+    fail();
 }
 
 bool RawWriter::close() {
-  return close_buffered(file_, failed_, [this] { flush_buffer(); });
+  return close_buffered(file_, [this] { flush_buffer(); });
 }
 
 }  // namespace nsspice::app

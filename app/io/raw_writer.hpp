@@ -43,7 +43,6 @@ class RawWriter : public WaveformWriter {
   std::string buffer_;
   long points_ = 0;
   long count_pos_ = 0;
-  bool failed_ = false;
   void flush_buffer();
 };
 

@@ -1,6 +1,7 @@
 #include "app/io/waveforms.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 
@@ -40,6 +41,10 @@ double interpolate(const std::vector<double>& t, const std::vector<double>& y, d
   if (t[lo] == at) return y[lo];
   const double f = (at - t[lo]) / (t[hi] - t[lo]);
   return y[lo] + f * (y[hi] - y[lo]);
+}
+
+void WaveformWriter::fail() {
+  if (error_ == 0) error_ = errno != 0 ? errno : EIO;
 }
 
 void WaveformCollector::row(double t, std::span<const double> values) {

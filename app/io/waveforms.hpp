@@ -47,25 +47,36 @@ class WaveformCollector : public RowSink {
 };
 
 // A file of waveforms: header, rows, close. Closing (or any flush) leaves a valid file.
+// Every write, flush and close is checked: the first failure's errno is kept (error_number()),
+// and failed() turns true as soon as a buffer could not be written, so that a run can stop at
+// once instead of computing rows for a full disk.
 class WaveformWriter : public RowSink {
  public:
   // Opens (truncates) the file and writes the header; returns false with errno set on failure.
   virtual bool open(const std::string& path, const std::string& title,
                     const std::vector<std::string>& names) = 0;
-  // Flushes and closes; returns false if any write failed.
+  // Flushes and closes; returns false if any write failed (now or before).
   virtual bool close() = 0;
   void finish() override { close(); }
-};
+  bool failed() const { return error_ != 0; }
+  int error_number() const { return error_; }  // errno of the first failure; 0: none
 
-// The close of a buffered writer (CSV and raw alike): write out what is buffered (`flush`),
-// fclose, forget the handle. False if anything failed, now or before (`failed`).
-template <class Flush>
-bool close_buffered(std::FILE*& file, bool& failed, Flush flush) {
-  if (file == nullptr) return !failed;
-  flush();
-  if (std::fclose(file) != 0) failed = true;
-  file = nullptr;
-  return !failed;
-}
+ protected:
+  // Records errno (EIO if errno says nothing) unless a failure is recorded already.
+  void fail();
+  // The close of a buffered writer (CSV and raw alike): write out what is buffered (`flush`),
+  // fclose, forget the handle. False if anything failed, now or before.
+  template <class Flush>
+  bool close_buffered(std::FILE*& file, Flush flush) {
+    if (file == nullptr) return !failed();
+    flush();
+    if (std::fclose(file) != 0) fail();
+    file = nullptr;
+    return !failed();
+  }
+
+ private:
+  int error_ = 0;
+};
 
 }  // namespace nsspice::app

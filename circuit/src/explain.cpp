@@ -139,4 +139,49 @@ std::string explain_singular_matrix(const Assembled& a, const solvers::SparseMat
   return explain_singular(a, solvers::find_singular_block(matrix, rhs), matrix, rhs);
 }
 
+solvers::SparseMatrix mode_matrix(const Assembled& a, const solvers::SparseMatrix& w,
+                                  const std::vector<char>& mode) {
+  const solvers::Mlcs& m = a.mlcs;
+  const int n = m.n;
+  using Triplet = Eigen::Triplet<double, int>;
+  std::vector<Triplet> t;
+  t.reserve(static_cast<std::size_t>(w.nonZeros() + m.B.nonZeros() + m.C.nonZeros() +
+                                     m.D.nonZeros() + m.C_off.nonZeros() + m.m));
+  auto on = [&](Eigen::Index j) { return j < static_cast<Eigen::Index>(mode.size()) && mode[j]; };
+  for (int k = 0; k < w.outerSize(); ++k)
+    for (solvers::SparseMatrix::InnerIterator it(w, k); it; ++it)
+      t.emplace_back(it.row(), it.col(), it.value());
+  for (int k = 0; k < m.B.outerSize(); ++k)
+    for (solvers::SparseMatrix::InnerIterator it(m.B, k); it; ++it)
+      t.emplace_back(it.row(), n + it.col(), -it.value());
+  for (int k = 0; k < m.C.outerSize(); ++k)
+    for (solvers::SparseMatrix::InnerIterator it(m.C, k); it; ++it)
+      if (on(it.row())) t.emplace_back(n + it.row(), it.col(), it.value());
+  for (int k = 0; k < m.D.outerSize(); ++k)
+    for (solvers::SparseMatrix::InnerIterator it(m.D, k); it; ++it)
+      if (on(it.row())) t.emplace_back(n + it.row(), n + it.col(), it.value());
+  for (int k = 0; k < m.C_off.outerSize(); ++k)
+    for (solvers::SparseMatrix::InnerIterator it(m.C_off, k); it; ++it)
+      if (!on(it.row())) t.emplace_back(n + it.row(), it.col(), it.value());
+  for (int j = 0; j < m.m; ++j)
+    if (!on(j)) t.emplace_back(n + j, n + j, 1.0);
+  solvers::SparseMatrix k(n + m.m, n + m.m);
+  k.setFromTriplets(t.begin(), t.end());
+  k.makeCompressed();
+  return k;
+}
+
+std::string ModeDiagnosis::with(const std::string& message) const {
+  if (text.empty()) return message;
+  return overflow ? text : message + ": " + text;
+}
+
+ModeDiagnosis explain_mode(const Assembled& a, double delta, const std::vector<char>& mode) {
+  solvers::SparseMatrix w = a.mlcs.G;
+  if (delta > 0) w += a.mlcs.E / delta;
+  const solvers::SparseMatrix k = mode_matrix(a, w, mode);
+  const solvers::SingularBlock block = solvers::find_singular_block(k);
+  return {explain_singular(a, block, k), block.kind == solvers::SingularBlock::Kind::kOverflow};
+}
+
 }  // namespace nsspice::circuit

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "circuit/explain.hpp"
 #include "solvers/time/operating_point.hpp"
 
 namespace nsspice::circuit::detail {
@@ -71,10 +72,15 @@ InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
   const solvers::OperatingPoint op = solvers::solve_operating_point(system.mlcs, 0.0);
   if (op.outcome.status != solvers::LcpStatus::kSolved &&
       op.outcome.status != solvers::LcpStatus::kInaccurate) {
-    p.error = fmt::format(
-        "the DC operating point could not be found: {}{}; if the circuit has no DC path for some "
-        "node, give initial conditions and use '.tran ... UIC'",
-        op.outcome.message, pair_list(a, op.outcome.pairs));
+    // A singular matrix: the elements of its singular block (or the values out of range).
+    const ModeDiagnosis why = op.outcome.status == solvers::LcpStatus::kNumericalFailure
+                                  ? explain_mode(system, 0.0, op.mode)
+                                  : ModeDiagnosis{};
+    p.error = fmt::format("the DC operating point could not be found: {}{}",
+                          why.with(op.outcome.message + pair_list(a, op.outcome.pairs)),
+                          why.overflow ? ""
+                                       : "; if the circuit has no DC path for some node, give "
+                                         "initial conditions and use '.tran ... UIC'");
     return p;
   }
   p.x = op.x.head(a.mlcs.n);

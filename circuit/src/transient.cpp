@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "circuit/explain.hpp"
+#include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
 #include "circuit/tran_settings.hpp"
 
@@ -231,21 +233,47 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   };
   bool go_on = emit();
   StepCapture capture(options, stepper, opt.h);
+  const detail::CutDetector cuts(circuit, assembled);
+  std::vector<detail::InductorCut> cut_list;
+  Eigen::VectorXd x_before;
+  std::vector<char> mode_before;
+  // A switch found open at the end of a step (its crossing) cuts in the next step: the
+  // switches opened in the last two steps are the candidates.
+  std::vector<std::string> opened_before;
   while (go_on && !stepper.finished()) {
+    if (cuts.active()) {
+      x_before = stepper.x();
+      mode_before = stepper.mode();
+    }
     capture.before_step(result.captured);
     const solvers::MlcpOutcome outcome = stepper.step();
     capture.after_step(result.captured);
     if (outcome.status != solvers::LcpStatus::kSolved &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
+      // A singular matrix: the elements of its singular block, in the mode of the step.
+      const ModeDiagnosis why =
+          outcome.status == solvers::LcpStatus::kNumericalFailure
+              ? explain_mode(assembled, opt.theta * (stepper.t_next() - stepper.t()),
+                             stepper.mode())
+              : ModeDiagnosis{};
       result.error =
-          fmt::format("at t = {:.9g} s (step from {:.9g} s): {}{} [{}]", stepper.t_next(),
-                      stepper.t(), outcome.message, detail::pair_list(assembled, outcome.pairs),
-                      solvers::to_string(outcome.status));
+          fmt::format("at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
+                      why.with(fmt::format("{}{} [{}]", outcome.message,
+                                           detail::pair_list(assembled, outcome.pairs),
+                                           solvers::to_string(outcome.status))));
       break;
+    }
+    if (cuts.active()) {
+      std::vector<std::string> opened = cuts.opened(mode_before, stepper.mode());
+      opened_before.insert(opened_before.end(), opened.begin(), opened.end());
+      cuts.check(stepper.t_prev(), x_before, stepper.x(), opened_before, cut_list);
+      opened_before = std::move(opened);
     }
     go_on = emit();
   }
+  detail::report_cuts(cut_list, result.warnings);
   result.t_end = stepper.t();
+  result.stopped = !go_on;
   result.stats = stepper.stats();
   if (result.stats.floor_steps > 0)
     result.warnings.push_back(fmt::format(

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "circuit/explain.hpp"
+#include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
 #include "circuit/transient.hpp"
 
@@ -33,6 +35,25 @@ std::vector<EventLogEntry> event_log(const Assembled& a,
     out.push_back(std::move(e));
   }
   return out;
+}
+
+// A row per cut (inductor_cuts.hpp) in the event log, after the events of its time: device the
+// inductor, transition "cut", cause "switch S", impulse the flux L·Δi (V·s), the jump of i(L).
+void add_cuts(const std::vector<detail::InductorCut>& cuts, std::vector<EventLogEntry>& log) {
+  for (const auto& c : cuts) {
+    EventLogEntry e;
+    e.t = c.t;
+    e.device = c.inductor;
+    e.transition = "cut";
+    e.cause = "switch " + c.switches;
+    e.impulse = c.impulse();
+    e.jump_signal = "i(" + c.inductor + ")";
+    e.jump_from = c.i_before;
+    e.jump_to = c.i_after;
+    const auto at = std::upper_bound(log.begin(), log.end(), c.t,
+                                     [](double t, const EventLogEntry& x) { return t < x.t; });
+    log.insert(at, std::move(e));
+  }
 }
 
 }  // namespace
@@ -83,20 +104,42 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   }
   solvers::EventDriven integrator(assembled.mlcs, eo);
   const double t_from = tran.tstart - 1e-9 * tran.tstop;
-  const solvers::EventOutcome outcome =
-      integrator.run(init.x, init.q, init.lambda, init.mode,
-                     [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
-                       result.t_end = t;
-                       if (t < t_from) return true;
-                       ++result.points;
-                       return observer(t, x, lambda);
-                     });
+  // Inductor currents cut by opening switches: the point before and the mode then.
+  const detail::CutDetector cuts(circuit, assembled);
+  std::vector<detail::InductorCut> cut_list;
+  Eigen::VectorXd x_prev;
+  std::vector<char> mode_prev;
+  double t_prev = 0;
+  const solvers::EventOutcome outcome = integrator.run(
+      init.x, init.q, init.lambda, init.mode,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+        if (cuts.active()) {
+          if (x_prev.size() == x.size())
+            cuts.check(t_prev, x_prev, x, cuts.opened(mode_prev, integrator.mode()), cut_list);
+          t_prev = t;
+          x_prev = x;
+          mode_prev = integrator.mode();
+        }
+        result.t_end = t;
+        if (t < t_from) return true;
+        ++result.points;
+        result.stopped = !observer(t, x, lambda);
+        return !result.stopped;
+      });
   result.event_stats = integrator.stats();
   result.events = event_log(assembled, integrator.events());
+  add_cuts(cut_list, result.events);
+  detail::report_cuts(cut_list, result.warnings);
   result.h = eo.h_max;
-  if (!outcome.ok)
-    result.error = fmt::format("at t = {:.12g} s: {}{}", outcome.t, outcome.message,
-                               detail::pair_list(assembled, outcome.pairs));
+  if (!outcome.ok) {
+    // A singular mode: the elements of its singular block (the pencil (E, G) of a mode whose
+    // DAE has no unique solution is singular for every step, so one δ serves).
+    const double delta = tran.tstep > 0 ? tran.tstep : tran.tstop / 1000;
+    const ModeDiagnosis why = explain_mode(assembled, delta, integrator.mode());
+    result.error =
+        fmt::format("at t = {:.12g} s: {}", outcome.t,
+                    why.with(outcome.message + detail::pair_list(assembled, outcome.pairs)));
+  }
   result.ok = result.error.empty();
   return result;
 }

@@ -137,6 +137,7 @@ class EventDriven {
   const std::vector<EventRecord>& events() const { return events_; }
   EventStats stats() const;
   double t() const { return t_; }
+  const std::vector<char>& mode() const { return mode_; }  // the mode in force (1 = on)
 
  private:
   struct Crossing {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -44,8 +45,12 @@ class AppTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / (std::string("nsspice_app_") + std::to_string(::getpid()) +
-                                        "_" + info->test_suite_name() + "_" + info->name());
+    // Parameterized names hold '/' ("Files/DialectCorpus..."): one directory, not a nest whose
+    // parent would be left behind.
+    std::string name = std::string("nsspice_app_") + std::to_string(::getpid()) + "_" +
+                       info->test_suite_name() + "_" + info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    dir_ = fs::temp_directory_path() / name;
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

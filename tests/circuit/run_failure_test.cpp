@@ -1,0 +1,259 @@
+// Issue 16, causes named in runs: a singular matrix that stops the operating point or a step
+// names the elements of its singular block (circuit/explain.hpp wired into the failure paths),
+// and an inductor current cut by an opening ideal switch is reported with its impulse
+// (circuit/src/inductor_cuts.hpp), checked against the closed form of the RL charge.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+#include <string>
+
+#include "circuit/assemble.hpp"
+#include "circuit/explain.hpp"
+#include "circuit/transient.hpp"
+#include "circuit_helpers.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+using testing::elaborate_text;
+
+TransientOptions with_method(TranMethod method) {
+  TransientOptions o;
+  o.method = method;
+  return o;
+}
+
+TransientResult run(const std::string& text, TransientOptions options = {}) {
+  const testing::Elaborated e = elaborate_text(text);
+  EXPECT_FALSE(e.diags.has_errors()) << e.text();
+  const Assembled a = assemble(e.circuit);
+  return run_transient(e.circuit, a, options,
+                       [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) { return true; });
+}
+
+// ---- singular matrices named where they stop a run ----
+
+// An ideal switch closing across a voltage source at t = 0.5 ms: the source's branch equation
+// and the switch's on row say the same thing, the currents of both are not determined.
+constexpr const char* kSwitchShortsSource =
+    "t\nV1 a 0 1\nR1 a 0 1\nS1 a 0 ctl 0 SW\nVc ctl 0 PULSE(0 1 0.5m 1n 1n 1 2)\n"
+    ".model SW SW(VT=0.5 RON=0)\n.tran 1u 1m\n";
+
+TEST(SingularStop, StepNamesTheSourceAndTheSwitchAndTheTime) {
+  const TransientResult r = run(kSwitchShortsSource);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NEAR(r.t_end, 0.5e-3, 1e-6);
+  EXPECT_NE(r.error.find("at t = 0.0005"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("[numerical failure]: numerically singular; unknowns not determined: "
+                         "i(v1), lambda(s1) (devices: v1, s1); dependent (or empty) equations: "
+                         "branch equation of v1, complementarity row of s1 (devices: v1, s1)"),
+            std::string::npos)
+      << r.error;
+}
+
+TEST(SingularStop, EventDrivenStepNamesTheSourceAndTheSwitch) {
+  const TransientResult r = run(kSwitchShortsSource, with_method(TranMethod::kEvent));
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("at t = 0.0005"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("(devices: v1, s1)"), std::string::npos) << r.error;
+}
+
+TEST(SingularStop, OperatingPointNamesTheFloatingNodeAndItsCapacitors) {
+  const TransientResult r = run("t\nV1 a 0 1\nR1 a 0 1\nC1 a b 1u\nC2 b 0 1u\n.tran 1u 1m\n");
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("the DC operating point could not be found"), std::string::npos);
+  EXPECT_NE(r.error.find("structurally singular (structural rank 2 of 3); unknowns not "
+                         "determined: v(b) (devices: c1, c2); dependent (or empty) equations: "
+                         "KCL at b (devices: c1, c2)"),
+            std::string::npos)
+      << r.error;
+}
+
+TEST(SingularStop, ModeMatrixIsTheModeSystemOfTheSolver) {
+  // K(σ) with the diode off (row n: λ = 0) and on (row n: C x + D λ = −d), built by hand.
+  const testing::Elaborated e =
+      elaborate_text("t\nV1 a 0 1\nD1 a b DM\nC1 b 0 1u\n.model DM D RON=2\n.tran 1u 1m\n");
+  const Assembled a = assemble(e.circuit);
+  const int n = a.mlcs.n, m = a.mlcs.m;
+  ASSERT_EQ(m, 1);
+  for (const char on : {0, 1}) {
+    Eigen::MatrixXd k = Eigen::MatrixXd::Zero(n + m, n + m);
+    k.topLeftCorner(n, n) = Eigen::MatrixXd(a.mlcs.G);
+    k.topRightCorner(n, m) = -Eigen::MatrixXd(a.mlcs.B);
+    if (on) {
+      k.bottomLeftCorner(m, n) = Eigen::MatrixXd(a.mlcs.C);
+      k.bottomRightCorner(m, m) = Eigen::MatrixXd(a.mlcs.D);
+    } else {
+      k(n, n) = 1.0;
+    }
+    const Eigen::MatrixXd built = Eigen::MatrixXd(mode_matrix(a, a.mlcs.G, {on}));
+    EXPECT_EQ(built, k) << "mode " << int(on);
+  }
+  // Off, node b is reached by nothing but C1 (open at DC); on, the diode's RON conducts.
+  EXPECT_NE(explain_mode(a, 0.0, {0}).text.find("unknowns not determined: v(b), lambda(d1)"),
+            std::string::npos);
+  EXPECT_FALSE(explain_mode(a, 0.0, {0}).overflow);
+  EXPECT_EQ(explain_mode(a, 0.0, {1}).text, "");
+  EXPECT_EQ(explain_mode(a, 1e-6, {0}).text, "");  // C1/δ holds node b in a step
+}
+
+TEST(SingularStop, OverflowIsNamedAsSuchNotAsASingularCircuit) {
+  // 1e308 V across 1e-308 Ω: G holds 1e308, the solver's pivots look like zeros.
+  const TransientResult r = run("t\nV1 a 0 1e308\nR1 a 0 1e-308\n.tran 1u 1m\n");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error,
+            "the DC operating point could not be found: overflow: values beyond the range double "
+            "precision can solve with (|x| > 1e+150): matrix[KCL at a, v(a)] = 1e+308 (devices: "
+            "v1, r1); the matrix is not singular, its values are out of range");
+}
+
+// ---- inductor currents cut by an opening switch ----
+
+// V1 = 1 V, R1 = 1 Ω, L1 = 1 mH from zero current (UIC): i(t) = 1 − exp(−t/τ), τ = 1 ms. The
+// switch S1 in series opens when its control falls through 0.5 V at t_s = 0.5 ms + 0.5 ns.
+constexpr const char* kCut =
+    "t\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\nVc ctl 0 PULSE(1 0 0.5m 1n 1n 1 2)\n"
+    ".model SW SW(VT=0.5 RON=0)\n.tran 1u 1m UIC\n";
+const double kTs = 0.5e-3 + 0.5e-9;
+const double kIcut = 1 - std::exp(-kTs / 1e-3);  // 0.39347 A
+const double kImpulse = 1e-3 * kIcut;            // L·Δi, V·s
+
+struct CutWarning {
+  double t = 0, i_before = 0, i_after = 0, impulse = 0;
+};
+
+std::vector<CutWarning> cut_warnings(const TransientResult& r) {
+  static const std::regex re(
+      "t = ([-0-9.e+]+) s: switch s1 cuts the current of l1 \\(([-0-9.e+]+) A -> ([-0-9.e+]+) "
+      "A\\): voltage impulse L·Δi = ([-0-9.e+]+) V·s");
+  std::vector<CutWarning> out;
+  for (const auto& w : r.warnings) {
+    std::smatch m;
+    if (std::regex_search(w, m, re))
+      out.push_back({std::stod(m[1].str()), std::stod(m[2].str()), std::stod(m[3].str()),
+                     std::stod(m[4].str())});
+  }
+  return out;
+}
+
+TEST(InductorCut, ThetaSchemeReportsTheCutWithItsImpulse) {
+  const TransientResult r = run(kCut);
+  ASSERT_TRUE(r.ok) << r.error;
+  const auto cuts = cut_warnings(r);
+  ASSERT_EQ(cuts.size(), 1u) << ::testing::PrintToString(r.warnings);
+  EXPECT_NEAR(cuts[0].t, kTs, 1e-6);
+  // θ = ½ with h = 1 µs: the RL charge is O(h²/τ²) = 1e-6 relative from exact; the warning
+  // prints 6 digits (current) and 4 digits (impulse).
+  EXPECT_NEAR(cuts[0].i_before, kIcut, 2e-6);
+  EXPECT_EQ(cuts[0].i_after, 0.0);
+  EXPECT_NEAR(cuts[0].impulse, kImpulse, 1e-4 * kImpulse);
+}
+
+TEST(InductorCut, EventDrivenLogsTheCutWithItsImpulse) {
+  const TransientResult r = run(kCut, with_method(TranMethod::kEvent));
+  ASSERT_TRUE(r.ok) << r.error;
+  const auto cuts = cut_warnings(r);
+  ASSERT_EQ(cuts.size(), 1u) << ::testing::PrintToString(r.warnings);
+  const auto it = std::find_if(r.events.begin(), r.events.end(),
+                               [](const EventLogEntry& e) { return e.transition == "cut"; });
+  ASSERT_NE(it, r.events.end());
+  EXPECT_EQ(it->device, "l1");
+  EXPECT_EQ(it->cause, "switch s1");
+  EXPECT_EQ(it->jump_signal, "i(l1)");
+  // Radau IIA at the default evrtol: the current before the cut to 1e-5 relative.
+  EXPECT_NEAR(it->jump_from, kIcut, 1e-5 * kIcut);
+  EXPECT_NEAR(it->jump_to, 0.0, 1e-12);
+  EXPECT_NEAR(it->impulse, 1e-3 * it->jump_from, 1e-15);
+  EXPECT_NEAR(it->t, kTs, 1e-8);
+  // The log stays in time order, the cut after the switch's own on->off row.
+  EXPECT_TRUE(
+      std::is_sorted(r.events.begin(), r.events.end(),
+                     [](const EventLogEntry& x, const EventLogEntry& y) { return x.t < y.t; }));
+  const auto sw = std::find_if(r.events.begin(), r.events.end(),
+                               [](const EventLogEntry& e) { return e.device == "s1"; });
+  ASSERT_NE(sw, r.events.end());
+  EXPECT_LT(sw - r.events.begin(), it - r.events.begin());
+}
+
+TEST(InductorCut, AFreewheelingDiodeTakesTheCurrentAndNothingIsReported) {
+  // D1 (anode c, cathode b) across L1: the current goes on through it when S1 opens.
+  std::string text = kCut;
+  text.insert(text.find(".model"), "D1 c b DM\n.model DM D\n");
+  for (const TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
+    const TransientResult r = run(text, with_method(method));
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(cut_warnings(r).empty()) << ::testing::PrintToString(r.warnings);
+    for (const auto& w : r.warnings) EXPECT_EQ(w.find("cuts the current"), std::string::npos) << w;
+  }
+}
+
+TEST(InductorCut, AFiniteRoffIsAPathAndNothingIsReported) {
+  // ROFF = 100 kΩ: the current decays as exp(−t ROFF/L), τ = 10 ns, within the step after the
+  // switch opens (the control crosses 0.5 V on a step end, t = 0.5 ms), with a finite voltage:
+  // not a cut. The same with ROFF = ∞ is one.
+  const std::string base =
+      "t\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\n"
+      "Vc ctl 0 PWL(0 1 0.4995m 1 0.5005m 0)\n.tran 1u 1m UIC\n";
+  const TransientResult finite = run(base + ".model SW SW(VT=0.5 RON=0 ROFF=100k)\n");
+  ASSERT_TRUE(finite.ok) << finite.error;
+  EXPECT_TRUE(cut_warnings(finite).empty()) << ::testing::PrintToString(finite.warnings);
+  const TransientResult ideal = run(base + ".model SW SW(VT=0.5 RON=0)\n");
+  ASSERT_TRUE(ideal.ok) << ideal.error;
+  ASSERT_EQ(cut_warnings(ideal).size(), 1u) << ::testing::PrintToString(ideal.warnings);
+  EXPECT_NEAR(cut_warnings(ideal)[0].t, 0.5e-3, 1e-9);
+}
+
+TEST(InductorCut, ManyCutsAreCountedAfterTheFirstTen) {
+  // The switch opens every 20 µs (PULSE period) and closes again: 50 cuts in 1 ms.
+  const std::string text =
+      "t\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\n"
+      "Vc ctl 0 PULSE(1 0 10u 1n 1n 10u 20u)\n.model SW SW(VT=0.5 RON=0)\n.tran 1u 1m UIC\n";
+  const TransientResult r = run(text);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(cut_warnings(r).size(), 10u);
+  const std::string& last = r.warnings.back();
+  EXPECT_NE(last.find("40 more inductor currents cut by opening switches"), std::string::npos)
+      << last;
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
+
+namespace nsspice::circuit {
+namespace {
+
+// ---- the stop hook: an observer returning false (how `run` honours SIGINT/SIGTERM) ----
+
+TEST(StopHook, ObserverFalseStopsBothMethodsAfterThatPoint) {
+  const testing::Elaborated e = elaborate_text(
+      "t\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\nD1 b 0 DM\n.model DM D\n"
+      ".tran 1u 10m\n");
+  const Assembled a = assemble(e.circuit);
+  for (const TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
+    long seen = 0;
+    double t_last = 0;
+    const TransientResult r =
+        run_transient(e.circuit, a, with_method(method),
+                      [&](double t, const Eigen::VectorXd&, const Eigen::VectorXd&) {
+                        ++seen;
+                        t_last = t;
+                        return seen < 100;  // stop after the 100th point
+                      });
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(seen, 100);  // no point after the one that said stop
+    EXPECT_EQ(r.points, 100);
+    EXPECT_LT(t_last, 1e-3);
+  }
+  // A run that is not stopped says so.
+  const TransientResult full =
+      run_transient(e.circuit, a, {},
+                    [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) { return true; });
+  EXPECT_TRUE(full.ok);
+  EXPECT_FALSE(full.stopped);
+  EXPECT_NEAR(full.t_end, 10e-3, 1e-12);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
