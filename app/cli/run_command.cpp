@@ -330,7 +330,8 @@ int run_command(const RunOptions& o) {
   return code;
 }
 
-RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded) {
+RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
+                       const InterruptScope& interrupt) {
   RunOutcome out;
   const circuit::Circuit& circuit = loaded.circuit;
   const circuit::Assembled assembled = circuit::assemble(circuit);
@@ -346,23 +347,29 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded) {
   for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
   if (!writer->open(plan->output_path, circuit.title, names)) {
     out.code = kOutputFailed;
-    out.message = fmt::format("cannot write '{}': {}", plan->output_path, std::strerror(errno));
+    out.message = write_failure(plan->output_path, writer->error_number());
     return out;
   }
   PlotRequest plot;
+  Streamed streamed;
   const Simulated sim =
-      stream_run(circuit, assembled, signals, *plan, false, *writer, plot, out.rows);
-  const bool written = writer->close();
+      stream_run(circuit, assembled, signals, *plan, false, interrupt, *writer, plot, streamed);
+  out.rows = streamed.rows;
+  const bool written = writer->close() && !streamed.output_lost;
   out.measures = plan->output.measures.results();
   out.warnings = sim.result.warnings;
   out.t_end = sim.result.t_end;
-  if (!sim.result.ok) {
+  if (!written) {
+    out.code = kOutputFailed;
+    out.message = write_failure(plan->output_path, writer->error_number());
+  } else if (!sim.result.ok) {
     out.code = kSimulationFailed;
     out.message =
         fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end, sim.result.error);
-  } else if (!written) {
-    out.code = kOutputFailed;
-    out.message = fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno));
+  } else if (interrupt.requested()) {
+    out.code = interrupted_exit_code(interrupt.signal());
+    out.message = fmt::format("interrupted at t = {:.9g} s by {}", sim.t_last,
+                              signal_name(interrupt.signal()));
   }
   return out;
 }

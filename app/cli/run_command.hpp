@@ -52,10 +52,12 @@ int run_command(const RunOptions& options);
 
 struct LoadedNetlist;
 struct MeasureResult;
+class InterruptScope;
 
 // One run of a sweep: the plan made for `options` (its output file), the transient streamed
 // into that file; no report, no plot, nothing printed. `code` is 0, or 1 (the plan), 2 (the
-// simulation stopped) or 3 (the file), with `message` saying why.
+// simulation stopped), 3 (the file) or 128 + signal (interrupted: the file ends on the last
+// whole row), with `message` saying why.
 struct RunOutcome {
   int code = 0;
   std::string message;
@@ -65,6 +67,7 @@ struct RunOutcome {
   std::vector<std::string> warnings;
   std::string output_path;
 };
-RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded);
+RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded,
+                       const InterruptScope& interrupt);
 
 }  // namespace nsspice::app

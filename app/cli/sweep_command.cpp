@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/cli/interrupt.hpp"
 #include "app/cli/run_plan.hpp"
 #include "app/measure/measure.hpp"
 #include "app/sweep/sweep_points.hpp"
@@ -64,6 +65,7 @@ std::string run_path(const RunOptions& o, const std::string& output, bool direct
 }
 
 struct Outcome {
+  bool ran = false;  // false: not started (the sweep was interrupted first)
   RunOutcome run;
   std::string diagnostics;  // of loading the run's netlist, when it failed
 };
@@ -120,7 +122,12 @@ bool write_meas_csv(const std::string& path, const std::vector<SweepDimension>& 
     if (mc) out << "," << runs[k].trial + 1;
     for (double v : runs[k].values) out << "," << number(v);
     const auto& r = outcomes[k].run;
-    out << "," << (r.code == 0 ? "ok" : r.code == kSimulationFailed ? "stopped" : "failed");
+    out << ","
+        << (!outcomes[k].ran              ? "not run"
+            : r.code == 0                 ? "ok"
+            : r.code == kSimulationFailed ? "stopped"
+            : r.code > 128                ? "interrupted"
+                                          : "failed");
     for (const auto& m : meas_names) {
       out << ",";
       for (const auto& res : r.measures)
@@ -245,9 +252,13 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
   std::vector<std::string> paths(runs->size());
   for (std::size_t k = 0; k < runs->size(); ++k) paths[k] = run_path(o, base.output, directory, k);
   std::atomic<std::size_t> next{0};
+  const InterruptScope interrupt;  // a signal stops the runs under way after their current row
+  std::atomic<std::size_t> started{0};
   auto worker = [&]() {
-    for (std::size_t k = next++; k < runs->size(); k = next++) {
+    for (std::size_t k = next++; k < runs->size() && !interrupt.requested(); k = next++) {
+      ++started;
       const SweepRun& run = (*runs)[k];
+      outcomes[k].ran = true;
       LoadOptions lo = load_options(dims, run);
       std::optional<RunRandom> random;
       if (mc) {
@@ -263,7 +274,7 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
       }
       RunOptions ro = base;
       ro.output = paths[k];
-      outcomes[k].run = run_to_file(ro, *loaded);
+      outcomes[k].run = run_to_file(ro, *loaded, interrupt);
     }
   };
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -274,16 +285,28 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
   worker();
   for (auto& t : pool) t.join();
 
-  int code = 0;
-  std::size_t failed = 0;
+  // Exit code priority as for one run (docs/output.md): 3 before 2 before 128 + signal.
+  bool lost = false, stopped = false;
+  std::size_t failed = 0, not_run = 0, cut = 0;
   for (std::size_t k = 0; k < runs->size(); ++k) {
     const auto& out = outcomes[k];
-    if (out.run.code == 0) continue;
-    ++failed;
-    code = std::max(code, out.run.code == kBadInput ? kSimulationFailed : out.run.code);
+    if (!out.ran) ++not_run;
+    if (!out.ran || out.run.code == 0) continue;
+    if (out.run.code > 128)
+      ++cut;
+    else
+      ++failed;
+    lost = lost || out.run.code == kOutputFailed;
+    stopped = stopped || out.run.code == kSimulationFailed || out.run.code == kBadInput;
     print_error(
         fmt::format("run {} ({}): {}", k + 1, values_text(dims, (*runs)[k], mc), out.run.message));
     if (!out.diagnostics.empty()) fmt::print(stderr, "{}", out.diagnostics);
+  }
+  int code = lost ? kOutputFailed : stopped ? kSimulationFailed : 0;
+  if (interrupt.requested()) {
+    fmt::print(stderr, "nsspice: interrupted by {}: {} of {} runs not started\n",
+               signal_name(interrupt.signal()), not_run, runs->size());
+    if (code == 0) code = interrupted_exit_code(interrupt.signal());
   }
   if (raw && !join_raw(paths, base.output, error)) {
     print_error(error);
@@ -314,7 +337,10 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
                dims.size() == 1 ? "" : "s",
                mc ? fmt::format(", {} Monte Carlo trials each, seed {}", o.runs, o.seed) : "", jobs,
                jobs == 1 ? "" : "s");
-    fmt::print("  {:<18} {} ok, {} failed\n", "outcome", runs->size() - failed, failed);
+    fmt::print("  {:<18} {} ok, {} failed{}\n", "outcome", runs->size() - failed - not_run - cut,
+               failed,
+               not_run + cut > 0 ? fmt::format(", {} interrupted, {} not run", cut, not_run)
+                                 : std::string());
     fmt::print("  {:<18} {}\n", "waveforms",
                raw ? base.output : fmt::format("{} ... {}", paths.front(), paths.back()));
     fmt::print("  {:<18} {}\n", "measurements", meas_path);

@@ -154,6 +154,22 @@ TEST_F(Sweep, AFailingRunIsReportedAndTheOthersGoOn) {
   EXPECT_TRUE(fs::exists(dir_ / "f.run3.csv"));
 }
 
+// SIGINT during a sweep: the runs under way stop after their current row, no new run starts,
+// the measurement table says which runs ran, exit 130.
+TEST_F(Sweep, AnInterruptStopsTheRunsUnderWayAndStartsNoOther) {
+  write("i.cir",
+        "i\n.param r=agauss(1k, 100, 1)\nV1 a 0 SIN(0 1 1k)\nR1 a b {r}\nC1 b 0 1u\n"
+        ".tran 1u 0.5\n.end\n");
+  const CliRun r = run_shell("cd '" + dir_.string() + "' && timeout --preserve-status -s INT 1 '" +
+                             NSSPICE_BINARY + "' run i.cir -o i.csv --grid 1m --runs 500 --jobs 2");
+  EXPECT_EQ(r.exit_code, 130) << r.output;
+  EXPECT_NE(r.output.find("interrupted by SIGINT:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("runs not started"), std::string::npos) << r.output;
+  const std::string meas = read_file(dir_ / "i.meas.csv");
+  EXPECT_NE(meas.find(",not run"), std::string::npos) << meas;
+  EXPECT_FALSE(fs::exists(dir_ / "i.run500.csv"));
+}
+
 TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   write("r.cir", std::string(kRc) + ".step param r list 500 1k 2k\n.end\n");
   const CliRun r = nsspice("run r.cir -o r.raw -q");
