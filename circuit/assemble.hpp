@@ -50,6 +50,9 @@ struct Assembled {
   solvers::Mlcs mlcs;
   std::vector<std::string> unknown_names;  // "v(out)", "i(l1)", "i(v1)", "i(e1)"
   std::vector<std::string> pair_names;     // device name of each complementarity pair
+  // Which pair of a multi-pair device ("forward"/"breakdown", "lower"/"upper", "gs1"...);
+  // "" for a device of one pair.
+  std::vector<std::string> pair_roles;
   std::vector<int> pair_device;            // index into Circuit::devices
   std::vector<Waveform> sources;           // s(t) components
   std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)

@@ -9,6 +9,7 @@
 #include "app/cli/plot_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/plot/plot_layout.hpp"
 #include "netlist/units.hpp"
 
 namespace {
@@ -56,6 +57,19 @@ void add_plot_layout(CLI::App* cmd, std::string& signals, std::vector<std::strin
   cmd->add_flag("--show", show, "also open the plot in a window (when a display is available)");
 }
 
+// --zoom last:N: a zoom column on the last N switching periods (0 or off: none).
+void add_zoom(CLI::App* cmd, std::string& zoom) {
+  cmd->add_option("--zoom", zoom,
+                  "zoom column on the last N switching periods: last:N (default last:5 when "
+                  "periodic switching is found; off: none)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return nsspice::app::parse_zoom(text) ? std::string()
+                                                  : "expected last:N (e.g. last:5) or off";
+          },
+          "last:N"));
+}
+
 // The command line's values of `run`; numbers given are copied into `run` after parsing.
 struct RunCli {
   RunOptions run;
@@ -96,8 +110,9 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                                "also write a plot (.png, .svg or .pdf; default <netlist>.png)")
                    ->expected(0, 1);
   add_plot_layout(cmd, run.signals, run.panels, run.show,
-                  "signals to plot, comma separated, e.g. v(out),i(d1) (default: all node "
-                  "voltages)");
+                  "signals to plot, comma separated, e.g. v(out),i(d1) (default: the netlist's "
+                  ".print/.save/.probe signals, else voltages and currents by kind and scale)");
+  add_zoom(cmd, run.zoom);
   cmd->add_option("--meas", run.measures,
                   "a measurement (repeatable): 'avg v(out) from=1m to=2m', rms, min, max, pp, "
                   "integ; 'when v(out)=2.5 rise=2'; 'find v(a) at=1m'")
@@ -140,6 +155,7 @@ CLI::App* add_plot(CLI::App& app, PlotOptions& plot) {
   add_plot_layout(pcmd, plot.signals, plot.panels, plot.show,
                   "signals in one panel, comma separated (default: voltages, then currents)");
   add_window(pcmd, plot.t_from, plot.t_to);
+  add_zoom(pcmd, plot.zoom);
   return pcmd;
 }
 

@@ -19,6 +19,7 @@
 #include "app/io/signals.hpp"
 #include "app/measure/measure.hpp"
 #include "app/plot/plot_gnuplot.hpp"
+#include "app/plot/plot_layout.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::app {
@@ -40,7 +41,8 @@ class RowCounter : public RowSink {
   long rows_ = 0;
 };
 
-// Every point of the run: measurements, plot series (decimated), the file chain.
+// Every point of the run: measurements, plot series (decimated, plus the raw tail for a zoom
+// column), the file chain.
 class RunSink : public RowSink {
  public:
   RunSink(MeasureSet& measures, RowSink& file) : measures_(measures), file_(file) {}
@@ -49,7 +51,10 @@ class RunSink : public RowSink {
     panels_ = panels;
     layout_ = std::move(layout);
     for (const auto& cols : layout_)
-      for (size_t k = 0; k < cols.size(); ++k) decimators_.emplace_back(t0, t1);
+      for (size_t k = 0; k < cols.size(); ++k) {
+        decimators_.emplace_back(t0, t1);
+        tails_.emplace_back();
+      }
   }
   void row(double t, std::span<const double> values) override {
     measures_.feed(t, values);
@@ -57,16 +62,23 @@ class RunSink : public RowSink {
     if (panels_ == nullptr) return;
     size_t d = 0;
     for (size_t p = 0; p < layout_.size(); ++p)
-      for (size_t k = 0; k < layout_[p].size(); ++k)
-        decimators_[d++].add(t, values[layout_[p][k]], (*panels_)[p].series[k]);
+      for (size_t k = 0; k < layout_[p].size(); ++k, ++d) {
+        PlotSeries& s = (*panels_)[p].series[k];
+        const double y = values[layout_[p][k]];
+        decimators_[d].add(t, y, s.t, s.y);
+        tails_[d].add(t, y);
+      }
   }
   void finish() override {
     file_.finish();
     if (panels_ == nullptr) return;
     size_t d = 0;
     for (size_t p = 0; p < layout_.size(); ++p)
-      for (size_t k = 0; k < layout_[p].size(); ++k)
-        decimators_[d++].finish((*panels_)[p].series[k]);
+      for (size_t k = 0; k < layout_[p].size(); ++k, ++d) {
+        PlotSeries& s = (*panels_)[p].series[k];
+        decimators_[d].finish(s.t, s.y);
+        s.detail = tails_[d].samples();
+      }
   }
 
  private:
@@ -75,6 +87,7 @@ class RunSink : public RowSink {
   std::vector<PlotPanel>* panels_ = nullptr;
   std::vector<std::vector<size_t>> layout_;
   std::vector<SeriesDecimator> decimators_;
+  std::vector<TailBuffer> tails_;
 };
 
 bool write_text(const std::string& path, const std::string& text) {
@@ -141,8 +154,7 @@ int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::Tr
 }
 
 void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim, double wall,
-                  long rows, const SideFiles& files, int code,
-                  const std::vector<MeasureResult>& measured) {
+                  long rows, const SideFiles& files, int code) {
   if (o.quiet) return;
   fmt::print("{}", format_report(sim.result, wall, sim.wall_seconds, plan.output_path, rows));
   fmt::print("  {:<18} {}{}\n", "format", format_name(plan.format),
@@ -152,7 +164,12 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
   if (!files.events_path.empty()) fmt::print("  {:<18} {}\n", "event log", files.events_path);
   if (!plan.plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plan.plot_path);
   if (!files.dump_path.empty()) fmt::print("  {:<18} {}\n", "LCP dump", files.dump_path);
-  if (!measured.empty()) fmt::print("measurements\n{}", format_measures(measured));
+}
+
+// The measurements asked for: printed with -q too (-q silences the report, not the results).
+void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
+  if (measured.empty()) return;
+  fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
 }
 
 // The plot request: one panel per layout entry, marks at state jumps and logged events.
@@ -169,11 +186,33 @@ PlotRequest plot_request(const RunOptions& o, const RunPlan& plan, const std::st
   return plot;
 }
 
+// Marks on the event strip: state jumps and logged events (at most kMaxMarks, evenly chosen).
 void mark_events(const circuit::TransientResult& result, PlotRequest& plot) {
-  for (double t : result.stats.impulse_times) plot.events.push_back({t, "jump"});
-  if (result.events.size() <= 60)  // more would hide the curves
-    for (const auto& e : result.events)
-      plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
+  constexpr size_t kMaxMarks = 20000;
+  const auto& jumps = result.stats.impulse_times;
+  for (size_t k = 0; k < jumps.size(); k += 1 + jumps.size() / kMaxMarks)
+    plot.events.push_back({jumps[k], "jump"});
+  const auto& events = result.events;
+  for (size_t k = 0; k < events.size(); k += 1 + events.size() / kMaxMarks)
+    plot.events.push_back(
+        {events[k].t, events[k].device.empty() ? events[k].transition : events[k].device});
+}
+
+// The default layout (by kind and scale), the zoom column and the note on left-out signals,
+// once the series are known.
+void arrange_plot(const RunOptions& o, const RunPlan& plan, PlotRequest& plot) {
+  if (plan.output.auto_layout && !plot.panels.empty()) {
+    std::vector<PlotSeries> series;
+    for (auto& p : plot.panels)
+      for (auto& s : p.series) series.push_back(std::move(s));
+    plot.panels = arrange_panels(std::move(series));
+  }
+  const auto periods = o.zoom.empty() ? std::optional<int>(5) : parse_zoom(o.zoom);
+  if (const auto note = add_switching_zoom(plot, periods.value_or(0), !o.zoom.empty());
+      !note.empty())
+    fmt::print(stderr, "nsspice: note: {}\n", note);
+  plot.note = left_out_note(plan.output.plot_left_out);
+  if (!plot.note.empty()) fmt::print(stderr, "nsspice: note: plot: {}\n", plot.note);
 }
 
 // The chain from the stepper to the file: (async) → derived columns → measurements and plot
@@ -271,8 +310,12 @@ int run_command(const RunOptions& o) {
     print_error(fmt::format("cannot write '{}'", o.meas_json));
     code = code ? code : kOutputFailed;
   }
-  if (plan->plotting && rows > 0) code = finish_plot(o, plot, code);
-  print_report(o, *plan, sim, wall, rows, files, code, measured);
+  if (plan->plotting && rows > 0) {
+    arrange_plot(o, *plan, plot);
+    code = finish_plot(o, plot, code);
+  }
+  print_report(o, *plan, sim, wall, rows, files, code);
+  print_measures(measured, o.quiet);
   return code;
 }
 

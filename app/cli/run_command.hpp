@@ -18,6 +18,7 @@ struct RunOptions {
   std::string signals;              // plot selection, comma separated; default: all node voltages
   std::vector<std::string> panels;  // plot panels, each comma separated
   bool show = false;
+  std::string zoom;                 // --zoom last:N ("": automatic, last 5 periods)
   std::vector<std::string> measures;  // --meas texts
   std::string meas_json;
   std::optional<double> theta;

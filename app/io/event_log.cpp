@@ -17,10 +17,10 @@ std::string event_log_path(const std::string& output) {
 bool write_event_log(const std::string& path, const std::vector<circuit::EventLogEntry>& events) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
   if (!f) return false;
-  fmt::print(f.get(), "time,device,transition,cause,impulse,jump_signal,jump_from,jump_to\n");
+  fmt::print(f.get(), "time,device,transition,cause,impulse,jump_signal,jump_from,jump_to,pair\n");
   for (const auto& e : events)
-    fmt::print(f.get(), "{:.17g},{},{},{},{:.17g},{},{:.17g},{:.17g}\n", e.t, e.device,
-               e.transition, e.cause, e.impulse, e.jump_signal, e.jump_from, e.jump_to);
+    fmt::print(f.get(), "{},{},{},{},{},{},{},{},{}\n", e.t, e.device, e.transition, e.cause,
+               e.impulse, e.jump_signal, e.jump_from, e.jump_to, e.pair);
   return std::fflush(f.get()) == 0 && !std::ferror(f.get());
 }
 
@@ -33,7 +33,10 @@ std::string format_event_log(const std::vector<circuit::EventLogEntry>& events, 
       jump = fmt::format("  jump {} {:.6g} -> {:.6g}", e.jump_signal, e.jump_from, e.jump_to);
     if (e.impulse != 0) jump += fmt::format(" (impulse {:.4g})", e.impulse);
     out += fmt::format("    t = {:<20.12g} {:<10} {:<8} ({}){}\n", e.t,
-                       e.device.empty() ? "-" : e.device, e.transition, e.cause, jump);
+                       e.device.empty() ? "-"
+                       : e.pair.empty() ? e.device
+                                        : fmt::format("{} ({})", e.device, e.pair),
+                       e.transition, e.cause, jump);
   }
   if (events.size() > max_rows)
     out += fmt::format("    ... {} more in the event log\n", events.size() - max_rows);
