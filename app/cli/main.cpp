@@ -9,6 +9,7 @@
 #include "app/cli/plot_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/view_command.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "netlist/units.hpp"
 
@@ -76,7 +77,8 @@ struct RunCli {
   double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0, max_rows = 0;
   bool no_progress = false;
   CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *evrtol_opt = nullptr,
-              *dump_time_opt = nullptr, *plot_opt = nullptr, *max_rows_opt = nullptr;
+              *dump_time_opt = nullptr, *plot_opt = nullptr, *max_rows_opt = nullptr,
+              *view_opt = nullptr;
   RunOptions options() const {
     RunOptions o = run;
     if (*theta_opt) o.theta = theta;
@@ -86,6 +88,7 @@ struct RunCli {
     if (*dump_time_opt) o.dump_time = dump_time;
     if (*max_rows_opt) o.max_rows = max_rows;
     o.plot_default = plot_opt->count() > 0 && o.plot.empty();
+    o.view_default = view_opt->count() > 0 && o.view.empty();
     o.progress = !no_progress;
     return o;
   }
@@ -113,6 +116,10 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                   "signals to plot, comma separated, e.g. v(out),i(d1) (default: the netlist's "
                   ".print/.save/.probe signals, else voltages and currents by kind and scale)");
   add_zoom(cmd, run.zoom);
+  c.view_opt = cmd->add_option("--view", run.view,
+                               "also write the waveform viewer, one offline HTML file (default "
+                               "<netlist>.html)")
+                   ->expected(0, 1);
   cmd->add_option("--meas", run.measures,
                   "a measurement (repeatable): 'avg v(out) from=1m to=2m', rms, min, max, pp, "
                   "integ; 'when v(out)=2.5 rise=2'; 'find v(a) at=1m'")
@@ -157,6 +164,19 @@ CLI::App* add_plot(CLI::App& app, PlotOptions& plot) {
   add_window(pcmd, plot.t_from, plot.t_to);
   add_zoom(pcmd, plot.zoom);
   return pcmd;
+}
+
+CLI::App* add_view(CLI::App& app, nsspice::app::ViewOptions& view) {
+  CLI::App* cmd = app.add_subcommand(
+      "view", "write an interactive waveform viewer (one offline HTML file) of a .raw or .csv");
+  cmd->add_option("file", view.input, "waveform file (.raw, ngspice's too, or .csv)")->required();
+  cmd->add_option("-o,--output", view.output, "the HTML file (default: <file>.html)");
+  cmd->add_option("--signals", view.signals, "signals shown, comma separated (default: all)");
+  cmd->add_option("--title", view.title, "title (default: the file's)");
+  cmd->add_option("--meas", view.measures, "a measurement on the file (repeatable; as for run)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  return cmd;
 }
 
 struct CompareCli {
@@ -254,9 +274,12 @@ int main(int argc, char** argv) {
   CompareCli cmp;
   CLI::App* run_cmd = add_run(app, run);
   CLI::App* plot_cmd = add_plot(app, plot);
+  nsspice::app::ViewOptions view;
+  CLI::App* view_cmd = add_view(app, view);
   add_compare(app, cmp);
   if (const auto code = parse(app, argc, argv)) return *code;
   if (*run_cmd) return nsspice::app::run_command(run.options());
   if (*plot_cmd) return nsspice::app::plot_command(plot);
+  if (*view_cmd) return nsspice::app::view_command(view);
   return nsspice::app::compare_command(cmp.options());
 }

@@ -13,6 +13,7 @@
 #include "app/cli/report.hpp"
 #include "app/cli/run_plan.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/view_command.hpp"
 #include "app/io/async_sink.hpp"
 #include "app/io/event_log.hpp"
 #include "app/io/output_file.hpp"
@@ -130,7 +131,7 @@ bool write_step_dump(const RunOptions& o, const std::string& output,
 // The files besides the waveforms: event log, LCP dump, measurements as JSON, plot. Returns the
 // exit code so far (`code`, or kOutputFailed when one of them could not be written).
 struct SideFiles {
-  std::string events_path, dump_path;
+  std::string events_path, dump_path, view_path;
 };
 
 int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::TransientResult& r,
@@ -164,6 +165,7 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
   if (!files.events_path.empty()) fmt::print("  {:<18} {}\n", "event log", files.events_path);
   if (!plan.plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plan.plot_path);
   if (!files.dump_path.empty()) fmt::print("  {:<18} {}\n", "LCP dump", files.dump_path);
+  if (!files.view_path.empty()) fmt::print("  {:<18} {}\n", "viewer", files.view_path);
 }
 
 // The measurements asked for: printed with -q too (-q silences the report, not the results).
@@ -259,6 +261,26 @@ int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
   return code;
 }
 
+// The viewer of the run: its file read back, the report and the measurements.
+int write_run_view(const RunOptions& o, const RunPlan& plan, const std::string& title,
+                   const std::string& report, const std::vector<MeasureResult>& measured,
+                   SideFiles& files) {
+  const std::string path = !o.view.empty()
+                               ? o.view
+                               : std::filesystem::path(o.netlist).stem().string() + ".html";
+  std::string error;
+  const auto data = read_waveforms(plan.output_path, error);
+  if (!data) {
+    print_error(fmt::format("--view: {}", error));
+    return kOutputFailed;
+  }
+  const int code = write_view_file(path, *data, title.empty() ? o.netlist : title,
+                                   fmt::format("{} → {}", o.netlist, plan.output_path), report,
+                                   measured);
+  if (code == 0) files.view_path = path;
+  return code;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -313,6 +335,12 @@ int run_command(const RunOptions& o) {
   if (plan->plotting && rows > 0) {
     arrange_plot(o, *plan, plot);
     code = finish_plot(o, plot, code);
+  }
+  if ((!o.view.empty() || o.view_default) && rows > 0 && code != kBadInput) {
+    const std::string report =
+        format_report(sim.result, wall, sim.wall_seconds, plan->output_path, rows);
+    const int view_code = write_run_view(o, *plan, circuit.title, report, measured, files);
+    code = code ? code : view_code;
   }
   print_report(o, *plan, sim, wall, rows, files, code);
   print_measures(measured, o.quiet);
