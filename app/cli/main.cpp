@@ -182,9 +182,11 @@ CLI::App* add_view(CLI::App& app, nsspice::app::ViewOptions& view) {
 struct CompareCli {
   CompareOptions cmp;
   double theta = 0, step = 0, grid = 0;
-  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr,
+              *view_opt = nullptr;
   CompareOptions options() const {
     CompareOptions o = cmp;
+    o.view_default = view_opt->count() > 0 && o.view.empty();
     if (*theta_opt) o.theta = theta;
     if (*step_opt) o.step = step;
     if (*grid_opt) o.grid = grid;
@@ -219,6 +221,10 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   ccmd->add_option("--signals", cmp.signals,
                    "signals to plot (default: up to 3 node voltages and 2 diode currents)");
   ccmd->add_option("--json", cmp.json, "JSON report (default: <dir>/compare.json)");
+  c.view_opt = ccmd->add_option("--view", cmp.view,
+                                "also write both runs in the waveform viewer, one offline HTML "
+                                "file (default <dir>/compare.html)")
+                   ->expected(0, 1);
   ccmd->add_option("--meas", cmp.measures, "a measurement on both (repeatable; as for run)")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

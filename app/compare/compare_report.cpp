@@ -7,6 +7,7 @@
 
 #include "app/io/signals.hpp"
 #include "app/plot/plot_gnuplot.hpp"
+#include "app/plot/plot_layout.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -203,7 +204,8 @@ std::string write_compare_plot(const CompareResult& r, const Waveforms& ns, cons
   for (auto* panels : {overlay, diff})
     for (int p = 0; p < 2; ++p)
       if (!panels[p].series.empty()) rq.panels.push_back(panels[p]);
-  // Order: overlays first, then the differences.
+  // Order: overlays first, then the differences; a zoom column on the last switching periods.
+  add_switching_zoom(rq, 5, false);
   return write_plot(rq);
 }
 

@@ -272,15 +272,19 @@ void plot_panel(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, 
     if (drawn == 0) g += "NaN NaN\n";
     g += "e\n";
   }
-  if (c.zoom) next_color = color;
+  next_color = color;
 }
 
 void plot_strip(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, const Column& c) {
   auto out = std::back_inserter(g);
   margins(g, geo, c.zoom ? geo.strip_zoom : geo.strip);
   g += "unset y2tics\nunset y2label\nunset logscale y\nset yrange [0:1]\nunset ytics\nunset key\n";
-  fmt::format_to(out, "set ylabel '{}' rotate by 0 offset 1,0\n",
-                 c.zoom ? "" : fmt::format("events ({})", rq.events.size()));
+  // The strip's name right-aligned in the margin left of it (a y label would overlap the frame).
+  g += "unset ylabel\n";
+  if (!c.zoom)
+    fmt::format_to(out, "set label 1003 'events ({})' at screen {:.5f},screen {:.5f} right\n",
+                   rq.events.size(), geo.sx(geo.strip.left - 6),
+                   geo.sy((geo.strip.top + geo.strip.bottom) / 2));
   x_axis(g, rq, c, true);
   g += "plot '-' using 1:2 with impulses lw 1.2 lc rgb '#d62728' notitle, "
        "'-' using 1:2 with impulses lw 1 lc rgb '#555555' notitle\n";
@@ -294,7 +298,7 @@ void plot_strip(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, 
     if (n == 0) g += "NaN NaN\n";
     g += "e\n";
   }
-  g += "set ytics\nunset yrange\nset autoscale y\nset ylabel rotate by 90 offset 0,0\n";
+  g += "set ytics\nset autoscale y\nunset label 1003\n";
 }
 
 std::string build_script(const PlotRequest& rq, const PlotGeometry& geo) {

@@ -218,3 +218,24 @@ TEST_F(PlotCli, DeckNumbersInTheirShortestExactForm) {
 
 }  // namespace
 }  // namespace nsspice::testing
+
+namespace nsspice::testing {
+namespace {
+
+TEST_F(PlotCli, CompareQuietKeepsTheMeasurementsAndWritesTheViewer) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice not installed";
+  write("rect.cir",
+        "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI D\n"
+        ".tran 100u 20m\n.end\n");
+  const CliRun r = run_shell("cd '" + dir_.string() + "' && ( '" + NSSPICE_BINARY +
+                             "' compare rect.cir -d cmp -q --view --meas 'max v(out)' 2>/dev/null )");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("nsspice\n  max_v(out)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ngspice\n  max_v(out)"), std::string::npos) << r.output;
+  const std::string html = read_file(dir_ / "cmp" / "compare.html");
+  EXPECT_NE(html.find("\"name\":\"v(out) ngspice\""), std::string::npos);
+  EXPECT_NE(html.find("max_v(out) (ngspice)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsspice::testing
