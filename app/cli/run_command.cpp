@@ -326,11 +326,14 @@ int run_command(const RunOptions& o) {
     print_error(fmt::format("writing '{}' failed: {}", plan->output_path, std::strerror(errno)));
     return kOutputFailed;
   }
-  if (!o.meas_json.empty() &&
-      !write_text(o.meas_json, fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
-                                           json_string(o.netlist), measures_json(measured)))) {
-    print_error(fmt::format("cannot write '{}'", o.meas_json));
-    code = code ? code : kOutputFailed;
+  if (!o.meas_json.empty()) {
+    const nlohmann::ordered_json j = {{"netlist", o.netlist},
+                                      {"measurements", measures_json_value(measured)}};
+    if (!write_text(o.meas_json,
+                    j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) {
+      print_error(fmt::format("cannot write '{}'", o.meas_json));
+      code = code ? code : kOutputFailed;
+    }
   }
   if (plan->plotting && rows > 0) {
     arrange_plot(o, *plan, plot);

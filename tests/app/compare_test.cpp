@@ -84,9 +84,9 @@ class Compare : public AppTest {
   std::vector<double> sweep_errors(const std::string& json, const std::string& signal) {
     std::vector<double> out;
     size_t at = json.find("\"sweep\"");
-    const std::string key = "{\"name\": \"" + signal + "\", \"max_abs\": ";
+    const std::string key = "\"name\": \"" + signal + "\",", value = "\"max_abs\": ";
     while ((at = json.find(key, at)) != std::string::npos) {
-      at += key.size();
+      at = json.find(value, at) + value.size();
       out.push_back(std::stod(json.substr(at)));
     }
     return out;
