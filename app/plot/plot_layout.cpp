@@ -74,8 +74,9 @@ void group_by_scale(std::vector<PlotSeries> group, bool thin, std::vector<PlotPa
   double top = 0;
   for (auto& s : group) {
     const double peak = peak_of(s);
-    if (!panel.series.empty() &&
-        (panel.series.size() >= kMaxPerPanel || (thin ? false : peak * kScaleRatio < top))) {
+    // An all-zero trace (an idle source's current) joins the panel before it: no panel of its own.
+    const bool scale_break = !thin && peak > 0 && peak * kScaleRatio < top;
+    if (!panel.series.empty() && (panel.series.size() >= kMaxPerPanel || scale_break)) {
       out.push_back(std::move(panel));
       panel = PlotPanel{};
     }

@@ -11,8 +11,8 @@
 // Interaction: drag to zoom, wheel to zoom at the pointer, shift+wheel or the arrow keys to pan,
 // double-click or Reset for the whole run, click to place cursor A then B (Δt, Δv, 1/Δt read
 // out below the plots), the legend to show or hide a signal.
-// For tests: window.nsspiceView, and the URL hash #range=FROM,TO (seconds) applied on load; the
-// state (visible range, drawn min/max per signal) is mirrored into <pre id="nsv-state">.
+// For tests: window.nsspiceView, and the URL hash #range=FROM,TO&cursors=A,B (seconds) applied on
+// load; the state (visible range, drawn min/max per signal) is mirrored into <pre id="nsv-state">.
 (function () {
   'use strict';
   const meta = JSON.parse(document.getElementById('nsv-meta').textContent);
@@ -311,5 +311,10 @@
   const hash = /range=([^,&]+),([^&]+)/.exec(location.hash);
   if (hash) setRange(parseFloat(hash[1]), parseFloat(hash[2]));
   else setRange(full.from, full.to);
+  const cursors = /cursors=([^,&]+),([^&]+)/.exec(location.hash);
+  if (cursors) {
+    placeCursor(parseFloat(cursors[1]), 0);
+    placeCursor(parseFloat(cursors[2]), 1);
+  }
   readout();
 })();

@@ -148,6 +148,7 @@ TEST(PlotLayout, PanelsByKindAndScaleWithTheSwitchingNodeAlone) {
       series("v(out)", sampled(n, [](double x) { return 5 * (1 - std::exp(-20 * x)); })),
       series("i(l1)", sampled(n, [](double x) { return 1 + 0.2 * std::sin(300 * x); })),
       series("v(sense)", sampled(n, [](double x) { return 0.01 * std::sin(50 * x); })),
+      series("i(vidle)", std::vector<double>(n, 0.0)),
   };
   const auto panels = arrange_panels(in);
   ASSERT_EQ(panels.size(), 4u);
@@ -158,7 +159,7 @@ TEST(PlotLayout, PanelsByKindAndScaleWithTheSwitchingNodeAlone) {
   };
   EXPECT_EQ(names(panels[0]), "v(in) v(out) ");
   EXPECT_EQ(names(panels[1]), "v(sense) ");  // 10 mV: not flattened under 12 V
-  EXPECT_EQ(names(panels[2]), "i(l1) ");
+  EXPECT_EQ(names(panels[2]), "i(l1) i(vidle) ");  // an all-zero trace gets no panel of its own
   EXPECT_EQ(names(panels[3]), "v(sw) ");
   EXPECT_TRUE(panels[3].thin);
   EXPECT_FALSE(panels[0].thin);
