@@ -50,13 +50,13 @@ struct Assembled {
   solvers::Mlcs mlcs;
   std::vector<std::string> unknown_names;  // "v(out)", "i(l1)", "i(v1)", "i(e1)"
   std::vector<std::string> pair_names;     // device name of each complementarity pair
-  // Which pair of a multi-pair device ("forward"/"breakdown", "lower"/"upper", "gs1"...);
-  // "" for a device of one pair.
-  std::vector<std::string> pair_roles;
   std::vector<int> pair_device;            // index into Circuit::devices
   std::vector<Waveform> sources;           // s(t) components
   std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)
   std::vector<SwitchInfo> switch_info;
+  // Which pair of a multi-pair device ("forward"/"breakdown", "lower"/"upper", "gs1"...);
+  // "" for a device of one pair.
+  std::vector<std::string> pair_roles;
   int node_count = 0;
   // For each unknown k (row and column k of E and G): the devices (indices into
   // Circuit::devices) whose stamps touch row k or column k of E, G, B, C or S, ascending.

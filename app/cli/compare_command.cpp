@@ -172,10 +172,10 @@ int write_compare_view(const std::string& path, const CompareResult& r, const Wa
     m.name += " (ngspice)";
     measured.push_back(std::move(m));
   }
-  return write_view_file(path, both, r.title,
-                         fmt::format("{}: nsspice (ideal devices) and ngspice (diode {})",
-                                     r.netlist, r.diode_model),
-                         format_compare(r), measured);
+  return write_view_file(
+      path, both, r.title,
+      fmt::format("{}: nsspice (ideal devices) and ngspice (diode {})", r.netlist, r.diode_model),
+      format_compare(r), measured);
 }
 
 }  // namespace
@@ -345,8 +345,7 @@ int compare_command(const CompareOptions& o) {
   r.files.push_back(json);
   std::ofstream(json) << compare_json(r);
   if (!o.view.empty() || o.view_default) {
-    const std::string view =
-        o.view.empty() ? (fs::path(dir) / "compare.html").string() : o.view;
+    const std::string view = o.view.empty() ? (fs::path(dir) / "compare.html").string() : o.view;
     const int view_code = write_compare_view(view, r, ns, ng, plot_signals);
     if (view_code == 0) r.files.push_back(view);
     code = code ? code : view_code;

@@ -182,8 +182,7 @@ CLI::App* add_view(CLI::App& app, nsspice::app::ViewOptions& view) {
 struct CompareCli {
   CompareOptions cmp;
   double theta = 0, step = 0, grid = 0;
-  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr,
-              *view_opt = nullptr;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *view_opt = nullptr;
   CompareOptions options() const {
     CompareOptions o = cmp;
     o.view_default = view_opt->count() > 0 && o.view.empty();

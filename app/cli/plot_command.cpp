@@ -40,7 +40,8 @@ std::optional<std::vector<std::vector<size_t>>> panel_layout(const std::vector<s
       if (signal_kind(names[k]) == kind && (currents || kind == SignalKind::kVoltage))
         all.push_back(k);
   if (all.empty() && !names.empty()) all.push_back(0);
-  if (left_out != nullptr) *left_out = all.size() > kMaxDefaultSignals ? all.size() - kMaxDefaultSignals : 0;
+  if (left_out != nullptr)
+    *left_out = all.size() > kMaxDefaultSignals ? all.size() - kMaxDefaultSignals : 0;
   if (all.size() > kMaxDefaultSignals) all.resize(kMaxDefaultSignals);
   out.push_back(all);
   return out;

@@ -265,18 +265,17 @@ int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
 int write_run_view(const RunOptions& o, const RunPlan& plan, const std::string& title,
                    const std::string& report, const std::vector<MeasureResult>& measured,
                    SideFiles& files) {
-  const std::string path = !o.view.empty()
-                               ? o.view
-                               : std::filesystem::path(o.netlist).stem().string() + ".html";
+  const std::string path =
+      !o.view.empty() ? o.view : std::filesystem::path(o.netlist).stem().string() + ".html";
   std::string error;
   const auto data = read_waveforms(plan.output_path, error);
   if (!data) {
     print_error(fmt::format("--view: {}", error));
     return kOutputFailed;
   }
-  const int code = write_view_file(path, *data, title.empty() ? o.netlist : title,
-                                   fmt::format("{} → {}", o.netlist, plan.output_path), report,
-                                   measured);
+  const int code =
+      write_view_file(path, *data, title.empty() ? o.netlist : title,
+                      fmt::format("{} → {}", o.netlist, plan.output_path), report, measured);
   if (code == 0) files.view_path = path;
   return code;
 }

@@ -79,14 +79,14 @@ int view_command(const ViewOptions& o) {
   }
   const auto measured = measure_file(o.measures, *data);
   if (!measured) return kBadInput;
-  const std::string output = o.output.empty()
-                                 ? std::filesystem::path(o.input).stem().string() + ".html"
-                                 : o.output;
-  const std::string title = !o.title.empty() ? o.title : !data->title.empty() ? data->title : o.input;
-  const std::string subtitle =
-      fmt::format("{}{}: {} points, {} signal{}", o.input,
-                  data->date.empty() ? "" : " (" + data->date + ")", data->points(),
-                  data->names.size(), data->names.size() == 1 ? "" : "s");
+  const std::string output =
+      o.output.empty() ? std::filesystem::path(o.input).stem().string() + ".html" : o.output;
+  const std::string title = !o.title.empty()       ? o.title
+                            : !data->title.empty() ? data->title
+                                                   : o.input;
+  const std::string subtitle = fmt::format(
+      "{}{}: {} points, {} signal{}", o.input, data->date.empty() ? "" : " (" + data->date + ")",
+      data->points(), data->names.size(), data->names.size() == 1 ? "" : "s");
   if (const int code = write_view_file(output, *data, title, subtitle, {}, *measured); code != 0)
     return code;
   if (!measured->empty()) fmt::print("{}", format_measures(*measured));

@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "app/io/signals.hpp"
 #include "app/plot/plot_gnuplot.hpp"
@@ -39,9 +38,12 @@ Json number_list(const std::vector<double>& v) {
 }
 
 Json json_peer(const PeerRun& p) {
-  return {{"wall_seconds", number(p.wall_seconds)}, {"points", p.points},
-          {"failed", p.failed},                     {"t_end", number(p.t_end)},
-          {"failure", p.failure},                   {"problems", p.problems}};
+  return {{"wall_seconds", number(p.wall_seconds)},
+          {"points", p.points},
+          {"failed", p.failed},
+          {"t_end", number(p.t_end)},
+          {"failure", p.failure},
+          {"problems", p.problems}};
 }
 
 Json json_diff(const SignalDiff& d) {
@@ -51,10 +53,9 @@ Json json_diff(const SignalDiff& d) {
     std::vector<double> a, b;
     for (const auto& e : d.ref_events) a.push_back(e.t);
     for (const auto& e : d.other_events) b.push_back(e.t);
-    s["switching"] = {{"threshold", number(d.threshold)}, {"nsspice", number_list(a)},
-                      {"ngspice", number_list(b)},        {"offsets", number_list(d.offsets)},
-                      {"max_offset", number(d.max_offset)},
-                      {"mean_offset", number(d.mean_offset)}};
+    s["switching"] = {{"threshold", number(d.threshold)},   {"nsspice", number_list(a)},
+                      {"ngspice", number_list(b)},          {"offsets", number_list(d.offsets)},
+                      {"max_offset", number(d.max_offset)}, {"mean_offset", number(d.mean_offset)}};
   }
   return s;
 }
@@ -140,11 +141,16 @@ std::string format_compare(const CompareResult& r) {
 }
 
 std::string compare_json(const CompareResult& r) {
-  Json j = {{"netlist", r.netlist},         {"title", r.title},
-            {"diode_model", r.diode_model}, {"switch_model", r.switch_model},
-            {"options", r.options},         {"h", number(r.h)},
-            {"theta", number(r.theta)},     {"nsspice", json_peer(r.nsspice)},
-            {"ngspice", json_peer(r.ngspice)}, {"grid_points", r.grid.size()}};
+  Json j = {{"netlist", r.netlist},
+            {"title", r.title},
+            {"diode_model", r.diode_model},
+            {"switch_model", r.switch_model},
+            {"options", r.options},
+            {"h", number(r.h)},
+            {"theta", number(r.theta)},
+            {"nsspice", json_peer(r.nsspice)},
+            {"ngspice", json_peer(r.ngspice)},
+            {"grid_points", r.grid.size()}};
   j["signals"] = Json::array();
   for (const auto& d : r.diffs) j["signals"].push_back(json_diff(d));
   j["measurements"] = {{"nsspice", measures_json_value(r.meas_nsspice)},

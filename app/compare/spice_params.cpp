@@ -4,8 +4,8 @@
 
 #include <cctype>
 #include <cmath>
-#include <utility>
 #include <sstream>
+#include <utility>
 
 #include "app/io/signals.hpp"
 #include "netlist/units.hpp"
@@ -19,8 +19,8 @@ std::string spice_number(double v) {
   std::string best = fmt::format("{}", v);
   if (!std::isfinite(v) || v == 0) return best;
   static constexpr std::pair<double, const char*> kSuffixes[] = {
-      {1e-15, "f"}, {1e-12, "p"}, {1e-9, "n"}, {1e-6, "u"}, {1e-3, "m"},
-      {1, ""},      {1e3, "k"},   {1e6, "meg"}, {1e9, "g"}, {1e12, "t"}};
+      {1e-15, "f"}, {1e-12, "p"}, {1e-9, "n"},  {1e-6, "u"}, {1e-3, "m"},
+      {1, ""},      {1e3, "k"},   {1e6, "meg"}, {1e9, "g"},  {1e12, "t"}};
   // At equal length a plain number without exponent ("0.25") or a mantissa in [1, 1000) ("100u"
   // rather than "0.1m") is kept.
   bool best_natural = best.find('e') == std::string::npos;

@@ -37,7 +37,7 @@ class GridResampler : public RowSink {
   bool have_prev_ = false, finished_ = false;
   double t0_ = 0, t_prev_ = 0, t_emitted_ = 0;
   solvers::DecimalGrid grid_;  // t0_ + k h_
-  long k_ = 1;  // next grid index
+  long k_ = 1;                 // next grid index
   std::vector<double> prev_, scratch_;
   bool last_pending_ = false;
   void emit(double t, std::span<const double> values);

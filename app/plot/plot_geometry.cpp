@@ -68,15 +68,16 @@ PlotGeometry plot_geometry(const PlotRequest& rq) {
     zoom_left = main_right + gap;
   }
   // A thin row only beside full ones (a plot of switching signals alone gets full rows).
-  const bool any_full = std::any_of(rq.panels.begin(), rq.panels.end(),
-                                    [](const PlotPanel& p) { return !p.thin; });
+  const bool any_full =
+      std::any_of(rq.panels.begin(), rq.panels.end(), [](const PlotPanel& p) { return !p.thin; });
   double y = rq.title.find('\n') != std::string::npos ? 64 : 44;
   for (const auto& p : rq.panels) {
     const double legend = static_cast<double>(p.series.size()) * kLineHeight + 12;
     const double h = std::max(p.thin && any_full ? kThinRowHeight : kRowHeight, legend);
     PanelGeometry pg;
     pg.main = {kLeftAxis, main_right, y, y + h};
-    pg.zoom = g.zoom ? Rect{zoom_left, plots_right, y, y + h} : Rect{plots_right, plots_right, y, y};
+    pg.zoom =
+        g.zoom ? Rect{zoom_left, plots_right, y, y + h} : Rect{plots_right, plots_right, y, y};
     pg.key = {key_left, key_left + key_width, y, y + legend};
     g.panels.push_back(pg);
     y += h + kRowGap;
@@ -84,7 +85,7 @@ PlotGeometry plot_geometry(const PlotRequest& rq) {
   if (!rq.events.empty()) {
     g.strip = {kLeftAxis, main_right, y, y + kStripHeight};
     g.strip_zoom = g.zoom ? Rect{zoom_left, plots_right, y, y + kStripHeight}
-                        : Rect{plots_right, plots_right, y, y};
+                          : Rect{plots_right, plots_right, y, y};
     y += kStripHeight + kRowGap;
   }
   y += kXAxis - kRowGap;

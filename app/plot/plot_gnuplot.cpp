@@ -43,8 +43,8 @@ std::string terminal_for(const std::string& path, const PlotGeometry& g) {
     return fmt::format("svg size {},{} dynamic enhanced font 'Sans,11' background rgb 'white'",
                        g.width, g.height);
   if (ext == ".pdf")  // 150 pixels per inch; 6.5 pt keeps the pixel metrics of the png
-    return fmt::format("pdfcairo size {:.3f}in,{:.3f}in enhanced font 'Sans,6.5'",
-                       g.width / 150.0, g.height / 150.0);
+    return fmt::format("pdfcairo size {:.3f}in,{:.3f}in enhanced font 'Sans,6.5'", g.width / 150.0,
+                       g.height / 150.0);
   return fmt::format("pngcairo size {},{} enhanced font 'Sans,11'", g.width, g.height);
 }
 
@@ -192,10 +192,10 @@ void x_axis(std::string& g, const PlotRequest& rq, const Column& c, bool bottom)
     return;
   }
   g += rq.log_x ? "set format x '10^{%L}'\n" : "set format x '%g'\n";
-  const std::string label =
-      !time_axis ? esc(rq.xlabel)
-      : c.zoom   ? fmt::format("time [{}], {}", c.unit.label, esc(rq.zoom->label))
-                 : fmt::format("time [{}]", c.unit.label);
+  const std::string label = !time_axis ? esc(rq.xlabel)
+                            : c.zoom
+                                ? fmt::format("time [{}], {}", c.unit.label, esc(rq.zoom->label))
+                                : fmt::format("time [{}]", c.unit.label);
   fmt::format_to(out, "set xlabel '{}'\n", label);
 }
 
@@ -312,9 +312,8 @@ std::string build_script(const PlotRequest& rq, const PlotGeometry& geo) {
   std::vector<Column> columns;
   Column main;
   main.from = t_lo, main.to = t_hi;
-  main.unit = time_axis ? time_unit(rq.t_from || rq.t_to
-                                        ? t_hi - t_lo
-                                        : std::max(std::abs(t_hi), std::abs(t_lo)))
+  main.unit = time_axis ? time_unit(rq.t_from || rq.t_to ? t_hi - t_lo
+                                                         : std::max(std::abs(t_hi), std::abs(t_lo)))
                         : TimeUnit{1.0, ""};
   columns.push_back(main);
   if (rq.zoom && geo.zoom && time_axis) {
@@ -341,14 +340,15 @@ std::string build_script(const PlotRequest& rq, const PlotGeometry& geo) {
     int next_color = 0;
     for (size_t p = 0; p < n; ++p) {
       const bool bottom = p + 1 == n && (rq.events.empty() || !time_axis);
-      plot_panel(g, rq, geo, p, Column{c.zoom ? geo.panels[p].zoom : geo.panels[p].main, c.from,
-                                       c.to, c.unit, c.zoom},
-                 bottom, next_color);
+      plot_panel(
+          g, rq, geo, p,
+          Column{c.zoom ? geo.panels[p].zoom : geo.panels[p].main, c.from, c.to, c.unit, c.zoom},
+          bottom, next_color);
       if (p == 0) g += "unset label 1001\nunset label 1002\n";
     }
     if (!rq.events.empty() && time_axis)
-      plot_strip(g, rq, geo, Column{c.zoom ? geo.strip_zoom : geo.strip, c.from, c.to, c.unit,
-                                    c.zoom});
+      plot_strip(g, rq, geo,
+                 Column{c.zoom ? geo.strip_zoom : geo.strip, c.from, c.to, c.unit, c.zoom});
   }
   g += "unset multiplot\n";
   return g;
@@ -436,11 +436,11 @@ std::string write_plot(const PlotRequest& request) {
     if (!request.output.empty()) {
       std::error_code ec;
       std::filesystem::remove(request.output, ec);  // a stale file must not pass for this one
-      const std::string errors = run_gnuplot(
-          fmt::format("set terminal {}\nset output '{}'\n{}set output\n",
-                      terminal_for(request.output, geo), quote_path(request.output),
-                      build_script(request, geo)),
-          false);
+      const std::string errors =
+          run_gnuplot(fmt::format("set terminal {}\nset output '{}'\n{}set output\n",
+                                  terminal_for(request.output, geo), quote_path(request.output),
+                                  build_script(request, geo)),
+                      false);
       if (!errors.empty()) return fmt::format("gnuplot: {}", errors);
     }
     if (request.show && display_available()) {

@@ -56,8 +56,8 @@ struct PlotRequest {
     double from = 0, to = 0;
     std::string label;  // e.g. "last 5 periods"
   };
-  std::optional<Zoom> zoom;  // a zoom column beside the panels
-  std::string note;          // a line under the plot (e.g. signals left out)
+  std::optional<Zoom> zoom;   // a zoom column beside the panels
+  std::string note;           // a line under the plot (e.g. signals left out)
   int width = 0, height = 0;  // pixels; 0: chosen from the content (plot_geometry.hpp)
 };
 

@@ -109,7 +109,9 @@ bool is_two_level(std::span<const double> y) {
     if (std::abs(x - lo) <= band) ++low;
     if (std::abs(x - hi) <= band) ++high;
   }
-  const auto share = [&v](size_t k) { return static_cast<double>(k) / static_cast<double>(v.size()); };
+  const auto share = [&v](size_t k) {
+    return static_cast<double>(k) / static_cast<double>(v.size());
+  };
   return share(low + high) >= kTwoLevelShare && share(low) >= kMinLevelShare &&
          share(high) >= kMinLevelShare;
 }
@@ -123,7 +125,9 @@ std::vector<PlotPanel> arrange_panels(std::vector<PlotSeries> series) {
       continue;
     }
     const auto kind = signal_kind(s.name);
-    (kind == SignalKind::kVoltage ? volts : kind == SignalKind::kCurrent ? amps : other)
+    (kind == SignalKind::kVoltage   ? volts
+     : kind == SignalKind::kCurrent ? amps
+                                    : other)
         .push_back(std::move(s));
   }
   std::vector<PlotPanel> panels;
@@ -210,7 +214,8 @@ std::string add_switching_zoom(PlotRequest& rq, int periods, bool forced) {
   double t_begin = INFINITY, t_end = -INFINITY;
   for (const auto& p : rq.panels)
     for (const auto& s : p.series)
-      if (!s.t.empty()) t_begin = std::min(t_begin, s.t.front()), t_end = std::max(t_end, s.t.back());
+      if (!s.t.empty())
+        t_begin = std::min(t_begin, s.t.front()), t_end = std::max(t_end, s.t.back());
   if (rq.t_from) t_begin = std::max(t_begin, *rq.t_from);
   if (rq.t_to) t_end = std::min(t_end, *rq.t_to);
   for (const bool thin : {true, false})
@@ -219,17 +224,19 @@ std::string add_switching_zoom(PlotRequest& rq, int periods, bool forced) {
       for (const auto& s : p.series) {
         const std::vector<double>& t = s.detail.t.empty() ? s.t : s.detail.t;
         const std::vector<double>& y = s.detail.t.empty() ? s.y : s.detail.y;
-        const auto lo = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), t_begin) - t.begin());
-        const auto hi = static_cast<size_t>(std::upper_bound(t.begin(), t.end(), t_end) - t.begin());
+        const auto lo =
+            static_cast<size_t>(std::lower_bound(t.begin(), t.end(), t_begin) - t.begin());
+        const auto hi =
+            static_cast<size_t>(std::upper_bound(t.begin(), t.end(), t_end) - t.begin());
         if (hi < lo + 8) continue;
         const auto period = switching_period(std::span<const double>(t).subspan(lo, hi - lo),
                                              std::span<const double>(y).subspan(lo, hi - lo));
         if (!period) continue;
         const auto w = last_periods_window(*period, t_begin, t_end, periods, forced);
         if (!w) return {};
-        rq.zoom = PlotRequest::Zoom{w->from, w->to,
-                                    fmt::format("last {} period{} of {}", periods,
-                                                periods == 1 ? "" : "s", s.name)};
+        rq.zoom = PlotRequest::Zoom{
+            w->from, w->to,
+            fmt::format("last {} period{} of {}", periods, periods == 1 ? "" : "s", s.name)};
         return {};
       }
     }

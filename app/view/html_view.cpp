@@ -29,11 +29,20 @@ std::string html_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -91,10 +100,10 @@ nlohmann::json meta_of(const ViewData& d, const std::optional<std::pair<double, 
 std::string measurement_rows(const std::vector<MeasureResult>& ms) {
   std::string out;
   for (const auto& m : ms)
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(m.name),
-                       m.value ? html_escape(fmt::format("{:.6g} {}", *m.value, m.unit))
-                               : html_escape(m.failure),
-                       html_escape(m.text));
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(m.name),
+        m.value ? html_escape(fmt::format("{:.6g} {}", *m.value, m.unit)) : html_escape(m.failure),
+        html_escape(m.text));
   return out;
 }
 

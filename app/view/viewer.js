@@ -17,6 +17,7 @@
   'use strict';
   const meta = JSON.parse(document.getElementById('nsv-meta').textContent);
   const n = meta.points;
+  const timing = {start: performance.now()};  // milliseconds, reported in the state
 
   function decode(id, Type) {
     const text = atob(document.getElementById(id).textContent.trim());
@@ -59,7 +60,9 @@
     }
     return levels;
   }
+  timing.decoded = performance.now();
   for (const s of signals) s.levels = pyramid(s.y);
+  timing.pyramid = performance.now();
 
   // First index with time[i] >= t.
   function lowerBound(t) {
@@ -135,6 +138,7 @@
 
   function setRange(from, to) {
     if (!(to > from)) return;
+    const began = performance.now();
     state.from = from;
     state.to = to;
     syncing = true;
@@ -146,6 +150,7 @@
       });
     }
     syncing = false;
+    timing.redraw = performance.now() - began;
     publish();
   }
 
@@ -203,7 +208,9 @@
 
   // The state mirrored for tests and for the user (what is drawn, at which pyramid level).
   function publish() {
-    const out = {ready: true, from: state.from, to: state.to, plots: []};
+    const out = {ready: true, from: state.from, to: state.to, plots: [],
+                 ms: {decode: timing.decoded - timing.start, pyramid: timing.pyramid - timing.decoded,
+                      redraw: timing.redraw}};
     for (const g of groups) {
       const data = g.plot.data, p = {unit: g.unit, points: data[0].length, block: g.drawnLevel,
                                      series: []};

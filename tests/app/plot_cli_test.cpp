@@ -35,8 +35,7 @@ std::set<std::string> svg_traces(const fs::path& svg) {
 // An RC ladder of n nodes (v(n1) ... v(nN)) driven by a sine, without .print.
 std::string ladder(int n) {
   std::string s = "RC ladder\nV1 n0 0 SIN(0 1 1k)\n";
-  for (int k = 1; k <= n; ++k)
-    s += fmt::format("R{0} n{1} n{0} 1k\nC{0} n{0} 0 10n\n", k, k - 1);
+  for (int k = 1; k <= n; ++k) s += fmt::format("R{0} n{1} n{0} 1k\nC{0} n{0} 0 10n\n", k, k - 1);
   return s + ".tran 10u 2m\n.end\n";
 }
 
@@ -227,8 +226,9 @@ TEST_F(PlotCli, CompareQuietKeepsTheMeasurementsAndWritesTheViewer) {
   write("rect.cir",
         "rectifier\nV1 in 0 SIN(0 10 50)\nD1 in out DI\nC1 out 0 10u\nR1 out 0 1k\n.model DI D\n"
         ".tran 100u 20m\n.end\n");
-  const CliRun r = run_shell("cd '" + dir_.string() + "' && ( '" + NSSPICE_BINARY +
-                             "' compare rect.cir -d cmp -q --view --meas 'max v(out)' 2>/dev/null )");
+  const CliRun r =
+      run_shell("cd '" + dir_.string() + "' && ( '" + NSSPICE_BINARY +
+                "' compare rect.cir -d cmp -q --view --meas 'max v(out)' 2>/dev/null )");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("nsspice\n  max_v(out)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("ngspice\n  max_v(out)"), std::string::npos) << r.output;

@@ -1,6 +1,8 @@
 // The plot's data reduction and default layout: min/max decimation against the undecimated
 // waveform, two-level detection, panels by kind and scale, the switching period behind the zoom
 // column, and the geometry that keeps legends inside the image.
+#include "app/plot/plot_layout.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include "app/plot/decimate.hpp"
 #include "app/plot/plot_geometry.hpp"
 #include "app/plot/plot_gnuplot.hpp"
-#include "app/plot/plot_layout.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -56,7 +57,8 @@ TEST(Decimate, KeepsEveryLocalExtremeOfAPwmWithinItsPixelColumn) {
   ASSERT_LE(d.t.size(), 2u * columns + 1);
   // Column envelopes of the reference and of the decimated series.
   auto column = [&](double t) { return std::min(columns - 1, static_cast<int>((t - t0) / width)); };
-  std::vector<double> ref_lo(columns, INFINITY), ref_hi(columns, -INFINITY), lo = ref_lo, hi = ref_hi;
+  std::vector<double> ref_lo(columns, INFINITY), ref_hi(columns, -INFINITY), lo = ref_lo,
+                                                                             hi = ref_hi;
   for (size_t i = 0; i < w.t.size(); ++i) {
     const int c = column(w.t[i]);
     ref_lo[c] = std::min(ref_lo[c], w.y[i]), ref_hi[c] = std::max(ref_hi[c], w.y[i]);
@@ -78,8 +80,7 @@ TEST(Decimate, KeepsEveryLocalExtremeOfAPwmWithinItsPixelColumn) {
   }
   // The spike and both rails are kept exactly.
   EXPECT_EQ(*std::max_element(d.y.begin(), d.y.end()), 15.5);
-  EXPECT_EQ(*std::min_element(d.y.begin(), d.y.end()),
-            *std::min_element(w.y.begin(), w.y.end()));
+  EXPECT_EQ(*std::min_element(d.y.begin(), d.y.end()), *std::min_element(w.y.begin(), w.y.end()));
   // Kept points are samples of the waveform, in time order.
   EXPECT_TRUE(std::is_sorted(d.t.begin(), d.t.end()));
   for (size_t i = 0; i < d.t.size(); ++i) {
@@ -126,8 +127,8 @@ TEST(PlotLayout, TwoLevelDetection) {
   // A step early in the run stays at one level: not a switching signal.
   EXPECT_FALSE(is_two_level(sampled(1000, [](double x) { return x < 0.01 ? 0.0 : 5.0; })));
   // A triangle (an inductor current) is not two-level.
-  EXPECT_FALSE(is_two_level(
-      sampled(1000, [](double x) { return std::abs(std::fmod(40 * x, 2.0) - 1.0); })));
+  EXPECT_FALSE(
+      is_two_level(sampled(1000, [](double x) { return std::abs(std::fmod(40 * x, 2.0) - 1.0); })));
   EXPECT_FALSE(is_two_level(std::vector<double>(100, 3.0)));
 }
 
@@ -158,7 +159,7 @@ TEST(PlotLayout, PanelsByKindAndScaleWithTheSwitchingNodeAlone) {
     return s;
   };
   EXPECT_EQ(names(panels[0]), "v(in) v(out) ");
-  EXPECT_EQ(names(panels[1]), "v(sense) ");  // 10 mV: not flattened under 12 V
+  EXPECT_EQ(names(panels[1]), "v(sense) ");        // 10 mV: not flattened under 12 V
   EXPECT_EQ(names(panels[2]), "i(l1) i(vidle) ");  // an all-zero trace gets no panel of its own
   EXPECT_EQ(names(panels[3]), "v(sw) ");
   EXPECT_TRUE(panels[3].thin);
@@ -179,7 +180,8 @@ TEST(PlotLayout, ATraceOnAnotherIsDrawnDashed) {
 
 TEST(PlotLayout, ManySwitchingSignalsAreSplitNotDropped) {
   std::vector<PlotSeries> in;
-  for (int k = 0; k < 12; ++k) in.push_back(series("v(o" + std::to_string(k) + ")", pwm(2000, 10).y));
+  for (int k = 0; k < 12; ++k)
+    in.push_back(series("v(o" + std::to_string(k) + ")", pwm(2000, 10).y));
   const auto panels = arrange_panels(in);
   size_t total = 0;
   for (const auto& p : panels) {
@@ -262,8 +264,8 @@ TEST(PlotGeometry, LegendsStayInsideTheImageAtEverySize) {
               EXPECT_LE(pg.key.bottom, pg.main.bottom);
               EXPECT_GE(pg.key.left, std::max(pg.main.right, pg.zoom.right));
               // Its widest label fits the box.
-              const double label = static_cast<double>(std::min(
-                                       name_length + 10, g.label_chars)) * g.char_width;
+              const double label =
+                  static_cast<double>(std::min(name_length + 10, g.label_chars)) * g.char_width;
               EXPECT_LE(pg.key.left + label, pg.key.right);
             }
             EXPECT_TRUE(inside(g.strip, g));
