@@ -1,11 +1,9 @@
-// write_plot (plot_gnuplot.hpp): the gnuplot script of a request, run with its output captured.
+// write_plot (plot_gnuplot.hpp): the gnuplot script of a request, run by gnuplot_runner.hpp.
 // Rows and columns come from plot_geometry.hpp; each panel is placed with screen margins, so the
 // main and zoom columns of a row share their top and bottom, and every column its x range.
 #include "app/plot/plot_gnuplot.hpp"
 
 #include <fmt/format.h>
-#include <gnuplot-iostream.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +14,7 @@
 #include <sstream>
 
 #include "app/io/signals.hpp"
+#include "app/plot/gnuplot_runner.hpp"
 #include "app/plot/plot_geometry.hpp"
 
 namespace nsspice::app {
@@ -46,13 +45,6 @@ std::string terminal_for(const std::string& path, const PlotGeometry& g) {
     return fmt::format("pdfcairo size {:.3f}in,{:.3f}in enhanced font 'Sans,6.5'", g.width / 150.0,
                        g.height / 150.0);
   return fmt::format("pngcairo size {},{} enhanced font 'Sans,11'", g.width, g.height);
-}
-
-// A file name in a single-quoted gnuplot string: quotes doubled, nothing else.
-std::string quote_path(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out;
 }
 
 // A double-quoted gnuplot string for enhanced text (newlines kept as line breaks).
@@ -354,66 +346,6 @@ std::string build_script(const PlotRequest& rq, const PlotGeometry& geo) {
   return g;
 }
 
-// A temporary file for gnuplot's output, removed when it goes out of scope.
-struct CaptureFile {
-  std::filesystem::path path;
-  CaptureFile() {
-    std::error_code ec;
-    auto dir = std::filesystem::temp_directory_path(ec);
-    if (ec) dir = ".";
-    path = dir / fmt::format("nsspice-gnuplot-{}-{}.log", ::getpid(),
-                             reinterpret_cast<std::uintptr_t>(this));
-  }
-  ~CaptureFile() {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-  }
-  std::string read() const {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-};
-
-// gnuplot's errors among its output: every line but the warnings and their context lines.
-std::string gnuplot_errors(const std::string& output) {
-  std::string errors;
-  std::istringstream in(output);
-  std::string line;
-  std::vector<std::string> block;
-  // gnuplot prints the offending command, a caret line, then "line N: message" (or "warning:").
-  for (std::string l; std::getline(in, l);) {
-    const auto first = l.find_first_not_of(" \t");
-    if (first == std::string::npos) continue;
-    const std::string msg = lower(l.substr(first));
-    if (msg.find("warning:") != std::string::npos) continue;
-    if (msg.rfind("line ", 0) == 0 || msg.find("error") != std::string::npos ||
-        msg.find("cannot") != std::string::npos || msg.find("can't") != std::string::npos) {
-      const auto colon = l.find(':', first);
-      std::string text = msg.rfind("line ", 0) == 0 && colon != std::string::npos
-                             ? l.substr(colon + 1)
-                             : l.substr(first);
-      text.erase(0, std::min(text.size(), text.find_first_not_of(" \t")));
-      errors += (errors.empty() ? "" : "; ") + text;
-    }
-  }
-  return errors;
-}
-
-// Runs gnuplot on a script with stdout and stderr captured; returns its errors ("" if none).
-std::string run_gnuplot(const std::string& script, bool persist) {
-  CaptureFile capture;
-  {
-    // "|| true": gnuplot's exit status is read from its output, and gnuplot-iostream then has
-    // no "pclose returned error" to print.
-    Gnuplot gp(fmt::format("gnuplot{} >'{}' 2>&1 || true", persist ? " -persist" : "",
-                           quote_path(capture.path.string())));
-    gp << script;
-  }
-  return gnuplot_errors(capture.read());
-}
-
 }  // namespace
 
 bool display_available() {
@@ -438,7 +370,7 @@ std::string write_plot(const PlotRequest& request) {
       std::filesystem::remove(request.output, ec);  // a stale file must not pass for this one
       const std::string errors =
           run_gnuplot(fmt::format("set terminal {}\nset output '{}'\n{}set output\n",
-                                  terminal_for(request.output, geo), quote_path(request.output),
+                                  terminal_for(request.output, geo), gnuplot_quoted(request.output),
                                   build_script(request, geo)),
                       false);
       if (!errors.empty()) return fmt::format("gnuplot: {}", errors);

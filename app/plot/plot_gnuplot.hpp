@@ -1,5 +1,5 @@
 #pragma once
-// Waveform plots through gnuplot (gnuplot-iostream): the only file that sees gnuplot.
+// Waveform plots through gnuplot: the script of a plot request (gnuplot_runner.hpp runs it).
 //
 // A plot is one or more panels stacked over a shared x axis (time in engineering units: ns, µs,
 // ms, s), each with its legend inside the image (plot_geometry.hpp); voltages on the left axis

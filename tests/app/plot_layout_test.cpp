@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/plot/decimate.hpp"
+#include "app/plot/gnuplot_runner.hpp"
 #include "app/plot/plot_geometry.hpp"
 #include "app/plot/plot_gnuplot.hpp"
 
@@ -275,6 +276,27 @@ TEST(PlotGeometry, LegendsStayInsideTheImageAtEverySize) {
 TEST(PlotGeometry, LabelsAreCutWithAMark) {
   EXPECT_EQ(fit_label("v(out)", 10), "v(out)");
   EXPECT_EQ(fit_label("v(a_very_long_node_name)", 8), "v(a_ver…");
+}
+
+}  // namespace
+}  // namespace nsspice::app
+
+namespace nsspice::app {
+namespace {
+
+TEST(GnuplotOutput, WarningsAreDroppedErrorsKept) {
+  // gnuplot 5.4's own words.
+  EXPECT_EQ(gnuplot_errors("         Warning: empty y2 range [0:0], adjusting to [-1:1]\n"), "");
+  EXPECT_EQ(gnuplot_errors("set output 'no/such/dir/x.png'\n"
+                           "                              ^\n"
+                           "         line 2: cannot open file; output not changed\n"),
+            "cannot open file; output not changed");
+  EXPECT_EQ(gnuplot_errors("plot '-' using 1:2 with linez\n"
+                           "                       ^\n"
+                           "         line 7: unrecognized plot type\n"
+                           "         warning: Skipping data file with no valid points\n"),
+            "unrecognized plot type");
+  EXPECT_EQ(gnuplot_errors(""), "");
 }
 
 }  // namespace
