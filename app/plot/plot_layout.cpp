@@ -179,8 +179,9 @@ std::optional<TimeWindow> last_periods_window(const SwitchingPeriod& s, double t
                                               double t_end, int periods, bool forced) {
   if (periods <= 0 || !(s.period > 0)) return std::nullopt;
   if (!forced && (t_end - t_begin) < 4.0 * periods * s.period) return std::nullopt;
+  // Anchored at the end of the run (a drifting waveform may stop crossing its mid level before).
   const double pad = 0.05 * s.period;
-  TimeWindow w{s.last_edge - periods * s.period - pad, s.last_edge + pad};
+  TimeWindow w{t_end - periods * s.period - pad, t_end};
   w.from = std::max(w.from, t_begin);
   w.to = std::min(w.to, t_end);
   if (!(w.to > w.from)) return std::nullopt;

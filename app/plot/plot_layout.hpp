@@ -40,8 +40,8 @@ struct SwitchingPeriod {
 std::optional<SwitchingPeriod> switching_period(std::span<const double> t,
                                                 std::span<const double> y);
 
-// The window [from, to] of the last `periods` periods ending at the last edge, padded by 5 % of
-// a period on each side; nullopt when the run is shorter than 4·periods periods.
+// The window [from, to] of the last `periods` periods of the run (plus 5 % of a period), ending
+// at t_end; nullopt when the run is shorter than 4·periods periods (unless `forced`).
 struct TimeWindow {
   double from = 0, to = 0;
 };
