@@ -274,9 +274,10 @@ void plot_strip(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, 
   // The strip's name right-aligned in the margin left of it (a y label would overlap the frame).
   g += "unset ylabel\n";
   if (!c.zoom)
-    fmt::format_to(out, "set label 1003 'events ({})' at screen {:.5f},screen {:.5f} right\n",
-                   rq.events.size(), geo.sx(geo.strip.left - 6),
-                   geo.sy((geo.strip.top + geo.strip.bottom) / 2));
+    fmt::format_to(
+        out, "set label 1003 \"events\\n({})\" at screen {:.5f},screen {:.5f} right font ',9'\n",
+        rq.events.size(), geo.sx(geo.strip.left - 6),
+        geo.sy((geo.strip.top + geo.strip.bottom) / 2));
   x_axis(g, rq, c, true);
   g += "plot '-' using 1:2 with impulses lw 1.2 lc rgb '#d62728' notitle, "
        "'-' using 1:2 with impulses lw 1 lc rgb '#555555' notitle\n";
