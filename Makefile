@@ -9,7 +9,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DNSSPICE_WERROR=ON
 DEMO    ?= examples/rectifier.cir
 OUT     ?= out
 
-.PHONY: deps build demo test sanitize sanitize-ci bench format clean fuzz
+.PHONY: deps build demo test sanitize sanitize-ci bench format clean fuzz screenshots
 
 deps:
 	@bash scripts/install-deps.sh
@@ -65,3 +65,7 @@ format:
 
 clean:
 	rm -rf $(BUILD) build-asan $(OUT)
+
+# The pictures of docs/output.md (plots and the waveform viewer), regenerated from the examples.
+screenshots: build
+	BUILD=$(BUILD) bash scripts/docs-screenshots.sh

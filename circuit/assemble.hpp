@@ -54,6 +54,9 @@ struct Assembled {
   std::vector<Waveform> sources;           // s(t) components
   std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)
   std::vector<SwitchInfo> switch_info;
+  // Which pair of a multi-pair device ("forward"/"breakdown", "lower"/"upper", "gs1"...);
+  // "" for a device of one pair.
+  std::vector<std::string> pair_roles;
   int node_count = 0;
   // For each unknown k (row and column k of E and G): the devices (indices into
   // Circuit::devices) whose stamps touch row k or column k of E, G, B, C or S, ascending.

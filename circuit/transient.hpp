@@ -53,6 +53,7 @@ struct TransientOptions {
 struct EventLogEntry {
   double t = 0;
   std::string device;       // the pair's device; "" for a jump without a mode change
+  std::string pair;         // which pair of a multi-pair device (Assembled::pair_roles), or ""
   std::string transition;   // "off->on", "on->off", "jump"
   std::string cause;        // start, guard, switch, breakpoint, resume
   double impulse = 0;       // the pair's impulse in a state jump (A·s), else 0

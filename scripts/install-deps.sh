@@ -16,6 +16,8 @@ packages=(
   gnuplot-nox           # plots (pngcairo/pdfcairo/svg terminals)
   libgnuplot-iostream-dev libboost-iostreams-dev libboost-filesystem-dev  # C++ pipe to gnuplot
   ngspice               # the regularized-SPICE peer (tests that load our output, benchmarks)
+  nlohmann-json3-dev    # JSON (the viewer's data, --meas-json), header-only
+  chromium              # headless browser: the waveform viewer's test (skipped without it)
 )
 if [[ "${1:-}" == "--peers" ]]; then
   packages+=(python3-siconos python3-numpy hyperfine time)

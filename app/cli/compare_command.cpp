@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "app/cli/interrupt.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/view_command.hpp"
 #include "app/compare/compare_metrics.hpp"
 #include "app/compare/compare_report.hpp"
 #include "app/compare/ngspice_runner.hpp"
@@ -153,6 +155,44 @@ std::vector<std::string> default_plot_signals(const Waveforms& ns,
     for (const auto& n : ns.names)
       if (signal_kind(n) == SignalKind::kCurrent && i < 1) out.push_back(n), ++i;
   return out;
+}
+
+// The viewer of both runs: nsspice's samples, and ngspice's interpolated (linearly) at their
+// times as "<signal> ngspice".
+int write_compare_view(const std::string& path, const CompareResult& r, const Waveforms& ns,
+                       const Waveforms& ng, const std::vector<std::string>& signals) {
+  Waveforms both;
+  both.time = ns.time;
+  for (const auto& name : signals) {
+    const auto a = ns.index(name), b = ng.index(name);
+    if (!a || !b) continue;
+    both.names.push_back(name);
+    both.columns.push_back(ns.columns[*a]);
+    std::vector<double> resampled;
+    resampled.reserve(ns.time.size());
+    for (double t : ns.time) {
+      const auto it = std::lower_bound(ng.time.begin(), ng.time.end(), t);
+      const auto k = static_cast<size_t>(it - ng.time.begin());
+      const auto& y = ng.columns[*b];
+      if (k == 0 || k >= ng.time.size()) {
+        resampled.push_back(y[std::min(k, y.size() - 1)]);
+        continue;
+      }
+      const double t0 = ng.time[k - 1], t1 = ng.time[k];
+      resampled.push_back(t1 > t0 ? y[k - 1] + (y[k] - y[k - 1]) * (t - t0) / (t1 - t0) : y[k]);
+    }
+    both.names.push_back(name + " ngspice");
+    both.columns.push_back(std::move(resampled));
+  }
+  std::vector<MeasureResult> measured = r.meas_nsspice;
+  for (auto m : r.meas_ngspice) {
+    m.name += " (ngspice)";
+    measured.push_back(std::move(m));
+  }
+  return write_view_file(
+      path, both, r.title,
+      fmt::format("{}: nsspice (ideal devices) and ngspice (diode {})", r.netlist, r.diode_model),
+      format_compare(r), measured);
 }
 
 }  // namespace
@@ -343,7 +383,17 @@ int compare_command(const CompareOptions& o) {
     print_error(why);
     code = kOutputFailed;
   }
+  if (!o.view.empty() || o.view_default) {
+    const std::string view = o.view.empty() ? (fs::path(dir) / "compare.html").string() : o.view;
+    const int view_code = write_compare_view(view, r, ns, ng, plot_signals);
+    if (view_code == 0) r.files.push_back(view);
+    code = code ? code : view_code;
+  }
   if (!o.quiet) fmt::print("{}", format_compare(r));
+  // -q silences the report, never the measurements asked for.
+  if (o.quiet && !r.meas_nsspice.empty())
+    fmt::print("nsspice\n{}ngspice\n{}", format_measures(r.meas_nsspice),
+               format_measures(r.meas_ngspice));
   if (r.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r.nsspice.failure));
   if (const int signal = interrupt.signal(); signal != 0) {
     fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows{} ({})\n",

@@ -15,10 +15,12 @@ namespace nsspice::app {
 
 struct CompareOptions {
   std::string netlist;
-  std::string out_dir;  // default: <netlist stem>-compare
-  std::string plot;     // default: <out_dir>/compare.png
-  std::string signals;  // plotted; default: up to 3 node voltages and 2 device currents
-  std::string json;     // default: <out_dir>/compare.json
+  std::string out_dir;        // default: <netlist stem>-compare
+  std::string plot;           // default: <out_dir>/compare.png
+  std::string signals;        // plotted; default: up to 3 node voltages and 2 device currents
+  std::string json;           // default: <out_dir>/compare.json
+  std::string view;           // --view FILE.html: both runs in the waveform viewer
+  bool view_default = false;  // --view without a file: <out_dir>/compare.html
   TranslateOptions translate;
   std::string ngspice = "ngspice";
   double timeout_seconds = 300;

@@ -12,6 +12,8 @@
 #include "app/cli/plot_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/view_command.hpp"
+#include "app/plot/plot_layout.hpp"
 #include "netlist/units.hpp"
 
 namespace {
@@ -59,13 +61,27 @@ void add_plot_layout(CLI::App* cmd, std::string& signals, std::vector<std::strin
   cmd->add_flag("--show", show, "also open the plot in a window (when a display is available)");
 }
 
+// --zoom last:N: a zoom column on the last N switching periods (0 or off: none).
+void add_zoom(CLI::App* cmd, std::string& zoom) {
+  cmd->add_option("--zoom", zoom,
+                  "zoom column on the last N switching periods: last:N (default last:5 when "
+                  "periodic switching is found; off: none)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return nsspice::app::parse_zoom(text) ? std::string()
+                                                  : "expected last:N (e.g. last:5) or off";
+          },
+          "last:N"));
+}
+
 // The command line's values of `run`; numbers given are copied into `run` after parsing.
 struct RunCli {
   RunOptions run;
   double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0, max_rows = 0;
   bool no_progress = false;
   CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *evrtol_opt = nullptr,
-              *dump_time_opt = nullptr, *plot_opt = nullptr, *max_rows_opt = nullptr;
+              *dump_time_opt = nullptr, *plot_opt = nullptr, *max_rows_opt = nullptr,
+              *view_opt = nullptr;
   RunOptions options() const {
     RunOptions o = run;
     if (*theta_opt) o.theta = theta;
@@ -75,6 +91,7 @@ struct RunCli {
     if (*dump_time_opt) o.dump_time = dump_time;
     if (*max_rows_opt) o.max_rows = max_rows;
     o.plot_default = plot_opt->count() > 0 && o.plot.empty();
+    o.view_default = view_opt->count() > 0 && o.view.empty();
     o.progress = !no_progress;
     return o;
   }
@@ -120,8 +137,13 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                                "also write a plot (.png, .svg or .pdf; default <netlist>.png)")
                    ->expected(0, 1);
   add_plot_layout(cmd, run.signals, run.panels, run.show,
-                  "signals to plot, comma separated, e.g. v(out),i(d1) (default: all node "
-                  "voltages)");
+                  "signals to plot, comma separated, e.g. v(out),i(d1) (default: the netlist's "
+                  ".print/.save/.probe signals, else voltages and currents by kind and scale)");
+  add_zoom(cmd, run.zoom);
+  c.view_opt = cmd->add_option("--view", run.view,
+                               "also write the waveform viewer, one offline HTML file (default "
+                               "<netlist>.html)")
+                   ->expected(0, 1);
   cmd->add_option("--meas", run.measures,
                   "a measurement (repeatable): 'avg v(out) from=1m to=2m', rms, min, max, pp, "
                   "integ; 'when v(out)=2.5 rise=2'; 'find v(a) at=1m'")
@@ -165,15 +187,30 @@ CLI::App* add_plot(CLI::App& app, PlotOptions& plot) {
   add_plot_layout(pcmd, plot.signals, plot.panels, plot.show,
                   "signals in one panel, comma separated (default: voltages, then currents)");
   add_window(pcmd, plot.t_from, plot.t_to);
+  add_zoom(pcmd, plot.zoom);
   return pcmd;
+}
+
+CLI::App* add_view(CLI::App& app, nsspice::app::ViewOptions& view) {
+  CLI::App* cmd = app.add_subcommand(
+      "view", "write an interactive waveform viewer (one offline HTML file) of a .raw or .csv");
+  cmd->add_option("file", view.input, "waveform file (.raw, ngspice's too, or .csv)")->required();
+  cmd->add_option("-o,--output", view.output, "the HTML file (default: <file>.html)");
+  cmd->add_option("--signals", view.signals, "signals shown, comma separated (default: all)");
+  cmd->add_option("--title", view.title, "title (default: the file's)");
+  cmd->add_option("--meas", view.measures, "a measurement on the file (repeatable; as for run)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  return cmd;
 }
 
 struct CompareCli {
   CompareOptions cmp;
   double theta = 0, step = 0, grid = 0;
-  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *view_opt = nullptr;
   CompareOptions options() const {
     CompareOptions o = cmp;
+    o.view_default = view_opt->count() > 0 && o.view.empty();
     if (*theta_opt) o.theta = theta;
     if (*step_opt) o.step = step;
     if (*grid_opt) o.grid = grid;
@@ -208,6 +245,10 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   ccmd->add_option("--signals", cmp.signals,
                    "signals to plot (default: up to 3 node voltages and 2 diode currents)");
   ccmd->add_option("--json", cmp.json, "JSON report (default: <dir>/compare.json)");
+  c.view_opt = ccmd->add_option("--view", cmp.view,
+                                "also write both runs in the waveform viewer, one offline HTML "
+                                "file (default <dir>/compare.html)")
+                   ->expected(0, 1);
   ccmd->add_option("--meas", cmp.measures, "a measurement on both (repeatable; as for run)")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -273,9 +314,12 @@ int main(int argc, char** argv) {
   CompareCli cmp;
   CLI::App* run_cmd = add_run(app, run);
   CLI::App* plot_cmd = add_plot(app, plot);
+  nsspice::app::ViewOptions view;
+  CLI::App* view_cmd = add_view(app, view);
   add_compare(app, cmp);
   if (const auto code = parse(app, argc, argv)) return *code;
   if (*run_cmd) return check_stdout(nsspice::app::run_command(run.options()));
   if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));
+  if (*view_cmd) return check_stdout(nsspice::app::view_command(view));
   return check_stdout(nsspice::app::compare_command(cmp.options()));
 }

@@ -7,6 +7,7 @@
 
 #include "app/cli/simulation.hpp"
 #include "app/io/signals.hpp"
+#include "app/plot/plot_layout.hpp"
 
 namespace nsspice::app {
 
@@ -18,7 +19,8 @@ bool plot_extension_ok(const std::string& path) {
 std::optional<std::vector<std::vector<size_t>>> panel_layout(const std::vector<std::string>& panels,
                                                              const std::string& signals,
                                                              const std::vector<std::string>& names,
-                                                             bool currents, std::string& error) {
+                                                             bool currents, std::string& error,
+                                                             size_t* left_out) {
   std::vector<std::vector<size_t>> out;
   for (const auto& p : panels) {
     auto idx = select_signals(split_signals(p), names, "--panel", error);
@@ -32,15 +34,16 @@ std::optional<std::vector<std::vector<size_t>>> panel_layout(const std::vector<s
     if (!idx->empty()) out.push_back(std::move(*idx));
     return out;
   }
-  std::vector<size_t> v, i;
-  for (size_t k = 0; k < names.size(); ++k) {
-    const auto kind = signal_kind(names[k]);
-    if (kind == SignalKind::kVoltage && v.size() < 8) v.push_back(k);
-    if (kind == SignalKind::kCurrent && i.size() < 8) i.push_back(k);
-  }
-  if (!v.empty()) out.push_back(v);
-  if (currents && !i.empty()) out.push_back(i);
-  if (out.empty() && !names.empty()) out.push_back({0});
+  std::vector<size_t> all;
+  for (const auto kind : {SignalKind::kVoltage, SignalKind::kCurrent})
+    for (size_t k = 0; k < names.size(); ++k)
+      if (signal_kind(names[k]) == kind && (currents || kind == SignalKind::kVoltage))
+        all.push_back(k);
+  if (all.empty() && !names.empty()) all.push_back(0);
+  if (left_out != nullptr)
+    *left_out = all.size() > kMaxDefaultSignals ? all.size() - kMaxDefaultSignals : 0;
+  if (all.size() > kMaxDefaultSignals) all.resize(kMaxDefaultSignals);
+  out.push_back(all);
   return out;
 }
 
@@ -83,7 +86,8 @@ int plot_command(const PlotOptions& o) {
   for (const auto& p : o.panels)
     for (auto& name : split_signals(p)) wanted.push_back(std::move(name));
   add_columns(*data, differential_columns(wanted, data->names));
-  const auto layout = panel_layout(o.panels, o.signals, data->names, true, error);
+  size_t left_out = 0;
+  const auto layout = panel_layout(o.panels, o.signals, data->names, true, error, &left_out);
   if (!layout) {
     print_error(error);
     return kBadInput;
@@ -99,6 +103,13 @@ int plot_command(const PlotOptions& o) {
   rq.t_from = o.t_from;
   rq.t_to = o.t_to;
   rq.panels = make_panels(*data, *layout);
+  if (o.signals.empty() && o.panels.empty() && !rq.panels.empty())
+    rq.panels = arrange_panels(std::move(rq.panels.front().series));
+  const auto periods = o.zoom.empty() ? std::optional<int>(5) : parse_zoom(o.zoom);
+  if (const auto note = add_switching_zoom(rq, periods.value_or(0), !o.zoom.empty()); !note.empty())
+    fmt::print(stderr, "nsspice: note: {}\n", note);
+  rq.note = left_out_note(left_out);
+  if (!rq.note.empty()) fmt::print(stderr, "nsspice: note: plot: {}\n", rq.note);
   if (const std::string why = write_plot(rq); !why.empty()) {
     print_error(fmt::format("plot '{}': {}", output, why));
     return kOutputFailed;

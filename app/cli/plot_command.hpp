@@ -18,6 +18,7 @@ struct PlotOptions {
   std::string title;
   bool show = false;
   std::optional<double> t_from, t_to;  // --window
+  std::string zoom;                    // --zoom last:N ("": automatic, last 5 periods)
 
   // Empty when valid: a window has FROM < TO, both finite.
   std::string validate() const;
@@ -26,11 +27,14 @@ struct PlotOptions {
 int plot_command(const PlotOptions& options);
 
 // The columns of each panel: one panel per --panel list; else one panel of --signals; else the
-// default: the voltages (at most 8) and, with `currents`, a second panel of the currents.
+// default: one list of the voltages, then (with `currents`) the currents, at most
+// kMaxDefaultSignals (plot_layout.hpp), arranged into panels once the data is known; `left_out`
+// (when given) gets how many signals the default leaves out.
 std::optional<std::vector<std::vector<size_t>>> panel_layout(const std::vector<std::string>& panels,
                                                              const std::string& signals,
                                                              const std::vector<std::string>& names,
-                                                             bool currents, std::string& error);
+                                                             bool currents, std::string& error,
+                                                             size_t* left_out = nullptr);
 
 // The file extension of a plot is one gnuplot can write.
 bool plot_extension_ok(const std::string& path);

@@ -15,6 +15,7 @@
 #include "app/cli/run_plan.hpp"
 #include "app/cli/simulation.hpp"
 #include "app/cli/sweep_command.hpp"
+#include "app/cli/view_command.hpp"
 #include "app/io/async_sink.hpp"
 #include "app/io/event_log.hpp"
 #include "app/io/file_write.hpp"
@@ -22,6 +23,7 @@
 #include "app/io/signals.hpp"
 #include "app/measure/measure.hpp"
 #include "app/plot/plot_gnuplot.hpp"
+#include "app/plot/plot_layout.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::app {
@@ -51,7 +53,8 @@ class RowCounter : public RowSink {
   long rows_ = 0;
 };
 
-// Every point of the run: measurements, plot series (decimated), the file chain.
+// Every point of the run: measurements, plot series (decimated, plus the raw tail for a zoom
+// column), the file chain.
 class RunSink : public RowSink {
  public:
   RunSink(MeasureSet& measures, RowSink& file) : measures_(measures), file_(file) {}
@@ -60,7 +63,10 @@ class RunSink : public RowSink {
     panels_ = panels;
     layout_ = std::move(layout);
     for (const auto& cols : layout_)
-      for (size_t k = 0; k < cols.size(); ++k) decimators_.emplace_back(t0, t1);
+      for (size_t k = 0; k < cols.size(); ++k) {
+        decimators_.emplace_back(t0, t1);
+        tails_.emplace_back();
+      }
   }
   void row(double t, std::span<const double> values) override {
     measures_.feed(t, values);
@@ -68,16 +74,23 @@ class RunSink : public RowSink {
     if (panels_ == nullptr) return;
     size_t d = 0;
     for (size_t p = 0; p < layout_.size(); ++p)
-      for (size_t k = 0; k < layout_[p].size(); ++k)
-        decimators_[d++].add(t, values[layout_[p][k]], (*panels_)[p].series[k]);
+      for (size_t k = 0; k < layout_[p].size(); ++k, ++d) {
+        PlotSeries& s = (*panels_)[p].series[k];
+        const double y = values[layout_[p][k]];
+        decimators_[d].add(t, y, s.t, s.y);
+        tails_[d].add(t, y);
+      }
   }
   void finish() override {
     file_.finish();
     if (panels_ == nullptr) return;
     size_t d = 0;
     for (size_t p = 0; p < layout_.size(); ++p)
-      for (size_t k = 0; k < layout_[p].size(); ++k)
-        decimators_[d++].finish((*panels_)[p].series[k]);
+      for (size_t k = 0; k < layout_[p].size(); ++k, ++d) {
+        PlotSeries& s = (*panels_)[p].series[k];
+        decimators_[d].finish(s.t, s.y);
+        s.detail = tails_[d].samples();
+      }
   }
 
  private:
@@ -86,6 +99,7 @@ class RunSink : public RowSink {
   std::vector<PlotPanel>* panels_ = nullptr;
   std::vector<std::vector<size_t>> layout_;
   std::vector<SeriesDecimator> decimators_;
+  std::vector<TailBuffer> tails_;
 };
 
 // `<output stem>.step<K>.lcp` next to the output: the step's LCP as solved, with provenance.
@@ -124,7 +138,7 @@ bool write_step_dump(const RunOptions& o, const std::string& output,
 // The files besides the waveforms: event log, LCP dump, measurements as JSON, plot. Returns the
 // exit code so far (`code`, or kOutputFailed when one of them could not be written).
 struct SideFiles {
-  std::string events_path, dump_path;
+  std::string events_path, dump_path, view_path;
 };
 
 int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::TransientResult& r,
@@ -148,8 +162,7 @@ int write_side_files(const RunOptions& o, const RunPlan& plan, const circuit::Tr
 }
 
 void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim, double wall,
-                  long rows, const SideFiles& files, int code,
-                  const std::vector<MeasureResult>& measured) {
+                  long rows, const SideFiles& files, int code) {
   if (o.quiet) return;
   fmt::print("{}", format_report(sim.result, wall, sim.wall_seconds, plan.output_path, rows));
   fmt::print("  {:<18} {}{}\n", "format", format_name(plan.format),
@@ -159,7 +172,13 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
   if (!files.events_path.empty()) fmt::print("  {:<18} {}\n", "event log", files.events_path);
   if (!plan.plot_path.empty() && code == 0) fmt::print("  {:<18} {}\n", "plot", plan.plot_path);
   if (!files.dump_path.empty()) fmt::print("  {:<18} {}\n", "LCP dump", files.dump_path);
-  if (!measured.empty()) fmt::print("measurements\n{}", format_measures(measured));
+  if (!files.view_path.empty()) fmt::print("  {:<18} {}\n", "viewer", files.view_path);
+}
+
+// The measurements asked for: printed with -q too (-q silences the report, not the results).
+void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
+  if (measured.empty()) return;
+  fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
 }
 
 // The plot request: one panel per layout entry, marks at state jumps and logged events.
@@ -176,11 +195,33 @@ PlotRequest plot_request(const RunOptions& o, const RunPlan& plan, const std::st
   return plot;
 }
 
+// Marks on the event strip: state jumps and logged events (at most kMaxMarks, evenly chosen).
 void mark_events(const circuit::TransientResult& result, PlotRequest& plot) {
-  for (double t : result.stats.impulse_times) plot.events.push_back({t, "jump"});
-  if (result.events.size() <= 60)  // more would hide the curves
-    for (const auto& e : result.events)
-      plot.events.push_back({e.t, e.device.empty() ? e.transition : e.device});
+  constexpr size_t kMaxMarks = 20000;
+  const auto& jumps = result.stats.impulse_times;
+  for (size_t k = 0; k < jumps.size(); k += 1 + jumps.size() / kMaxMarks)
+    plot.events.push_back({jumps[k], "jump"});
+  const auto& events = result.events;
+  for (size_t k = 0; k < events.size(); k += 1 + events.size() / kMaxMarks)
+    plot.events.push_back(
+        {events[k].t, events[k].device.empty() ? events[k].transition : events[k].device});
+}
+
+// The default layout (by kind and scale), the zoom column and the note on left-out signals,
+// once the series are known.
+void arrange_plot(const RunOptions& o, const RunPlan& plan, PlotRequest& plot) {
+  if (plan.output.auto_layout && !plot.panels.empty()) {
+    std::vector<PlotSeries> series;
+    for (auto& p : plot.panels)
+      for (auto& s : p.series) series.push_back(std::move(s));
+    plot.panels = arrange_panels(std::move(series));
+  }
+  const auto periods = o.zoom.empty() ? std::optional<int>(5) : parse_zoom(o.zoom);
+  if (const auto note = add_switching_zoom(plot, periods.value_or(0), !o.zoom.empty());
+      !note.empty())
+    fmt::print(stderr, "nsspice: note: {}\n", note);
+  plot.note = left_out_note(plan.output.plot_left_out);
+  if (!plot.note.empty()) fmt::print(stderr, "nsspice: note: plot: {}\n", plot.note);
 }
 
 struct Streamed {
@@ -256,8 +297,9 @@ int report_stop(const std::string& path, const Simulated& sim, WaveformWriter& w
 // --meas-json FILE, every write checked; returns the exit code so far.
 int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
   if (o.meas_json.empty()) return code;
-  const std::string json = fmt::format("{{\n  \"netlist\": {},\n  \"measurements\": {}\n}}\n",
-                                       json_string(o.netlist), measures_json(measured));
+  const nlohmann::ordered_json j = {{"netlist", o.netlist},
+                                    {"measurements", measures_json_value(measured)}};
+  const std::string json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
     print_error(why);
     return code ? code : kOutputFailed;
@@ -273,6 +315,25 @@ int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
   }
   if (o.show && !display_available())
     fmt::print(stderr, "nsspice: note: no display ($DISPLAY unset): --show ignored\n");
+  return code;
+}
+
+// The viewer of the run: its file read back, the report and the measurements.
+int write_run_view(const RunOptions& o, const RunPlan& plan, const std::string& title,
+                   const std::string& report, const std::vector<MeasureResult>& measured,
+                   SideFiles& files) {
+  const std::string path =
+      !o.view.empty() ? o.view : std::filesystem::path(o.netlist).stem().string() + ".html";
+  std::string error;
+  const auto data = read_waveforms(plan.output_path, error);
+  if (!data) {
+    print_error(fmt::format("--view: {}", error));
+    return kOutputFailed;
+  }
+  const int code =
+      write_view_file(path, *data, title.empty() ? o.netlist : title,
+                      fmt::format("{} → {}", o.netlist, plan.output_path), report, measured);
+  if (code == 0) files.view_path = path;
   return code;
 }
 
@@ -324,9 +385,17 @@ int run_command(const RunOptions& o) {
                plan->output_path, rows, signal_name(signal));
     code = code ? code : interrupted_exit_code(signal);
   } else if (plan->plotting && rows > 0) {
+    arrange_plot(o, *plan, plot);
     code = finish_plot(o, plot, code);
   }
-  print_report(o, *plan, sim, wall, rows, files, code, measured);
+  if ((!o.view.empty() || o.view_default) && rows > 0 && code != kBadInput) {
+    const std::string report =
+        format_report(sim.result, wall, sim.wall_seconds, plan->output_path, rows);
+    const int view_code = write_run_view(o, *plan, circuit.title, report, measured, files);
+    code = code ? code : view_code;
+  }
+  print_report(o, *plan, sim, wall, rows, files, code);
+  print_measures(measured, o.quiet);
   return code;
 }
 

@@ -19,6 +19,9 @@ struct RunOptions {
   std::string signals;              // plot selection, comma separated; default: all node voltages
   std::vector<std::string> panels;  // plot panels, each comma separated
   bool show = false;
+  std::string zoom;                   // --zoom last:N ("": automatic, last 5 periods)
+  std::string view;                   // --view FILE.html: the waveform viewer
+  bool view_default = false;          // --view without a file: <netlist stem>.html
   std::vector<std::string> measures;  // --meas texts
   std::string meas_json;
   std::optional<double> theta;

@@ -145,9 +145,6 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
   p.all_names = signal_names;
   for (const auto& d : p.derived) p.all_names.push_back(d.name);
 
-  const auto layout = panel_layout(request.panels, request.signals, p.all_names, false, error);
-  if (!layout) return std::nullopt;
-  if (request.plotting) p.layout = *layout;
   if (!request.save.empty()) {
     auto idx = select_signals(split_signals(request.save), p.all_names, request.save_option, error);
     if (!idx) return std::nullopt;
@@ -155,6 +152,15 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
   } else {
     for (size_t k = 0; k < signal_names.size(); ++k) p.columns.push_back(k);
   }
+  // The plot: --panel, else --signals, else the netlist's .print/.save/.probe signals, else the
+  // default selection; the last two are arranged into panels by kind and scale after the run.
+  const bool from_cards = request.signals.empty() && request.panels.empty() &&
+                          request.save_option == ".print/.save" && !request.save.empty();
+  const auto layout = panel_layout(request.panels, from_cards ? request.save : request.signals,
+                                   p.all_names, true, error, &p.plot_left_out);
+  if (!layout) return std::nullopt;
+  if (request.plotting) p.layout = *layout;
+  p.auto_layout = request.signals.empty() && request.panels.empty();
   for (size_t k = 0; k < request.measures.size(); ++k) {
     if (p.measures.add(request.measures[k], p.all_names, error)) continue;
     if (k >= request.card_measures) return std::nullopt;

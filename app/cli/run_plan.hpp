@@ -39,6 +39,8 @@ struct OutputPlan {
   std::vector<DerivedColumn> derived;       // v(a,b), i(X), p(X) asked for somewhere
   std::vector<size_t> columns;              // the file's columns
   std::vector<std::vector<size_t>> layout;  // plot panels (empty when not plotting)
+  bool auto_layout = false;                 // layout[0] is arranged by kind and scale after the run
+  size_t plot_left_out = 0;                 // signals the default plot selection leaves out
   MeasureSet measures;                      // bound to all_names
   // The circuit's signals that the file, plot, measurements or derived columns read, ascending;
   // the stepping evaluates only these.

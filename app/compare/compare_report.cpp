@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "app/io/signals.hpp"
 #include "app/plot/plot_gnuplot.hpp"
+#include "app/plot/plot_layout.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -25,40 +27,37 @@ std::string peer_line(const PeerRun& p) {
   return s;
 }
 
-std::string json_list(const std::vector<double>& v) {
-  std::string out = "[";
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + json_number(v[i]);
-  return out + "]";
+using Json = nlohmann::ordered_json;
+
+Json number(double v) { return std::isfinite(v) ? Json(v) : Json(); }
+
+Json number_list(const std::vector<double>& v) {
+  Json out = Json::array();
+  for (double x : v) out.push_back(number(x));
+  return out;
 }
 
-std::string json_peer(const PeerRun& p) {
-  std::string probs = "[";
-  for (size_t i = 0; i < p.problems.size(); ++i)
-    probs += (i ? ", " : "") + json_string(p.problems[i]);
-  probs += "]";
-  return fmt::format(
-      "{{\"wall_seconds\": {}, \"points\": {}, \"failed\": {}, \"t_end\": {}, \"failure\": {}, "
-      "\"problems\": {}}}",
-      json_number(p.wall_seconds), p.points, p.failed ? "true" : "false", json_number(p.t_end),
-      json_string(p.failure), probs);
+Json json_peer(const PeerRun& p) {
+  return {{"wall_seconds", number(p.wall_seconds)},
+          {"points", p.points},
+          {"failed", p.failed},
+          {"t_end", number(p.t_end)},
+          {"failure", p.failure},
+          {"problems", p.problems}};
 }
 
-std::string json_diff(const SignalDiff& d) {
-  std::string s = fmt::format(
-      "{{\"name\": {}, \"max_abs\": {}, \"t_max\": {}, \"rms\": {}, \"rel\": {}, \"scale\": {}",
-      json_string(d.name), json_number(d.max_abs), json_number(d.t_max), json_number(d.rms),
-      json_number(d.rel), json_number(d.scale));
+Json json_diff(const SignalDiff& d) {
+  Json s = {{"name", d.name},       {"max_abs", number(d.max_abs)}, {"t_max", number(d.t_max)},
+            {"rms", number(d.rms)}, {"rel", number(d.rel)},         {"scale", number(d.scale)}};
   if (d.switching) {
     std::vector<double> a, b;
     for (const auto& e : d.ref_events) a.push_back(e.t);
     for (const auto& e : d.other_events) b.push_back(e.t);
-    s += fmt::format(
-        ", \"switching\": {{\"threshold\": {}, \"nsspice\": {}, \"ngspice\": {}, \"offsets\": "
-        "{}, \"max_offset\": {}, \"mean_offset\": {}}}",
-        json_number(d.threshold), json_list(a), json_list(b), json_list(d.offsets),
-        json_number(d.max_offset), json_number(d.mean_offset));
+    s["switching"] = {{"threshold", number(d.threshold)},   {"nsspice", number_list(a)},
+                      {"ngspice", number_list(b)},          {"offsets", number_list(d.offsets)},
+                      {"max_offset", number(d.max_offset)}, {"mean_offset", number(d.mean_offset)}};
   }
-  return s + "}";
+  return s;
 }
 
 }  // namespace
@@ -142,35 +141,31 @@ std::string format_compare(const CompareResult& r) {
 }
 
 std::string compare_json(const CompareResult& r) {
-  std::string out = "{\n";
-  auto o = std::back_inserter(out);
-  fmt::format_to(o, "  \"netlist\": {},\n  \"title\": {},\n", json_string(r.netlist),
-                 json_string(r.title));
-  fmt::format_to(o, "  \"diode_model\": {},\n  \"switch_model\": {},\n  \"options\": {},\n",
-                 json_string(r.diode_model), json_string(r.switch_model), json_string(r.options));
-  fmt::format_to(o, "  \"h\": {},\n  \"theta\": {},\n", json_number(r.h), json_number(r.theta));
-  fmt::format_to(o, "  \"nsspice\": {},\n  \"ngspice\": {},\n", json_peer(r.nsspice),
-                 json_peer(r.ngspice));
-  fmt::format_to(o, "  \"grid_points\": {},\n  \"signals\": [", r.grid.size());
-  for (size_t i = 0; i < r.diffs.size(); ++i)
-    fmt::format_to(o, "{}\n    {}", i ? "," : "", json_diff(r.diffs[i]));
-  out += "\n  ],\n";
-  fmt::format_to(o, "  \"measurements\": {{\"nsspice\": {}, \"ngspice\": {}}},\n",
-                 measures_json(r.meas_nsspice, 2), measures_json(r.meas_ngspice, 2));
-  out += "  \"sweep\": [";
-  for (size_t i = 0; i < r.sweep.size(); ++i) {
-    const auto& row = r.sweep[i];
-    fmt::format_to(o, "{}\n    {{\"n\": {}, \"diode_model\": {}, \"ngspice\": {}, \"signals\": [",
-                   i ? "," : "", json_number(row.n), json_string(row.diode_model),
-                   json_peer(row.ngspice));
-    for (size_t k = 0; k < row.diffs.size(); ++k)
-      fmt::format_to(o, "{}{{\"name\": {}, \"max_abs\": {}, \"rms\": {}}}", k ? ", " : "",
-                     json_string(row.diffs[k].name), json_number(row.diffs[k].max_abs),
-                     json_number(row.diffs[k].rms));
-    out += "]}";
+  Json j = {{"netlist", r.netlist},
+            {"title", r.title},
+            {"diode_model", r.diode_model},
+            {"switch_model", r.switch_model},
+            {"options", r.options},
+            {"h", number(r.h)},
+            {"theta", number(r.theta)},
+            {"nsspice", json_peer(r.nsspice)},
+            {"ngspice", json_peer(r.ngspice)},
+            {"grid_points", r.grid.size()}};
+  j["signals"] = Json::array();
+  for (const auto& d : r.diffs) j["signals"].push_back(json_diff(d));
+  j["measurements"] = {{"nsspice", measures_json_value(r.meas_nsspice)},
+                       {"ngspice", measures_json_value(r.meas_ngspice)}};
+  j["sweep"] = Json::array();
+  for (const auto& row : r.sweep) {
+    Json signals = Json::array();
+    for (const auto& d : row.diffs)
+      signals.push_back({{"name", d.name}, {"max_abs", number(d.max_abs)}, {"rms", number(d.rms)}});
+    j["sweep"].push_back({{"n", number(row.n)},
+                          {"diode_model", row.diode_model},
+                          {"ngspice", json_peer(row.ngspice)},
+                          {"signals", std::move(signals)}});
   }
-  out += r.sweep.empty() ? "]\n}\n" : "\n  ]\n}\n";
-  return out;
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string write_compare_plot(const CompareResult& r, const Waveforms& ns, const Waveforms& ng,
@@ -203,7 +198,8 @@ std::string write_compare_plot(const CompareResult& r, const Waveforms& ns, cons
   for (auto* panels : {overlay, diff})
     for (int p = 0; p < 2; ++p)
       if (!panels[p].series.empty()) rq.panels.push_back(panels[p]);
-  // Order: overlays first, then the differences.
+  // Order: overlays first, then the differences; a zoom column on the last switching periods.
+  add_switching_zoom(rq, 5, false);
   return write_plot(rq);
 }
 

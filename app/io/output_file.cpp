@@ -71,8 +71,8 @@ void GridResampler::row(double t, std::span<const double> values) {
     return;
   }
   scratch_.resize(values.size());
-  for (double tg = t0_ + static_cast<double>(k_) * h_; tg <= t + eps;
-       tg = t0_ + static_cast<double>(++k_) * h_) {
+  if (grid_.origin() != t0_ || grid_.step() != h_) grid_ = solvers::DecimalGrid(t0_, h_);
+  for (double tg = grid_.at(k_); tg <= t + eps; tg = grid_.at(++k_)) {  // exact decimal times
     if (std::abs(tg - t) <= eps) {
       emit(tg, values);  // a grid point on a computed point: its values, the grid's time
     } else if (tg > t_prev_) {

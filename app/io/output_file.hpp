@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/io/waveforms.hpp"
+#include "solvers/time/decimal_grid.hpp"
 
 namespace nsspice::app {
 
@@ -35,7 +36,8 @@ class GridResampler : public RowSink {
   size_t keep_next_ = 0;
   bool have_prev_ = false, finished_ = false;
   double t0_ = 0, t_prev_ = 0, t_emitted_ = 0;
-  long k_ = 1;  // next grid index
+  solvers::DecimalGrid grid_;  // t0_ + k h_
+  long k_ = 1;                 // next grid index
   std::vector<double> prev_, scratch_;
   bool last_pending_ = false;
   void emit(double t, std::span<const double> values);

@@ -181,40 +181,35 @@ std::string format_measures(const std::vector<MeasureResult>& results) {
   return out;
 }
 
+// JSON through nlohmann::json (invalid UTF-8 replaced, never a throw); keys in the order written.
 std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return nlohmann::ordered_json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string json_number(std::optional<double> v) {
   if (!v || !std::isfinite(*v)) return "null";
-  return fmt::format("{}", *v);
+  return nlohmann::ordered_json(*v).dump();
+}
+
+nlohmann::ordered_json measures_json_value(const std::vector<MeasureResult>& results) {
+  auto number = [](std::optional<double> v) {
+    return v && std::isfinite(*v) ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+  };
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& r : results)
+    out.push_back({{"name", r.name},
+                   {"text", r.text},
+                   {"value", number(r.value)},
+                   {"at", number(r.at)},
+                   {"unit", r.unit},
+                   {"failure", r.failure.empty() ? nlohmann::ordered_json()
+                                                 : nlohmann::ordered_json(r.failure)}});
+  return out;
 }
 
 std::string measures_json(const std::vector<MeasureResult>& results, int indent) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  std::string out = "[";
-  for (size_t k = 0; k < results.size(); ++k) {
-    const auto& r = results[k];
-    out += fmt::format(
-        "{}\n{}  {{\"name\": {}, \"text\": {}, \"value\": {}, \"at\": {}, \"unit\": {}, "
-        "\"failure\": {}}}",
-        k ? "," : "", pad, json_string(r.name), json_string(r.text), json_number(r.value),
-        json_number(r.at), json_string(r.unit),
-        r.failure.empty() ? std::string("null") : json_string(r.failure));
-  }
-  out += results.empty() ? "]" : "\n" + pad + "]";
-  return out;
+  return measures_json_value(results).dump(indent, ' ', false,
+                                           nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace nsspice::app

@@ -6,6 +6,7 @@
 // piecewise-linear waveform, with the window's ends interpolated; min/max/pp over the window,
 // the ends included; when = the interpolated time of the N-th crossing of the level (default:
 // cross=1, either direction), crossings before td ignored; find = the signal's value there.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -79,7 +80,8 @@ class MeasureSet {
 
 // "  vavg = 4.95 V  (avg v(out) from=1m to=2m)" lines.
 std::string format_measures(const std::vector<MeasureResult>& results);
-// A JSON array of {"name","text","value","at","unit","failure"}.
+// A JSON array of {"name","text","value","at","unit","failure"} (nlohmann::json).
+nlohmann::ordered_json measures_json_value(const std::vector<MeasureResult>& results);
 std::string measures_json(const std::vector<MeasureResult>& results, int indent = 2);
 std::string json_string(const std::string& s);
 std::string json_number(std::optional<double> v);

@@ -1,14 +1,21 @@
+// write_plot (plot_gnuplot.hpp): the gnuplot script of a request, run by gnuplot_runner.hpp.
+// Rows and columns come from plot_geometry.hpp; each panel is placed with screen margins, so the
+// main and zoom columns of a row share their top and bottom, and every column its x range.
 #include "app/plot/plot_gnuplot.hpp"
 
 #include <fmt/format.h>
-#include <gnuplot-iostream.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "app/io/signals.hpp"
+#include "app/plot/gnuplot_runner.hpp"
+#include "app/plot/plot_geometry.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -16,7 +23,6 @@ namespace {
 constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 constexpr int kColors = 8;
-constexpr size_t kDecimateAbove = 8000;
 
 struct TimeUnit {
   double scale;
@@ -30,21 +36,15 @@ TimeUnit time_unit(double t_span) {
   return {1.0, "s"};
 }
 
-std::string terminal_for(const std::string& path, int height) {
+std::string terminal_for(const std::string& path, const PlotGeometry& g) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".svg")
-    return fmt::format("svg size 1200,{} dynamic enhanced font 'Sans,12' background rgb 'white'",
-                       height);
-  if (ext == ".pdf")
-    return fmt::format("pdfcairo size 8in,{:.2f}in enhanced font 'Sans,10'", height / 150.0);
-  return fmt::format("pngcairo size 1200,{} enhanced font 'Sans,11'", height);
-}
-
-// A file name in a single-quoted gnuplot string: quotes doubled, nothing else.
-std::string quote_path(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out;
+    return fmt::format("svg size {},{} dynamic enhanced font 'Sans,11' background rgb 'white'",
+                       g.width, g.height);
+  if (ext == ".pdf")  // 150 pixels per inch; 6.5 pt keeps the pixel metrics of the png
+    return fmt::format("pdfcairo size {:.3f}in,{:.3f}in enhanced font 'Sans,6.5'", g.width / 150.0,
+                       g.height / 150.0);
+  return fmt::format("pngcairo size {},{} enhanced font 'Sans,11'", g.width, g.height);
 }
 
 // A double-quoted gnuplot string for enhanced text (newlines kept as line breaks).
@@ -66,19 +66,6 @@ std::string esc_dq(const std::string& s) {
   return out;
 }
 
-// The points of a series inside [from, to], plus one on each side (the line reaches the edge).
-PlotSeries windowed(const PlotSeries& s, double from, double to) {
-  if (s.t.empty() || (s.t.front() >= from && s.t.back() <= to)) return s;
-  const auto lo = std::lower_bound(s.t.begin(), s.t.end(), from) - s.t.begin();
-  const auto hi = std::upper_bound(s.t.begin(), s.t.end(), to) - s.t.begin();
-  const auto a = static_cast<size_t>(std::max<long>(0, lo - 1));
-  const auto b = static_cast<size_t>(std::min<long>(static_cast<long>(s.t.size()), hi + 1));
-  PlotSeries out = s;
-  out.t.assign(s.t.begin() + static_cast<long>(a), s.t.begin() + static_cast<long>(b));
-  out.y.assign(s.y.begin() + static_cast<long>(a), s.y.begin() + static_cast<long>(b));
-  return out;
-}
-
 // A single-quoted gnuplot string for enhanced text: quotes doubled, markup escaped.
 std::string esc(const std::string& s) {
   std::string out;
@@ -91,6 +78,20 @@ std::string esc(const std::string& s) {
       out += '\\';
     out += c;
   }
+  return out;
+}
+
+// The samples of (t, y) inside [from, to], plus one on each side (the line reaches the edge).
+DecimatedSeries windowed(const std::vector<double>& t, const std::vector<double>& y, double from,
+                         double to) {
+  const auto lo = std::lower_bound(t.begin(), t.end(), from) - t.begin();
+  const auto hi = std::upper_bound(t.begin(), t.end(), to) - t.begin();
+  const auto a = std::max<long>(0, lo - 1);
+  const auto b = std::min<long>(static_cast<long>(t.size()), hi + 1);
+  DecimatedSeries out;
+  if (a >= b) return out;
+  out.t.assign(t.begin() + a, t.begin() + b);
+  out.y.assign(y.begin() + a, y.begin() + b);
   return out;
 }
 
@@ -109,7 +110,6 @@ std::pair<double, const char*> prefix_for(double peak) {
   return {1e-6, "M"};
 }
 
-// Points outside [t_lo, t_hi] (a zoom window) do not count for the scale.
 struct Window {
   double lo = -INFINITY, hi = INFINITY;
 };
@@ -126,8 +126,13 @@ Axis make_axis(const std::string& quantity, const std::string& unit,
   return {fmt::format("{} [{}{}]", quantity, prefix, unit), scale};
 }
 
+struct PanelAxes {
+  Axis left, right;
+  bool two_axes = false;
+};
+
 // Left axis (and right one for the currents of a panel that mixes voltages and currents).
-void panel_axes(const PlotPanel& panel, Window w, Axis& left, Axis& right, bool& two_axes) {
+PanelAxes panel_axes(const PlotPanel& panel, Window w) {
   std::vector<const PlotSeries*> v, i, all;
   bool any_other = false;
   for (const auto& s : panel.series) {
@@ -136,31 +141,160 @@ void panel_axes(const PlotPanel& panel, Window w, Axis& left, Axis& right, bool&
     any_other = any_other || kind == SignalKind::kOther;
     all.push_back(&s);
   }
-  two_axes = panel.ylabel.empty() && !any_other && !v.empty() && !i.empty();
+  PanelAxes a;
+  a.two_axes = panel.ylabel.empty() && !any_other && !v.empty() && !i.empty();
   if (!panel.ylabel.empty()) {
-    left = make_axis(panel.ylabel, panel.unit, all, panel.log_y, w);
+    a.left = make_axis(panel.ylabel, panel.unit, all, panel.log_y, w);
   } else if (any_other) {
-    left = {"", 1};
+    a.left = {"", 1};
   } else if (!v.empty()) {
-    left = make_axis("voltage", "V", v, panel.log_y, w);
-    if (two_axes) right = make_axis("current", "A", i, panel.log_y, w);
+    a.left = make_axis("voltage", "V", v, panel.log_y, w);
+    if (a.two_axes) a.right = make_axis("current", "A", i, panel.log_y, w);
   } else {
-    left = make_axis("current", "A", i, panel.log_y, w);
+    a.left = make_axis("current", "A", i, panel.log_y, w);
   }
+  return a;
 }
 
-PlotSeries decimated(const PlotSeries& s) {
-  if (s.t.size() <= kDecimateAbove || s.points) return s;
-  PlotSeries out = s;
-  out.t.clear();
-  out.y.clear();
-  SeriesDecimator d(s.t.front(), s.t.back(), static_cast<int>(kDecimateAbove / 2));
-  for (size_t i = 0; i < s.t.size(); ++i) d.add(s.t[i], s.y[i], out);
-  d.finish(out);
-  return out;
+// One column of a row: where it is, its x range and unit, and whether it carries the x labels.
+struct Column {
+  Rect rect;
+  double from = 0, to = 0;  // data x range
+  TimeUnit unit{1, ""};
+  bool zoom = false;
+};
+
+void margins(std::string& g, const PlotGeometry& geo, const Rect& r) {
+  fmt::format_to(std::back_inserter(g),
+                 "set lmargin at screen {:.5f}\nset rmargin at screen {:.5f}\n"
+                 "set tmargin at screen {:.5f}\nset bmargin at screen {:.5f}\n",
+                 geo.sx(r.left), geo.sx(r.right), geo.sy(r.top), geo.sy(r.bottom));
 }
 
-std::string build_script(const PlotRequest& rq, const std::string& terminal, int height) {
+void x_axis(std::string& g, const PlotRequest& rq, const Column& c, bool bottom) {
+  auto out = std::back_inserter(g);
+  const bool time_axis = rq.xlabel.empty();
+  if (time_axis && c.to > c.from)
+    fmt::format_to(out, "set xrange [{:.10g}:{:.10g}]\n", c.from * c.unit.scale,
+                   c.to * c.unit.scale);
+  else
+    g += "set autoscale x\n";
+  if (!bottom) {
+    g += "set format x ''\nunset xlabel\n";
+    return;
+  }
+  g += rq.log_x ? "set format x '10^{%L}'\n" : "set format x '%g'\n";
+  const std::string label = !time_axis ? esc(rq.xlabel)
+                            : c.zoom
+                                ? fmt::format("time [{}], {}", c.unit.label, esc(rq.zoom->label))
+                                : fmt::format("time [{}]", c.unit.label);
+  fmt::format_to(out, "set xlabel '{}'\n", label);
+}
+
+void plot_panel(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, size_t p,
+                const Column& c, bool bottom, int& next_color) {
+  auto out = std::back_inserter(g);
+  const PlotPanel& panel = rq.panels[p];
+  const bool time_axis = rq.xlabel.empty();
+  const Window w = time_axis ? Window{c.from, c.to} : Window{};
+  const PanelAxes ax = panel_axes(panel, w);
+  margins(g, geo, c.zoom ? geo.panels[p].zoom : geo.panels[p].main);
+  g += "unset y2tics\nunset y2label\nset ytics nomirror\nset autoscale y\nset autoscale y2\n";
+  g += panel.log_y ? "set logscale y\nset format y '10^{%L}'\n"
+                   : "unset logscale y\nset format y '%g'\n";
+  fmt::format_to(out, "set ylabel '{}'\n", esc(ax.left.label));
+  if (ax.two_axes) fmt::format_to(out, "set y2label '{}'\nset y2tics\n", esc(ax.right.label));
+  x_axis(g, rq, c, bottom);
+  if (c.zoom) {
+    g += "unset key\n";
+  } else {
+    const Rect& k = geo.panels[p].key;
+    fmt::format_to(out,
+                   "set key at screen {:.5f},screen {:.5f} left top Left reverse box opaque "
+                   "samplen 2.5 spacing 1.1\n",
+                   geo.sx(k.left), geo.sy(k.top));
+  }
+  // Per pixel column of the panel: the min and the max of each series (decimate.hpp).
+  const int columns = std::max(50, static_cast<int>((c.rect.right - c.rect.left)));
+  // In an overlay (some series dashed) the solid ones are wide and translucent, so that the
+  // dashed curve drawn over them stays visible where the two agree.
+  const bool overlay = std::any_of(panel.series.begin(), panel.series.end(),
+                                   [](const PlotSeries& s) { return s.dashed; });
+  g += "plot ";
+  int color = next_color;
+  for (size_t k = 0; k < panel.series.size(); ++k) {
+    const PlotSeries& s = panel.series[k];
+    const int col = (s.color >= 0 ? s.color : color++) % kColors;
+    const bool y2 = ax.two_axes && signal_kind(s.name) == SignalKind::kCurrent;
+    const bool wide = overlay && !s.dashed;
+    const std::string rgb =
+        wide ? fmt::format("#70{}", kPalette[col] + 1) : std::string(kPalette[col]);
+    fmt::format_to(out, "{}'-' using 1:2 axes x1{} with {} lw {} lc rgb '{}'{}{} title '{}'",
+                   k ? ", " : "", y2 ? "y2" : "y1", s.points ? "linespoints" : "lines",
+                   wide       ? 4.0
+                   : s.dashed ? 1.6
+                              : 1.5,
+                   rgb, s.dashed ? " dt (5,3)" : "", s.points ? " pt 7 ps 1.1" : "",
+                   esc(fit_label(s.name + (y2 ? " (right)" : ""), geo.label_chars)));
+  }
+  g += "\n";
+  for (const auto& s : panel.series) {
+    const bool use_detail = c.zoom && !s.detail.t.empty();
+    const std::vector<double>& t = use_detail ? s.detail.t : s.t;
+    const std::vector<double>& y = use_detail ? s.detail.y : s.y;
+    DecimatedSeries d;
+    if (!time_axis || s.points) {
+      d.t = t, d.y = y;
+    } else {
+      const DecimatedSeries inside = windowed(t, y, c.from, c.to);
+      d = inside.t.size() > static_cast<size_t>(2 * columns)
+              ? decimate(inside.t, inside.y, c.from, c.to, columns)
+              : inside;
+    }
+    const bool y2 = ax.two_axes && signal_kind(s.name) == SignalKind::kCurrent;
+    const double ys = y2 ? ax.right.scale : ax.left.scale;
+    size_t drawn = 0;
+    for (size_t i = 0; i < d.t.size(); ++i)
+      if (std::isfinite(d.y[i]) && (!panel.log_y || d.y[i] > 0)) {
+        fmt::format_to(out, "{:.10g} {:.10g}\n", d.t[i] * c.unit.scale, d.y[i] * ys);
+        ++drawn;
+      }
+    // An empty block would make gnuplot fail the whole plot; one invisible point keeps the
+    // legend entry.
+    if (drawn == 0) g += "NaN NaN\n";
+    g += "e\n";
+  }
+  next_color = color;
+}
+
+void plot_strip(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, const Column& c) {
+  auto out = std::back_inserter(g);
+  margins(g, geo, c.zoom ? geo.strip_zoom : geo.strip);
+  g += "unset y2tics\nunset y2label\nunset logscale y\nset yrange [0:1]\nunset ytics\nunset key\n";
+  // The strip's name right-aligned in the margin left of it (a y label would overlap the frame).
+  g += "unset ylabel\n";
+  if (!c.zoom)
+    fmt::format_to(
+        out, "set label 1003 \"events\\n({})\" at screen {:.5f},screen {:.5f} right font ',9'\n",
+        rq.events.size(), geo.sx(geo.strip.left - 6),
+        geo.sy((geo.strip.top + geo.strip.bottom) / 2));
+  x_axis(g, rq, c, true);
+  g += "plot '-' using 1:2 with impulses lw 1.2 lc rgb '#d62728' notitle, "
+       "'-' using 1:2 with impulses lw 1 lc rgb '#555555' notitle\n";
+  for (const bool jump : {true, false}) {
+    size_t n = 0;
+    for (const auto& e : rq.events)
+      if ((e.label == "jump") == jump && e.t >= c.from && e.t <= c.to) {
+        fmt::format_to(out, "{:.10g} 1\n", e.t * c.unit.scale);
+        ++n;
+      }
+    if (n == 0) g += "NaN NaN\n";
+    g += "e\n";
+  }
+  g += "set ytics\nset autoscale y\nunset label 1003\n";
+}
+
+std::string build_script(const PlotRequest& rq, const PlotGeometry& geo) {
   const bool time_axis = rq.xlabel.empty();
   double t_lo = INFINITY, t_hi = -INFINITY;
   for (const auto& p : rq.panels)
@@ -168,95 +302,46 @@ std::string build_script(const PlotRequest& rq, const std::string& terminal, int
       if (!s.t.empty()) t_lo = std::min(t_lo, s.t.front()), t_hi = std::max(t_hi, s.t.back());
   if (time_axis && rq.t_from) t_lo = *rq.t_from;
   if (time_axis && rq.t_to) t_hi = *rq.t_to;
-  const TimeUnit unit =
-      time_axis
-          ? time_unit(rq.t_from || rq.t_to ? t_hi - t_lo : std::max(std::abs(t_hi), std::abs(t_lo)))
-          : TimeUnit{1.0, ""};
+  std::vector<Column> columns;
+  Column main;
+  main.from = t_lo, main.to = t_hi;
+  main.unit = time_axis ? time_unit(rq.t_from || rq.t_to ? t_hi - t_lo
+                                                         : std::max(std::abs(t_hi), std::abs(t_lo)))
+                        : TimeUnit{1.0, ""};
+  columns.push_back(main);
+  if (rq.zoom && geo.zoom && time_axis) {
+    Column z;
+    z.zoom = true;
+    z.from = rq.zoom->from, z.to = rq.zoom->to;
+    z.unit = time_unit(std::max(std::abs(z.from), std::abs(z.to)));
+    columns.push_back(z);
+  }
   std::string g;
   auto out = std::back_inserter(g);
-  if (!terminal.empty()) fmt::format_to(out, "set terminal {}\n", terminal);
-  if (!rq.output.empty()) fmt::format_to(out, "set output '{}'\n", quote_path(rq.output));
-  const size_t n = rq.panels.size();
-  const bool two_line_title = rq.title.find('\n') != std::string::npos;
-  const double top = 1.0 - (two_line_title ? 80.0 : 60.0) / height, bottom = 55.0 / height;
-  // A right-hand axis (currents beside voltages) needs room between the plot and the legends.
-  bool any_right_axis = false;
-  for (const auto& panel : rq.panels) {
-    Axis left, right;
-    bool two = false;
-    panel_axes(panel, time_axis ? Window{t_lo, t_hi} : Window{}, left, right, two);
-    any_right_axis = any_right_axis || two;
-  }
-  const double plot_right = any_right_axis ? 0.78 : 0.845;
   g += "set border lw 1.2\nset tics nomirror\nset grid lc rgb '#dddddd' lw 1\n";
-  fmt::format_to(out, "set key at screen {},graph 1 left top box opaque samplen 2.5 spacing 1.1\n",
-                 any_right_axis ? 0.86 : 0.855);
   if (rq.log_x) g += "set logscale x\n";
-  if (time_axis && t_hi > t_lo)
-    fmt::format_to(out, "set xrange [{}:{}]\n", t_lo * unit.scale, t_hi * unit.scale);
-  fmt::format_to(out,
-                 "set multiplot layout {},1 title \"{}\" font ',13' margins 0.075,{},{},{} "
-                 "spacing 0,0.025\n",
-                 n, esc_dq(rq.title), plot_right, bottom, top);
-  int next_color = 0;
-  for (size_t p = 0; p < n; ++p) {
-    const PlotPanel& panel = rq.panels[p];
-    bool two_axes = false;
-    Axis left, right;
-    panel_axes(panel, time_axis ? Window{t_lo, t_hi} : Window{}, left, right, two_axes);
-    g += "unset arrow\nunset label\nunset y2tics\nunset y2label\nset ytics nomirror\n";
-    g += panel.log_y ? "set logscale y\nset format y '10^{%L}'\n"
-                     : "unset logscale y\nset format y '%g'\n";
-    fmt::format_to(out, "set ylabel '{}'\n", esc(left.label));
-    if (two_axes) fmt::format_to(out, "set y2label '{}'\nset y2tics\n", esc(right.label));
-    if (p + 1 < n) {
-      g += "set format x ''\nunset xlabel\n";
-    } else {
-      g += rq.log_x ? "set format x '10^{%L}'\n" : "set format x '%g'\n";
-      fmt::format_to(out, "set xlabel '{}'\n",
-                     time_axis ? fmt::format("time [{}]", unit.label) : esc(rq.xlabel));
+  g += "set multiplot\n";
+  fmt::format_to(out, "set label 1001 \"{}\" at screen 0.5,screen {:.5f} center font ',13'\n",
+                 esc_dq(rq.title), geo.sy(22));
+  if (!rq.note.empty())
+    fmt::format_to(out,
+                   "set label 1002 '{}' at screen {:.5f},screen {:.5f} left font ',10' tc rgb "
+                   "'#a04000'\n",
+                   esc(rq.note), geo.sx(12), geo.sy(geo.height - 14.0));
+  const size_t n = rq.panels.size();
+  for (const Column& c : columns) {
+    int next_color = 0;
+    for (size_t p = 0; p < n; ++p) {
+      const bool bottom = p + 1 == n && (rq.events.empty() || !time_axis);
+      plot_panel(
+          g, rq, geo, p,
+          Column{c.zoom ? geo.panels[p].zoom : geo.panels[p].main, c.from, c.to, c.unit, c.zoom},
+          bottom, next_color);
+      if (p == 0) g += "unset label 1001\nunset label 1002\n";
     }
-    for (const auto& e : rq.events) {
-      fmt::format_to(out,
-                     "set arrow from {0},graph 0 to {0},graph 1 nohead dt 3 lw 1 lc rgb "
-                     "'#888888' back\n",
-                     e.t * unit.scale);
-      if (p == 0 && !e.label.empty() && rq.events.size() <= 12)
-        fmt::format_to(out,
-                       "set label '{}' at {},graph 1 offset 0,0.6 center font ',8' tc rgb "
-                       "'#666666'\n",
-                       esc(e.label), e.t * unit.scale);
-    }
-    g += "plot ";
-    // In an overlay (some series dashed) the solid ones are wide and translucent, so that the
-    // dashed curve drawn over them stays visible where the two agree.
-    const bool overlay = std::any_of(panel.series.begin(), panel.series.end(),
-                                     [](const PlotSeries& s) { return s.dashed; });
-    for (size_t k = 0; k < panel.series.size(); ++k) {
-      const PlotSeries& s = panel.series[k];
-      const int color = (s.color >= 0 ? s.color : next_color++) % kColors;
-      const bool y2 = two_axes && signal_kind(s.name) == SignalKind::kCurrent;
-      const bool wide = overlay && !s.dashed;
-      const std::string rgb =
-          wide ? fmt::format("#70{}", kPalette[color] + 1) : std::string(kPalette[color]);
-      fmt::format_to(out, "{}'-' using 1:2 axes x1{} with {} lw {} lc rgb '{}'{}{} title '{}'",
-                     k ? ", " : "", y2 ? "y2" : "y1", s.points ? "linespoints" : "lines",
-                     wide       ? 4.0
-                     : s.dashed ? 1.6
-                                : 1.8,
-                     rgb, s.dashed ? " dt (5,3)" : "", s.points ? " pt 7 ps 1.1" : "",
-                     esc(s.name + (y2 ? " (right)" : "")));
-    }
-    g += "\n";
-    for (const auto& s0 : panel.series) {
-      const PlotSeries s = decimated(time_axis ? windowed(s0, t_lo, t_hi) : s0);
-      const bool y2 = two_axes && signal_kind(s.name) == SignalKind::kCurrent;
-      const double ys = y2 ? right.scale : left.scale;
-      for (size_t i = 0; i < s.t.size(); ++i)
-        if (std::isfinite(s.y[i]) && (!panel.log_y || s.y[i] > 0))
-          fmt::format_to(out, "{:.10g} {:.10g}\n", s.t[i] * unit.scale, s.y[i] * ys);
-      g += "e\n";
-    }
+    if (!rq.events.empty() && time_axis)
+      plot_strip(g, rq, geo,
+                 Column{c.zoom ? geo.strip_zoom : geo.strip, c.from, c.to, c.unit, c.zoom});
   }
   g += "unset multiplot\n";
   return g;
@@ -270,23 +355,30 @@ bool display_available() {
   return (x != nullptr && *x != 0) || (w != nullptr && *w != 0);
 }
 
+std::string plot_script(const PlotRequest& request) {
+  return build_script(request, plot_geometry(request));
+}
+
 std::string write_plot(const PlotRequest& request) {
   size_t points = 0;
   for (const auto& p : request.panels)
     for (const auto& s : p.series) points += s.t.size();
   if (request.panels.empty() || points == 0) return "nothing to plot";
-  const int n = static_cast<int>(request.panels.size());
-  const int height = n == 1 ? 700 : std::max(700, 250 * n + 130);
+  const PlotGeometry geo = plot_geometry(request);
   try {
     if (!request.output.empty()) {
-      Gnuplot gp("gnuplot");
-      gp << build_script(request, terminal_for(request.output, height), height) << "set output\n";
+      std::error_code ec;
+      std::filesystem::remove(request.output, ec);  // a stale file must not pass for this one
+      const std::string errors =
+          run_gnuplot(fmt::format("set terminal {}\nset output '{}'\n{}set output\n",
+                                  terminal_for(request.output, geo), gnuplot_quoted(request.output),
+                                  build_script(request, geo)),
+                      false);
+      if (!errors.empty()) return fmt::format("gnuplot: {}", errors);
     }
     if (request.show && display_available()) {
-      Gnuplot window("gnuplot -persist");
-      PlotRequest on_screen = request;
-      on_screen.output.clear();
-      window << build_script(on_screen, "", height);
+      const std::string errors = run_gnuplot(build_script(request, geo), true);
+      if (!errors.empty()) return fmt::format("gnuplot: {}", errors);
     }
   } catch (const std::exception& e) {
     return fmt::format("gnuplot failed: {}", e.what());
@@ -297,45 +389,6 @@ std::string write_plot(const PlotRequest& request) {
       std::filesystem::file_size(request.output, ec) == 0)
     return "gnuplot did not write the plot (is gnuplot installed?)";
   return {};
-}
-
-SeriesDecimator::SeriesDecimator(double t_begin, double t_end, int buckets)
-    : t0_(t_begin), width_(std::max(t_end - t_begin, 1e-300) / std::max(buckets, 1)) {}
-
-void SeriesDecimator::add(double t, double y, PlotSeries& out) {
-  const auto b = static_cast<long>(std::floor((t - t0_) / width_));
-  if (b != bucket_ && n_ > 0) flush(out);
-  bucket_ = b;
-  if (n_ == 0 || y < y_lo_) t_lo_ = t, y_lo_ = y;
-  if (n_ == 0 || y > y_hi_) t_hi_ = t, y_hi_ = y;
-  t_last_ = t, y_last_ = y;
-  ++n_;
-}
-
-void SeriesDecimator::flush(PlotSeries& out) {
-  if (n_ == 0) return;
-  auto push = [&](double t, double y) {
-    out.t.push_back(t);
-    out.y.push_back(y);
-  };
-  if (t_lo_ == t_hi_ && y_lo_ == y_hi_) {
-    push(t_lo_, y_lo_);
-  } else if (t_lo_ <= t_hi_) {
-    push(t_lo_, y_lo_), push(t_hi_, y_hi_);
-  } else {
-    push(t_hi_, y_hi_), push(t_lo_, y_lo_);
-  }
-  n_ = 0;
-}
-
-void SeriesDecimator::finish(PlotSeries& out) {
-  const double t_last = t_last_, y_last = y_last_;
-  const bool any = n_ > 0 || !out.t.empty();
-  flush(out);
-  if (any && (out.t.empty() || out.t.back() != t_last || out.y.back() != y_last)) {
-    out.t.push_back(t_last);
-    out.y.push_back(y_last);
-  }
 }
 
 }  // namespace nsspice::app

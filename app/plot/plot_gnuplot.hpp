@@ -1,15 +1,19 @@
 #pragma once
-// Waveform plots through gnuplot (gnuplot-iostream): the only file that sees gnuplot.
+// Waveform plots through gnuplot: the script of a plot request (gnuplot_runner.hpp runs it).
 //
 // A plot is one or more panels stacked over a shared x axis (time in engineering units: ns, µs,
-// ms, s), each with its legend; voltages on the left axis and currents on the right one when a
-// panel holds both. Event markers (switching instants, state jumps: the event-log hook) are
-// dashed vertical lines through every panel. Series longer than a few thousand points are
-// reduced to their min/max envelope per pixel column, so 10^7-point runs plot fast and look
-// the same.
+// ms, s), each with its legend inside the image (plot_geometry.hpp); voltages on the left axis
+// and currents on the right one when a panel holds both. Switching signals sit in thin panels.
+// Event markers (switching instants, state jumps) sit on a thin strip of their own under the
+// panels. An optional zoom column repeats every panel over a short window (the last periods of a
+// switching run). Series are reduced to their min/max per pixel column (decimate.hpp), so
+// 10^7-point runs plot fast and a PWM node looks like one. gnuplot's own output (warnings such as
+// "empty y2 range") is captured, never shown; its errors are returned as errors.
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "app/plot/decimate.hpp"
 
 namespace nsspice::app {
 
@@ -19,6 +23,9 @@ struct PlotSeries {
   bool dashed = false;  // e.g. the SPICE curve of an overlay
   int color = -1;       // index into the palette; -1: next in turn
   bool points = false;  // markers at the data points (sweep plots)
+  // Samples for the zoom column when t/y are decimated (the raw tail of a streamed run); empty:
+  // the zoom column draws from t/y.
+  DecimatedSeries detail = {};
 };
 
 struct PlotPanel {
@@ -28,6 +35,7 @@ struct PlotPanel {
   std::string unit;
   std::vector<PlotSeries> series;
   bool log_y = false;
+  bool thin = false;  // switching signals: a low panel
 };
 
 struct PlotEvent {
@@ -44,25 +52,20 @@ struct PlotRequest {
   std::string xlabel;  // empty: the x axis is time, scaled to engineering units
   bool log_x = false;
   std::optional<double> t_from, t_to;  // a time window (zoom); default: all the data
+  struct Zoom {
+    double from = 0, to = 0;
+    std::string label;  // e.g. "last 5 periods"
+  };
+  std::optional<Zoom> zoom;   // a zoom column beside the panels
+  std::string note;           // a line under the plot (e.g. signals left out)
+  int width = 0, height = 0;  // pixels; 0: chosen from the content (plot_geometry.hpp)
 };
 
 // Writes the plot; returns an empty string or the reason it failed.
 std::string write_plot(const PlotRequest& request);
 // True when a window can be opened ($DISPLAY or $WAYLAND_DISPLAY set).
 bool display_available();
-// Bounded-memory min/max decimation of a series that arrives point by point (run --plot).
-class SeriesDecimator {
- public:
-  SeriesDecimator(double t_begin, double t_end, int buckets = 3000);
-  void add(double t, double y, PlotSeries& out);
-  void finish(PlotSeries& out);
-
- private:
-  double t0_, width_;
-  long bucket_ = -1;
-  int n_ = 0;
-  double t_lo_ = 0, y_lo_ = 0, t_hi_ = 0, y_hi_ = 0, t_last_ = 0, y_last_ = 0;
-  void flush(PlotSeries& out);
-};
+// The gnuplot script of a request (without the terminal and output lines): for tests.
+std::string plot_script(const PlotRequest& request);
 
 }  // namespace nsspice::app

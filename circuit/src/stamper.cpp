@@ -35,8 +35,9 @@ void Stamper::pair_voltage(int a, int k, int j, double sign) {
 }
 
 int Stamper::new_pair(const std::string& device_name, int device_index, double offset,
-                      bool is_forced) {
+                      bool is_forced, const std::string& role) {
   out_.pair_names.push_back(device_name);
+  out_.pair_roles.push_back(role);
   out_.pair_device.push_back(device_index);
   offsets.push_back(offset);
   forced.push_back(is_forced);

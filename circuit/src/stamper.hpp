@@ -28,7 +28,8 @@ class Stamper {
   // w_j += sign·(v_k − v_a) (C row of pair j).
   void pair_voltage(int a, int k, int j, double sign = 1.0);
   // New complementarity pair (or forced pair): returns its index.
-  int new_pair(const std::string& device_name, int device_index, double d, bool forced = false);
+  int new_pair(const std::string& device_name, int device_index, double d, bool forced = false,
+               const std::string& role = "");
   int new_source(const Waveform& w);
   int new_branch(const std::string& signal_name);
 

@@ -9,6 +9,7 @@
 //   PWL MOS (NMOS):   I_ds = K/2 Σ c_i (λ_gs,i − λ_gd,i),  w = λ − (v_g − v_s|d) + a_i + VT,
 //                     K = KP·W/L (PMOS: source and drain roles mirrored, VT = −VTO)
 #include <cmath>
+#include <string>
 
 #include "circuit/src/stamper.hpp"
 
@@ -16,13 +17,14 @@ namespace nsspice::circuit::detail {
 
 void stamp_diode(Stamper& st, const Diode& dd, int index, Assembled& out) {
   DerivedSignal current{"i(" + dd.name + ")", {}, {}};
-  const int j = st.new_pair(dd.name, index, dd.model.vf);
+  const bool two_pairs = dd.model.bv > 0;
+  const int j = st.new_pair(dd.name, index, dd.model.vf, false, two_pairs ? "forward" : "");
   st.pair_current(dd.a, dd.k, j);
   st.pair_voltage(dd.a, dd.k, j);
   st.d.emplace_back(j, j, dd.model.ron);
   current.lambda_terms.push_back({j, 1.0});
   if (dd.model.bv > 0) {
-    const int z = st.new_pair(dd.name, index, dd.model.bv);
+    const int z = st.new_pair(dd.name, index, dd.model.bv, false, "breakdown");
     st.pair_current(dd.k, dd.a, z);
     st.pair_voltage(dd.k, dd.a, z);
     st.d.emplace_back(z, z, dd.model.rz);
@@ -63,8 +65,9 @@ void stamp_switch(Stamper& st, const Switch& sw, int index, int control_column, 
 void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column, Assembled&) {
   const auto& m = cmp.model;
   st.branch(cmp.op, cmp.on, column, 1.0);
-  const int j1 = st.new_pair(cmp.name, index, -m.eps);
-  const int j2 = st.new_pair(cmp.name, index, 1.0);
+  // λ1: the output above its lower level; λ2: the output held at its upper level (λ1 ≤ 1).
+  const int j1 = st.new_pair(cmp.name, index, -m.eps, false, "lower");
+  const int j2 = st.new_pair(cmp.name, index, 1.0, false, "upper");
   st.b.emplace_back(column, j1, m.vhigh - m.vlow);
   st.s.emplace_back(column, st.new_source(Dc{m.vlow}), 1.0);
   st.pair_voltage(cmp.ip, cmp.in, j1);  // w1 ∋ v_i− − v_i+ = −u
@@ -87,7 +90,8 @@ void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
     for (int side = 0; side < 2; ++side) {
       // side 0: x = v_g − v_s − VT (NMOS) / v_s − v_g − VT (PMOS); side 1: with d for s.
       const int other = side == 0 ? mos.s : mos.d;
-      const int j = st.new_pair(mos.name, index, f.a[i] + vt);
+      const int j = st.new_pair(mos.name, index, f.a[i] + vt, false,
+                                (side == 0 ? "gs" : "gd") + std::to_string(i + 1));
       st.d.emplace_back(j, j, 1.0);
       if (m.pmos) {
         st.pair_voltage(other, mos.g, j);  // −(v_other − v_g)

@@ -10,6 +10,7 @@
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
 #include "circuit/tran_settings.hpp"
+#include "solvers/time/decimal_grid.hpp"
 
 namespace nsspice::circuit {
 namespace {
@@ -214,12 +215,13 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   const bool dense =
       options.dense_output && grid > 0 && (opt.adaptive || opt.h > grid * (1 + 1e-9));
   long next_k = 0;
+  const solvers::DecimalGrid dense_grid(tran.tstart, grid);  // exact decimal times
   Eigen::VectorXd xi, li;
   auto emit = [&]() {
     if (dense) {
       const double tol = 1e-9 * grid, t0 = stepper.t_prev(), t1 = stepper.t();
       for (;; ++next_k) {
-        const double g = tran.tstart + static_cast<double>(next_k) * grid;
+        const double g = dense_grid.at(next_k);
         if (g >= t1 - tol) break;
         if (g <= t0 + tol) continue;
         stepper.interpolate(g, xi, li);

@@ -22,6 +22,8 @@ std::vector<EventLogEntry> event_log(const Assembled& a,
     e.cause = solvers::to_string(r.cause);
     if (r.pair >= 0) {
       e.device = a.pair_names[static_cast<size_t>(r.pair)];
+      if (static_cast<size_t>(r.pair) < a.pair_roles.size())
+        e.pair = a.pair_roles[static_cast<size_t>(r.pair)];
       e.transition = r.on ? "off->on" : "on->off";
     } else {
       e.transition = "jump";

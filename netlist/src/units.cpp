@@ -9,7 +9,10 @@
 #include "netlist/units.hpp"
 
 #include <boost/spirit/home/x3.hpp>
+#include <charconv>
 #include <cmath>
+#include <string>
+#include <system_error>
 
 namespace nsspice::netlist {
 namespace {
@@ -39,6 +42,35 @@ bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 
 }  // namespace
 
+namespace {
+
+// mantissa · scale, correctly rounded: the mantissa's decimal digits with the suffix's power of
+// ten added to their exponent, read by from_chars. "10u" is the double nearest to 1e-5, not
+// 10 · 1e-6 = 9.999999999999999e-06. A scale that is not a power of ten (mil) multiplies.
+double scaled(std::string_view mantissa_text, double mantissa, double scale) {
+  const int suffix_exp = scale == 1 ? 0 : static_cast<int>(std::lround(std::log10(scale)));
+  const bool power_of_ten = std::abs(suffix_exp) <= 22 && std::pow(10.0, suffix_exp) == scale;
+  if (!mantissa_text.empty() && mantissa_text.front() == '+') mantissa_text.remove_prefix(1);
+  std::string digits(mantissa_text);
+  long exponent = 0;
+  if (const auto e = digits.find_first_of("eE"); e != std::string::npos) {
+    const std::string tail = digits.substr(e + 1);
+    const char* first = tail.data() + (!tail.empty() && tail.front() == '+' ? 1 : 0);
+    const auto [end, ec] = std::from_chars(first, tail.data() + tail.size(), exponent);
+    if (ec != std::errc() || end != tail.data() + tail.size()) return mantissa * scale;
+    digits.resize(e);
+  }
+  if (digits.find_first_not_of("-.0123456789") != std::string::npos) return mantissa * scale;
+  digits.push_back('e');
+  digits.append(std::to_string(exponent + (power_of_ten ? suffix_exp : 0)));
+  double value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return mantissa * scale;
+  return power_of_ten ? value : value * scale;
+}
+
+}  // namespace
+
 std::optional<double> parse_spice_number(std::string_view text) {
   const x3::real_parser<double, SpiceRealPolicies> real;
   static const ScaleSuffixes kSuffixes;  // immutable after (thread-safe) initialisation
@@ -46,6 +78,7 @@ std::optional<double> parse_spice_number(std::string_view text) {
   const auto end = text.end();
   double mantissa = 0;
   if (!x3::parse(it, end, real, mantissa)) return std::nullopt;
+  const std::string_view mantissa_text(text.data(), static_cast<size_t>(it - text.begin()));
   double scale = 1;
   for (std::string_view micro : {"\xC2\xB5", "\xCE\xBC", "\xB5"}) {
     if (std::string_view(it, end).starts_with(micro)) {
@@ -60,7 +93,7 @@ std::optional<double> parse_spice_number(std::string_view text) {
     if (!is_ascii_alpha(*rest)) return std::nullopt;
   }
   if (scale == 1) x3::parse(it, end, x3::no_case[kSuffixes], scale);
-  const double value = mantissa * scale;
+  const double value = scaled(mantissa_text, mantissa, scale);
   if (!std::isfinite(value)) return std::nullopt;
   return value;
 }

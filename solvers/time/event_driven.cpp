@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "solvers/linear/triplets.hpp"
+#include "solvers/time/decimal_grid.hpp"
 #include "solvers/time/theta_stepper.hpp"
 
 namespace nsspice::solvers {
@@ -125,9 +126,10 @@ bool EventDriven::emit(double t, const Eigen::VectorXd& z) {
 bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
   if (opt_.output_step <= 0) return true;
   const double eps = 1e-9 * opt_.output_step;
+  const DecimalGrid grid(opt_.t_start, opt_.output_step);  // exact decimal times
   Eigen::VectorXd u;
   for (;;) {
-    const double tg = opt_.t_start + static_cast<double>(grid_k_) * opt_.output_step;
+    const double tg = grid.at(grid_k_);
     if (tg > t_until - eps || tg > opt_.t_stop + eps) break;
     ++grid_k_;
     // Inside a θ-scheme interval, already passed, or before the first point wanted.
@@ -136,7 +138,7 @@ bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
     if (!emit(tg, u)) return false;
   }
   // A grid point on t_until itself is the integrator's point.
-  const double tg = opt_.t_start + static_cast<double>(grid_k_) * opt_.output_step;
+  const double tg = grid.at(grid_k_);
   if (std::abs(tg - t_until) <= eps) ++grid_k_;
   return true;
 }

@@ -268,7 +268,9 @@ MlcpOutcome ThetaStepper::step_fixed() {
   const double h = options_.h;
   // Times on a grid from the last breakpoint (t0 + n h, not accumulated t + h), so that
   // breakpoints on the grid are met exactly rather than one rounding error away.
-  double t_next = grid_origin_ + static_cast<double>(grid_count_ + 1) * h;
+  // Each time the double nearest to the decimal grid_origin_ + n h (decimal_grid.hpp).
+  if (grid_.origin() != grid_origin_ || grid_.step() != h) grid_ = DecimalGrid(grid_origin_, h);
+  double t_next = grid_.at(grid_count_ + 1);
   // The next breakpoint after t only changes once t has passed it: ask the sources again then.
   if (!(next_breakpoint_ > t_ + kBreakpointSnap * h))
     next_breakpoint_ = mlcs_.breakpoint_after(t_ + kBreakpointSnap * h);

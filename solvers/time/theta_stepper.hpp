@@ -49,6 +49,7 @@
 #include "solvers/lcp/mode_mlcp.hpp"
 #include "solvers/linear/klu_lu.hpp"
 #include "solvers/mlcs.hpp"
+#include "solvers/time/decimal_grid.hpp"
 #include "solvers/time/step_control.hpp"
 
 namespace nsspice::solvers {
@@ -153,6 +154,7 @@ class ThetaStepper {
   double t_ = 0, t_next_ = 0;
   double grid_origin_ = 0;  // step times are grid_origin_ + k h until the next breakpoint/cut
   long grid_count_ = 0;
+  DecimalGrid grid_;            // grid_origin_ + k h as exact decimals
   double next_breakpoint_ = 0;  // cached breakpoint_after(t) (valid while t is before it)
   Eigen::VectorXd x_, q_, y_, y_prev_, lambda_, w_;
   std::vector<char> mode_;
