@@ -30,6 +30,10 @@ class Elaborator {
   double* step_option(const std::string& name);
   void elements(const std::vector<netlist::Card>& cards);
   void references();  // F, H, W, K: their controlling / coupled elements exist and fit
+  // .options pwltol pwlimin pwlimax idealize (pwl_models.cpp); false: not one of them.
+  bool pwl_option(const netlist::Param& p);
+  // SPICE diode models → PWL pairs and junction capacitors, after the elements (pwl_models.cpp).
+  void pwl_models();
 
  private:
   Circuit& c_;
@@ -67,6 +71,7 @@ class Elaborator {
                                           const netlist::SourceFunction& f);
   void add(const netlist::ElementCard& e, Device device);
   void model(const netlist::ModelCard& m);
+  DiodeConversion convert_diode(DiodeModel& d, double imax) const;
 };
 
 }  // namespace nsspice::circuit::detail

@@ -1,0 +1,197 @@
+// SPICE diode models → PWL pairs, after the element cards (docs/devices.md, "SPICE diode
+// models"). Per model, with the Shockley law and breakdown of circuit/pwl_diode.hpp:
+//
+//   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k
+//   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
+//   CJO:      a linear capacitor CJO (the depletion capacitance at zero bias) from a to k
+//
+// both fitted over [imin, imax] within tol(v) = PWLTOL·max(1, v/1 V) (fit_pwl_branch). The
+// current scale, unless .options pwlimax gives it:
+//
+//   imax = 2·(Σ_sources max|V(t)| / R_min + Σ_sources max|I(t)|),   imin = imax·1e-6,
+//
+// R_min the smallest resistor of the circuit or the model's RS, whichever is smaller; the factor
+// 2 leaves room for LC overshoot. Without any resistance scale imax = 1 A.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "circuit/elaborate.hpp"
+#include "circuit/src/elaborator.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+double peak(const Waveform& wave, double t_stop) {
+  double p = 0;
+  const int n = 4000;
+  for (int s = 0; s <= n; ++s) p = std::max(p, std::abs(waveform_value(wave, t_stop * s / n)));
+  if (const auto* pulse = std::get_if<Pulse>(&wave))
+    p = std::max({p, std::abs(pulse->v1), std::abs(pulse->v2)});
+  if (const auto* pwl = std::get_if<Pwl>(&wave))
+    for (double v : pwl->v) p = std::max(p, std::abs(v));
+  if (const auto* sin = std::get_if<Sin>(&wave)) p = std::max(p, std::abs(sin->vo) + std::abs(sin->va));
+  return p;
+}
+
+struct Scales {
+  double volts = 0, amps = 0, r_min = std::numeric_limits<double>::infinity();
+};
+
+Scales circuit_scales(const Circuit& c) {
+  Scales s;
+  const double t_stop = c.tran ? c.tran->tstop : 1.0;
+  for (const Device& d : c.devices) {
+    if (const auto* v = std::get_if<VoltageSource>(&d)) s.volts += peak(v->wave, t_stop);
+    if (const auto* i = std::get_if<CurrentSource>(&d)) s.amps += peak(i->wave, t_stop);
+    if (const auto* r = std::get_if<Resistor>(&d)) s.r_min = std::min(s.r_min, r->r);
+  }
+  return s;
+}
+
+double estimated_imax(const Scales& s, double rs) {
+  const double r = rs > 0 ? std::min(s.r_min, rs) : s.r_min;
+  const double i = (std::isfinite(r) ? s.volts / r : 0.0) + s.amps;
+  return i > 0 ? std::clamp(2 * i, 1e-9, 1e5) : 1.0;
+}
+
+// Currents and voltages with SI prefixes: 1 µA, 30 A, 9.8 mV.
+std::string si(double x, const char* unit) {
+  static const char* prefixes[] = {"p", "n", "µ", "m", "", "k", "M"};
+  int e = 4;
+  double m = x;
+  while (std::abs(m) < 1 && m != 0 && e > 0) m *= 1000, --e;
+  while (std::abs(m) >= 1000 && e < 6) m /= 1000, ++e;
+  return fmt::format("{:.3g} {}{}", m, prefixes[e], unit);
+}
+
+std::string branch_summary(const PwlFit& f, const ExpBranch& b) {
+  return fmt::format("{} segment{} over {}–{}, max error {}{} (drop {:.3g}–{:.3g} V)",
+                     f.curve.segments.size(), f.curve.segments.size() == 1 ? "" : "s",
+                     si(f.imin, "A"), si(f.imax, "A"), si(f.max_error, "V"),
+                     f.capped ? " (segment cap reached: above the tolerance)" : "",
+                     b.voltage(f.imin), b.voltage(f.imax));
+}
+
+}  // namespace
+
+namespace detail {
+
+bool Elaborator::pwl_option(const netlist::Param& p) {
+  const std::string& k = p.name.lower;
+  if (k == "idealize") {
+    c_.pwl.idealize = p.raw.lower.empty() || (p.number && *p.number != 0);
+    return true;
+  }
+  double* target = k == "pwltol" ? &c_.pwl.tol : k == "pwlimin" ? &c_.pwl.imin
+                                              : k == "pwlimax" ? &c_.pwl.imax : nullptr;
+  if (target == nullptr) return false;
+  if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
+    diags_.error(p.raw.span,
+                 fmt::format("{} must be a positive number, got '{}'", p.name.text, p.raw.text));
+  else
+    *target = *p.number;
+  return true;
+}
+
+DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
+  DiodeConversion conv;
+  conv.model = d.name;
+  if (!d.spice) {
+    conv.kind = d.vf > 0 || d.ron > 0 || d.bv > 0 || d.ilimit > 0 ? "PWL as written" : "ideal";
+    conv.summary = fmt::format("{}: {} (VF {:g} V, RON {:g} Ω{}{}), exact", d.name, conv.kind,
+                               d.vf, d.ron, d.bv > 0 ? fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz) : "",
+                               d.ilimit > 0 ? fmt::format(", Ilimit {:g} A", d.ilimit) : "");
+    return conv;
+  }
+  if (c_.pwl.idealize) {
+    conv.kind = "idealized (IDEALIZE)";
+    conv.summary = fmt::format("{}: idealized (.options idealize / --ideal): the ideal diode{}, "
+                               "the SPICE parameters are not used",
+                               d.name, d.bv > 0 ? fmt::format(" with BV {:g} V", d.bv) : "");
+    return conv;
+  }
+  const PwlTolerance tol{c_.pwl.tol, c_.pwl.tol};
+  const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
+  conv.kind = "SPICE";
+  conv.forward = ExpBranch{0, d.is, 1, d.n * kThermalVoltage, d.rs};
+  conv.forward_fit = fit_pwl_branch(conv.forward, imin, imax, tol);
+  d.forward = conv.forward_fit.curve.segments;
+  conv.summary = fmt::format("{}: {}", d.name, branch_summary(conv.forward_fit, conv.forward));
+  if (d.bv > 0) {
+    conv.reverse = ExpBranch{d.bv, d.ibv, 0, d.nbv * kThermalVoltage, d.rs};
+    conv.reverse_fit = fit_pwl_branch(*conv.reverse, imin, imax, tol);
+    d.reverse = conv.reverse_fit.curve.segments;
+    conv.summary += "; breakdown " + branch_summary(conv.reverse_fit, *conv.reverse);
+  }
+  if (d.cjo > 0) {
+    conv.cj = d.cjo;
+    conv.summary += fmt::format("; CJO {} as a linear capacitance (zero bias)", si(d.cjo, "F"));
+  }
+  if (d.tt > 0) conv.summary += "; TT not modelled";
+  return conv;
+}
+
+void Elaborator::pwl_models() {
+  const Scales scales = circuit_scales(c_);
+  std::map<std::string, const DiodeModel*> converted;
+  for (auto& [name, model] : models_) {
+    auto* d = std::get_if<DiodeModel>(&model);
+    if (d == nullptr) continue;
+    const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_imax(scales, d->rs);
+    c_.conversions.push_back(convert_diode(*d, imax));
+    converted[name] = d;
+  }
+  const size_t count = c_.devices.size();
+  for (size_t k = 0; k < count; ++k) {
+    auto* diode = std::get_if<Diode>(&c_.devices[k]);
+    if (diode == nullptr || !diode->model.spice) continue;
+    auto it = converted.find(diode->model.name);
+    if (it == converted.end()) continue;  // a behavioural source's internal diode
+    diode->model = *it->second;
+    if (diode->model.cjo > 0 && !c_.pwl.idealize) {
+      Capacitor cj{diode->name + ".cj", diode->a, diode->k, diode->model.cjo, std::nullopt};
+      const netlist::SourceSpan span = c_.spans[k];
+      c_.devices.push_back(std::move(cj));  // invalidates `diode`
+      c_.spans.push_back(span);
+    }
+  }
+}
+
+}  // namespace detail
+
+void idealize_diodes(Circuit& circuit) {
+  if (circuit.pwl.idealize) return;
+  circuit.pwl.idealize = true;
+  std::vector<Device> devices;
+  std::vector<netlist::SourceSpan> spans;
+  std::set<std::string> junction_caps;
+  for (Device& d : circuit.devices)
+    if (auto* diode = std::get_if<Diode>(&d); diode && diode->model.spice) {
+      diode->model.forward.clear();
+      diode->model.reverse.clear();
+      if (diode->model.cjo > 0) junction_caps.insert(diode->name + ".cj");
+    }
+  for (size_t k = 0; k < circuit.devices.size(); ++k) {
+    const auto* cap = std::get_if<Capacitor>(&circuit.devices[k]);
+    if (cap && junction_caps.contains(cap->name)) continue;
+    devices.push_back(std::move(circuit.devices[k]));
+    spans.push_back(circuit.spans[k]);
+  }
+  circuit.devices = std::move(devices);
+  circuit.spans = std::move(spans);
+  for (DiodeConversion& conv : circuit.conversions) {
+    if (conv.kind != "SPICE") continue;
+    conv = DiodeConversion{conv.model,
+                           fmt::format("{}: idealized (.options idealize / --ideal): the ideal "
+                                       "diode, the SPICE parameters are not used",
+                                       conv.model),
+                           "idealized (IDEALIZE)", {}, {}, std::nullopt, {}, 0};
+  }
+}
+
+}  // namespace nsspice::circuit
