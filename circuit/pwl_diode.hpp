@@ -57,7 +57,7 @@ struct PwlFit {
 };
 
 // Breakpoint placement (one function, the algorithm of pwl_diode.cpp): the fewest chords, chosen
-// greedily from imin, whose voltage error after the shift δ = tol(v(imin)) stays within the
+// greedily from imin, whose voltage error after a shift δ ≤ tol(v(imin)) stays within the
 // tolerance over [imin, imax]. Requires 0 < imin < imax; at most max_segments chords.
 PwlFit fit_pwl_branch(const ExpBranch& branch, double imin, double imax, const PwlTolerance& tol,
                       int max_segments = 64);

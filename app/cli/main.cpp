@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/compare_command.hpp"
+#include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
@@ -239,7 +240,14 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = add_run(app, run);
   CLI::App* plot_cmd = add_plot(app, plot);
   add_compare(app, cmp);
+  nsspice::app::ModelsOptions models;
+  CLI::App* models_cmd = app.add_subcommand("models", "list the diode models and their PWL forms");
+  models_cmd->add_option("netlist", models.netlist, "SPICE-like netlist (.cir)")->required();
+  models_cmd->add_option("--plot", models.plot, "draw SPICE vs PWL characteristics (.png/.svg)");
+  models_cmd->add_flag("--ideal", models.ideal, "as .options idealize: the ideal diodes");
+  run_cmd->add_flag("--ideal", run.run.ideal, "every SPICE diode the ideal one (.options idealize)");
   if (const auto code = parse(app, argc, argv)) return *code;
+  if (*models_cmd) return nsspice::app::models_command(models);
   if (*run_cmd) return nsspice::app::run_command(run.options());
   if (*plot_cmd) return nsspice::app::plot_command(plot);
   return nsspice::app::compare_command(cmp.options());

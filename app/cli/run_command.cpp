@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/report.hpp"
@@ -19,6 +20,7 @@
 #include "app/io/signals.hpp"
 #include "app/measure/measure.hpp"
 #include "app/plot/plot_gnuplot.hpp"
+#include "circuit/elaborate.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::app {
@@ -155,6 +157,12 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
   if (!measured.empty()) fmt::print("measurements\n{}", format_measures(measured));
 }
 
+// The diode model conversions (SPICE → PWL, idealized), after the report.
+void print_conversions(const RunOptions& o, const circuit::Circuit& circuit) {
+  const std::string lines = format_conversions(circuit);
+  if (!o.quiet && !lines.empty()) fmt::print("diode models\n{}", lines);
+}
+
 // The plot request: one panel per layout entry, marks at state jumps and logged events.
 PlotRequest plot_request(const RunOptions& o, const RunPlan& plan, const std::string& title) {
   PlotRequest plot;
@@ -226,6 +234,7 @@ int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const auto loaded = load_netlist(o.netlist);
   if (!loaded) return kBadInput;
+  if (o.ideal) circuit::idealize_diodes(loaded->circuit);
   const circuit::Circuit& circuit = loaded->circuit;
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
@@ -273,6 +282,7 @@ int run_command(const RunOptions& o) {
   }
   if (plan->plotting && rows > 0) code = finish_plot(o, plot, code);
   print_report(o, *plan, sim, wall, rows, files, code, measured);
+  print_conversions(o, circuit);
   return code;
 }
 

@@ -29,6 +29,7 @@ struct RunOptions {
   std::optional<double> dump_time;  // --dump-mlcp-time T
   std::optional<double> max_rows;   // --max-rows N: the most rows the file may get
   bool quiet = false;
+  bool ideal = false;  // --ideal: SPICE diodes as the ideal diode (.options idealize)
   bool progress = true;
 
   // Empty when the command line's own numbers are in range (--grid, --dump-mlcp,

@@ -13,9 +13,11 @@
 //
 //   i* = n·Vt/(s − RS) − c·I0,     e(i_a, i_b) = v(i*) − v(i_a) − s·(i* − i_a) ≥ 0,
 //
-// and e grows with i_b. All chords are then raised by δ = tol(v(imin)), so the PWL voltage error
-// v_PWL(i) − v(i) lies in [δ − e, δ]. Requiring e ≤ tol(v(i_a)) + δ on the chord that starts at
-// i_a gives, since tol(v) = max(rel·v, abs) does not decrease along the branch,
+// and e grows with i_b. All chords are then raised by a shift δ ≤ δ0 = tol(v(imin)), so the PWL
+// voltage error v_PWL(i) − v(i) lies in [δ − e, δ]. Requiring e ≤ tol(v(i_a)) + δ0 on the chord
+// that starts at i_a, and then taking δ = clamp(e_max/2, max_k (e_k − tol_k), δ0) (the centred
+// band where the chords allow it), gives, since tol(v) = max(rel·v, abs) does not decrease along
+// the branch,
 //
 //   |v_PWL(i) − v(i)| ≤ tol(v(i))   for every i in [imin, imax]            (the error bound)
 //
@@ -114,6 +116,15 @@ PwlFit fit_pwl_branch(const ExpBranch& branch, double imin, double imax, const P
     }
     fit.knots.push_back(next_knot(branch, ia, imax, tol.at(branch.voltage(ia)) + fit.shift));
   }
+  // The shift actually needed: within [max_k (e_k − tol_k), δ] (non-empty by the placement),
+  // as close to e_max/2 (the centred error band) as that allows.
+  double e_max = 0, need = 0;
+  for (size_t k = 1; k < fit.knots.size(); ++k) {
+    const double e = chord_error(branch, fit.knots[k - 1], fit.knots[k]);
+    e_max = std::max(e_max, e);
+    need = std::max(need, e - tol.at(branch.voltage(fit.knots[k - 1])));
+  }
+  fit.shift = std::clamp(0.5 * e_max, need, fit.shift);
   fit.curve = pair_form(branch, fit.knots, fit.shift);
   fit.max_error = pwl_voltage_error(fit.curve, branch, imin, imax);
   return fit;

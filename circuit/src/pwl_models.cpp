@@ -8,10 +8,15 @@
 // both fitted over [imin, imax] within tol(v) = PWLTOL·max(1, v/1 V) (fit_pwl_branch). The
 // current scale, unless .options pwlimax gives it:
 //
-//   imax = 2·(Σ_sources max|V(t)| / R_min + Σ_sources max|I(t)|),   imin = imax·1e-6,
+//   imax = 2·(Σ_sources max|V(t)| / (R_min + RS) + Σ_sources max|I(t)|),   imin = imax·1e-6,
 //
-// R_min the smallest resistor of the circuit or the model's RS, whichever is smaller; the factor
-// 2 leaves room for LC overshoot. Without any resistance scale imax = 1 A.
+// R_min the smallest resistor of the circuit: the largest current a source can drive through the
+// smallest resistance in series with the diode. With a capacitor or inductor in the circuit R_min
+// is 0 (a charged capacitor or a fluxed inductor can sit across the diode with only RS to limit
+// the current: charge pumps, capacitor-input rectifiers, boost diodes). The factor 2 leaves room
+// for LC overshoot. Without any resistance scale (RS = 0 and no resistor) imax = 1 A.
+// The range is clamped to [1 nA, 100 kA]; a run that goes above imax leaves the bound (the last
+// chord continues): set .options pwlimax then.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,6 +45,7 @@ double peak(const Waveform& wave, double t_stop) {
 
 struct Scales {
   double volts = 0, amps = 0, r_min = std::numeric_limits<double>::infinity();
+  bool reactive = false;  // a capacitor or inductor: its voltage can sit across a diode
 };
 
 Scales circuit_scales(const Circuit& c) {
@@ -49,13 +55,14 @@ Scales circuit_scales(const Circuit& c) {
     if (const auto* v = std::get_if<VoltageSource>(&d)) s.volts += peak(v->wave, t_stop);
     if (const auto* i = std::get_if<CurrentSource>(&d)) s.amps += peak(i->wave, t_stop);
     if (const auto* r = std::get_if<Resistor>(&d)) s.r_min = std::min(s.r_min, r->r);
+    s.reactive |= std::holds_alternative<Capacitor>(d) || std::holds_alternative<Inductor>(d);
   }
   return s;
 }
 
 double estimated_imax(const Scales& s, double rs) {
-  const double r = rs > 0 ? std::min(s.r_min, rs) : s.r_min;
-  const double i = (std::isfinite(r) ? s.volts / r : 0.0) + s.amps;
+  const double r = std::isfinite(s.r_min) && !s.reactive ? s.r_min + rs : rs;
+  const double i = (r > 0 ? s.volts / r : 0.0) + s.amps;
   return i > 0 ? std::clamp(2 * i, 1e-9, 1e5) : 1.0;
 }
 
