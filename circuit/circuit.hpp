@@ -122,6 +122,11 @@ struct MosModel {
   double vto = 0;    // threshold [V] (negative for PMOS, as in SPICE)
   int segments = 6;  // PWL segments of f(x) ≈ x² (6: the AB08 §14.4.3 table)
   double vmax = 5;   // for segments ≠ 6: breakpoints spread on [0, vmax]
+  // SPICE level 1 (docs/devices.md): knots of f from PWLTOL (circuit/pwl_mos.hpp) when SEGMENTS
+  // is not given; RD, RS: series resistors to internal nodes; LAMBDA accepted, not modelled.
+  bool spice = false;
+  double lambda = 0, rd = 0, rs = 0;
+  std::vector<double> knots = {};  // secant knots of f(x) ≈ x²; empty: SEGMENTS/VMAX or the table
 };
 struct Mosfet {
   std::string name;

@@ -139,6 +139,36 @@ bool diode_family(const netlist::ModelCard& card, DiodeModel& d,
   return true;
 }
 
+// NMOS/PMOS SPICE cards (LEVEL, LAMBDA, RD, RS or any other SPICE parameter): level 1 only;
+// without SEGMENTS/NSEG the knots come from PWLTOL (pwl_models.cpp, marked by segments = 0).
+bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
+                   const std::vector<const netlist::Param*>& given, bool other_spice,
+                   netlist::Diagnostics& diags) {
+  bool spice = other_spice, segments_given = false;
+  for (const netlist::Param* p : given) {
+    const std::string& k = p->name.lower;
+    segments_given |= k == "segments" || k == "nseg" || k == "vmax";
+    spice |= k == "level" || k == "lambda" || k == "rd" || k == "rs";
+    if (k == "level" && p->number && *p->number != 1) {
+      diags.error(p->raw.span,
+                  fmt::format("unknown MOS LEVEL {} in model '{}': nsspice has the level-1 square "
+                              "law (Shichman–Hodges) as a PWL model only; use LEVEL=1 (or "
+                              "leave LEVEL out)",
+                              p->raw.text, card.name.lower));
+      return false;
+    }
+  }
+  q.spice = spice;
+  if (spice && !segments_given) q.segments = 0;
+  if (q.lambda > 0)
+    diags.warning(card.name.span,
+                  fmt::format("model '{}': LAMBDA = {:g} /V (channel-length modulation, a product "
+                              "of two voltages) is not modelled: the PWL MOS has a flat saturation "
+                              "current",
+                              card.name.lower, q.lambda));
+  return true;
+}
+
 }  // namespace
 
 void Elaborator::models(const std::vector<netlist::Card>& cards) {
@@ -159,7 +189,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
   }
   Model model;
   std::vector<Spec> specs;
-  double segments = 6;
+  double segments = 6, level = 1;
   const char* uses = "";
   DiodeExtras extras;
   if (type == "d") {
@@ -192,13 +222,23 @@ void Elaborator::model(const netlist::ModelCard& m) {
              {"vto", &q.vto, Range::kAny},
              {"segments", &segments, Range::kPositive},
              {"nseg", &segments, Range::kPositive},
-             {"vmax", &q.vmax, Range::kPositive}};
-    uses = "the PWL MOS model uses KP, VTO, SEGMENTS, VMAX";
+             {"vmax", &q.vmax, Range::kPositive},
+             {"level", &level, Range::kPositive},
+             {"lambda", &q.lambda, Range::kNonNegative},
+             {"rd", &q.rd, Range::kNonNegative},
+             {"rs", &q.rs, Range::kNonNegative}};
+    uses = "the PWL MOS model uses KP, VTO, RD, RS, SEGMENTS, VMAX";
   } else {
+    const char* hint = type == "vdmos" ? ": write the VDMOS as an NMOS/PMOS LEVEL=1 card (VTO KP "
+                                         "RD RS, W=L=1) with a D for its body diode"
+                       : type == "npn" || type == "pnp"
+                           ? ": bipolar transistors have no PWL model yet (see the Q element's "
+                             "message)"
+                           : "";
     diags_.error(m.type.span,
                  fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, "
-                             "NMOS, PMOS)",
-                             m.type.text));
+                             "NMOS, PMOS){}",
+                             m.type.text, hint));
     return;
   }
   std::string ignored;
@@ -237,6 +277,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
     q->segments = static_cast<int>(segments);
     if (q->segments < 2 || q->segments != segments)
       diags_.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
+    if (!mos_level_one(m, *q, given, !ignored.empty(), diags_)) return;
   }
   if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && s->hysteresis < 0) {
     // LTspice/ngspice: VH < 0 is a smooth transition from ROFF to RON over VT ± |VH|.

@@ -1,6 +1,7 @@
 #pragma once
 // The elaborator's state, shared by elaborate.cpp (driver, nodes, controls),
 // elaborate_models.cpp (.model cards) and elaborate_elements.cpp (element cards).
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,6 +16,13 @@
 namespace nsspice::circuit::detail {
 
 using Model = std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel>;
+
+// The circuit's source and impedance scales, for the PWL ranges (pwl_models.cpp).
+struct Scales {
+  double volts = 0, amps = 0;  // Σ max|V(t)| of the voltage sources, Σ max|I(t)| of the current ones
+  double r_min = std::numeric_limits<double>::infinity();  // the smallest resistor
+  bool reactive = false;  // a capacitor or inductor: its voltage can sit across a diode
+};
 
 class Elaborator {
  public:
@@ -72,6 +80,7 @@ class Elaborator {
   void add(const netlist::ElementCard& e, Device device);
   void model(const netlist::ModelCard& m);
   DiodeConversion convert_diode(DiodeModel& d, double imax) const;
+  void convert_mos(MosModel& q, const Scales& scales);
 };
 
 }  // namespace nsspice::circuit::detail

@@ -26,6 +26,7 @@
 #include <set>
 
 #include "circuit/elaborate.hpp"
+#include "circuit/pwl_mos.hpp"
 #include "circuit/src/elaborator.hpp"
 
 namespace nsspice::circuit {
@@ -43,10 +44,7 @@ double peak(const Waveform& wave, double t_stop) {
   return p;
 }
 
-struct Scales {
-  double volts = 0, amps = 0, r_min = std::numeric_limits<double>::infinity();
-  bool reactive = false;  // a capacitor or inductor: its voltage can sit across a diode
-};
+using detail::Scales;
 
 Scales circuit_scales(const Circuit& c) {
   Scales s;
@@ -143,9 +141,34 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
   return conv;
 }
 
+// A level-1 MOS card without SEGMENTS: the knots of f ≈ x² for a gate-voltage error within
+// PWLTOL·max(1, x/1 V) over the overdrive range [0, xmax], xmax = max(1 V, Σ_sources max|V| +
+// √(2·Σ_sources max|I| / KP)) (the overdrive a source voltage or, at W/L ≥ 1, a source current
+// can set).
+void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
+  const double xmax = std::max(1.0, scales.volts + std::sqrt(2 * scales.amps / q.kp));
+  q.knots = square_law_knots(c_.pwl.tol, xmax);
+  q.segments = static_cast<int>(q.knots.size());
+  double worst = 0;
+  for (size_t k = 1; k < q.knots.size(); ++k)
+    worst = std::max(worst, square_chord_voltage_error(q.knots[k - 1], q.knots[k]) /
+                                std::max(1.0, q.knots[k - 1]));
+  DiodeConversion conv;
+  conv.model = q.name;
+  conv.kind = "SPICE MOS";
+  conv.summary = fmt::format(
+      "{}: level-1 {} square law, {} segments of f(x) = x² over 0–{:.3g} V overdrive, gate-voltage "
+      "error ≤ {}·max(1, x/1 V){}{}",
+      q.name, q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1, q.knots.back(), si(worst, "V"),
+      q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",
+      q.lambda > 0 ? "; LAMBDA not modelled" : "");
+  c_.conversions.push_back(std::move(conv));
+}
+
 void Elaborator::pwl_models() {
   const Scales scales = circuit_scales(c_);
   std::map<std::string, const DiodeModel*> converted;
+  std::map<std::string, const MosModel*> converted_mos;
   for (auto& [name, model] : models_) {
     auto* d = std::get_if<DiodeModel>(&model);
     if (d == nullptr) continue;
@@ -153,8 +176,18 @@ void Elaborator::pwl_models() {
     c_.conversions.push_back(convert_diode(*d, imax));
     converted[name] = d;
   }
+  for (auto& [name, model] : models_)
+    if (auto* q = std::get_if<MosModel>(&model); q && q->segments == 0) {
+      convert_mos(*q, scales);
+      converted_mos[name] = q;
+    }
   const size_t count = c_.devices.size();
   for (size_t k = 0; k < count; ++k) {
+    if (auto* mos = std::get_if<Mosfet>(&c_.devices[k])) {
+      if (auto it = converted_mos.find(mos->model.name); it != converted_mos.end())
+        mos->model = *it->second;
+      continue;
+    }
     auto* diode = std::get_if<Diode>(&c_.devices[k]);
     if (diode == nullptr || !diode->model.spice) continue;
     auto it = converted.find(diode->model.name);

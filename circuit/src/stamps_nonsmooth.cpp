@@ -102,7 +102,7 @@ void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column,
 
 void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
   const auto& m = mos.model;
-  const PwlSquare f = pwl_square(m.segments, m.vmax);
+  const PwlSquare f = m.knots.empty() ? pwl_square(m.segments, m.vmax) : pwl_square_knots(m.knots);
   const double k_half = 0.5 * m.kp * mos.w / mos.l;
   // NMOS: control terminals (g, s) and (g, d), current d → s. PMOS: (s, g) and (d, g), s → d.
   const int from = m.pmos ? mos.s : mos.d, to = m.pmos ? mos.d : mos.s;

@@ -1,6 +1,9 @@
-// Breakpoint placement of circuit/pwl_diode.hpp: the PWL branch against the analytic one within
-// the stated tolerance over the current range, and the segment count as the tolerance tightens.
+// Breakpoint placement of circuit/pwl_diode.hpp (and of circuit/pwl_mos.hpp, at the end): the
+// PWL branch against the analytic one within the stated tolerance over the current range, and
+// the segment count as the tolerance tightens.
 #include "circuit/pwl_diode.hpp"
+
+#include "circuit/pwl_mos.hpp"
 
 #include <gtest/gtest.h>
 
@@ -92,6 +95,35 @@ TEST(PwlDiode, SegmentCapIsReported) {
 }
 
 TEST(PwlDiode, IdealCurveHasZeroVoltage) { EXPECT_EQ(PwlCurve{}.voltage(1.0), 0.0); }
+
+}  // namespace
+}  // namespace nsspice::circuit
+
+// The MOSFET's square law (circuit/pwl_mos.hpp): secant knots for a gate-voltage error.
+namespace nsspice::circuit {
+namespace {
+
+TEST(PwlMos, SquareLawKnotsMeetTheGateVoltageTolerance) {
+  size_t previous = 0;
+  for (double tol : {0.05, 0.01, 0.002}) {
+    const auto x = square_law_knots(tol, 10);
+    EXPECT_EQ(x.front(), 0.0);
+    EXPECT_GE(x.back(), 10.0);
+    for (size_t k = 1; k < x.size(); ++k) {
+      const double a = x[k - 1], b = x[k];
+      EXPECT_NEAR(square_chord_voltage_error(a, b), tol * std::max(1.0, a), 1e-12);
+      // Independent check: the chord's overdrive at a given x² against √(x²), sampled.
+      double worst = 0;
+      for (int s = 0; s <= 200; ++s) {
+        const double xs = a + (b - a) * s / 200, y = xs * xs;
+        worst = std::max(worst, xs - (y + a * b) / (a + b));
+      }
+      EXPECT_LE(worst, tol * std::max(1.0, a) * (1 + 1e-9));
+    }
+    EXPECT_GT(x.size(), previous) << tol;
+    previous = x.size();
+  }
+}
 
 }  // namespace
 }  // namespace nsspice::circuit

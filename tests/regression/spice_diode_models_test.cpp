@@ -46,6 +46,43 @@ TEST(SpiceDiodeModels, NegativeIsAndZeroNAreClearErrors) {
       << d;
 }
 
+TEST(SpiceMosModels, UnknownLevelIsAClearError) {
+  const std::string d = errors_of(
+      "t\nV1 d 0 5\nM1 d d 0 0 NM\n.model NM NMOS(LEVEL=3 VTO=1 KP=1m)\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(d.find("t.cir:4:22: error: unknown MOS LEVEL 3 in model 'nm': nsspice has the "
+                   "level-1 square law (Shichman–Hodges) as a PWL model only; use LEVEL=1"),
+            std::string::npos)
+      << d;
+}
+
+// Level 1 with RD, RS and no SEGMENTS: knots from pwltol, RD/RS as resistors. A diode-connected
+// NMOS fed by a current source: I = K/2 (V_gs − VT)² with the gate on the outer drain node,
+// V_gs = v(d) − RS·I (RD carries I but is not in the gate loop), so v(d) = VT + √(2I/K) + RS·I
+// within the gate-voltage tolerance.
+TEST(SpiceMosModels, LevelOneCardMeetsTheSquareLawWithinTheTolerance) {
+  const Waveforms r = simulate(
+      "t\nI1 0 d PWL(0 0 1 10m)\nM1 d d 0 0 NM W=10u L=1u\n"
+      ".model NM NMOS(LEVEL=1 VTO=0.7 KP=100u RD=5 RS=3 LAMBDA=0.01)\n.tran 1m 1\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  EXPECT_NE(r.diagnostics.find("LAMBDA = 0.01 /V (channel-length modulation"), std::string::npos)
+      << r.diagnostics;
+  const auto v = r.series("v(d)");
+  const double k = 100e-6 * 10;
+  int checked = 0;
+  for (size_t n = 0; n < r.t.size(); ++n) {
+    const double id = 10e-3 * r.t[n];
+    if (id < 1e-5) continue;
+    const double x = std::sqrt(2 * id / k), exact = 0.7 + x + 3 * id;
+    EXPECT_NEAR(v[n], exact, 0.01 * std::max(1.0, x) + 1e-9) << "I = " << id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 900);
+  ASSERT_EQ(r.circuit.conversions.size(), 1u);
+  EXPECT_NE(r.circuit.conversions[0].summary.find("nm: level-1 NMOS square law"),
+            std::string::npos)
+      << r.circuit.conversions[0].summary;
+}
+
 TEST(SpiceDiodeModels, MixingIdealAndSpiceParametersIsAnError) {
   const std::string d = errors_of("t\n" + kSweep + ".model DM D(VF=0.7 IS=1n)\n.end\n");
   EXPECT_NE(d.find("t.cir:6:20: error: model 'dm' mixes SPICE level-1 parameters (IS) with "
