@@ -1,7 +1,8 @@
 """SPICE diode models through the PWL conversion (issue 18) against ngspice, same netlist.
 
 For each examples/spice_*.cir (a 1N4007 rectifier, a 1N4148 clamp, a Zener clipper, a Schottky
-charge pump), both simulators run the same file, its own .meas cards giving the key figures:
+charge pump, a buck with a level-1 NMOS), both simulators run the same file, its own .meas cards
+giving the key figures:
   * wall time of the whole process (median of --reps runs after a warm-up) and the ratio
     ngspice / nsspice;
   * each key figure of both, and their relative difference, at the default .options pwltol
@@ -29,7 +30,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench_peers import ROOT, counters, write_results  # noqa: E402
 
 CASES = ["spice_rectifier_1n4007.cir", "spice_clamp_1n4148.cir", "spice_zener_clipper.cir",
-         "spice_charge_pump_schottky.cir"]
+         "spice_charge_pump_schottky.cir", "spice_mosfet_buck.cir"]
 MEAS = re.compile(r"^\s*(v[a-z]+)\s*=\s*([-+0-9.eE]+)", re.M)
 
 
@@ -67,7 +68,8 @@ def case(name, nsspice, tmp, reps):
     _, fine_out = run([nsspice, "run", fine, "-o", tmp / "out.csv", "--no-progress"], tmp)
     ng, ns, ns_fine = (dict((k, float(v)) for k, v in MEAS.findall(t))
                        for t in (ng_out, ns_out, fine_out))
-    segments = re.findall(r"^  (\S+): (\d+) segments?", ns_out, re.M)
+    segments = re.findall(r"^  (\S+): (?:level-1 \S+ square law, )?(\d+) segments?", ns_out,
+                          re.M)
     figures = {k: {"ngspice": ref, "nsspice": ns[k], "rel_diff": (ns[k] - ref) / abs(ref),
                    "nsspice_pwltol_2mV": ns_fine[k],
                    "rel_diff_pwltol_2mV": (ns_fine[k] - ref) / abs(ref)}
@@ -75,7 +77,7 @@ def case(name, nsspice, tmp, reps):
     return {"netlist": f"examples/{name}", "nsspice_wall_s": statistics.median(ns_wall),
             "ngspice_wall_s": statistics.median(ng_wall),
             "ratio_ngspice_over_nsspice": statistics.median(ng_wall) / statistics.median(ns_wall),
-            "forward_segments": {m: int(k) for m, k in segments}, "figures": figures,
+            "segments": {m: int(k) for m, k in segments}, "figures": figures,
             "nsspice_counters": counters(ns_out)}
 
 
@@ -115,12 +117,15 @@ def main():
     rows = []
     for c in cases:
         for k, f in c["figures"].items():
-            rows.append(f"| {c['netlist']} | {sum(c['forward_segments'].values())} | {k} | "
+            segs = ", ".join(f"{m} {n}" for m, n in c["segments"].items())
+            rows.append(f"| {c['netlist']} | {segs} | {k} | "
                         f"{f['ngspice']:.5g} | {f['nsspice']:.5g} | {100 * f['rel_diff']:+.3f} % | "
                         f"{100 * f['rel_diff_pwltol_2mV']:+.3f} % | {c['nsspice_wall_s']:.3f} s | "
-                        f"{c['ngspice_wall_s']:.3f} s | **{c['ratio_ngspice_over_nsspice']:.1f}x** |")
-    table = ("| netlist | forward segments | figure | ngspice | nsspice (pwltol 10 mV) | diff | "
-             "diff at pwltol 2 mV | nsspice wall | ngspice wall | ngspice / nsspice |\n"
+                        f"{c['ngspice_wall_s']:.3f} s | "
+                        f"**{c['ratio_ngspice_over_nsspice']:.1f}x** |")
+    table = ("| netlist | segments (forward / square law) | figure | ngspice | "
+             "nsspice (pwltol 10 mV) | diff | diff at pwltol 2 mV | nsspice wall | ngspice wall | "
+             "ngspice / nsspice |\n"
              "|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
              f"Per step, rectifier 1 s at h = 2 us (stepping alone, median of {args.reps}): PWL "
              f"{step['pwl']['us_per_step_stepping']:.2f} us/step, ideal diode "
