@@ -1,7 +1,7 @@
 """SPICE diode models through the PWL conversion (issue 18) against ngspice, same netlist.
 
 For each examples/spice_*.cir (a 1N4007 rectifier, a 1N4148 clamp, a Zener clipper, a Schottky
-charge pump, a buck with a level-1 NMOS), both simulators run the same file, its own .meas cards
+charge pump, a boost with a power Schottky, a buck with a level-1 NMOS), both simulators run the same file, its own .meas cards
 giving the key figures:
   * wall time of the whole process (median of --reps runs after a warm-up) and the ratio
     ngspice / nsspice;
@@ -30,7 +30,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench_peers import ROOT, counters, write_results  # noqa: E402
 
 CASES = ["spice_rectifier_1n4007.cir", "spice_clamp_1n4148.cir", "spice_zener_clipper.cir",
-         "spice_charge_pump_schottky.cir", "spice_mosfet_buck.cir"]
+         "spice_charge_pump_schottky.cir", "spice_boost_schottky.cir", "spice_mosfet_buck.cir"]
 MEAS = re.compile(r"^\s*(v[a-z]+)\s*=\s*([-+0-9.eE]+)", re.M)
 
 

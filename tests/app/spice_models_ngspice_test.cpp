@@ -1,7 +1,7 @@
 // SPICE diode models through the PWL conversion against ngspice run on the same netlist, with
 // the same models (examples/spice_*.cir, each with its .meas cards): key figures within 2 % at
 // the default tolerance, within 0.5 % at pwltol = 2 mV, and closer at 2 mV than at 50 mV
-// (the four diode circuits and a buck with a level-1 NMOS and a Schottky).
+// (the four diode circuits, a boost with a power Schottky, a buck with a level-1 NMOS).
 // Skipped (with a message) where ngspice is not installed. Also `nsspice models` and --ideal.
 #include <gtest/gtest.h>
 
@@ -77,6 +77,7 @@ TEST_F(SpiceModelsVsNgspice, ZenerClipper) { check("spice_zener_clipper.cir", 2)
 TEST_F(SpiceModelsVsNgspice, SchottkyChargePump) { check("spice_charge_pump_schottky.cir", 2); }
 
 TEST_F(SpiceModelsVsNgspice, MosfetBuckLevel1) { check("spice_mosfet_buck.cir", 2); }
+TEST_F(SpiceModelsVsNgspice, BoostPowerSchottky) { check("spice_boost_schottky.cir", 2); }
 
 TEST_F(SpiceModelsVsNgspice, ModelsCommandListsEachConversion) {
   const fs::path p = variant("spice_zener_clipper.cir", 0);
