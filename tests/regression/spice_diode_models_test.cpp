@@ -1,8 +1,10 @@
 // SPICE and LTspice diode model cards (docs/devices.md, "SPICE diode models"): what each card
 // becomes, its errors, the LTspice idealized diode against its closed form, and the static
 // characteristic of a converted SPICE diode against the Shockley law within the tolerance.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "circuit/elaborate.hpp"
@@ -145,6 +147,27 @@ TEST(SpiceDiodeModels, SpiceCardBecomesPairsAndAJunctionCapacitor) {
     }
   }
   EXPECT_GT(checked, 200);
+}
+
+// A run whose diode current leaves the fitted range says so, with the pwlimax that covers it.
+TEST(SpiceDiodeModels, CurrentAboveTheFittedRangeIsWarned) {
+  const std::string card = ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u)\n.end\n";
+  const Waveforms inside = simulate("t\n" + kSweep + card);
+  ASSERT_TRUE(inside.result.ok) << inside.result.error;
+  EXPECT_TRUE(inside.result.warnings.empty()) << inside.result.warnings.front();
+  const Waveforms above = simulate("t\n" + kSweep + ".options pwlimax=0.1\n" + card);
+  ASSERT_TRUE(above.result.ok) << above.result.error;
+  const auto id = above.series("i(d1)");
+  const double peak = -*std::min_element(id.begin(), id.end());
+  ASSERT_EQ(above.result.warnings.size(), 2u) << "the forward peak is ~0.11 A, the reverse ~1 A";
+  const std::string& w = above.result.warnings[1];
+  EXPECT_NE(w.find(fmt::format("d1 (model 'dm'): the breakdown current reached {:.3g} A, above "
+                               "the range of its PWL fit (imax = 0.1 A)",
+                               peak)),
+            std::string::npos)
+      << w;
+  EXPECT_NE(above.result.warnings[0].find("the forward current reached"), std::string::npos);
+  EXPECT_GT(peak, 0.1);
 }
 
 TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
