@@ -16,7 +16,11 @@
 // the current: charge pumps, capacitor-input rectifiers, boost diodes). The factor 2 leaves room
 // for LC overshoot. Without any resistance scale (RS = 0 and no resistor) imax = 1 A.
 // The range is clamped to [1 nA, 100 kA]; a run that goes above imax leaves the bound (the last
-// chord continues): set .options pwlimax then.
+// chord continues) and is warned about (pwl_range_check.cpp): set .options pwlimax then.
+//
+// Also here: level-1 MOS cards without SEGMENTS get the knots of circuit/pwl_mos.hpp over the
+// overdrive the sources can set (convert_mos); .options pwltol/pwlimin/pwlimax/idealize are read
+// (pwl_option); idealize_diodes() undoes the diode conversion for --ideal.
 #include <fmt/format.h>
 
 #include <algorithm>
