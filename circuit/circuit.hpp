@@ -200,7 +200,7 @@ struct Circuit {
   EventSettings event;                                                // .options ev*
   double max_rows = 0;    // .options maxrows: the most rows a waveform file may get (0: 1e8)
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
-  PwlSettings pwl;                          // .options pwltol pwlimin pwlimax idealize
+  PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
   std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };

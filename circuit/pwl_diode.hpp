@@ -19,11 +19,11 @@ inline constexpr double kNominalKelvin = 300.15;             // 27 °C, SPICE's 
 inline constexpr double kThermalVoltage = kBoltzmannOverCharge * kNominalKelvin;
 
 struct ExpBranch {
-  double v0 = 0;      // V0 [V]
-  double i0 = 1e-14;  // I0 [A] > 0
-  double c = 1;       // 1: Shockley (v(0) = V0); 0: pure exponential (v(I0) = V0)
-  double nvt = kThermalVoltage;  // n·Vt [V] > 0
-  double rs = 0;                 // RS [Ω] ≥ 0
+  double v0 = 0;                   // V0 [V]
+  double i0 = 1e-14;               // I0 [A] > 0
+  double c = 1;                    // 1: Shockley (v(0) = V0); 0: pure exponential (v(I0) = V0)
+  double nvt = kThermalVoltage;    // n·Vt [V] > 0
+  double rs = 0;                   // RS [Ω] ≥ 0
   double voltage(double i) const;  // v(i)
   double slope(double i) const;    // dv/di
 };

@@ -245,7 +245,8 @@ int main(int argc, char** argv) {
   models_cmd->add_option("netlist", models.netlist, "SPICE-like netlist (.cir)")->required();
   models_cmd->add_option("--plot", models.plot, "draw SPICE vs PWL characteristics (.png/.svg)");
   models_cmd->add_flag("--ideal", models.ideal, "as .options idealize: the ideal diodes");
-  run_cmd->add_flag("--ideal", run.run.ideal, "every SPICE diode the ideal one (.options idealize)");
+  run_cmd->add_flag("--ideal", run.run.ideal,
+                    "every SPICE diode the ideal one (.options idealize)");
   if (const auto code = parse(app, argc, argv)) return *code;
   if (*models_cmd) return nsspice::app::models_command(models);
   if (*run_cmd) return nsspice::app::run_command(run.options());

@@ -13,8 +13,7 @@ namespace nsspice::app {
 namespace {
 
 // v(i) of the SPICE branch and of its PWL on a log grid of [imin, imax], as two series.
-PlotPanel branch_panel(std::string title, const circuit::ExpBranch& b,
-                       const circuit::PwlFit& fit) {
+PlotPanel branch_panel(std::string title, const circuit::ExpBranch& b, const circuit::PwlFit& fit) {
   PlotPanel panel{std::move(title), std::string("V"), {}, false};
   PlotSeries spice{std::string("SPICE"), {}, {}, true, 0, false};
   PlotSeries pwl{std::string("PWL"), {}, {}, false, 1, false};

@@ -142,8 +142,8 @@ void emit(Builder& b, const circuit::Diode& d) {
     // CJO stays out, since the linear capacitor '<name>.cj' nsspice uses is emitted as such.
     SpiceParams card;
     const auto& dm = d.model;
-    for (const auto& [key, value] : {std::pair<const char*, double>{"is", dm.is}, {"n", dm.n},
-                                     {"rs", dm.rs}, {"tt", dm.tt}})
+    for (const auto& [key, value] :
+         {std::pair<const char*, double>{"is", dm.is}, {"n", dm.n}, {"rs", dm.rs}, {"tt", dm.tt}})
       card.set(key, value);
     if (dm.bv > 0)
       for (const auto& [key, value] :

@@ -52,20 +52,32 @@ struct DiodeExtras {
 };
 
 std::vector<Spec> diode_specs(DiodeModel& d, DiodeExtras& x) {
-  return {{"vf", &d.vf, Range::kNonNegative},      {"ron", &d.ron, Range::kNonNegative},
-          {"goff", &d.goff, Range::kNonNegative},  {"bv", &d.bv, Range::kPositive},
-          {"rz", &d.rz, Range::kNonNegative},      {"vfwd", &d.vf, Range::kNonNegative},
-          {"vrev", &d.bv, Range::kPositive},       {"rrev", &d.rz, Range::kNonNegative},
-          {"ilimit", &d.ilimit, Range::kPositive}, {"revilimit", &d.rev_ilimit, Range::kPositive},
+  return {{"vf", &d.vf, Range::kNonNegative},
+          {"ron", &d.ron, Range::kNonNegative},
+          {"goff", &d.goff, Range::kNonNegative},
+          {"bv", &d.bv, Range::kPositive},
+          {"rz", &d.rz, Range::kNonNegative},
+          {"vfwd", &d.vf, Range::kNonNegative},
+          {"vrev", &d.bv, Range::kPositive},
+          {"rrev", &d.rz, Range::kNonNegative},
+          {"ilimit", &d.ilimit, Range::kPositive},
+          {"revilimit", &d.rev_ilimit, Range::kPositive},
           {"epsilon", &x.epsilon, Range::kNonNegative},
           {"revepsilon", &x.rev_epsilon, Range::kNonNegative},
-          {"is", &d.is, Range::kPositive},         {"js", &d.is, Range::kPositive},
-          {"n", &d.n, Range::kPositive},           {"rs", &d.rs, Range::kNonNegative},
-          {"ibv", &d.ibv, Range::kPositive},       {"nbv", &d.nbv, Range::kPositive},
-          {"cjo", &d.cjo, Range::kNonNegative},    {"cj0", &d.cjo, Range::kNonNegative},
-          {"cj", &d.cjo, Range::kNonNegative},     {"vj", &d.vj, Range::kPositive},
-          {"pb", &d.vj, Range::kPositive},         {"m", &d.m, Range::kNonNegative},
-          {"mj", &d.m, Range::kNonNegative},       {"fc", &d.fc, Range::kNonNegative},
+          {"is", &d.is, Range::kPositive},
+          {"js", &d.is, Range::kPositive},
+          {"n", &d.n, Range::kPositive},
+          {"rs", &d.rs, Range::kNonNegative},
+          {"ibv", &d.ibv, Range::kPositive},
+          {"nbv", &d.nbv, Range::kPositive},
+          {"cjo", &d.cjo, Range::kNonNegative},
+          {"cj0", &d.cjo, Range::kNonNegative},
+          {"cj", &d.cjo, Range::kNonNegative},
+          {"vj", &d.vj, Range::kPositive},
+          {"pb", &d.vj, Range::kPositive},
+          {"m", &d.m, Range::kNonNegative},
+          {"mj", &d.m, Range::kNonNegative},
+          {"fc", &d.fc, Range::kNonNegative},
           {"tt", &d.tt, Range::kNonNegative}};
 }
 
@@ -75,8 +87,8 @@ DiodeFamily diode_family_of(const std::string& k) {
   static const std::set<std::string> ideal = {"vf", "rz"};
   static const std::set<std::string> lt = {"vfwd",      "vrev",    "rrev",      "ilimit",
                                            "revilimit", "epsilon", "revepsilon"};
-  static const std::set<std::string> spice = {"is", "js", "n",  "rs", "ibv", "nbv", "cjo",
-                                              "cj0", "cj", "vj", "pb", "m",   "mj",  "fc", "tt"};
+  static const std::set<std::string> spice = {"is", "js", "n",  "rs", "ibv", "nbv", "cjo", "cj0",
+                                              "cj", "vj", "pb", "m",  "mj",  "fc",  "tt"};
   if (ideal.contains(k)) return DiodeFamily::kIdeal;
   if (lt.contains(k)) return DiodeFamily::kLtspice;
   if (spice.contains(k)) return DiodeFamily::kSpice;
@@ -100,7 +112,9 @@ bool diode_family(const netlist::ModelCard& card, DiodeModel& d,
   if (other == nullptr) other = first[static_cast<int>(DiodeFamily::kLtspice)];
   if (other == nullptr && ron_given) other = first[static_cast<int>(DiodeFamily::kShared)];
   if (spice != nullptr && other != nullptr) {
-    const auto at = [&](const netlist::Param* p) { return std::find(given.begin(), given.end(), p); };
+    const auto at = [&](const netlist::Param* p) {
+      return std::find(given.begin(), given.end(), p);
+    };
     const netlist::Param* later = at(spice) > at(other) ? spice : other;
     diags.error(later->name.span,
                 fmt::format("model '{}' mixes SPICE level-1 parameters ({}) with ideal-diode "
@@ -112,13 +126,13 @@ bool diode_family(const netlist::ModelCard& card, DiodeModel& d,
   d.spice = spice != nullptr;
   if (d.nbv == 0) d.nbv = d.n;  // SPICE: NBV defaults to N
   if (d.spice && !(d.fc < 1)) {
-    diags.error(card.name.span, fmt::format("model '{}': FC must be below 1, got {:g}",
-                                            card.name.lower, d.fc));
+    diags.error(card.name.span,
+                fmt::format("model '{}': FC must be below 1, got {:g}", card.name.lower, d.fc));
     return false;
   }
   if (first[static_cast<int>(DiodeFamily::kLtspice)] != nullptr) {
-    if (!ron_given) d.ron = 1.0;       // LTspice's default Ron
-    if (!rrev_given) d.rz = d.ron;     // and Rrev = Ron
+    if (!ron_given) d.ron = 1.0;    // LTspice's default Ron
+    if (!rrev_given) d.rz = d.ron;  // and Rrev = Ron
     if ((d.rev_ilimit > 0) && !(d.bv > 0))
       diags.warning(card.name.span, fmt::format("model '{}': revIlimit without Vrev has no "
                                                 "effect (no breakdown branch)",

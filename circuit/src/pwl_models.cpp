@@ -44,7 +44,8 @@ double peak(const Waveform& wave, double t_stop) {
     p = std::max({p, std::abs(pulse->v1), std::abs(pulse->v2)});
   if (const auto* pwl = std::get_if<Pwl>(&wave))
     for (double v : pwl->v) p = std::max(p, std::abs(v));
-  if (const auto* sin = std::get_if<Sin>(&wave)) p = std::max(p, std::abs(sin->vo) + std::abs(sin->va));
+  if (const auto* sin = std::get_if<Sin>(&wave))
+    p = std::max(p, std::abs(sin->vo) + std::abs(sin->va));
   return p;
 }
 
@@ -96,8 +97,10 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
     c_.pwl.idealize = p.raw.lower.empty() || (p.number && *p.number != 0);
     return true;
   }
-  double* target = k == "pwltol" ? &c_.pwl.tol : k == "pwlimin" ? &c_.pwl.imin
-                                              : k == "pwlimax" ? &c_.pwl.imax : nullptr;
+  double* target = k == "pwltol"    ? &c_.pwl.tol
+                   : k == "pwlimin" ? &c_.pwl.imin
+                   : k == "pwlimax" ? &c_.pwl.imax
+                                    : nullptr;
   if (target == nullptr) return false;
   if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
     diags_.error(p.raw.span,
@@ -112,16 +115,18 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
   conv.model = d.name;
   if (!d.spice) {
     conv.kind = d.vf > 0 || d.ron > 0 || d.bv > 0 || d.ilimit > 0 ? "PWL as written" : "ideal";
-    conv.summary = fmt::format("{}: {} (VF {:g} V, RON {:g} Ω{}{}), exact", d.name, conv.kind,
-                               d.vf, d.ron, d.bv > 0 ? fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz) : "",
-                               d.ilimit > 0 ? fmt::format(", Ilimit {:g} A", d.ilimit) : "");
+    conv.summary =
+        fmt::format("{}: {} (VF {:g} V, RON {:g} Ω{}{}), exact", d.name, conv.kind, d.vf, d.ron,
+                    d.bv > 0 ? fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz) : "",
+                    d.ilimit > 0 ? fmt::format(", Ilimit {:g} A", d.ilimit) : "");
     return conv;
   }
   if (c_.pwl.idealize) {
     conv.kind = "idealized (IDEALIZE)";
-    conv.summary = fmt::format("{}: idealized (.options idealize / --ideal): the ideal diode{}, "
-                               "the SPICE parameters are not used",
-                               d.name, d.bv > 0 ? fmt::format(" with BV {:g} V", d.bv) : "");
+    conv.summary = fmt::format(
+        "{}: idealized (.options idealize / --ideal): the ideal diode{}, "
+        "the SPICE parameters are not used",
+        d.name, d.bv > 0 ? fmt::format(" with BV {:g} V", d.bv) : "");
     return conv;
   }
   const PwlTolerance tol{c_.pwl.tol, c_.pwl.tol};
@@ -234,7 +239,12 @@ void idealize_diodes(Circuit& circuit) {
                            fmt::format("{}: idealized (.options idealize / --ideal): the ideal "
                                        "diode, the SPICE parameters are not used",
                                        conv.model),
-                           "idealized (IDEALIZE)", {}, {}, std::nullopt, {}, 0};
+                           "idealized (IDEALIZE)",
+                           {},
+                           {},
+                           std::nullopt,
+                           {},
+                           0};
   }
 }
 

@@ -13,8 +13,9 @@ PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled)
   for (size_t k = 0; k < circuit.devices.size(); ++k) {
     const auto* d = std::get_if<Diode>(&circuit.devices[k]);
     if (d == nullptr || d->model.forward.empty()) continue;
-    const auto conv = std::find_if(circuit.conversions.begin(), circuit.conversions.end(),
-                                   [&](const DiodeConversion& c) { return c.model == d->model.name; });
+    const auto conv =
+        std::find_if(circuit.conversions.begin(), circuit.conversions.end(),
+                     [&](const DiodeConversion& c) { return c.model == d->model.name; });
     if (conv == circuit.conversions.end()) continue;
     Watch w{d->name, d->model.name, {}, {}, conv->forward_fit.imax, conv->reverse_fit.imax, 0, 0};
     for (size_t j = 0; j < assembled.pair_device.size(); ++j) {

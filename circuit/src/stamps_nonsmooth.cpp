@@ -20,8 +20,8 @@ namespace {
 // One pair per PWL segment (V_k, r_k) of a branch (SPICE models), else the single ideal pair
 // (threshold, r). Current `from` → `to`; returns the first pair.
 int diode_branch(Stamper& st, const Diode& dd, int index, int from, int to,
-                 const std::vector<PwlSegment>& segments, double threshold, double r,
-                 double sign, DerivedSignal& current) {
+                 const std::vector<PwlSegment>& segments, double threshold, double r, double sign,
+                 DerivedSignal& current) {
   const std::vector<PwlSegment> ideal = {{threshold, r}};
   const auto& pairs = segments.empty() ? ideal : segments;
   int first = -1;

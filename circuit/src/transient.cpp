@@ -134,8 +134,7 @@ constexpr double kMaxSteps = 1e9;
 
 namespace {
 TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled& assembled,
-                                        const TransientOptions& options,
-                                        const Observer& observer);
+                                        const TransientOptions& options, const Observer& observer);
 }  // namespace
 
 // The run, with the current range of every converted SPICE diode checked on each point.
@@ -154,8 +153,7 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
 
 namespace {
 TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled& assembled,
-                                        const TransientOptions& options,
-                                        const Observer& observer) {
+                                        const TransientOptions& options, const Observer& observer) {
   TransientResult result;
   if (!circuit.tran) {
     result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";

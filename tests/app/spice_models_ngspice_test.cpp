@@ -60,10 +60,10 @@ class SpiceModelsVsNgspice : public AppTest {
     for (const auto& [name, ref] : ng) {
       ASSERT_TRUE(dflt.contains(name) && coarse.contains(name) && fine.contains(name)) << name;
       const auto rel = [&](double v) { return std::abs(v - ref) / std::abs(ref); };
-      EXPECT_LT(rel(dflt.at(name)), 0.02) << name << ": ngspice " << ref << ", nsspice "
-                                          << dflt.at(name);
-      EXPECT_LT(rel(fine.at(name)), 0.005) << name << ": ngspice " << ref << ", nsspice "
-                                           << fine.at(name) << " at pwltol = 2 mV";
+      EXPECT_LT(rel(dflt.at(name)), 0.02)
+          << name << ": ngspice " << ref << ", nsspice " << dflt.at(name);
+      EXPECT_LT(rel(fine.at(name)), 0.005)
+          << name << ": ngspice " << ref << ", nsspice " << fine.at(name) << " at pwltol = 2 mV";
       EXPECT_LT(rel(fine.at(name)), rel(coarse.at(name)))
           << name << ": pwltol 2 mV " << fine.at(name) << " vs 50 mV " << coarse.at(name)
           << ", ngspice " << ref;
@@ -88,12 +88,11 @@ TEST_F(SpiceModelsVsNgspice, ModelsCommandListsEachConversion) {
             std::string::npos)
       << r.output;
   const CliRun ideal = nsspice("models '" + p.string() + "' --ideal");
-  EXPECT_NE(ideal.output.find("dz4v7: idealized (.options idealize / --ideal)"),
-            std::string::npos)
+  EXPECT_NE(ideal.output.find("dz4v7: idealized (.options idealize / --ideal)"), std::string::npos)
       << ideal.output;
   const CliRun plot = nsspice("models '" + p.string() + "' --plot z.png");
   EXPECT_TRUE(plot.exit_code == 0 ? fs::exists(dir_ / "z.png")
-                                   : plot.output.find("gnuplot") != std::string::npos)
+                                  : plot.output.find("gnuplot") != std::string::npos)
       << plot.output;
   const CliRun bad = nsspice("models '" + p.string() + "' --plot z.txt");
   EXPECT_EQ(bad.exit_code, 1) << bad.output;

@@ -3,11 +3,11 @@
 // the segment count as the tolerance tightens.
 #include "circuit/pwl_diode.hpp"
 
-#include "circuit/pwl_mos.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "circuit/pwl_mos.hpp"
 
 namespace nsspice::circuit {
 namespace {
@@ -19,7 +19,8 @@ ExpBranch forward_1n4007() { return {0, 7.03e-9, 1, 1.81 * kThermalVoltage, 0.03
 void expect_within_tolerance(const PwlFit& fit, const ExpBranch& b, const PwlTolerance& tol) {
   std::vector<double> currents = fit.knots;
   const int n = 3000;
-  for (int s = 0; s < n; ++s) currents.push_back(fit.imin * std::pow(fit.imax / fit.imin, s / (n - 1.0)));
+  for (int s = 0; s < n; ++s)
+    currents.push_back(fit.imin * std::pow(fit.imax / fit.imin, s / (n - 1.0)));
   for (double i : currents) {
     const double exact = b.voltage(i), pwl = fit.curve.voltage(i);
     ASSERT_LE(std::abs(pwl - exact), tol.at(exact) * (1 + 1e-9))
@@ -44,10 +45,10 @@ TEST(PwlDiode, ForwardBranchWithinTheToleranceOverTheRange) {
       EXPECT_GT(fit.curve.segments[k].threshold, fit.curve.segments[k - 1].threshold);
     }
   }
-  for (double i : fit.knots)
-    EXPECT_NEAR(fit.curve.voltage(i), b.voltage(i) + fit.shift, 1e-9) << i;
+  for (double i : fit.knots) EXPECT_NEAR(fit.curve.voltage(i), b.voltage(i) + fit.shift, 1e-9) << i;
   // Current as a function of voltage: the inverse of voltage(i).
-  for (double i : {3e-6, 1e-3, 0.5, 20.0}) EXPECT_NEAR(fit.curve.current(fit.curve.voltage(i)), i, 1e-9 * (1 + i));
+  for (double i : {3e-6, 1e-3, 0.5, 20.0})
+    EXPECT_NEAR(fit.curve.current(fit.curve.voltage(i)), i, 1e-9 * (1 + i));
 }
 
 TEST(PwlDiode, SegmentCountGrowsAsTheToleranceTightens) {

@@ -80,8 +80,7 @@ TEST(SpiceMosModels, LevelOneCardMeetsTheSquareLawWithinTheTolerance) {
   }
   EXPECT_GT(checked, 900);
   ASSERT_EQ(r.circuit.conversions.size(), 1u);
-  EXPECT_NE(r.circuit.conversions[0].summary.find("nm: level-1 NMOS square law"),
-            std::string::npos)
+  EXPECT_NE(r.circuit.conversions[0].summary.find("nm: level-1 NMOS square law"), std::string::npos)
       << r.circuit.conversions[0].summary;
 }
 
@@ -107,7 +106,8 @@ TEST(SpiceDiodeModels, BareModelStaysIdeal) {
 
 TEST(SpiceDiodeModels, SpiceCardBecomesPairsAndAJunctionCapacitor) {
   const Waveforms r = simulate(
-      "t\n" + kSweep + ".options pwlimax=2\n"
+      "t\n" + kSweep +
+      ".options pwlimax=2\n"
       ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u CJO=4p M=0.4 EG=1.11 XTI=3)\n.end\n");
   ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
   EXPECT_NE(r.diagnostics.find("parameters EG, XTI are ignored (they have no PWL meaning"),
@@ -194,8 +194,9 @@ TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
 //   V > Vfwd:  min((V − Vfwd)/(Ron + 10), Ilimit);   V < −Vrev: −min((−V − Vrev)/(Rrev + 10),
 //   revIlimit);   0 in between.
 TEST(SpiceDiodeModels, LtspiceIdealizedDiodeMatchesItsClosedForm) {
-  const Waveforms r = simulate(
-      "t\n" + kSweep + ".model DM D(Ron=0.5 Vfwd=0.7 Vrev=3 Rrev=2 Ilimit=0.1 revIlimit=0.5)\n.end\n");
+  const Waveforms r =
+      simulate("t\n" + kSweep +
+               ".model DM D(Ron=0.5 Vfwd=0.7 Vrev=3 Rrev=2 Ilimit=0.1 revIlimit=0.5)\n.end\n");
   ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
   const auto va = r.series("v(a)"), id = r.series("i(d1)");
   bool limited = false, reverse_limited = false;
