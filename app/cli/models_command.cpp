@@ -16,14 +16,15 @@ namespace {
 PlotPanel branch_panel(std::string title, const circuit::ExpBranch& b, const circuit::PwlFit& fit) {
   PlotPanel panel{std::move(title), std::string("V"), {}, false};
   PlotSeries spice{std::string("SPICE"), {}, {}, true, 0, false};
-  PlotSeries pwl{std::string("PWL"), {}, {}, false, 1, false};
+  const bool ideal = fit.curve.segments.empty();  // idealized: v = V0 (0, or BV in breakdown)
+  PlotSeries pwl{std::string(ideal ? "ideal" : "PWL"), {}, {}, false, 1, false};
   const int n = 400;
   for (int s = 0; s < n; ++s) {
     const double i = fit.imin * std::pow(fit.imax / fit.imin, s / (n - 1.0));
     spice.t.push_back(i);
     spice.y.push_back(b.voltage(i));
     pwl.t.push_back(i);
-    pwl.y.push_back(fit.curve.voltage(i));
+    pwl.y.push_back(ideal ? b.v0 : fit.curve.voltage(i));
   }
   panel.series = {std::move(spice), std::move(pwl)};
   return panel;
@@ -35,7 +36,8 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
     return kBadInput;
   }
   PlotRequest plot;
-  plot.title = fmt::format("{}: SPICE (dashed) and PWL diode characteristics{}", o.netlist,
+  plot.title = fmt::format("{}: SPICE (dashed) and {} diode characteristics{}", o.netlist,
+                           c.pwl.idealize ? "ideal" : "PWL",
                            c.pwl.idealize ? "\\n(idealized: --ideal / .options idealize, the "
                                             "ideal diode is used instead)"
                                           : "");
@@ -43,15 +45,14 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
   plot.xlabel = "current [A]";
   plot.log_x = true;
   for (const auto& conv : c.conversions) {
-    if (conv.forward_fit.curve.segments.empty()) continue;
+    if (!(conv.forward_fit.imax > 0)) continue;  // not a SPICE card
     plot.panels.push_back(branch_panel(conv.model + " forward", conv.forward, conv.forward_fit));
     if (conv.reverse)
       plot.panels.push_back(
           branch_panel(conv.model + " breakdown", *conv.reverse, conv.reverse_fit));
   }
   if (plot.panels.empty()) {
-    print_error(fmt::format("--plot: no SPICE diode model in '{}' has a PWL characteristic{}",
-                            o.netlist, c.pwl.idealize ? " (idealized)" : ""));
+    print_error(fmt::format("--plot: '{}' has no SPICE diode model to draw", o.netlist));
     return kBadInput;
   }
   if (const std::string why = write_plot(plot); !why.empty()) {

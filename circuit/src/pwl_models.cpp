@@ -87,6 +87,13 @@ std::string branch_summary(const PwlFit& f, const ExpBranch& b) {
                      b.voltage(f.imin), b.voltage(f.imax));
 }
 
+std::string idealized_summary(const std::string& model, double bv) {
+  return fmt::format(
+      "{}: idealized (.options idealize / --ideal): the ideal diode{}, the SPICE parameters are "
+      "not used",
+      model, bv > 0 ? fmt::format(" with BV {:g} V", bv) : "");
+}
+
 }  // namespace
 
 namespace detail {
@@ -121,23 +128,22 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
                     d.ilimit > 0 ? fmt::format(", Ilimit {:g} A", d.ilimit) : "");
     return conv;
   }
-  if (c_.pwl.idealize) {
+  const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
+  conv.forward = ExpBranch{0, d.is, 1, d.n * kThermalVoltage, d.rs};
+  if (d.bv > 0) conv.reverse = ExpBranch{d.bv, d.ibv, 0, d.nbv * kThermalVoltage, d.rs};
+  if (c_.pwl.idealize) {  // the branches and range kept for the plot, no PWL fit
     conv.kind = "idealized (IDEALIZE)";
-    conv.summary = fmt::format(
-        "{}: idealized (.options idealize / --ideal): the ideal diode{}, "
-        "the SPICE parameters are not used",
-        d.name, d.bv > 0 ? fmt::format(" with BV {:g} V", d.bv) : "");
+    conv.summary = idealized_summary(d.name, d.bv);
+    conv.forward_fit.imin = conv.reverse_fit.imin = imin;
+    conv.forward_fit.imax = conv.reverse_fit.imax = imax;
     return conv;
   }
   const PwlTolerance tol{c_.pwl.tol, c_.pwl.tol};
-  const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
   conv.kind = "SPICE";
-  conv.forward = ExpBranch{0, d.is, 1, d.n * kThermalVoltage, d.rs};
   conv.forward_fit = fit_pwl_branch(conv.forward, imin, imax, tol);
   d.forward = conv.forward_fit.curve.segments;
   conv.summary = fmt::format("{}: {}", d.name, branch_summary(conv.forward_fit, conv.forward));
-  if (d.bv > 0) {
-    conv.reverse = ExpBranch{d.bv, d.ibv, 0, d.nbv * kThermalVoltage, d.rs};
+  if (conv.reverse) {
     conv.reverse_fit = fit_pwl_branch(*conv.reverse, imin, imax, tol);
     d.reverse = conv.reverse_fit.curve.segments;
     conv.summary += "; breakdown " + branch_summary(conv.reverse_fit, *conv.reverse);
@@ -235,16 +241,11 @@ void idealize_diodes(Circuit& circuit) {
   circuit.spans = std::move(spans);
   for (DiodeConversion& conv : circuit.conversions) {
     if (conv.kind != "SPICE") continue;
-    conv = DiodeConversion{conv.model,
-                           fmt::format("{}: idealized (.options idealize / --ideal): the ideal "
-                                       "diode, the SPICE parameters are not used",
-                                       conv.model),
-                           "idealized (IDEALIZE)",
-                           {},
-                           {},
-                           std::nullopt,
-                           {},
-                           0};
+    conv.kind = "idealized (IDEALIZE)";
+    conv.summary = idealized_summary(conv.model, conv.reverse ? conv.reverse->v0 : 0.0);
+    conv.forward_fit.curve = {};  // the branches and range stay, for the plot
+    conv.reverse_fit.curve = {};
+    conv.cj = 0;
   }
 }
 

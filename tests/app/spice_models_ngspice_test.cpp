@@ -94,6 +94,10 @@ TEST_F(SpiceModelsVsNgspice, ModelsCommandListsEachConversion) {
   EXPECT_TRUE(plot.exit_code == 0 ? fs::exists(dir_ / "z.png")
                                   : plot.output.find("gnuplot") != std::string::npos)
       << plot.output;
+  const CliRun ideal_plot = nsspice("models '" + p.string() + "' --ideal --plot zi.png");
+  EXPECT_TRUE(ideal_plot.exit_code == 0 ? fs::exists(dir_ / "zi.png")
+                                        : ideal_plot.output.find("gnuplot") != std::string::npos)
+      << ideal_plot.output;
   const CliRun bad = nsspice("models '" + p.string() + "' --plot z.txt");
   EXPECT_EQ(bad.exit_code, 1) << bad.output;
 }
