@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "circuit/pwl_diode.hpp"
 #include "circuit/waveform.hpp"
 #include "netlist/source.hpp"
 #include "solvers/lcp/policy.hpp"
@@ -47,6 +48,14 @@ struct DiodeModel {
   double goff = 0;  // off conductance [S] ≥ 0 (a resistor in parallel)
   double bv = 0;    // reverse breakdown voltage [V] > 0 makes it a Zener; 0: none
   double rz = 0;    // resistance in breakdown [Ω] ≥ 0
+  // LTspice idealized diode: current limits [A] (0: none), each one more pair (a box).
+  double ilimit = 0, rev_ilimit = 0;
+  // SPICE level-1 parameters (ngspice defaults), used when `spice` (docs/devices.md).
+  bool spice = false;
+  double is = 1e-14, n = 1, rs = 0, ibv = 1e-3, nbv = 0;  // nbv 0: N
+  double cjo = 0, vj = 1, m = 0.5, fc = 0.5, tt = 0;
+  // The PWL pairs made from them (circuit/pwl_diode.hpp); empty: the ideal pairs VF/RON, BV/RZ.
+  std::vector<PwlSegment> forward = {}, reverse = {};
 };
 struct Diode {
   std::string name;
@@ -113,6 +122,11 @@ struct MosModel {
   double vto = 0;    // threshold [V] (negative for PMOS, as in SPICE)
   int segments = 6;  // PWL segments of f(x) ≈ x² (6: the AB08 §14.4.3 table)
   double vmax = 5;   // for segments ≠ 6: breakpoints spread on [0, vmax]
+  // SPICE level 1 (docs/devices.md): knots of f from PWLTOL (circuit/pwl_mos.hpp) when SEGMENTS
+  // is not given; RD, RS: series resistors to internal nodes; LAMBDA accepted, not modelled.
+  bool spice = false;
+  double lambda = 0, rd = 0, rs = 0;
+  std::vector<double> knots = {};  // secant knots of f(x) ≈ x²; empty: SEGMENTS/VMAX or the table
 };
 struct Mosfet {
   std::string name;
@@ -153,6 +167,26 @@ struct StepSettings {
                           // .tran step STEP: fixed step of the θ-scheme [s] (0: error control)
 };
 
+// .options pwltol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).
+struct PwlSettings {
+  double tol = 0.01;  // PWLTOL T [V]: voltage error ≤ T·max(1, v/1 V) (1 % of the drop or 10 mV)
+  double imin = 0;    // PWLIMIN [A]; 0: imax·1e-6
+  double imax = 0;    // PWLIMAX [A]; 0: estimated from the circuit's source and impedance scales
+  bool idealize = false;  // IDEALIZE: every diode the ideal one (VF/RON/BV/RZ only)
+};
+
+// One diode model's conversion, as `nsspice models` and the run report print it.
+struct DiodeConversion {
+  std::string model;
+  std::string summary;  // "d1n4007: 11 segments over 1 µA–30 A, max error 9.8 mV (drop …)"
+  std::string kind;     // "SPICE", "LTspice idealized", "ideal", "idealized (IDEALIZE)"
+  ExpBranch forward;
+  PwlFit forward_fit;
+  std::optional<ExpBranch> reverse;  // with BV
+  PwlFit reverse_fit;
+  double cj = 0;  // the linear junction capacitance stamped [F]
+};
+
 struct Circuit {
   std::string title;
   std::vector<std::string> nodes;  // nodes[0] = "0" (ground); names in lower case
@@ -166,6 +200,8 @@ struct Circuit {
   EventSettings event;                                                // .options ev*
   double max_rows = 0;    // .options maxrows: the most rows a waveform file may get (0: 1e8)
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
+  PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
+  std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -10,4 +10,8 @@ namespace nsspice::circuit {
 
 Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags);
 
+// .options idealize after the fact (--ideal): every SPICE diode becomes the ideal diode (its
+// PWL pairs and junction capacitor dropped), and its conversion record says so.
+void idealize_diodes(Circuit& circuit);
+
 }  // namespace nsspice::circuit

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/cli/compare_command.hpp"
+#include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
@@ -317,7 +318,15 @@ int main(int argc, char** argv) {
   nsspice::app::ViewOptions view;
   CLI::App* view_cmd = add_view(app, view);
   add_compare(app, cmp);
+  nsspice::app::ModelsOptions models;
+  CLI::App* models_cmd = app.add_subcommand("models", "list the diode models and their PWL forms");
+  models_cmd->add_option("netlist", models.netlist, "SPICE-like netlist (.cir)")->required();
+  models_cmd->add_option("--plot", models.plot, "draw SPICE vs PWL characteristics (.png/.svg)");
+  models_cmd->add_flag("--ideal", models.ideal, "as .options idealize: the ideal diodes");
+  run_cmd->add_flag("--ideal", run.run.ideal,
+                    "every SPICE diode the ideal one (.options idealize)");
   if (const auto code = parse(app, argc, argv)) return *code;
+  if (*models_cmd) return check_stdout(nsspice::app::models_command(models));
   if (*run_cmd) return check_stdout(nsspice::app::run_command(run.options()));
   if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));
   if (*view_cmd) return check_stdout(nsspice::app::view_command(view));

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "app/cli/interrupt.hpp"
+#include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/report.hpp"
@@ -24,6 +25,7 @@
 #include "app/measure/measure.hpp"
 #include "app/plot/plot_gnuplot.hpp"
 #include "app/plot/plot_layout.hpp"
+#include "circuit/elaborate.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::app {
@@ -179,6 +181,12 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
 void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
   if (measured.empty()) return;
   fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
+}
+
+// The diode model conversions (SPICE → PWL, idealized), after the report.
+void print_conversions(const RunOptions& o, const circuit::Circuit& circuit) {
+  const std::string lines = format_conversions(circuit);
+  if (!o.quiet && !lines.empty()) fmt::print("diode models\n{}", lines);
 }
 
 // The plot request: one panel per layout entry, marks at state jumps and logged events.
@@ -345,6 +353,7 @@ int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const auto loaded = load_netlist(o.netlist);
   if (!loaded) return kBadInput;
+  if (o.ideal) circuit::idealize_diodes(loaded->circuit);
   if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0)
     return sweep_command(o, *loaded);
   const circuit::Circuit& circuit = loaded->circuit;
@@ -396,6 +405,7 @@ int run_command(const RunOptions& o) {
   }
   print_report(o, *plan, sim, wall, rows, files, code);
   print_measures(measured, o.quiet);
+  print_conversions(o, circuit);
   return code;
 }
 

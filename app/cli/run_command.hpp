@@ -33,6 +33,7 @@ struct RunOptions {
   std::optional<double> dump_time;  // --dump-mlcp-time T
   std::optional<double> max_rows;   // --max-rows N: the most rows the file may get
   bool quiet = false;
+  bool ideal = false;  // --ideal: SPICE diodes as the ideal diode (.options idealize)
   bool progress = true;
   // Sweeps and Monte Carlo (app/cli/sweep_command.hpp): --step-param NAME=v1,v2,..., --runs N,
   // --seed S, --jobs J (0 = every core), --spec 'MEAS LO HI'.

@@ -18,6 +18,7 @@
 #include "app/cli/run_plan.hpp"
 #include "app/measure/measure.hpp"
 #include "app/sweep/sweep_points.hpp"
+#include "circuit/elaborate.hpp"
 #include "netlist/units.hpp"
 
 namespace nsspice::app {
@@ -272,6 +273,7 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
         outcomes[k].run.message = "the netlist of this run has errors";
         continue;
       }
+      if (o.ideal) circuit::idealize_diodes(loaded->circuit);
       RunOptions ro = base;
       ro.output = paths[k];
       outcomes[k].run = run_to_file(ro, *loaded, interrupt);

@@ -137,6 +137,22 @@ void emit(Builder& b, const circuit::Diode& d) {
   if (d.model.goff > 0)
     b.line(fmt::format("rnspoff_{} {} {} {}", d.name, p, b.node(d.k), num(1 / d.model.goff)));
   SpiceParams m = b.diode;
+  if (d.model.spice && !d.model.forward.empty()) {
+    // A SPICE card converted to PWL (docs/devices.md): ngspice gets the card's own parameters;
+    // CJO stays out, since the linear capacitor '<name>.cj' nsspice uses is emitted as such.
+    SpiceParams card;
+    const auto& dm = d.model;
+    for (const auto& [key, value] :
+         {std::pair<const char*, double>{"is", dm.is}, {"n", dm.n}, {"rs", dm.rs}, {"tt", dm.tt}})
+      card.set(key, value);
+    if (dm.bv > 0)
+      for (const auto& [key, value] :
+           {std::pair<const char*, double>{"bv", dm.bv}, {"ibv", dm.ibv}, {"nbv", dm.nbv}})
+        card.set(key, value);
+    b.model(fmt::format(".model {} D({})", mname, card.str()));
+    b.map("i(" + probe + ")", "i(" + d.name + ")");
+    return;
+  }
   const double rs = m.number("rs").value_or(0);
   if (d.model.ron > 0) m.set("rs", rs + d.model.ron);
   if (d.model.bv > 0) {

@@ -213,6 +213,8 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
             diags_.warning(p.name.span,
                            "option 'trtol' ignored: the error estimate of the adaptive θ-scheme "
                            "is not SPICE's divided-difference overestimate, it needs no factor");
+        } else if (pwl_option(p)) {
+          // pwltol, pwlimin, pwlimax, idealize: read (or reported) by pwl_option
         } else if (const char* why = foreign_option_reason(p.name.lower)) {
           diags_.warning(p.name.span, fmt::format("option '{}' ignored: {}", p.name.text, why));
         } else {
@@ -252,6 +254,7 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags) 
   e.controls(netlist.cards);
   e.elements(netlist.cards);
   e.references();
+  e.pwl_models();
   if (!diags.has_errors()) check_topology(circuit, diags);
   return circuit;
 }

@@ -286,6 +286,17 @@ void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
       error(e, e.name.span, fmt::format("MOSFET '{}' needs W > 0 and L > 0", name));
       return;
     }
+    // Level-1 RD, RS: resistors to the internal drain "<name>.d" and source "<name>.s".
+    if (m->rd > 0) {
+      const int d = named_node(e, name + ".d");
+      add(e, Resistor{name + ".rd", q.d, d, m->rd});
+      q.d = d;
+    }
+    if (m->rs > 0) {
+      const int s = named_node(e, name + ".s");
+      add(e, Resistor{name + ".rs", q.s, s, m->rs});
+      q.s = s;
+    }
     add(e, q);
   }
 }

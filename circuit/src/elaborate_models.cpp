@@ -1,5 +1,8 @@
 // .model cards → device models. Supported types and parameters (defaults: the ideal device):
-//   D     VF RON GOFF|ROFF BV RZ      (other SPICE diode parameters: accepted, one warning)
+//   D     VF RON GOFF|ROFF BV RZ      the ideal diode (and Zener)
+//         Ron Roff Vfwd Vrev Rrev Ilimit revIlimit epsilon   LTspice's idealized diode
+//         IS N RS BV IBV NBV CJO VJ M FC TT   SPICE level 1, made PWL by pwl_models.cpp
+//         (other level-1 parameters: accepted, named once in a warning)
 //   SW    VT VH RON ROFF               S element, voltage controlled; ROFF=INF or absent: open
 //   CSW   IT IH RON ROFF               W element, current controlled
 //         VH|IH < 0 (SPICE's smooth transition over VT ± |VH|): the ideal switch with
@@ -11,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "circuit/src/elaborator.hpp"
 
@@ -40,6 +44,145 @@ std::optional<double> off_conductance(const netlist::Param& p) {
   return std::isinf(*p.number) ? 0.0 : 1.0 / *p.number;
 }
 
+// Diode model families (docs/devices.md): nsspice's ideal diode (VF RON GOFF|ROFF BV RZ),
+// LTspice's idealized diode (Ron Roff Vfwd Vrev Rrev Ilimit revIlimit epsilon revepsilon) and
+// SPICE level 1 (IS N RS BV IBV NBV CJO VJ M FC TT, converted to PWL by pwl_models.cpp).
+struct DiodeExtras {
+  double epsilon = 0, rev_epsilon = 0;  // LTspice's quadratic rounding widths [V]
+};
+
+std::vector<Spec> diode_specs(DiodeModel& d, DiodeExtras& x) {
+  return {{"vf", &d.vf, Range::kNonNegative},
+          {"ron", &d.ron, Range::kNonNegative},
+          {"goff", &d.goff, Range::kNonNegative},
+          {"bv", &d.bv, Range::kPositive},
+          {"rz", &d.rz, Range::kNonNegative},
+          {"vfwd", &d.vf, Range::kNonNegative},
+          {"vrev", &d.bv, Range::kPositive},
+          {"rrev", &d.rz, Range::kNonNegative},
+          {"ilimit", &d.ilimit, Range::kPositive},
+          {"revilimit", &d.rev_ilimit, Range::kPositive},
+          {"epsilon", &x.epsilon, Range::kNonNegative},
+          {"revepsilon", &x.rev_epsilon, Range::kNonNegative},
+          {"is", &d.is, Range::kPositive},
+          {"js", &d.is, Range::kPositive},
+          {"n", &d.n, Range::kPositive},
+          {"rs", &d.rs, Range::kNonNegative},
+          {"ibv", &d.ibv, Range::kPositive},
+          {"nbv", &d.nbv, Range::kPositive},
+          {"cjo", &d.cjo, Range::kNonNegative},
+          {"cj0", &d.cjo, Range::kNonNegative},
+          {"cj", &d.cjo, Range::kNonNegative},
+          {"vj", &d.vj, Range::kPositive},
+          {"pb", &d.vj, Range::kPositive},
+          {"m", &d.m, Range::kNonNegative},
+          {"mj", &d.m, Range::kNonNegative},
+          {"fc", &d.fc, Range::kNonNegative},
+          {"tt", &d.tt, Range::kNonNegative}};
+}
+
+enum class DiodeFamily { kIdeal, kLtspice, kSpice, kShared };
+
+DiodeFamily diode_family_of(const std::string& k) {
+  static const std::set<std::string> ideal = {"vf", "rz"};
+  static const std::set<std::string> lt = {"vfwd",      "vrev",    "rrev",      "ilimit",
+                                           "revilimit", "epsilon", "revepsilon"};
+  static const std::set<std::string> spice = {"is", "js", "n",  "rs", "ibv", "nbv", "cjo", "cj0",
+                                              "cj", "vj", "pb", "m",  "mj",  "fc",  "tt"};
+  if (ideal.contains(k)) return DiodeFamily::kIdeal;
+  if (lt.contains(k)) return DiodeFamily::kLtspice;
+  if (spice.contains(k)) return DiodeFamily::kSpice;
+  return DiodeFamily::kShared;  // RON, GOFF, ROFF, BV (every family), or not a diode parameter
+}
+
+// Decides which family a diode card belongs to and finishes its model; false after an error.
+bool diode_family(const netlist::ModelCard& card, DiodeModel& d,
+                  const std::vector<const netlist::Param*>& given, const DiodeExtras& x,
+                  netlist::Diagnostics& diags) {
+  const netlist::Param* first[4] = {nullptr, nullptr, nullptr, nullptr};
+  bool ron_given = false, rrev_given = false;
+  for (const netlist::Param* p : given) {
+    const auto f = static_cast<int>(diode_family_of(p->name.lower));
+    if (first[f] == nullptr) first[f] = p;
+    ron_given |= p->name.lower == "ron";
+    rrev_given |= p->name.lower == "rrev";
+  }
+  const netlist::Param* spice = first[static_cast<int>(DiodeFamily::kSpice)];
+  const netlist::Param* other = first[static_cast<int>(DiodeFamily::kIdeal)];
+  if (other == nullptr) other = first[static_cast<int>(DiodeFamily::kLtspice)];
+  if (other == nullptr && ron_given) other = first[static_cast<int>(DiodeFamily::kShared)];
+  if (spice != nullptr && other != nullptr) {
+    const auto at = [&](const netlist::Param* p) {
+      return std::find(given.begin(), given.end(), p);
+    };
+    const netlist::Param* later = at(spice) > at(other) ? spice : other;
+    diags.error(later->name.span,
+                fmt::format("model '{}' mixes SPICE level-1 parameters ({}) with ideal-diode "
+                            "parameters ({}): use IS N RS ... (a SPICE diode, converted to PWL) "
+                            "or VF RON ... (the ideal one), not both",
+                            card.name.lower, spice->name.text, other->name.text));
+    return false;
+  }
+  d.spice = spice != nullptr;
+  if (d.nbv == 0) d.nbv = d.n;  // SPICE: NBV defaults to N
+  if (d.spice && !(d.fc < 1)) {
+    diags.error(card.name.span,
+                fmt::format("model '{}': FC must be below 1, got {:g}", card.name.lower, d.fc));
+    return false;
+  }
+  if (first[static_cast<int>(DiodeFamily::kLtspice)] != nullptr) {
+    if (!ron_given) d.ron = 1.0;    // LTspice's default Ron
+    if (!rrev_given) d.rz = d.ron;  // and Rrev = Ron
+    if ((d.rev_ilimit > 0) && !(d.bv > 0))
+      diags.warning(card.name.span, fmt::format("model '{}': revIlimit without Vrev has no "
+                                                "effect (no breakdown branch)",
+                                                card.name.lower));
+    if (x.epsilon > 0 || x.rev_epsilon > 0)
+      diags.warning(card.name.span,
+                    fmt::format("model '{}': epsilon = {:g} V, revepsilon = {:g} V (LTspice's "
+                                "quadratic rounding of the corners) approximated by sharp "
+                                "corners: the characteristics differ only within that width "
+                                "of Vfwd and Vrev",
+                                card.name.lower, x.epsilon, x.rev_epsilon));
+  }
+  if (d.spice && d.tt > 0)
+    diags.warning(card.name.span,
+                  fmt::format("model '{}': TT = {:g} s (reverse recovery, the stored charge) is "
+                              "not modelled: the PWL diode turns off without a recovery current",
+                              card.name.lower, d.tt));
+  return true;
+}
+
+// NMOS/PMOS SPICE cards (LEVEL, LAMBDA, RD, RS or any other SPICE parameter): level 1 only;
+// without SEGMENTS/NSEG the knots come from PWLTOL (pwl_models.cpp, marked by segments = 0).
+bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
+                   const std::vector<const netlist::Param*>& given, bool other_spice,
+                   netlist::Diagnostics& diags) {
+  bool spice = other_spice, segments_given = false;
+  for (const netlist::Param* p : given) {
+    const std::string& k = p->name.lower;
+    segments_given |= k == "segments" || k == "nseg" || k == "vmax";
+    spice |= k == "level" || k == "lambda" || k == "rd" || k == "rs";
+    if (k == "level" && p->number && *p->number != 1) {
+      diags.error(p->raw.span,
+                  fmt::format("unknown MOS LEVEL {} in model '{}': nsspice has the level-1 square "
+                              "law (Shichman–Hodges) as a PWL model only; use LEVEL=1 (or "
+                              "leave LEVEL out)",
+                              p->raw.text, card.name.lower));
+      return false;
+    }
+  }
+  q.spice = spice;
+  if (spice && !segments_given) q.segments = 0;
+  if (q.lambda > 0)
+    diags.warning(card.name.span,
+                  fmt::format("model '{}': LAMBDA = {:g} /V (channel-length modulation, a product "
+                              "of two voltages) is not modelled: the PWL MOS has a flat saturation "
+                              "current",
+                              card.name.lower, q.lambda));
+  return true;
+}
+
 }  // namespace
 
 void Elaborator::models(const std::vector<netlist::Card>& cards) {
@@ -60,16 +203,12 @@ void Elaborator::model(const netlist::ModelCard& m) {
   }
   Model model;
   std::vector<Spec> specs;
-  double segments = 6;
+  double segments = 6, level = 1;
   const char* uses = "";
+  DiodeExtras extras;
   if (type == "d") {
     model = DiodeModel{m.name.lower};
-    auto& d = std::get<DiodeModel>(model);
-    specs = {{"vf", &d.vf, Range::kNonNegative},
-             {"ron", &d.ron, Range::kNonNegative},
-             {"goff", &d.goff, Range::kNonNegative},
-             {"bv", &d.bv, Range::kPositive},
-             {"rz", &d.rz, Range::kNonNegative}};
+    specs = diode_specs(std::get<DiodeModel>(model), extras);
     uses = "the ideal diode uses VF, RON, GOFF/ROFF, BV, RZ";
   } else if (type == "sw" || type == "csw") {
     model = SwitchModel{m.name.lower, type == "csw"};
@@ -97,18 +236,30 @@ void Elaborator::model(const netlist::ModelCard& m) {
              {"vto", &q.vto, Range::kAny},
              {"segments", &segments, Range::kPositive},
              {"nseg", &segments, Range::kPositive},
-             {"vmax", &q.vmax, Range::kPositive}};
-    uses = "the PWL MOS model uses KP, VTO, SEGMENTS, VMAX";
+             {"vmax", &q.vmax, Range::kPositive},
+             {"level", &level, Range::kPositive},
+             {"lambda", &q.lambda, Range::kNonNegative},
+             {"rd", &q.rd, Range::kNonNegative},
+             {"rs", &q.rs, Range::kNonNegative}};
+    uses = "the PWL MOS model uses KP, VTO, RD, RS, SEGMENTS, VMAX";
   } else {
+    const char* hint = type == "vdmos" ? ": write the VDMOS as an NMOS/PMOS LEVEL=1 card (VTO KP "
+                                         "RD RS, W=L=1) with a D for its body diode"
+                       : type == "npn" || type == "pnp"
+                           ? ": bipolar transistors have no PWL model yet (see the Q element's "
+                             "message)"
+                           : "";
     diags_.error(m.type.span,
                  fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, "
-                             "NMOS, PMOS)",
-                             m.type.text));
+                             "NMOS, PMOS){}",
+                             m.type.text, hint));
     return;
   }
   std::string ignored;
+  std::vector<const netlist::Param*> given;
   for (const auto& p : m.params) {
     const std::string& k = p.name.lower;
+    given.push_back(&p);
     if (k == "roff" && (type == "d" || type == "sw" || type == "csw")) {
       const auto g = off_conductance(p);
       if (!g) {
@@ -140,6 +291,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
     q->segments = static_cast<int>(segments);
     if (q->segments < 2 || q->segments != segments)
       diags_.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
+    if (!mos_level_one(m, *q, given, !ignored.empty(), diags_)) return;
   }
   if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && s->hysteresis < 0) {
     // LTspice/ngspice: VH < 0 is a smooth transition from ROFF to RON over VT ± |VH|.
@@ -154,6 +306,10 @@ void Elaborator::model(const netlist::ModelCard& m) {
                     m.name.lower, vh, -s->hysteresis, u, s->threshold - s->hysteresis,
                     s->threshold + s->hysteresis, u, s->hysteresis, u, s->threshold + s->hysteresis,
                     u, s->threshold - s->hysteresis, u));
+  }
+  if (auto* d = std::get_if<DiodeModel>(&model)) {
+    if (!diode_family(m, *d, given, extras, diags_)) return;
+    if (d->spice) uses = "they have no PWL meaning; the PWL model uses IS N RS BV IBV NBV, CJO";
   }
   if (!ignored.empty())
     diags_.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",

@@ -1,6 +1,7 @@
 #pragma once
 // The elaborator's state, shared by elaborate.cpp (driver, nodes, controls),
 // elaborate_models.cpp (.model cards) and elaborate_elements.cpp (element cards).
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,6 +17,13 @@ namespace nsspice::circuit::detail {
 
 using Model = std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel>;
 
+// The circuit's source and impedance scales, for the PWL ranges (pwl_models.cpp).
+struct Scales {
+  double volts = 0, amps = 0;  // Σ max|V(t)| of the voltage sources, Σ max|I(t)| of the current ones
+  double r_min = std::numeric_limits<double>::infinity();  // the smallest resistor
+  bool reactive = false;  // a capacitor or inductor: its voltage can sit across a diode
+};
+
 class Elaborator {
  public:
   Elaborator(Circuit& circuit, netlist::Diagnostics& diags) : c_(circuit), diags_(diags) {
@@ -30,6 +38,10 @@ class Elaborator {
   double* step_option(const std::string& name);
   void elements(const std::vector<netlist::Card>& cards);
   void references();  // F, H, W, K: their controlling / coupled elements exist and fit
+  // .options pwltol pwlimin pwlimax idealize (pwl_models.cpp); false: not one of them.
+  bool pwl_option(const netlist::Param& p);
+  // SPICE diode models → PWL pairs and junction capacitors, after the elements (pwl_models.cpp).
+  void pwl_models();
 
  private:
   Circuit& c_;
@@ -67,6 +79,8 @@ class Elaborator {
                                           const netlist::SourceFunction& f);
   void add(const netlist::ElementCard& e, Device device);
   void model(const netlist::ModelCard& m);
+  DiodeConversion convert_diode(DiodeModel& d, double imax) const;
+  void convert_mos(MosModel& q, const Scales& scales);
 };
 
 }  // namespace nsspice::circuit::detail

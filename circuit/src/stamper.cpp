@@ -65,13 +65,17 @@ PwlSquare pwl_square(int segments, double vmax) {
     return f;
   }
   // Secants of x² through x_i = i·vmax/(segments − 1), i = 0..segments−1, extended linearly.
+  std::vector<double> x;
+  for (int i = 0; i < segments; ++i) x.push_back(i * vmax / (segments - 1));
+  return pwl_square_knots(x);
+}
+
+PwlSquare pwl_square_knots(const std::vector<double>& x) {
   PwlSquare f;
-  const double dx = vmax / (segments - 1);
   double previous = 0;
-  for (int i = 0; i + 1 < segments; ++i) {
-    const double x0 = i * dx, x1 = (i + 1) * dx;
-    const double slope = x0 + x1;  // (x1² − x0²)/(x1 − x0)
-    f.a.push_back(x0);
+  for (size_t i = 0; i + 1 < x.size(); ++i) {
+    const double slope = x[i] + x[i + 1];  // (x1² − x0²)/(x1 − x0)
+    f.a.push_back(x[i]);
     f.c.push_back(slope - previous);
     previous = slope;
   }

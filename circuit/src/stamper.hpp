@@ -53,5 +53,7 @@ struct PwlSquare {
   std::vector<double> a, c;
 };
 PwlSquare pwl_square(int segments, double vmax);
+// Secants of x² through the given knots 0 = x_0 < x_1 < …, extended linearly.
+PwlSquare pwl_square_knots(const std::vector<double>& x);
 
 }  // namespace nsspice::circuit::detail

@@ -3,37 +3,74 @@
 //
 //   diode (a → k):    w1 = v_k − v_a + RON λ1 + VF,  current a → k = λ1
 //   Zener (BV > 0):   w2 = v_a − v_k + RZ λ2 + BV,   reverse current k → a = λ2
+//   SPICE diode:      one such pair per PWL segment (V_k, r_k) of each branch (pwl_diode.hpp)
+//   current limit:    w1 += λ3,  w3 = ILIMIT − λ1 ⊥ λ3  (LTspice's Ilimit; revIlimit alike)
 //   switch (forced):  on: v_a − v_b − RON λ = 0;  off: λ − GOFF (v_a − v_b) = 0;  λ = i(a → b)
 //   comparator:       v_o+ − v_o− = VLOW + ΔV λ1,  u = v_i+ − v_i−,
 //                     w1 = 2ε λ1 − u − ε + λ2 ⊥ λ1,   w2 = 1 − λ1 ⊥ λ2   (λ1 = sat((u+ε)/2ε))
 //   PWL MOS (NMOS):   I_ds = K/2 Σ c_i (λ_gs,i − λ_gd,i),  w = λ − (v_g − v_s|d) + a_i + VT,
 //                     K = KP·W/L (PMOS: source and drain roles mirrored, VT = −VTO)
+#include <fmt/format.h>
 #include <cmath>
 #include <string>
 
 #include "circuit/src/stamper.hpp"
 
 namespace nsspice::circuit::detail {
+namespace {
+
+// One pair per PWL segment (V_k, r_k) of a branch (SPICE models), else the single ideal pair
+// (threshold, r). Current `from` → `to`; returns the first pair.
+int diode_branch(Stamper& st, const Diode& dd, int index, int from, int to,
+                 const std::vector<PwlSegment>& segments, double threshold, double r, double sign,
+                 DerivedSignal& current, const std::string& label) {
+  const std::vector<PwlSegment> ideal = {{threshold, r}};
+  const auto& pairs = segments.empty() ? ideal : segments;
+  int first = -1;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const PwlSegment& s = pairs[k];
+    // The pair's name in the event log: "forward", "breakdown", "forward 2/6" (segment 2 of 6).
+    const std::string name = pairs.size() == 1 || label.empty()
+                                 ? label
+                                 : fmt::format("{} {}/{}", label, k + 1, pairs.size());
+    const int j = st.new_pair(dd.name, index, s.threshold, false, name);
+    if (first < 0) first = j;
+    st.pair_current(from, to, j);
+    st.pair_voltage(from, to, j);
+    st.d.emplace_back(j, j, s.resistance);
+    current.lambda_terms.push_back({j, sign});
+  }
+  return first;
+}
+
+// LTspice's current limit on the single pair j: an auxiliary pair l with
+// w_j += λ_l,  w_l = ILIMIT − λ_j ⊥ λ_l  (λ_l = the voltage above the limit line).
+void current_limit(Stamper& st, const Diode& dd, int index, int j, double limit,
+                   const std::string& label) {
+  const int l = st.new_pair(dd.name, index, limit, false, label);
+  st.d.emplace_back(j, l, 1.0);
+  st.d.emplace_back(l, j, -1.0);
+}
+
+}  // namespace
 
 void stamp_diode(Stamper& st, const Diode& dd, int index, Assembled& out) {
+  const DiodeModel& m = dd.model;
   DerivedSignal current{"i(" + dd.name + ")", {}, {}};
-  const bool two_pairs = dd.model.bv > 0;
-  const int j = st.new_pair(dd.name, index, dd.model.vf, false, two_pairs ? "forward" : "");
-  st.pair_current(dd.a, dd.k, j);
-  st.pair_voltage(dd.a, dd.k, j);
-  st.d.emplace_back(j, j, dd.model.ron);
-  current.lambda_terms.push_back({j, 1.0});
-  if (dd.model.bv > 0) {
-    const int z = st.new_pair(dd.name, index, dd.model.bv, false, "breakdown");
-    st.pair_current(dd.k, dd.a, z);
-    st.pair_voltage(dd.k, dd.a, z);
-    st.d.emplace_back(z, z, dd.model.rz);
-    current.lambda_terms.push_back({z, -1.0});
+  const bool several = m.forward.size() > 1 || !m.reverse.empty() || m.bv > 0 || m.ilimit > 0;
+  const int j = diode_branch(st, dd, index, dd.a, dd.k, m.forward, m.vf, m.ron, 1.0, current,
+                             several ? "forward" : "");
+  if (m.forward.empty() && m.ilimit > 0) current_limit(st, dd, index, j, m.ilimit, "limit");
+  if (!m.reverse.empty() || m.bv > 0) {
+    const int z = diode_branch(st, dd, index, dd.k, dd.a, m.reverse, m.bv, m.rz, -1.0, current,
+                               "breakdown");
+    if (m.reverse.empty() && m.rev_ilimit > 0)
+      current_limit(st, dd, index, z, m.rev_ilimit, "reverse limit");
   }
-  if (dd.model.goff > 0) {
-    st.conductance(st.g, dd.a, dd.k, dd.model.goff);
-    if (dd.a > 0) current.x_terms.push_back({Stamper::row(dd.a), dd.model.goff});
-    if (dd.k > 0) current.x_terms.push_back({Stamper::row(dd.k), -dd.model.goff});
+  if (m.goff > 0) {
+    st.conductance(st.g, dd.a, dd.k, m.goff);
+    if (dd.a > 0) current.x_terms.push_back({Stamper::row(dd.a), m.goff});
+    if (dd.k > 0) current.x_terms.push_back({Stamper::row(dd.k), -m.goff});
   }
   out.derived.push_back(std::move(current));
 }
@@ -78,7 +115,7 @@ void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column,
 
 void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
   const auto& m = mos.model;
-  const PwlSquare f = pwl_square(m.segments, m.vmax);
+  const PwlSquare f = m.knots.empty() ? pwl_square(m.segments, m.vmax) : pwl_square_knots(m.knots);
   const double k_half = 0.5 * m.kp * mos.w / mos.l;
   // NMOS: control terminals (g, s) and (g, d), current d → s. PMOS: (s, g) and (d, g), s → d.
   const int from = m.pmos ? mos.s : mos.d, to = m.pmos ? mos.d : mos.s;

@@ -9,6 +9,7 @@
 #include "circuit/explain.hpp"
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/pwl_range_check.hpp"
 #include "circuit/tran_settings.hpp"
 #include "solvers/time/decimal_grid.hpp"
 
@@ -134,8 +135,28 @@ constexpr double kMaxSteps = 1e9;
 
 }  // namespace
 
+namespace {
+TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled& assembled,
+                                        const TransientOptions& options, const Observer& observer);
+}  // namespace
+
+// The run, with the current range of every converted SPICE diode checked on each point.
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer) {
+  detail::PwlRangeCheck range(circuit, assembled);
+  if (range.empty()) return run_transient_unchecked(circuit, assembled, options, observer);
+  const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
+    range.add(l);
+    return !observer || observer(t, x, l);
+  };
+  TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);
+  range.warn(result.warnings);
+  return result;
+}
+
+namespace {
+TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled& assembled,
+                                        const TransientOptions& options, const Observer& observer) {
   TransientResult result;
   if (!circuit.tran) {
     result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
@@ -285,5 +306,6 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   result.ok = result.error.empty();
   return result;
 }
+}  // namespace
 
 }  // namespace nsspice::circuit

@@ -286,8 +286,15 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
     r.error(name.span, fmt::format("unknown element type '{}' (element '{}')", upper, name.text));
   } else {
     r.error(name.span, fmt::format("unsupported element type '{}' (element '{}'): {} are not "
-                                   "supported",
-                                   upper, name.text, kind));
+                                   "supported{}",
+                                   upper, name.text, kind,
+                                   upper == "Q" ? fmt::format(" (no PWL Ebers–Moll model yet): "
+                                                              "replace '{}' by a switch (S) or a "
+                                                              "PWL macro model of diodes (D) and "
+                                                              "controlled sources (F, G), or run "
+                                                              "this netlist with ngspice",
+                                                              name.text)
+                                                : std::string()));
   }
   return std::nullopt;
 }

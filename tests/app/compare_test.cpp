@@ -23,6 +23,22 @@ circuit::Circuit circuit_of(const std::string& text) {
   return c;
 }
 
+// A SPICE diode card (converted to PWL in nsspice) reaches ngspice with its own parameters; its
+// zero-bias CJO as the same linear capacitor on both sides.
+TEST(Translate, SpiceDiodeCardsKeepTheirParameters) {
+  const auto c = circuit_of(
+      "t\nV1 in 0 SIN(0 10 50)\nD1 in out DS\nR1 out 0 1k\n"
+      ".model DS D(IS=2n N=1.8 RS=0.1 BV=50 IBV=1m CJO=10p TT=1u)\n.tran 10u 20m\n.end\n");
+  std::string error;
+  const auto t = app::translate_to_ngspice(c, app::TranslateOptions{}, error);
+  ASSERT_TRUE(t) << error;
+  const std::string& s = t->text;
+  EXPECT_NE(s.find(".model dnsp_d1 D(is=2n n=1.8 rs=0.1 tt=1u bv=50 ibv=1m nbv=1.8)"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find(" in out 10p"), std::string::npos) << "the junction capacitor\n" << s;
+}
+
 TEST(Translate, IdealDevicesBecomeRegularizedModels) {
   const auto c = circuit_of(
       "t\nV1 in 0 PULSE(0 5 1u 1n 1n 5u 10u)\nD1 in out DV\nD2 0 out DI\nR1 out 0 1k\n"

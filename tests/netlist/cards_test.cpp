@@ -209,7 +209,9 @@ TEST(NetlistCards, UnknownElementIsAnErrorUnknownDotCardAWarning) {
   EXPECT_EQ(p.diags.warning_count(), 1);
   ASSERT_EQ(p.diags.all().size(), 2u);
   EXPECT_EQ(p.diags.all()[0].message,
-            "unsupported element type 'Q' (element 'Q1'): bipolar transistors are not supported");
+            "unsupported element type 'Q' (element 'Q1'): bipolar transistors are not supported "
+            "(no PWL Ebers–Moll model yet): replace 'Q1' by a switch (S) or a PWL macro model of "
+            "diodes (D) and controlled sources (F, G), or run this netlist with ngspice");
   EXPECT_EQ(p.diags.all()[0].severity, Severity::kError);
   EXPECT_EQ(p.diags.all()[1].message, "unsupported control card '.foo' ignored");
   EXPECT_EQ(p.diags.all()[1].severity, Severity::kWarning);

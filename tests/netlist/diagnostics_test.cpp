@@ -32,7 +32,9 @@ TEST(NetlistDiagnostics, CapacitorArityAfterComment) {
 TEST(NetlistDiagnostics, UnknownElementType) {
   EXPECT_EQ(diagnose("Q1 c b e qmod\n"),
             "t.cir:2:1: error: unsupported element type 'Q' (element 'Q1'): bipolar transistors "
-            "are not supported\nQ1 c b e qmod\n^~\n");
+            "are not supported (no PWL Ebers–Moll model yet): replace 'Q1' by a switch (S) or a "
+            "PWL macro model of diodes (D) and controlled sources (F, G), or run this netlist "
+            "with ngspice\nQ1 c b e qmod\n^~\n");
 }
 
 TEST(NetlistDiagnostics, UnsupportedControlCard) {

@@ -12,7 +12,9 @@
 namespace nsspice::testing {
 
 // λ_j ≥ −tol·Λ, w_j ≥ −tol·Ω and |λ_j w_j| ≤ tol·Λ·Ω, with Λ, Ω the largest |λ|, |w| of the run.
+// Forced pairs (ideal switches, whose state a control sets) are not complementarity pairs.
 inline void expect_complementarity(const Waveforms& r, double tol = 1e-9) {
+  const auto& forced = r.assembled.mlcs.forced;
   double lam_scale = 1e-300, w_scale = 1e-300;
   for (size_t k = 1; k < r.lambda.size(); ++k) {
     lam_scale = std::max(lam_scale, r.lambda[k].lpNorm<Eigen::Infinity>());
@@ -21,6 +23,7 @@ inline void expect_complementarity(const Waveforms& r, double tol = 1e-9) {
   int bad = 0;
   for (size_t k = 1; k < r.lambda.size() && bad < 5; ++k) {
     for (Eigen::Index j = 0; j < r.lambda[k].size(); ++j) {
+      if (!forced.empty() && forced[static_cast<size_t>(j)]) continue;
       const double l = r.lambda[k][j], w = r.w[k][j];
       if (l < -tol * lam_scale || w < -tol * w_scale ||
           std::abs(l * w) > tol * lam_scale * w_scale) {

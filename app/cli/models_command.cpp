@@ -1,0 +1,89 @@
+#include "app/cli/models_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "app/cli/plot_command.hpp"
+#include "app/cli/simulation.hpp"
+#include "app/plot/plot_gnuplot.hpp"
+#include "circuit/elaborate.hpp"
+
+namespace nsspice::app {
+namespace {
+
+// v(i) of the SPICE branch and of its PWL on a log grid of [imin, imax], as two series.
+PlotPanel branch_panel(std::string title, const circuit::ExpBranch& b, const circuit::PwlFit& fit) {
+  PlotPanel panel{std::move(title), std::string("V"), {}, false};
+  PlotSeries spice{std::string("SPICE"), {}, {}, true, 0, false};
+  const bool ideal = fit.curve.segments.empty();  // idealized: v = V0 (0, or BV in breakdown)
+  PlotSeries pwl{std::string(ideal ? "ideal" : "PWL"), {}, {}, false, 1, false};
+  const int n = 400;
+  for (int s = 0; s < n; ++s) {
+    const double i = fit.imin * std::pow(fit.imax / fit.imin, s / (n - 1.0));
+    spice.t.push_back(i);
+    spice.y.push_back(b.voltage(i));
+    pwl.t.push_back(i);
+    pwl.y.push_back(ideal ? b.v0 : fit.curve.voltage(i));
+  }
+  panel.series = {std::move(spice), std::move(pwl)};
+  return panel;
+}
+
+int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
+  if (!plot_extension_ok(o.plot)) {
+    print_error(fmt::format("--plot '{}': the plot must be a .png, .svg or .pdf file", o.plot));
+    return kBadInput;
+  }
+  PlotRequest plot;
+  plot.title = fmt::format("{}: SPICE (dashed) and {} diode characteristics{}", o.netlist,
+                           c.pwl.idealize ? "ideal" : "PWL",
+                           c.pwl.idealize ? "\\n(idealized: --ideal / .options idealize, the "
+                                            "ideal diode is used instead)"
+                                          : "");
+  plot.output = o.plot;
+  plot.xlabel = "current [A]";
+  plot.log_x = true;
+  for (const auto& conv : c.conversions) {
+    if (!(conv.forward_fit.imax > 0)) continue;  // not a SPICE card
+    plot.panels.push_back(branch_panel(conv.model + " forward", conv.forward, conv.forward_fit));
+    if (conv.reverse)
+      plot.panels.push_back(
+          branch_panel(conv.model + " breakdown", *conv.reverse, conv.reverse_fit));
+  }
+  if (plot.panels.empty()) {
+    print_error(fmt::format("--plot: '{}' has no SPICE diode model to draw", o.netlist));
+    return kBadInput;
+  }
+  if (const std::string why = write_plot(plot); !why.empty()) {
+    print_error(fmt::format("plot '{}': {}", o.plot, why));
+    return kOutputFailed;
+  }
+  fmt::print("plot: {}\n", o.plot);
+  return 0;
+}
+
+}  // namespace
+
+std::string format_conversions(const circuit::Circuit& circuit) {
+  std::string out;
+  for (const auto& conv : circuit.conversions) out += fmt::format("  {}\n", conv.summary);
+  return out;
+}
+
+int models_command(const ModelsOptions& o) {
+  const auto loaded = load_netlist(o.netlist, false);
+  if (!loaded) return kBadInput;
+  circuit::Circuit& c = loaded->circuit;
+  if (o.ideal) circuit::idealize_diodes(c);
+  if (c.conversions.empty()) {
+    fmt::print("{}: no diode models\n", o.netlist);
+    return 0;
+  }
+  fmt::print("diode models of {} (tolerance {:g} mV·max(1, v/1 V), .options pwltol){}:\n{}",
+             o.netlist, c.pwl.tol * 1e3, c.pwl.idealize ? ", idealized" : "",
+             format_conversions(c));
+  return o.plot.empty() ? 0 : write_models_plot(o, c);
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,69 @@
+#pragma once
+// A SPICE diode branch turned into a convex piecewise-linear (PWL) characteristic
+// (docs/devices.md, "SPICE diode models"). The math is stated in circuit/src/pwl_diode.cpp.
+//
+//   exact branch:  v(i) = V0 + n·Vt·ln(i/I0 + c) + RS·i,   i ≥ 0       (concave in i)
+//   PWL branch:    i(v) = Σ_k max(0, v − V_k) / r_k                       (convex in v)
+//
+// Forward Shockley law: V0 = 0, I0 = IS, c = 1, n = N. Reverse breakdown (reverse voltage and
+// current): V0 = BV, I0 = IBV, c = 0, n = NBV. Each term of the PWL sum is one complementarity
+// pair of the device: an ideal diode with threshold V_k in series with r_k.
+#include <vector>
+
+namespace nsspice::circuit {
+
+inline constexpr double kBoltzmannOverCharge = 8.617087e-5;  // k/q [V/K], ngspice's CONSTKoverQ
+inline constexpr double kNominalKelvin = 300.15;             // 27 °C, SPICE's TNOM and TEMP
+
+// Thermal voltage k·T/q at SPICE's nominal 27 °C: 25.864 mV.
+inline constexpr double kThermalVoltage = kBoltzmannOverCharge * kNominalKelvin;
+
+struct ExpBranch {
+  double v0 = 0;                   // V0 [V]
+  double i0 = 1e-14;               // I0 [A] > 0
+  double c = 1;                    // 1: Shockley (v(0) = V0); 0: pure exponential (v(I0) = V0)
+  double nvt = kThermalVoltage;    // n·Vt [V] > 0
+  double rs = 0;                   // RS [Ω] ≥ 0
+  double voltage(double i) const;  // v(i)
+  double slope(double i) const;    // dv/di
+};
+
+// Voltage tolerance at a drop v: max(rel·v, abs). Default: 1 % of the drop or 10 mV.
+struct PwlTolerance {
+  double rel = 0.01;
+  double abs = 0.01;  // [V]
+  double at(double v) const;
+};
+
+struct PwlSegment {
+  double threshold = 0;   // V_k [V]
+  double resistance = 0;  // r_k = 1/g_k [Ω] > 0
+};
+
+// i(v) = Σ_k max(0, v − V_k)/r_k with V_k increasing.
+struct PwlCurve {
+  std::vector<PwlSegment> segments;
+  double current(double v) const;
+  double voltage(double i) const;  // the inverse for i > 0 (the PWL is strictly increasing there)
+};
+
+struct PwlFit {
+  PwlCurve curve;
+  std::vector<double> knots;  // currents i_0 = imin < … < i_K = imax where the chords meet
+  double imin = 0, imax = 0;  // [A]: the range where |v_PWL(i) − v(i)| ≤ tol(v(i)) holds
+  double max_error = 0;       // max |v_PWL(i) − v(i)| over [imin, imax], sampled densely [V]
+  double shift = 0;           // δ: the chords are raised by δ to centre the error
+  bool capped = false;        // max_segments reached before imax: the bound is not met
+};
+
+// Breakpoint placement (one function, the algorithm of pwl_diode.cpp): the fewest chords, chosen
+// greedily from imin, whose voltage error after a shift δ ≤ tol(v(imin)) stays within the
+// tolerance over [imin, imax]. Requires 0 < imin < imax; at most max_segments chords.
+PwlFit fit_pwl_branch(const ExpBranch& branch, double imin, double imax, const PwlTolerance& tol,
+                      int max_segments = 64);
+
+// max |v_PWL(i) − v(i)| on a log-spaced grid of `samples` currents over [imin, imax].
+double pwl_voltage_error(const PwlCurve& curve, const ExpBranch& branch, double imin, double imax,
+                         int samples = 2000);
+
+}  // namespace nsspice::circuit

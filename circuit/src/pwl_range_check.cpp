@@ -1,0 +1,55 @@
+// The peak current of each PWL branch of a converted SPICE diode, Σ λ_k over its pairs, against
+// the imax of its fit (pwl_models.cpp): above it the last chord continues and the voltage error
+// bound |v_PWL − v| ≤ tol(v) no longer holds.
+#include "circuit/src/pwl_range_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace nsspice::circuit::detail {
+
+PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled) {
+  for (size_t k = 0; k < circuit.devices.size(); ++k) {
+    const auto* d = std::get_if<Diode>(&circuit.devices[k]);
+    if (d == nullptr || d->model.forward.empty()) continue;
+    const auto conv =
+        std::find_if(circuit.conversions.begin(), circuit.conversions.end(),
+                     [&](const DiodeConversion& c) { return c.model == d->model.name; });
+    if (conv == circuit.conversions.end()) continue;
+    Watch w{d->name, d->model.name, {}, {}, conv->forward_fit.imax, conv->reverse_fit.imax, 0, 0};
+    for (size_t j = 0; j < assembled.pair_device.size(); ++j) {
+      if (assembled.pair_device[j] != static_cast<int>(k)) continue;
+      auto& branch = w.forward.size() < d->model.forward.size() ? w.forward : w.reverse;
+      branch.push_back(static_cast<int>(j));
+    }
+    watches_.push_back(std::move(w));
+  }
+}
+
+void PwlRangeCheck::add(const Eigen::VectorXd& lambda) {
+  for (Watch& w : watches_) {
+    double f = 0, r = 0;
+    for (int j : w.forward) f += lambda[j];
+    for (int j : w.reverse) r += lambda[j];
+    w.peak_forward = std::max(w.peak_forward, f);
+    w.peak_reverse = std::max(w.peak_reverse, r);
+  }
+}
+
+void PwlRangeCheck::warn(std::vector<std::string>& warnings) const {
+  for (const Watch& w : watches_) {
+    const auto one = [&](const char* branch, double peak, double imax) {
+      if (!(peak > imax)) return;
+      warnings.push_back(fmt::format(
+          "{} (model '{}'): the {} current reached {:.3g} A, above the range of its PWL fit "
+          "(imax = {:.3g} A), where the voltage error bound does not hold; set .options "
+          "pwlimax={:.2g} and run again",
+          w.device, w.model, branch, peak, imax, 2 * peak));
+    };
+    one("forward", w.peak_forward, w.imax_forward);
+    if (!w.reverse.empty()) one("breakdown", w.peak_reverse, w.imax_reverse);
+  }
+}
+
+}  // namespace nsspice::circuit::detail

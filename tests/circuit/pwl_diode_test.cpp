@@ -1,0 +1,130 @@
+// Breakpoint placement of circuit/pwl_diode.hpp (and of circuit/pwl_mos.hpp, at the end): the
+// PWL branch against the analytic one within the stated tolerance over the current range, and
+// the segment count as the tolerance tightens.
+#include "circuit/pwl_diode.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "circuit/pwl_mos.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+// 1N4007-like forward branch: IS = 7.03 nA, N = 1.81, RS = 34 mΩ.
+ExpBranch forward_1n4007() { return {0, 7.03e-9, 1, 1.81 * kThermalVoltage, 0.034}; }
+
+// Every sampled current of [imin, imax] (log grid, knots included) within tol(v(i)).
+void expect_within_tolerance(const PwlFit& fit, const ExpBranch& b, const PwlTolerance& tol) {
+  std::vector<double> currents = fit.knots;
+  const int n = 3000;
+  for (int s = 0; s < n; ++s)
+    currents.push_back(fit.imin * std::pow(fit.imax / fit.imin, s / (n - 1.0)));
+  for (double i : currents) {
+    const double exact = b.voltage(i), pwl = fit.curve.voltage(i);
+    ASSERT_LE(std::abs(pwl - exact), tol.at(exact) * (1 + 1e-9))
+        << "i = " << i << " A: v = " << exact << " V, PWL " << pwl << " V";
+  }
+}
+
+TEST(PwlDiode, ThermalVoltageAt27C) { EXPECT_NEAR(kThermalVoltage, 0.0258642, 1e-7); }
+
+TEST(PwlDiode, ForwardBranchWithinTheToleranceOverTheRange) {
+  const ExpBranch b = forward_1n4007();
+  const PwlTolerance tol;  // max(1 % of the drop, 10 mV)
+  const PwlFit fit = fit_pwl_branch(b, 1e-6, 30, tol);
+  EXPECT_FALSE(fit.capped);
+  expect_within_tolerance(fit, b, tol);
+  EXPECT_GT(fit.max_error, 0.5 * tol.abs) << "the error is centred, so it uses the band";
+  EXPECT_EQ(fit.curve.segments.size() + 1, fit.knots.size());
+  // The pair form is the chords: convex (positive r_k, increasing V_k) and through the knots.
+  for (size_t k = 0; k < fit.curve.segments.size(); ++k) {
+    EXPECT_GT(fit.curve.segments[k].resistance, 0);
+    if (k > 0) {
+      EXPECT_GT(fit.curve.segments[k].threshold, fit.curve.segments[k - 1].threshold);
+    }
+  }
+  for (double i : fit.knots) EXPECT_NEAR(fit.curve.voltage(i), b.voltage(i) + fit.shift, 1e-9) << i;
+  // Current as a function of voltage: the inverse of voltage(i).
+  for (double i : {3e-6, 1e-3, 0.5, 20.0})
+    EXPECT_NEAR(fit.curve.current(fit.curve.voltage(i)), i, 1e-9 * (1 + i));
+}
+
+TEST(PwlDiode, SegmentCountGrowsAsTheToleranceTightens) {
+  const ExpBranch b = forward_1n4007();
+  size_t previous = 0;
+  for (double abs : {0.04, 0.02, 0.01, 0.005, 0.002}) {
+    const PwlTolerance tol{0, abs};
+    const PwlFit fit = fit_pwl_branch(b, 1e-6, 30, tol);
+    expect_within_tolerance(fit, b, tol);
+    EXPECT_GT(fit.curve.segments.size(), previous) << "tolerance " << abs;
+    previous = fit.curve.segments.size();
+  }
+  // A chord of n·Vt·ln over a current ratio ρ errs by about n·Vt·(ln ln ρ ... ) ∝ (ln ρ)²/8 for
+  // small ln ρ: halving the tolerance multiplies the count by about √2 at tight tolerances.
+  const auto count = [&](double abs) {
+    return static_cast<double>(fit_pwl_branch(b, 1e-6, 1e-2, {0, abs}).curve.segments.size());
+  };
+  EXPECT_NEAR(count(0.0005) / count(0.002), 2.0, 0.35);
+}
+
+TEST(PwlDiode, ReverseBreakdownBranch) {
+  // Zener-like: BV = 6.2 V at IBV = 1 mA, NBV = 1.5, RS = 1 Ω; reverse currents 1 µA .. 1 A.
+  const ExpBranch b{6.2, 1e-3, 0, 1.5 * kThermalVoltage, 1.0};
+  const PwlTolerance tol;  // 1 % of 6.2 V = 62 mV dominates
+  const PwlFit fit = fit_pwl_branch(b, 1e-6, 1, tol);
+  expect_within_tolerance(fit, b, tol);
+  EXPECT_NEAR(b.voltage(1e-3), 6.2 + 1e-3, 1e-12);
+  EXPECT_LE(fit.curve.segments.size(), 4u) << "a wide band: few segments";
+}
+
+TEST(PwlDiode, SeriesResistanceDominatedBranchNeedsFewSegments) {
+  const ExpBranch b{0, 1e-14, 1, kThermalVoltage, 10.0};  // 10 Ω: straight above ~10 mA
+  const PwlFit wide = fit_pwl_branch(b, 1e-4, 10, {});
+  const PwlFit no_rs = fit_pwl_branch({0, 1e-14, 1, kThermalVoltage, 0}, 1e-4, 10, {});
+  EXPECT_LE(wide.curve.segments.size(), 4u);
+  EXPECT_LT(wide.curve.segments.size(), no_rs.curve.segments.size());
+  expect_within_tolerance(wide, b, {});
+}
+
+TEST(PwlDiode, SegmentCapIsReported) {
+  const PwlFit fit = fit_pwl_branch(forward_1n4007(), 1e-9, 100, {0, 1e-4}, 5);
+  EXPECT_TRUE(fit.capped);
+  EXPECT_EQ(fit.curve.segments.size(), 5u);
+  EXPECT_GT(fit.max_error, 1e-4);
+}
+
+TEST(PwlDiode, IdealCurveHasZeroVoltage) { EXPECT_EQ(PwlCurve{}.voltage(1.0), 0.0); }
+
+}  // namespace
+}  // namespace nsspice::circuit
+
+// The MOSFET's square law (circuit/pwl_mos.hpp): secant knots for a gate-voltage error.
+namespace nsspice::circuit {
+namespace {
+
+TEST(PwlMos, SquareLawKnotsMeetTheGateVoltageTolerance) {
+  size_t previous = 0;
+  for (double tol : {0.05, 0.01, 0.002}) {
+    const auto x = square_law_knots(tol, 10);
+    EXPECT_EQ(x.front(), 0.0);
+    EXPECT_GE(x.back(), 10.0);
+    for (size_t k = 1; k < x.size(); ++k) {
+      const double a = x[k - 1], b = x[k];
+      EXPECT_NEAR(square_chord_voltage_error(a, b), tol * std::max(1.0, a), 1e-12);
+      // Independent check: the chord's overdrive at a given x² against √(x²), sampled.
+      double worst = 0;
+      for (int s = 0; s <= 200; ++s) {
+        const double xs = a + (b - a) * s / 200, y = xs * xs;
+        worst = std::max(worst, xs - (y + a * b) / (a + b));
+      }
+      EXPECT_LE(worst, tol * std::max(1.0, a) * (1 + 1e-9));
+    }
+    EXPECT_GT(x.size(), previous) << tol;
+    previous = x.size();
+  }
+}
+
+}  // namespace
+}  // namespace nsspice::circuit

@@ -1,0 +1,223 @@
+// SPICE and LTspice diode model cards (docs/devices.md, "SPICE diode models"): what each card
+// becomes, its errors, the LTspice idealized diode against its closed form, and the static
+// characteristic of a converted SPICE diode against the Shockley law within the tolerance.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "circuit/elaborate.hpp"
+#include "helpers.hpp"
+#include "netlist/parse.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+const circuit::Diode* diode(const Waveforms& r, const std::string& name) {
+  for (const auto& d : r.circuit.devices)
+    if (const auto* p = std::get_if<circuit::Diode>(&d); p && p->name == name) return p;
+  return nullptr;
+}
+
+const circuit::Capacitor* capacitor(const circuit::Circuit& c, const std::string& name) {
+  for (const auto& d : c.devices)
+    if (const auto* p = std::get_if<circuit::Capacitor>(&d); p && p->name == name) return p;
+  return nullptr;
+}
+
+// Elaboration messages only (the netlist has errors).
+std::string errors_of(const std::string& text) {
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const netlist::Netlist tree = netlist::parse_string(text, "t.cir", sources, diags);
+  circuit::elaborate(tree, diags);
+  EXPECT_TRUE(diags.has_errors());
+  return diags.format(sources);
+}
+
+const std::string kSweep = "V1 a 0 PWL(0 -20 1 2)\nD1 a b DM\nR1 b 0 10\n.tran 1m 1\n";
+
+TEST(SpiceDiodeModels, NegativeIsAndZeroNAreClearErrors) {
+  const std::string d = errors_of("t\n" + kSweep + ".model DM D(IS=-1n N=0)\n.end\n");
+  EXPECT_NE(d.find("t.cir:6:16: error: model parameter 'IS' must be a number > 0, got '-1n'"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("t.cir:6:22: error: model parameter 'N' must be a number > 0, got '0'"),
+            std::string::npos)
+      << d;
+}
+
+TEST(SpiceMosModels, UnknownLevelIsAClearError) {
+  const std::string d = errors_of(
+      "t\nV1 d 0 5\nM1 d d 0 0 NM\n.model NM NMOS(LEVEL=3 VTO=1 KP=1m)\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(d.find("t.cir:4:22: error: unknown MOS LEVEL 3 in model 'nm': nsspice has the "
+                   "level-1 square law (Shichman–Hodges) as a PWL model only; use LEVEL=1"),
+            std::string::npos)
+      << d;
+}
+
+// Level 1 with RD, RS and no SEGMENTS: knots from pwltol, RD/RS as resistors. A diode-connected
+// NMOS fed by a current source: I = K/2 (V_gs − VT)² with the gate on the outer drain node,
+// V_gs = v(d) − RS·I (RD carries I but is not in the gate loop), so v(d) = VT + √(2I/K) + RS·I
+// within the gate-voltage tolerance.
+TEST(SpiceMosModels, LevelOneCardMeetsTheSquareLawWithinTheTolerance) {
+  const Waveforms r = simulate(
+      "t\nI1 0 d PWL(0 0 1 10m)\nM1 d d 0 0 NM W=10u L=1u\n"
+      ".model NM NMOS(LEVEL=1 VTO=0.7 KP=100u RD=5 RS=3 LAMBDA=0.01)\n.tran 1m 1\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  EXPECT_NE(r.diagnostics.find("LAMBDA = 0.01 /V (channel-length modulation"), std::string::npos)
+      << r.diagnostics;
+  const auto v = r.series("v(d)");
+  const double k = 100e-6 * 10;
+  int checked = 0;
+  for (size_t n = 0; n < r.t.size(); ++n) {
+    const double id = 10e-3 * r.t[n];
+    if (id < 1e-5) continue;
+    const double x = std::sqrt(2 * id / k), exact = 0.7 + x + 3 * id;
+    EXPECT_NEAR(v[n], exact, 0.01 * std::max(1.0, x) + 1e-9) << "I = " << id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 900);
+  ASSERT_EQ(r.circuit.conversions.size(), 1u);
+  EXPECT_NE(r.circuit.conversions[0].summary.find("nm: level-1 NMOS square law"), std::string::npos)
+      << r.circuit.conversions[0].summary;
+}
+
+TEST(SpiceDiodeModels, MixingIdealAndSpiceParametersIsAnError) {
+  const std::string d = errors_of("t\n" + kSweep + ".model DM D(VF=0.7 IS=1n)\n.end\n");
+  EXPECT_NE(d.find("t.cir:6:20: error: model 'dm' mixes SPICE level-1 parameters (IS) with "
+                   "ideal-diode parameters (VF)"),
+            std::string::npos)
+      << d << "at the later parameter";
+}
+
+TEST(SpiceDiodeModels, BareModelStaysIdeal) {
+  const Waveforms r = simulate("t\n" + kSweep + ".model DM D\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  const auto* d = diode(r, "d1");
+  ASSERT_NE(d, nullptr);
+  EXPECT_FALSE(d->model.spice);
+  EXPECT_TRUE(d->model.forward.empty());
+  ASSERT_EQ(r.circuit.conversions.size(), 1u);
+  EXPECT_EQ(r.circuit.conversions[0].kind, "ideal");
+  EXPECT_EQ(static_cast<int>(r.assembled.pair_names.size()), 1);
+}
+
+TEST(SpiceDiodeModels, SpiceCardBecomesPairsAndAJunctionCapacitor) {
+  const Waveforms r = simulate(
+      "t\n" + kSweep +
+      ".options pwlimax=2\n"
+      ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u CJO=4p M=0.4 EG=1.11 XTI=3)\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  EXPECT_NE(r.diagnostics.find("parameters EG, XTI are ignored (they have no PWL meaning"),
+            std::string::npos)
+      << r.diagnostics;
+  const auto* d = diode(r, "d1");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->model.spice);
+  EXPECT_GE(d->model.forward.size(), 4u);
+  EXPECT_GE(d->model.reverse.size(), 1u);
+  EXPECT_EQ(static_cast<int>(r.assembled.pair_names.size()),
+            static_cast<int>(d->model.forward.size() + d->model.reverse.size()));
+  const auto* cj = capacitor(r.circuit, "d1.cj");
+  ASSERT_NE(cj, nullptr);
+  EXPECT_DOUBLE_EQ(cj->c, 4e-12);
+  ASSERT_EQ(r.circuit.conversions.size(), 1u);
+  const auto& conv = r.circuit.conversions[0];
+  EXPECT_DOUBLE_EQ(conv.forward_fit.imax, 2.0);
+  EXPECT_DOUBLE_EQ(conv.forward_fit.imin, 2e-6);
+  EXPECT_NE(conv.summary.find("dm: "), std::string::npos) << conv.summary;
+  EXPECT_NE(conv.summary.find("segments over 2 µA–2 A"), std::string::npos) << conv.summary;
+
+  // The static characteristic: at every point with a current in [imin, imax] the diode voltage
+  // v(a) − v(b) is the Shockley + RS voltage of that current within tol = 10 mV·max(1, v).
+  const auto va = r.series("v(a)"), vb = r.series("v(b)"), id = r.series("i(d1)");
+  int checked = 0;
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const double i = id[k], v = va[k] - vb[k];
+    if (i >= conv.forward_fit.imin) {
+      const double exact = conv.forward.voltage(i);
+      EXPECT_LE(std::abs(v - exact), 0.01 * std::max(1.0, exact) * (1 + 1e-6)) << "i = " << i;
+      ++checked;
+    } else if (-i >= conv.reverse_fit.imin) {
+      const double exact = conv.reverse->voltage(-i);
+      EXPECT_LE(std::abs(-v - exact), 0.01 * std::max(1.0, exact) * (1 + 1e-6)) << "i = " << i;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200);
+}
+
+// A run whose diode current leaves the fitted range says so, with the pwlimax that covers it.
+TEST(SpiceDiodeModels, CurrentAboveTheFittedRangeIsWarned) {
+  const std::string card = ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u)\n.end\n";
+  const Waveforms inside = simulate("t\n" + kSweep + card);
+  ASSERT_TRUE(inside.result.ok) << inside.result.error;
+  EXPECT_TRUE(inside.result.warnings.empty()) << inside.result.warnings.front();
+  const Waveforms above = simulate("t\n" + kSweep + ".options pwlimax=0.1\n" + card);
+  ASSERT_TRUE(above.result.ok) << above.result.error;
+  const auto id = above.series("i(d1)");
+  const double peak = -*std::min_element(id.begin(), id.end());
+  ASSERT_EQ(above.result.warnings.size(), 2u) << "the forward peak is ~0.11 A, the reverse ~1 A";
+  const std::string& w = above.result.warnings[1];
+  EXPECT_NE(w.find(fmt::format("d1 (model 'dm'): the breakdown current reached {:.3g} A, above "
+                               "the range of its PWL fit (imax = 0.1 A)",
+                               peak)),
+            std::string::npos)
+      << w;
+  EXPECT_NE(above.result.warnings[0].find("the forward current reached"), std::string::npos);
+  EXPECT_GT(peak, 0.1);
+}
+
+TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
+  const std::string card = ".model DM D(IS=2.52n N=1.752 RS=0.568 CJO=4p)\n.end\n";
+  const Waveforms r = simulate("t\n" + kSweep + ".options idealize\n" + card);
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  EXPECT_TRUE(diode(r, "d1")->model.forward.empty());
+  EXPECT_EQ(capacitor(r.circuit, "d1.cj"), nullptr);
+  EXPECT_EQ(r.circuit.conversions[0].kind, "idealized (IDEALIZE)");
+  const auto vb = r.series("v(b)"), va = r.series("v(a)");
+  EXPECT_NEAR(vb.back(), va.back(), 1e-12) << "the ideal diode drops nothing";
+
+  // --ideal after the fact: the same circuit.
+  Waveforms converted = simulate("t\n" + kSweep + card);
+  ASSERT_NE(capacitor(converted.circuit, "d1.cj"), nullptr);
+  circuit::idealize_diodes(converted.circuit);
+  EXPECT_EQ(capacitor(converted.circuit, "d1.cj"), nullptr);
+  EXPECT_TRUE(diode(converted, "d1")->model.forward.empty());
+  EXPECT_EQ(converted.circuit.conversions[0].kind, "idealized (IDEALIZE)");
+}
+
+// LTspice: Ron Vfwd Vrev Rrev Ilimit revIlimit map exactly. With a 10 Ω load the current of the
+// sweep V is the closed form
+//   V > Vfwd:  min((V − Vfwd)/(Ron + 10), Ilimit);   V < −Vrev: −min((−V − Vrev)/(Rrev + 10),
+//   revIlimit);   0 in between.
+TEST(SpiceDiodeModels, LtspiceIdealizedDiodeMatchesItsClosedForm) {
+  const Waveforms r =
+      simulate("t\n" + kSweep +
+               ".model DM D(Ron=0.5 Vfwd=0.7 Vrev=3 Rrev=2 Ilimit=0.1 revIlimit=0.5)\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  const auto va = r.series("v(a)"), id = r.series("i(d1)");
+  bool limited = false, reverse_limited = false;
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const double v = va[k];
+    double i = 0;
+    if (v > 0.7) i = std::min((v - 0.7) / 10.5, 0.1);
+    if (v < -3) i = -std::min((-v - 3) / 12, 0.5);
+    EXPECT_NEAR(id[k], i, 1e-9) << "v = " << v;
+    limited |= i == 0.1;
+    reverse_limited |= i == -0.5;
+  }
+  EXPECT_TRUE(limited && reverse_limited) << "the sweep reaches both limits";
+}
+
+TEST(SpiceDiodeModels, LtspiceDefaultsRonOneOhm) {
+  const Waveforms r = simulate("t\n" + kSweep + ".model DM D(Vfwd=0.7)\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  EXPECT_DOUBLE_EQ(diode(r, "d1")->model.ron, 1.0);
+  EXPECT_NEAR(r.series("i(d1)").back(), (2 - 0.7) / 11, 1e-9);
+}
+
+}  // namespace
+}  // namespace nsspice::testing
