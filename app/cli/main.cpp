@@ -129,6 +129,8 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                        ->transform(kSpiceNumber);
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
+  cmd->add_option("--analysis", run.analysis,
+                  "tran, op, dc or ac (default: the netlist's .tran, else its .ac, .dc or .op)");
   return cmd;
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/cli/analysis_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/progress.hpp"
 #include "app/cli/report.hpp"
@@ -224,13 +225,23 @@ int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
 
 int run_command(const RunOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const auto loaded = load_netlist(o.netlist);
+  const auto loaded = load_netlist(o.netlist, false);
   if (!loaded) return kBadInput;
   const circuit::Circuit& circuit = loaded->circuit;
+  std::string error;
+  const auto choice = choose_analysis(o.analysis, circuit, o.netlist, error);
+  if (!choice) {
+    print_error(error);
+    return kBadInput;
+  }
+  for (const auto& card : choice->others)
+    fmt::print(stderr, "nsspice: note: the netlist's {} is not run (one analysis per run: "
+               "--analysis {})\n", card, card.substr(1));
+  if (choice->kind != AnalysisKind::kTran) return analysis_command(o, *loaded, *choice);
+  if (choice->print_op && !o.quiet && !print_operating_point(*loaded)) return kSimulationFailed;
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
   // Everything the user asked for is merged and checked before anything is written.
-  std::string error;
   auto plan = make_run_plan(o, *loaded, signals.names, error);
   if (!plan) {
     print_error(error);

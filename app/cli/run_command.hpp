@@ -30,6 +30,7 @@ struct RunOptions {
   std::optional<double> max_rows;   // --max-rows N: the most rows the file may get
   bool quiet = false;
   bool progress = true;
+  std::string analysis;  // --analysis tran|op|dc|ac ("" = chosen from the netlist's cards)
 
   // Empty when the command line's own numbers are in range (--grid, --dump-mlcp,
   // --dump-mlcp-time), else the option and its allowed range. theta, step and evrtol are

@@ -60,8 +60,8 @@ std::string signal_hint(const std::string& lower) {
     return "nsspice has a device's current (@name[i], @d1[id]) and power (@name[p])";
   if (lower.starts_with("vdb(") || lower.starts_with("vm(") || lower.starts_with("vp(") ||
       lower.starts_with("vr(") || lower.starts_with("vi("))
-    return "AC magnitudes and phases need an .ac analysis, which nsspice does not have; use "
-           "v(node)";
+    return "the .ac analysis writes magnitude and phase (vdb, vp) of every v(node) it saves; "
+           "name v(node)";
   return "use v(node), v(a,b), i(name), p(name), @name[i], all, allv or alli";
 }
 

@@ -1,0 +1,224 @@
+// `nsspice run` of .op, .dc and .ac netlists: what is printed, the files (CSV and raw laid out as
+// ngspice writes them), the Bode plot, the choice of the analysis, and the AC response against
+// ngspice's on the same netlist (when ngspice is installed).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numbers>
+#include <sstream>
+
+#include "app_test_helpers.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+using cd = std::complex<double>;
+
+class AnalysisCli : public AppTest {};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// True when some line of `text` starts with `head` and ends with `tail`.
+bool has_line(const std::string& text, const std::string& head, const std::string& tail) {
+  for (const auto& line : lines_of(text))
+    if (line.starts_with(head) && line.ends_with(tail)) return true;
+  return false;
+}
+
+// The variable names of a raw file, in order.
+std::vector<std::string> raw_names(const std::string& text) {
+  std::vector<std::string> out;
+  const auto begin = text.find("Variables:\n") + 11;
+  const auto end = text.find_first_of("VB", text.find("\n\t", begin) + 1);
+  for (const auto& line : lines_of(text.substr(begin, end - begin))) {
+    std::istringstream in(line);
+    std::string index, name;
+    if (in >> index >> name) out.push_back(name);
+  }
+  return out;
+}
+
+// The values of an ASCII raw file: per point, per variable, (re, im) (im = 0 for real files).
+std::vector<std::vector<cd>> raw_values(const std::string& text, size_t variables) {
+  std::vector<std::vector<cd>> points;
+  const auto at = text.find("Values:\n");
+  std::istringstream in(text.substr(at + 8));
+  std::vector<cd> point;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    std::string token;
+    if (line[0] != '\t') fields >> token;  // the point index
+    fields >> token;
+    const auto comma = token.find(',');
+    point.emplace_back(std::stod(token.substr(0, comma)),
+                       comma == std::string::npos ? 0.0 : std::stod(token.substr(comma + 1)));
+    if (point.size() == variables) {
+      points.push_back(point);
+      point.clear();
+    }
+  }
+  return points;
+}
+
+const char* kRlc =
+    "series RLC\nV1 in 0 DC 0 AC 1\nR1 in a 10\nL1 a b 1m\nC1 b 0 1u\n.ac dec 10 100 100k\n.end\n";
+
+TEST_F(AnalysisCli, OpOnlyNetlistPrintsAndWritesTheOperatingPoint) {
+  write("op.cir",
+        "op\nV1 in 0 DC 10\nR1 in a 1k\nD1 a out DM\nR2 out 0 1k\nD2 0 out DM\n"
+        ".model DM D(VF=1)\n.op\n.end\n");
+  auto r = nsspice("run op.cir -o op.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("operating point"), std::string::npos) << r.output;
+  EXPECT_TRUE(has_line(r.output, "    v(out) ", " 4.5 V")) << r.output;
+  EXPECT_TRUE(has_line(r.output, "    i(v1) ", " -0.0045 A")) << r.output;
+  EXPECT_NE(r.output.find("d1                   conducting     i = 0.0045 A"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("d2                   blocking       i = 0 A"), std::string::npos)
+      << r.output;
+  const auto csv = lines_of(read_file(dir_ / "op.csv"));
+  ASSERT_EQ(csv.size(), 2u);
+  EXPECT_EQ(csv[0], "v(in),v(a),v(out),i(v1),i(d1),i(d2)");
+  const std::vector<double> want = {10, 5.5, 4.5, -0.0045, 0.0045, 0};
+  std::istringstream row(csv[1]);
+  for (double w : want) {
+    std::string cell;
+    ASSERT_TRUE(std::getline(row, cell, ','));
+    EXPECT_NEAR(std::stod(cell), w, 1e-15) << csv[1];
+  }
+  r = nsspice("run op.cir -o op.raw --format rawascii -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string raw = read_file(dir_ / "op.raw");
+  EXPECT_NE(raw.find("Plotname: Operating Point\nFlags: real\nNo. Variables: 6\nNo. Points: 1 "),
+            std::string::npos)
+      << raw;
+  EXPECT_NE(raw.find("\t0\tv(in)\tvoltage\n"), std::string::npos) << raw;
+  const auto values = raw_values(raw, 6);
+  ASSERT_EQ(values.size(), 1u);
+  EXPECT_DOUBLE_EQ(values[0][2].real(), 4.5);
+}
+
+TEST_F(AnalysisCli, DcSweepWritesTheSweepColumnAndPlots) {
+  write("clip.cir",
+        "clipper\nVin in 0 0\nR1 in out 1k\nD1 out p DM\nVp p 0 2\n.model DM D\n"
+        ".dc Vin -4 4 1\n.save v(out) i(d1)\n.end\n");
+  auto r = nsspice("run clip.cir -o clip.csv --plot clip.png");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto csv = lines_of(read_file(dir_ / "clip.csv"));
+  ASSERT_EQ(csv.size(), 10u);
+  EXPECT_EQ(csv[0], "v-sweep,v(out),i(d1)");
+  EXPECT_EQ(csv[1], "-4,-4,0");
+  EXPECT_EQ(csv[9], "4,2,0.002");
+  EXPECT_EQ(read_file(dir_ / "clip.png").substr(0, 4), "\x89PNG");
+  r = nsspice("run clip.cir -o clip.raw --format rawascii -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string raw = read_file(dir_ / "clip.raw");
+  EXPECT_NE(raw.find("Plotname: DC transfer characteristic\nFlags: real\n"), std::string::npos);
+  EXPECT_NE(raw.find("\t0\tv(v-sweep)\tvoltage\n\t1\tv(out)\tvoltage\n"), std::string::npos)
+      << raw;
+  EXPECT_EQ(raw_values(raw, 3).size(), 9u);
+}
+
+TEST_F(AnalysisCli, AcWritesDbAndPhaseColumnsComplexRawAndABodePlot) {
+  write("rlc.cir", kRlc);
+  auto r = nsspice("run rlc.cir -o rlc.csv --save 'v(b),i(l1)' --plot bode.png");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_file(dir_ / "bode.png").substr(0, 4), "\x89PNG");
+  const auto csv = lines_of(read_file(dir_ / "rlc.csv"));
+  ASSERT_EQ(csv.size(), 32u);
+  EXPECT_EQ(csv[0], "frequency,vdb(b),vp(b),idb(l1),ip(l1)");
+  // At 100 Hz: v(b) = 1/(1 − ω²LC + jωRC).
+  double f, vdb, vp;
+  ASSERT_EQ(std::sscanf(csv[1].c_str(), "%lf,%lf,%lf", &f, &vdb, &vp), 3);
+  const double w = 2 * std::numbers::pi * 100;
+  const cd vb = 1.0 / (1.0 - w * w * 1e-9 + cd(0, w * 1e-5));
+  EXPECT_DOUBLE_EQ(f, 100);
+  EXPECT_NEAR(vdb, 20 * std::log10(std::abs(vb)), 1e-9);
+  EXPECT_NEAR(vp, std::arg(vb) * 180 / std::numbers::pi, 1e-9);
+  r = nsspice("run rlc.cir -o rlc.raw -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string raw = read_file(dir_ / "rlc.raw");
+  EXPECT_NE(raw.find("Plotname: AC Analysis\nFlags: complex\nNo. Variables: 6\nNo. Points: 31 "),
+            std::string::npos);
+  EXPECT_NE(raw.find("\t0\tfrequency\tfrequency\tgrid=3\n"), std::string::npos);
+  // Binary: 6 complex doubles per point after "Binary:\n".
+  const auto at = raw.find("Binary:\n") + 8;
+  ASSERT_EQ(raw.size() - at, 31u * 6 * 16);
+}
+
+TEST_F(AnalysisCli, AcMatchesNgspice) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed";
+  write("rlc.cir", kRlc);
+  write("ng.cir", std::string(kRlc).replace(std::string(kRlc).find(".ac"), 0,
+                                             ".options filetype=ascii\n"));
+  auto ng = run_shell("cd '" + dir_.string() + "' && ngspice -b -r ng.raw ng.cir");
+  ASSERT_EQ(ng.exit_code, 0) << ng.output;
+  auto r = nsspice("run rlc.cir -o ns.raw --format rawascii -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string ng_raw = read_file(dir_ / "ng.raw"), ns_raw = read_file(dir_ / "ns.raw");
+  // The same variables (ngspice orders them its own way): matched by name.
+  const auto ng_names = raw_names(ng_raw), ns_names = raw_names(ns_raw);
+  ASSERT_EQ(ng_names.size(), 6u) << ng_raw.substr(0, 400);
+  ASSERT_EQ(ns_names.size(), 6u) << ns_raw.substr(0, 400);
+  const auto a = raw_values(ng_raw, 6), b = raw_values(ns_raw, 6);
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_EQ(a.size(), 31u);
+  for (size_t j = 0; j < 6; ++j) {
+    const auto at = std::find(ns_names.begin(), ns_names.end(), ng_names[j]);
+    ASSERT_NE(at, ns_names.end()) << ng_names[j];
+    const auto i = static_cast<size_t>(at - ns_names.begin());
+    for (size_t k = 0; k < a.size(); ++k)
+      EXPECT_LT(std::abs(a[k][j] - b[k][i]), 1e-9 * std::abs(a[k][j]) + 1e-15)
+          << "point " << k << " " << ng_names[j] << ": ngspice " << a[k][j] << ", nsspice "
+          << b[k][i];
+  }
+}
+
+TEST_F(AnalysisCli, TranRunsAndTheOpIsPrintedWhenBothAreThere) {
+  write("both.cir",
+        "both\nV1 in 0 DC 2 AC 1\nR1 in out 1k\nC1 out 0 1u\n.op\n.tran 10u 1m\n.ac dec 1 1 10\n"
+        ".end\n");
+  auto r = nsspice("run both.cir -o both.csv --no-progress");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("operating point"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("note: the netlist's .ac is not run (one analysis per run: --analysis "
+                          "ac)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(lines_of(read_file(dir_ / "both.csv"))[0].substr(0, 5), "time,");
+  r = nsspice("run both.cir -o ac.csv --analysis ac -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(lines_of(read_file(dir_ / "ac.csv"))[0].substr(0, 10), "frequency,");
+  r = nsspice("run both.cir --analysis dc");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("--analysis dc: the netlist has no .dc card"), std::string::npos)
+      << r.output;
+  r = nsspice("run both.cir --analysis noise");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("--analysis 'noise': expected tran, op, dc or ac"), std::string::npos);
+  r = nsspice("run both.cir --analysis ac --grid 1u");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("--grid applies to a .tran run only"), std::string::npos);
+}
+
+TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
+  write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
+  const auto r = nsspice("run none.cir");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("error: 'none.cir' has no analysis card (.tran, .op, .dc or .ac)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "none.csv"));
+}
+
+}  // namespace
+}  // namespace nsspice::testing
