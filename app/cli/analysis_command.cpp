@@ -104,7 +104,7 @@ std::string title_of(const LoadedNetlist& loaded, const RunOptions& o) {
 void report(const RunOptions& o, const char* what, const AnalysisResult& r, const Output& out,
             double wall) {
   if (o.quiet) return;
-  fmt::print("{} analysis: {} point{} in {:.3g} s\n", what, r.points, r.points == 1 ? "" : "s",
+  fmt::print("{}: {} point{} in {:.3g} s\n", what, r.points, r.points == 1 ? "" : "s",
              wall);
   if (r.pivots > 0 || r.mode_changes > 0)
     fmt::print("  {:<18} {} pivots, {} mode changes\n", "static MLCP", r.pivots, r.mode_changes);
@@ -263,7 +263,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   const int code = finish_plot(o, plot, 0);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report(o, "AC", r, out, wall);
+  report(o, "AC analysis", r, out, wall);
   return code;
 }
 
@@ -287,6 +287,8 @@ std::string format_operating_point(const circuit::Circuit& circuit,
                                    const circuit::StaticSolution& op) {
   std::vector<double> values;
   signals.evaluate(op.x, op.lambda, values);
+  for (double& v : values)
+    if (v == 0) v = 0;  // no "-0"
   std::string out = "operating point\n  node voltages\n";
   for (int k = 0; k < a.node_count; ++k)
     out += fmt::format("    {:<20} {:>14.6g} V\n", signals.names[static_cast<size_t>(k)],

@@ -18,6 +18,7 @@ constexpr int kCountWidth = 12;
 constexpr size_t kFlushBytes = size_t{1} << 20;
 
 void put_csv(std::string& out, double v) {
+  if (v == 0) v = 0;  // no "-0"
   char text[32];
   const auto end = std::to_chars(text, text + sizeof text, v).ptr;
   out.append(text, end);

@@ -210,6 +210,20 @@ TEST_F(AnalysisCli, TranRunsAndTheOpIsPrintedWhenBothAreThere) {
   EXPECT_NE(r.output.find("--grid applies to a .tran run only"), std::string::npos);
 }
 
+TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses")) {
+    if (entry.path().extension() != ".cir") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    EXPECT_NE(read_file(entry.path()).find("What it shows"), std::string::npos);
+    const auto r = nsspice("run '" + entry.path().string() + "' -o out.csv -q");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_GE(lines_of(read_file(dir_ / "out.csv")).size(), 2u);
+    ++count;
+  }
+  EXPECT_GE(count, 5);
+}
+
 TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
   write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
   const auto r = nsspice("run none.cir");
