@@ -1,0 +1,156 @@
+// Periodic steady state by shooting (circuit/pss.hpp): periodic to 1e-9, equal to a long
+// transient's last period, and found in a few Newton iterations where a transient needs hundreds
+// of periods.
+#include "circuit/pss.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "circuit/transient.hpp"
+#include "circuit_helpers.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+using testing::elaborate_text;
+
+struct Orbit {
+  std::vector<double> t;
+  std::vector<Eigen::VectorXd> x;
+};
+
+Orbit orbit_of(const Circuit& c, const Assembled& a, const PssResult& r, double period) {
+  Orbit o;
+  std::string error;
+  EXPECT_TRUE(run_periods(c, a, r, period, 1,
+                          [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+                            o.t.push_back(t);
+                            o.x.push_back(x);
+                          },
+                          error))
+      << error;
+  return o;
+}
+
+// The last period [t_end − T, t_end] of a transient, times shifted to [0, T].
+Orbit last_period(const Circuit& c, const Assembled& a, double period, double h) {
+  Orbit o;
+  TransientOptions opt;
+  opt.h = h;
+  const double t_end = c.tran->tstop;
+  const TransientResult r =
+      run_transient(c, a, opt, [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+        if (t >= t_end - period - 1e-3 * h) {
+          o.t.push_back(t - (t_end - period));
+          o.x.push_back(x);
+        }
+        return true;
+      });
+  EXPECT_TRUE(r.ok) << r.error;
+  return o;
+}
+
+// max over the common time points of |a − b| / max|b|, unknown by unknown.
+double orbit_difference(const Orbit& a, const Orbit& b, double h) {
+  double worst = 0;
+  Eigen::VectorXd scale = Eigen::VectorXd::Zero(b.x.front().size());
+  for (const auto& x : b.x) scale = scale.cwiseMax(x.cwiseAbs());
+  size_t matched = 0;
+  for (size_t i = 0, j = 0; i < a.t.size(); ++i) {
+    while (j < b.t.size() && b.t[j] < a.t[i] - 1e-6 * h) ++j;
+    if (j == b.t.size() || std::abs(b.t[j] - a.t[i]) > 1e-6 * h) continue;
+    ++matched;
+    for (Eigen::Index k = 0; k < scale.size(); ++k)
+      if (scale[k] > 1e-9)
+        worst = std::max(worst, std::abs(a.x[i][k] - b.x[j][k]) / scale[k]);
+  }
+  EXPECT_GT(matched, a.t.size() * 9 / 10) << "the two runs share their time points";
+  return worst;
+}
+
+TEST(Pss, BuckInCcmEqualsTheLastPeriodOfALongTransient) {
+  // The buck of examples/buck.cir (100 kHz, D = 0.5, 10 ohm: CCM), h = 50 ns.
+  const auto e = elaborate_text(
+      "buck\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
+      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 10\n.model SWI SW(VT=0.5)\n"
+      ".model DI D\n.tran 50n 6m UIC\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  const Assembled a = assemble(e.circuit);
+  PssOptions o;
+  o.period = 10e-6;
+  o.max_transient_periods = 2000;
+  const PssResult r = periodic_steady_state(e.circuit, a, o);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LE(r.residual, 1e-9);
+  EXPECT_LE(r.newton_iterations, 6);
+  EXPECT_GT(r.transient_periods, 100);
+  const Orbit pss = orbit_of(e.circuit, a, r, o.period);
+  const Orbit tran = last_period(e.circuit, a, o.period, 50e-9);
+  EXPECT_LT(orbit_difference(pss, tran, 50e-9), 1e-6);
+  // CCM: the inductor current stays positive; its mean is Vout/R, Vout ≈ D·Vin.
+  double i_min = 1e9, v_mean = 0;
+  const auto il = std::find(a.unknown_names.begin(), a.unknown_names.end(), "i(l1)") -
+                  a.unknown_names.begin();
+  const auto vo = std::find(a.unknown_names.begin(), a.unknown_names.end(), "v(out)") -
+                  a.unknown_names.begin();
+  for (const auto& x : pss.x) i_min = std::min(i_min, x[il]), v_mean += x[vo];
+  v_mean /= static_cast<double>(pss.x.size());
+  EXPECT_GT(i_min, 0.1);
+  EXPECT_NEAR(v_mean, 5.0, 0.05);
+}
+
+TEST(Pss, BuckInDcmEqualsTheLastPeriodOfALongTransient) {
+  // The same buck at 100 ohm (critical load 2L/(T(1 − D)) = 40 ohm): the inductor current
+  // returns to zero every period and the diode blocks with the switch open (three modes).
+  const auto e = elaborate_text(
+      "buck dcm\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
+      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 100\n.model SWI SW(VT=0.5)\n"
+      ".model DI D\n.tran 50n 8m UIC\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  const Assembled a = assemble(e.circuit);
+  PssOptions o;
+  o.period = 10e-6;
+  const PssResult r = periodic_steady_state(e.circuit, a, o);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LE(r.residual, 1e-9);
+  EXPECT_LE(r.newton_iterations, 10);
+  const Orbit pss = orbit_of(e.circuit, a, r, o.period);
+  EXPECT_LT(orbit_difference(pss, last_period(e.circuit, a, o.period, 50e-9), 50e-9), 1e-6);
+  const auto il = std::find(a.unknown_names.begin(), a.unknown_names.end(), "i(l1)") -
+                  a.unknown_names.begin();
+  double i_min = 1e9;
+  for (const auto& x : pss.x) i_min = std::min(i_min, x[il]);
+  EXPECT_NEAR(i_min, 0, 1e-12);  // DCM: the current rests at zero
+}
+
+TEST(Pss, HighQFilterInAFewNewtonIterations) {
+  // A square wave at 10 kHz into a series RLC with Q = 50 tuned to 10 kHz: a transient decays
+  // like exp(−ω0 t / 2Q), some 330 periods to 1e-9; the map is affine, Newton needs 1–2 steps.
+  const auto e = elaborate_text(
+      "hiq\nV1 in 0 PULSE(-1 1 0 1n 1n 49.999u 100u)\nR1 in a 0.6283185\nL1 a out 500u\n"
+      "C1 out 0 506.6059n\nR2 out 0 1meg\n.tran 0.1u 1m\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  const Assembled a = assemble(e.circuit);
+  PssOptions o;
+  o.period = 100e-6;
+  o.max_transient_periods = 5000;
+  o.warmup_periods = 1;
+  const PssResult r = periodic_steady_state(e.circuit, a, o);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LE(r.newton_iterations, 3);
+
+  EXPECT_GT(r.transient_periods, 200);
+  EXPECT_LE(r.residual, 1e-9);
+}
+
+TEST(Pss, BadOptionsAreRejected) {
+  EXPECT_NE(PssOptions{}.validate().find("the period must be > 0 s"), std::string::npos);
+  PssOptions o;
+  o.period = 1e-3;
+  o.tol = 2;
+  EXPECT_NE(o.validate().find("tolerance"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
