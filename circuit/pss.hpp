@@ -53,6 +53,11 @@ struct PssResult {
 PssResult periodic_steady_state(const Circuit& circuit, const Assembled& assembled,
                                 const PssOptions& options);
 
+// The periods the plain transient (the map iterated from the initial point) needs until one period
+// repeats the last to options.tol; −1 when options.max_transient_periods do not suffice.
+long periods_to_settle(const Circuit& circuit, const Assembled& assembled,
+                       const PssOptions& options);
+
 // `periods` periods of the map from the orbit's start, every step to observer(t, x, λ)
 // (t from 0 to periods·T, the start included). False with `error` if a step fails.
 bool run_periods(const Circuit& circuit, const Assembled& assembled, const PssResult& pss,

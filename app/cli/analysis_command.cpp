@@ -34,27 +34,6 @@ std::string transient_only_option(const RunOptions& o) {
   return {};
 }
 
-// The signals of the file and the plot: --save, else the netlist's .print/.save/.probe signals
-// that the analysis has, else every signal. Indices into `names`.
-std::optional<std::vector<size_t>> chosen_signals(const RunOptions& o, const LoadedNetlist& loaded,
-                                                  const std::vector<std::string>& names,
-                                                  std::string& error) {
-  if (!o.save.empty()) return select_signals(split_signals(o.save), names, "--save", error);
-  std::vector<size_t> out;
-  for (const auto& name : card_signals(loaded, names)) {
-    const auto it = std::find(names.begin(), names.end(), name);
-    if (it != names.end()) {
-      out.push_back(static_cast<size_t>(it - names.begin()));
-    } else {
-      fmt::print(stderr, "nsspice: note: '{}' is written by .tran only; left out of {}\n", name,
-                 o.netlist);
-    }
-  }
-  if (out.empty())
-    for (size_t k = 0; k < names.size(); ++k) out.push_back(k);
-  return out;
-}
-
 struct Output {
   std::string path, plot_path;
   OutputFormat format = OutputFormat::kCsv;
@@ -268,6 +247,25 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
 }
 
 }  // namespace
+
+std::optional<std::vector<size_t>> chosen_signals(const RunOptions& o, const LoadedNetlist& loaded,
+                                                  const std::vector<std::string>& names,
+                                                  std::string& error) {
+  if (!o.save.empty()) return select_signals(split_signals(o.save), names, "--save", error);
+  std::vector<size_t> out;
+  for (const auto& name : card_signals(loaded, names)) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) {
+      out.push_back(static_cast<size_t>(it - names.begin()));
+    } else {
+      fmt::print(stderr, "nsspice: note: '{}' is written by .tran only; left out of {}\n", name,
+                 o.netlist);
+    }
+  }
+  if (out.empty())
+    for (size_t k = 0; k < names.size(); ++k) out.push_back(k);
+  return out;
+}
 
 std::string device_state(const circuit::Device& device, const std::vector<char>& m) {
   if (const auto* d = std::get_if<circuit::Diode>(&device)) {

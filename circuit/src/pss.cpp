@@ -225,20 +225,7 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a,
   PeriodMap map(a, opt);
   State s{init.x, init.lambda, init.mode}, next;
   std::string error;
-  // The plain transient: the map iterated from the start until it repeats itself to tol.
-  if (o.max_transient_periods > 0) {
-    State t = s;
-    for (long k = 1; k <= o.max_transient_periods; ++k) {
-      if (!map.run(t, next, error)) break;
-      const bool done = (next.x - t.x).cwiseAbs().maxCoeff() <= o.tol * scale_of(next.x);
-      t = std::move(next);
-      if (done) {
-        r.transient_periods = k;
-        break;
-      }
-    }
-    error.clear();
-  }
+  if (o.max_transient_periods > 0) r.transient_periods = periods_to_settle(circuit, a, o);
   for (int k = 0; k < o.warmup_periods; ++k) {
     if (!map.run(s, next, error)) break;
     s = std::move(next);
@@ -248,6 +235,21 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a,
   r.error = r.ok ? std::string() : error;
   r.periods_simulated = map.count();
   return r;
+}
+
+long periods_to_settle(const Circuit& circuit, const Assembled& a, const PssOptions& o) {
+  const detail::InitialPoint init = detail::initial_point(circuit, a);
+  if (!init.error.empty() || !o.validate().empty()) return -1;
+  PeriodMap map(a, map_options(circuit, o));
+  State t{init.x, init.lambda, init.mode}, next;
+  std::string error;
+  for (long k = 1; k <= o.max_transient_periods; ++k) {
+    if (!map.run(t, next, error)) return -1;
+    const bool done = (next.x - t.x).cwiseAbs().maxCoeff() <= o.tol * scale_of(next.x);
+    t = std::move(next);
+    if (done) return k;
+  }
+  return -1;
 }
 
 bool run_periods(const Circuit& circuit, const Assembled& a, const PssResult& pss, double period,

@@ -224,6 +224,28 @@ TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
   EXPECT_GE(count, 5);
 }
 
+TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
+  const std::string buck = std::string(NSSPICE_EXAMPLES_DIR) + "/buck.cir";
+  auto r = nsspice("pss '" + buck + "' --period 10u --steps 200 --compare-transient 2000 -o p.csv "
+                   "--save 'v(out),i(l1)'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Newton iterations"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("transient to settle"), std::string::npos) << r.output;
+  const auto csv = lines_of(read_file(dir_ / "p.csv"));
+  ASSERT_GT(csv.size(), 200u);
+  EXPECT_EQ(csv[0], "time,v(out),i(l1)");
+  double t0, v0, i0, t1, v1, i1;
+  ASSERT_EQ(std::sscanf(csv[1].c_str(), "%lf,%lf,%lf", &t0, &v0, &i0), 3);
+  ASSERT_EQ(std::sscanf(csv.back().c_str(), "%lf,%lf,%lf", &t1, &v1, &i1), 3);
+  EXPECT_DOUBLE_EQ(t0, 0);
+  EXPECT_NEAR(t1, 10e-6, 1e-15);
+  EXPECT_NEAR(v1, v0, 1e-9 * std::abs(v0));
+  EXPECT_NEAR(i1, i0, 1e-9 * std::abs(v0));
+  r = nsspice("pss '" + buck + "' --period 0");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("the period must be > 0 s"), std::string::npos) << r.output;
+}
+
 TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
   write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
   const auto r = nsspice("run none.cir");
