@@ -31,6 +31,7 @@ std::string transient_only_option(const RunOptions& o) {
   if (o.evrtol) return "--evrtol";
   if (o.dump_step > 0 || o.dump_time) return "--dump-mlcp";
   if (!o.measures.empty() || !o.meas_json.empty()) return "--meas";
+  if (!o.signals.empty() || !o.panels.empty()) return "--signals/--panel (plot the --save signals)";
   return {};
 }
 

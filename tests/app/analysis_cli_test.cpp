@@ -176,8 +176,11 @@ TEST_F(AnalysisCli, AcMatchesNgspice) {
     const auto at = std::find(ns_names.begin(), ns_names.end(), ng_names[j]);
     ASSERT_NE(at, ns_names.end()) << ng_names[j];
     const auto i = static_cast<size_t>(at - ns_names.begin());
+    // ngspice leaves the imaginary part of its complex frequency uninitialized: the real
+    // part alone is compared there.
     for (size_t k = 0; k < a.size(); ++k)
-      EXPECT_LT(std::abs(a[k][j] - b[k][i]), 1e-9 * std::abs(a[k][j]) + 1e-15)
+      EXPECT_LT(j == 0 ? std::abs(a[k][j].real() - b[k][i].real()) : std::abs(a[k][j] - b[k][i]),
+                1e-9 * std::abs(j == 0 ? a[k][j].real() : a[k][j]) + 1e-15)
           << "point " << k << " " << ng_names[j] << ": ngspice " << a[k][j] << ", nsspice "
           << b[k][i];
   }
