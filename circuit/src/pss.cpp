@@ -198,6 +198,34 @@ class Shooting {
   }
 };
 
+// "" when every source is periodic in T from t = 0 (sampled at 97 points of [0, T) and its
+// breakpoints there, compared with t + T and t + 2T), else which one is not and where.
+std::string aperiodic_source(const Circuit& circuit, const Assembled& a, double period) {
+  for (size_t k = 0; k < a.sources.size(); ++k) {
+    const Waveform& w = a.sources[k];
+    std::vector<double> times;
+    for (int i = 0; i < 97; ++i) times.push_back(period * i / 97.0);
+    for (double t = waveform_next_breakpoint(w, -1e-300); t < period;
+         t = waveform_next_breakpoint(w, t))
+      times.push_back(t);
+    for (double t : times) {
+      const double v = waveform_value(w, t);
+      for (int m = 1; m <= 2; ++m) {
+        const double u = waveform_value(w, t + m * period);
+        if (std::abs(u - v) <= 1e-9 * std::max({1.0, std::abs(u), std::abs(v)})) continue;
+        const int d = a.source_device[k];
+        return fmt::format(
+            "source '{}' is not periodic in T = {:g} s from t = 0: {:g} at t = {:g} s, {:g} at "
+            "t + {}T (a PULSE's period must divide T; a SIN's "
+            "frequency a multiple of 1/T)",
+            d >= 0 ? device_name(circuit.devices[static_cast<size_t>(d)]) : std::string("?"),
+            period, v, t, u, m);
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string PssOptions::validate() const {
@@ -217,6 +245,7 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a,
   r.h = opt.h;
   r.theta = opt.theta;
   if (r.error = opt.validate(); !r.error.empty()) return r;
+  if (r.error = aperiodic_source(circuit, a, o.period); !r.error.empty()) return r;
   const detail::InitialPoint init = detail::initial_point(circuit, a);
   if (!init.error.empty()) {
     r.error = init.error;

@@ -123,6 +123,26 @@ TEST(Pss, BuckInDcmEqualsTheLastPeriodOfALongTransient) {
   EXPECT_GT(b.v_mean, 5.5);
 }
 
+TEST(Pss, BoostEqualsTheLastPeriodOfALongTransient) {
+  // examples/boost.cir (D = 0.6, 50 ohm) with C = 10 µF instead of 47 µF (a shorter transient
+  // for the comparison), h = 100 ns: 3000 periods of transient against PSS.
+  const auto e = elaborate_text(
+      "boost\nVin in 0 DC 5\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 5.99u 10u)\nL1 in sw 100u IC=0\n"
+      "S1 sw 0 ctrl 0 SWI\nD1 sw out DI\nC1 out 0 10u IC=0\nR1 out 0 50\n.model SWI SW(VT=0.5)\n"
+      ".model DI D\n.tran 100n 30m UIC\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  const Assembled a = assemble(e.circuit);
+  PssOptions o;
+  o.period = 10e-6;
+  const PssResult r = periodic_steady_state(e.circuit, a, o);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LE(r.residual, 1e-9);
+  EXPECT_LE(r.newton_iterations, 4);
+  EXPECT_LT(r.periods_simulated, 30);
+  const Orbit pss = orbit_of(e.circuit, a, r, o.period);
+  EXPECT_LT(orbit_difference(pss, last_period(e.circuit, a, o.period, 100e-9), 100e-9), 1e-6);
+}
+
 TEST(Pss, HighQFilterInAFewNewtonIterations) {
   // A square wave at 10 kHz into a series RLC with Q = 50 tuned to 10 kHz: a transient decays
   // like exp(−ω0 t / 2Q), some 330 periods to 1e-9; the map is affine, Newton needs 1–2 steps.
@@ -141,6 +161,20 @@ TEST(Pss, HighQFilterInAFewNewtonIterations) {
 
   EXPECT_GT(r.transient_periods, 200);
   EXPECT_LE(r.residual, 1e-9);
+}
+
+TEST(Pss, SourcesNotPeriodicInTAreNamed) {
+  // A 1 kHz sine with T = 0.3 ms, and a 7 µs PULSE train with T = 10 µs.
+  for (const char* source : {"SIN(0 1 1k)", "PULSE(0 1 0 1n 1n 4u 7u)"}) {
+    const auto e = elaborate_text(std::string("p\nV1 a 0 ") + source +
+                                  "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n");
+    ASSERT_FALSE(e.diags.has_errors()) << e.text();
+    PssOptions o;
+    o.period = std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6;
+    const PssResult r = periodic_steady_state(e.circuit, assemble(e.circuit), o);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("source 'v1' is not periodic in T"), std::string::npos) << r.error;
+  }
 }
 
 TEST(Pss, BadOptionsAreRejected) {
