@@ -69,6 +69,25 @@ double orbit_difference(const Orbit& a, const Orbit& b, double h) {
   return worst;
 }
 
+// A netlist elaborated (without errors), assembled, and its PSS.
+struct PssCase {
+  testing::Elaborated e;
+  Assembled a;
+  PssResult r;
+  PssCase(const std::string& text, const PssOptions& o) : e(elaborate_text(text)) {
+    EXPECT_FALSE(e.diags.has_errors()) << e.text();
+    a = assemble(e.circuit);
+    r = periodic_steady_state(e.circuit, a, o);
+  }
+};
+
+PssOptions with_period(double period, long count_periods = 0) {
+  PssOptions o;
+  o.period = period;
+  o.max_transient_periods = count_periods;
+  return o;
+}
+
 // The buck of examples/buck.cir (100 kHz, D = 0.5, L = 100 µH, C = 10 µF) with load `r`, h = 50 ns:
 // its PSS, which must be periodic to 1e-9 and equal the last period of a `tstop` transient to
 // 1e-6; returns the orbit's minimum inductor current and mean output voltage.
@@ -77,17 +96,16 @@ struct BuckOrbit {
   double i_min = 1e9, v_mean = 0;
 };
 BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_periods) {
-  const auto e = elaborate_text(
+  const PssOptions o = with_period(10e-6, count_periods);
+  const PssCase c(
       "buck\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
       "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 " + r +
-      "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n");
-  EXPECT_FALSE(e.diags.has_errors()) << e.text();
-  const Assembled a = assemble(e.circuit);
-  PssOptions o;
-  o.period = 10e-6;
-  o.max_transient_periods = count_periods;
+          "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n",
+      o);
+  const auto& e = c.e;
+  const Assembled& a = c.a;
   BuckOrbit out;
-  out.pss = periodic_steady_state(e.circuit, a, o);
+  out.pss = c.r;
   if (!out.pss.ok) return out;
   EXPECT_LE(out.pss.residual, 1e-9);
   const Orbit pss = orbit_of(e.circuit, a, out.pss, o.period);
@@ -126,39 +144,32 @@ TEST(Pss, BuckInDcmEqualsTheLastPeriodOfALongTransient) {
 TEST(Pss, BoostEqualsTheLastPeriodOfALongTransient) {
   // examples/boost.cir (D = 0.6, 50 ohm) with C = 10 µF instead of 47 µF (a shorter transient
   // for the comparison), h = 100 ns: 3000 periods of transient against PSS.
-  const auto e = elaborate_text(
+  const PssCase c(
       "boost\nVin in 0 DC 5\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 5.99u 10u)\nL1 in sw 100u IC=0\n"
       "S1 sw 0 ctrl 0 SWI\nD1 sw out DI\nC1 out 0 10u IC=0\nR1 out 0 50\n.model SWI SW(VT=0.5)\n"
-      ".model DI D\n.tran 100n 30m UIC\n.end\n");
-  ASSERT_FALSE(e.diags.has_errors()) << e.text();
-  const Assembled a = assemble(e.circuit);
-  PssOptions o;
-  o.period = 10e-6;
-  const PssResult r = periodic_steady_state(e.circuit, a, o);
+      ".model DI D\n.tran 100n 30m UIC\n.end\n",
+      with_period(10e-6));
+  const PssResult& r = c.r;
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_LE(r.residual, 1e-9);
   EXPECT_LE(r.newton_iterations, 4);
   EXPECT_LT(r.periods_simulated, 30);
-  const Orbit pss = orbit_of(e.circuit, a, r, o.period);
-  EXPECT_LT(orbit_difference(pss, last_period(e.circuit, a, o.period, 100e-9), 100e-9), 1e-6);
+  const Orbit pss = orbit_of(c.e.circuit, c.a, r, 10e-6);
+  EXPECT_LT(orbit_difference(pss, last_period(c.e.circuit, c.a, 10e-6, 100e-9), 100e-9), 1e-6);
 }
 
 TEST(Pss, HighQFilterInAFewNewtonIterations) {
   // A square wave at 10 kHz into a series RLC with Q = 50 tuned to 10 kHz: a transient decays
   // like exp(−ω0 t / 2Q), some 330 periods to 1e-9; the map is affine, Newton needs 1–2 steps.
-  const auto e = elaborate_text(
-      "hiq\nV1 in 0 PULSE(-1 1 0 1n 1n 49.999u 100u)\nR1 in a 0.6283185\nL1 a out 500u\n"
-      "C1 out 0 506.6059n\nR2 out 0 1meg\n.tran 0.1u 1m\n.end\n");
-  ASSERT_FALSE(e.diags.has_errors()) << e.text();
-  const Assembled a = assemble(e.circuit);
-  PssOptions o;
-  o.period = 100e-6;
-  o.max_transient_periods = 5000;
+  PssOptions o = with_period(100e-6, 5000);
   o.warmup_periods = 1;
-  const PssResult r = periodic_steady_state(e.circuit, a, o);
+  const PssCase c(
+      "hiq\nV1 in 0 PULSE(-1 1 0 1n 1n 49.999u 100u)\nR1 in a 0.6283185\nL1 a out 500u\n"
+      "C1 out 0 506.6059n\nR2 out 0 1meg\n.tran 0.1u 1m\n.end\n",
+      o);
+  const PssResult& r = c.r;
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_LE(r.newton_iterations, 3);
-
   EXPECT_GT(r.transient_periods, 200);
   EXPECT_LE(r.residual, 1e-9);
 }
@@ -166,12 +177,9 @@ TEST(Pss, HighQFilterInAFewNewtonIterations) {
 TEST(Pss, SourcesNotPeriodicInTAreNamed) {
   // A 1 kHz sine with T = 0.3 ms, and a 7 µs PULSE train with T = 10 µs.
   for (const char* source : {"SIN(0 1 1k)", "PULSE(0 1 0 1n 1n 4u 7u)"}) {
-    const auto e = elaborate_text(std::string("p\nV1 a 0 ") + source +
-                                  "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n");
-    ASSERT_FALSE(e.diags.has_errors()) << e.text();
-    PssOptions o;
-    o.period = std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6;
-    const PssResult r = periodic_steady_state(e.circuit, assemble(e.circuit), o);
+    const PssCase c(std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
+                    with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
+    const PssResult& r = c.r;
     EXPECT_FALSE(r.ok);
     EXPECT_NE(r.error.find("source 'v1' is not periodic in T"), std::string::npos) << r.error;
   }
