@@ -118,6 +118,17 @@ TEST(NetlistCards, DcAndAcCards) {
       << bad.text();
 }
 
+TEST(NetlistCards, PrintAcMagnitudeAndPhaseFormsNameTheirSignal) {
+  auto p = parse("t\n.print ac vdb(out) vp(a,b) im(l1) vxx(a)\n.print tran vdb(out)\n");
+  const auto& ac = card<SaveCard>(p, 0);
+  ASSERT_EQ(ac.signals.size(), 3u) << p.text();
+  EXPECT_EQ(ac.signals[0].lower, "v(out)");
+  EXPECT_EQ(ac.signals[1].lower, "v(a,b)");
+  EXPECT_EQ(ac.signals[2].lower, "i(l1)");
+  EXPECT_NE(p.text().find("unsupported signal 'vxx(a)'"), std::string::npos) << p.text();
+  EXPECT_NE(p.text().find("unsupported signal 'vdb(out)' in .print ignored"), std::string::npos);
+}
+
 TEST(NetlistCards, Diode) {
   auto p = parse("t\nD1 anode cathode DMOD\nd2 a b dmod AREA=2 OFF\n");
   EXPECT_EQ(p.diags.error_count(), 0);
