@@ -8,8 +8,8 @@
 //
 //   F(x_D) = Φ(x0)_D − x_D,
 //
-// solved by Newton's method  (J − I) Δ = −F  with damping (the step halved while ‖F‖∞ does not
-// decrease). J = ∂Φ_D/∂x_D is, in this first version, a FORWARD FINITE DIFFERENCE (one extra
+// solved by Newton's method  (J − I) Δ = −F  with damping (the step halved, at most 3 times,
+// while ‖F‖∞ does not decrease; when no step decreases it, 5 periods of plain transient). J = ∂Φ_D/∂x_D is, in this first version, a FORWARD FINITE DIFFERENCE (one extra
 // period per differential unknown, relative perturbation 1e-7), not the exact PWL Jacobian
 // (the product of the per-step matrices of the period's mode sequence with the saltation
 // terms): see docs/analyses.md. Before Newton, `warmup_periods` periods of the map let the
@@ -45,6 +45,8 @@ struct PssResult {
   double h = 0, theta = 0.5;
   int newton_iterations = 0;
   long periods_simulated = 0;     // every period of the map run (warm-up, FD columns, checks)
+  long fallback_periods = 0;      // plain transient periods taken where no damped Newton step
+                                  // decreased ‖F‖ (among periods_simulated)
   double residual = 0;            // final ‖x(T) − x(0)‖∞ / ‖x‖∞
   std::vector<double> history;    // ‖F‖∞ relative, per Newton iteration
   long transient_periods = -1;    // periods the iterated map needed (−1: not reached / measured)

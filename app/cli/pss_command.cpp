@@ -32,8 +32,9 @@ void report(const PssCommandOptions& o, const circuit::PssResult& r, double wall
   for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
   fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
   fmt::print("  {:<22} {:.3g}\n", "final periodicity", r.residual);
-  fmt::print("  {:<22} {} (warm-up {}, finite-difference Jacobian columns, checks)\n",
-             "periods simulated", r.periods_simulated, o.warmup);
+  fmt::print("  {:<22} {} (warm-up {}, finite-difference Jacobian columns, line search, {} of "
+             "plain transient, checks)\n",
+             "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
   fmt::print("  {:<22} {:.3g} s\n", "time", wall);
   if (o.compare_transient > 0) {
     if (transient_periods > 0)

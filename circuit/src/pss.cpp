@@ -170,20 +170,29 @@ class Shooting {
     return true;
   }
 
+  // x_D + αΔ for the first α = 1, ½, ¼, ⅛ that decreases ‖F‖∞. If none does (the Jacobian is
+  // off: the mode sequence changes near x), kFallbackPeriods periods of plain transient from
+  // x(T) instead (the mode sequence settles as in a warm-up). False only when a period fails.
   bool damped_step(State& s, State& out, const Eigen::VectorXd& f, const Eigen::VectorXd& delta,
                    std::string& error) {
+    constexpr int kFallbackPeriods = 5;
     double alpha = 1;
-    for (int halving = 0; halving < 8; ++halving, alpha /= 2) {
+    for (int halving = 0; halving < 4; ++halving, alpha /= 2) {
       State trial = s, trial_out;
       for (size_t k = 0; k < d_.size(); ++k)
         trial.x[d_[k]] += alpha * delta[static_cast<Eigen::Index>(k)];
       if (!map_.run(trial, trial_out, error)) return false;
       const double norm = (part(trial_out.x, d_) - part(trial.x, d_)).cwiseAbs().maxCoeff();
-      if (norm < f.cwiseAbs().maxCoeff() || halving == 7) {
+      if (norm < f.cwiseAbs().maxCoeff()) {
         s = std::move(trial);
         out = std::move(trial_out);
         return true;
       }
+    }
+    r_.fallback_periods += kFallbackPeriods;
+    for (int k = 0; k < kFallbackPeriods; ++k) {
+      s = out;
+      if (!map_.run(s, out, error)) return false;
     }
     return true;
   }
