@@ -227,6 +227,9 @@ CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
   cmd->add_option("--save", p.run.save, "signals written, comma separated (default: all)");
   cmd->add_option("--plot", p.run.plot, "also write a plot (.png, .svg or .pdf)");
   cmd->add_flag("--show", p.run.show, "also open the plot in a window");
+  cmd->add_option("--meas", p.run.measures, "a measurement over the periods written (as for run)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
   return cmd;
 }

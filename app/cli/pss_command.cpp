@@ -11,6 +11,7 @@
 #include "app/cli/run_plan.hpp"
 #include "app/io/output_file.hpp"
 #include "app/io/signals.hpp"
+#include "app/measure/measure.hpp"
 #include "app/plot/plot_gnuplot.hpp"
 #include "circuit/pss.hpp"
 #include "circuit/transient.hpp"
@@ -50,6 +51,24 @@ void report(const PssCommandOptions& o, const circuit::PssResult& r, double wall
   if (!files.plot_path.empty()) fmt::print("  {:<22} {}\n", "plot", files.plot_path);
 }
 
+// The netlist's .meas cards and --meas, bound to the signals: a card that cannot be bound is a
+// warning at its place and left out; a --meas that cannot is an error (printed; false).
+bool bind_measures(const PssCommandOptions& o, const LoadedNetlist& loaded,
+                   const std::vector<std::string>& names, MeasureSet& measures) {
+  const auto specs = all_measures(loaded, o.run.measures);
+  if (!specs) return false;
+  for (size_t k = 0; k < specs->size(); ++k) {
+    std::string why;
+    if (measures.add((*specs)[k], names, why)) continue;
+    if (k >= loaded.measures.size()) {
+      print_error(why);
+      return false;
+    }
+    netlist_warning(loaded, loaded.measure_spans[k], why + "; the measurement is left out");
+  }
+  return true;
+}
+
 }  // namespace
 
 int pss_command(const PssCommandOptions& o) {
@@ -71,6 +90,8 @@ int pss_command(const PssCommandOptions& o) {
     print_error(error);
     return kBadInput;
   }
+  MeasureSet measures;
+  if (!bind_measures(o, *loaded, signals.names, measures)) return kBadInput;
   const auto start = std::chrono::steady_clock::now();
   const circuit::PssResult r = circuit::periodic_steady_state(c, a, options);
   const double wall = seconds_since(start);
@@ -100,11 +121,13 @@ int pss_command(const PssCommandOptions& o) {
   PlotPanel volts, amps;
   for (const auto& n : names)
     (signal_kind(n) == SignalKind::kCurrent ? amps : volts).series.push_back({n, {}, {}});
-  std::vector<double> values;
+  std::vector<double> all, values(columns->size());
   const bool ran = circuit::run_periods(
       c, a, r, o.period, o.periods,
       [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
-        signals.evaluate(x, l, *columns, values);
+        signals.evaluate(x, l, all);
+        measures.feed(t, all);
+        for (size_t k = 0; k < columns->size(); ++k) values[k] = all[(*columns)[k]];
         writer->row(t, values);
         size_t v = 0, i = 0;
         for (size_t k = 0; k < names.size(); ++k) {
@@ -129,6 +152,9 @@ int pss_command(const PssCommandOptions& o) {
     }
   }
   report(o, r, wall, *files, transient_periods, transient_wall);
+  if (const auto results = measures.results(); !results.empty() && !o.run.quiet)
+    fmt::print("measurements (over the {} period{} written)\n{}", o.periods,
+               o.periods == 1 ? "" : "s", format_measures(results));
   return code;
 }
 

@@ -244,6 +244,18 @@ TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   EXPECT_NEAR(t1, 10e-6, 1e-15);
   EXPECT_NEAR(v1, v0, 1e-9 * std::abs(v0));
   EXPECT_NEAR(i1, i0, 1e-9 * std::abs(v0));
+  // Measurements over the orbit: the mean output D·Vin and the ripple (Vin − Vout)·D·T/L.
+  r = nsspice("pss '" + buck + "' --period 10u -o q.csv --meas 'avg v(out)' --meas 'pp i(l1)'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto at = r.output.find("measurements (over the 1 period written)");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  double avg = 0, pp = 0;
+  ASSERT_EQ(std::sscanf(r.output.substr(r.output.find("= ", at) + 2).c_str(), "%lf", &avg), 1)
+      << r.output;
+  const auto second = r.output.find("= ", r.output.find("= ", at) + 2);
+  ASSERT_EQ(std::sscanf(r.output.substr(second + 2).c_str(), "%lf", &pp), 1) << r.output;
+  EXPECT_NEAR(avg, 5.0, 0.02) << r.output;
+  EXPECT_NEAR(pp, 0.25, 0.002) << r.output;
   r = nsspice("pss '" + buck + "' --period 0");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("the period must be > 0 s"), std::string::npos) << r.output;
