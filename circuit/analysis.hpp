@@ -41,7 +41,8 @@ AnalysisResult operating_point(const Circuit& circuit, const Assembled& assemble
                                StaticSolution& out);
 
 // Every value of `circuit.dc` (inner sweep fastest): observer(values, x, λ) with values[k] the
-// value of sweep k. Stops at the first point without a solution.
+// value of sweep k. Stops at the first point without a solution. Source sweeps only: a sweep
+// over a .param (DcSweepSpec::parameter) is !ok here (the app rebuilds the circuit per value).
 using DcObserver = std::function<void(std::span<const double> sweep, const Eigen::VectorXd& x,
                                       const Eigen::VectorXd& lambda)>;
 AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& assembled,

@@ -160,6 +160,7 @@ struct DcSweepSpec {
   std::string source;  // a V or I source of the circuit
   double start = 0, stop = 0, step = 0;
   long points = 0;  // start, start + step, ..., up to stop (within 1e-9 of a step)
+  bool parameter = false;  // `source` is a top-level .param (the circuit is rebuilt per value)
 };
 // .ac DEC|OCT|LIN N FSTART FSTOP
 enum class AcVariation { kDec, kOct, kLin };

@@ -166,8 +166,9 @@ struct MeasCard {
 
 // .dc SRC START STOP STEP [SRC2 START2 STOP2 STEP2]: sweeps[0] is the inner (fastest) sweep.
 struct DcSweep {
-  Word source;  // a V or I source (hierarchical after flatten)
+  Word source;  // a V or I source (hierarchical after flatten), or a top-level .param
   Value start, stop, step;
+  bool parameter = false;  // flat tree: `source` names a top-level .param
 };
 struct DcCard {
   std::vector<DcSweep> sweeps;  // 1 or 2

@@ -47,6 +47,9 @@ struct FlattenOptions {
   std::size_t max_elements = 10'000'000;
   std::size_t max_instances = 10'000'000;
   int max_depth = 100;  // deeper subcircuit nesting is an error
+  // Top-level .param values replaced before anything is evaluated (a .dc over a parameter):
+  // (lower-case name, value).
+  std::vector<std::pair<std::string, double>> param_values;
 };
 
 Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diags,

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <numbers>
 
+#include "app/cli/param_sweep.hpp"
 #include "app/io/analysis_writer.hpp"
 #include "app/io/element_columns.hpp"
 #include "app/io/output_file.hpp"
@@ -130,6 +132,10 @@ int run_op(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
 std::vector<std::pair<std::string, std::string>> dc_scale(const circuit::Circuit& c) {
   std::vector<std::pair<std::string, std::string>> scale;
   for (size_t k = 0; k < c.dc.size(); ++k) {
+    if (c.dc[k].parameter) {  // ngspice names a parameter sweep's scale after the parameter
+      scale.emplace_back(c.dc[k].source, c.dc[k].source);
+      continue;
+    }
     const char letter = c.dc[k].source[0] == 'i' ? 'i' : 'v';
     const std::string csv = k == 0 ? fmt::format("{}-sweep", letter)
                                    : fmt::format("{}-sweep", c.dc[k].source);
@@ -149,15 +155,17 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   plot.title = title_of(loaded, o);
   plot.output = out.plot_path;
   plot.show = o.show;
-  plot.xlabel = fmt::format("{} [{}]", c.dc[0].source, c.dc[0].source[0] == 'i' ? "A" : "V");
+  plot.xlabel = c.dc[0].parameter ? c.dc[0].source
+                                   : fmt::format("{} [{}]", c.dc[0].source,
+                                                 c.dc[0].source[0] == 'i' ? "A" : "V");
   // Curves: one per signal, and per value of the outer sweep when nested (j·signals + k).
   std::vector<PlotSeries> curves;
   const bool nested = c.dc.size() > 1;
   double outer_value = 0;
   std::vector<double> values;
-  const AnalysisResult r = circuit::dc_sweep(
-      c, a, [&](std::span<const double> sweep, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
-        signals.evaluate(x, l, out.columns, values);
+  const auto point = [&](std::span<const double> sweep, const Eigen::VectorXd& x,
+                         const Eigen::VectorXd& l, const circuit::SignalTable& table) {
+        table.evaluate(x, l, out.columns, values);
         writer.row(sweep, values);
         if (curves.empty() || (nested && sweep[1] != outer_value)) {
           if (nested) outer_value = sweep[1];
@@ -172,7 +180,15 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
           curves[first + k].t.push_back(sweep[0]);
           curves[first + k].y.push_back(values[k]);
         }
-      });
+      };
+  const bool by_parameter = std::any_of(c.dc.begin(), c.dc.end(),
+                                        [](const auto& sweep) { return sweep.parameter; });
+  const AnalysisResult r =
+      by_parameter
+          ? param_dc_sweep(loaded, signals.names, point)
+          : circuit::dc_sweep(c, a,
+                              [&](std::span<const double> sweep, const Eigen::VectorXd& x,
+                                  const Eigen::VectorXd& l) { point(sweep, x, l, signals); });
   PlotPanel volts, amps;
   for (size_t i = 0; i < curves.size(); ++i) {
     const bool current = signal_kind(out.names[i % out.names.size()]) == SignalKind::kCurrent;

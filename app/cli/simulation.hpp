@@ -33,6 +33,8 @@ struct LoadedNetlist {
   // The output file named by a .control block's wrdata/write ("" if none): used when the
   // command line gives no -o.
   std::string output_file;
+  // The parsed tree, kept when a .dc sweeps a .param (the circuit is rebuilt for every value).
+  std::optional<netlist::Netlist> parsed;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

@@ -68,6 +68,14 @@ double dc_value(const DcSweepSpec& sweep, long k) {
 
 AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObserver& observer) {
   AnalysisResult r;
+  for (const auto& sweep : circuit.dc) {
+    if (!sweep.parameter) continue;
+    r.ok = false;
+    r.error = fmt::format("'{}' is a .param: its sweep rebuilds the circuit from the netlist "
+                          "for every value (app/cli/param_sweep.hpp)",
+                          sweep.source);
+    return r;
+  }
   const solvers::Mlcs& m = a.mlcs;
   std::vector<std::vector<Eigen::Index>> columns;
   for (const auto& sweep : circuit.dc) columns.push_back(source_columns(circuit, a, sweep.source));

@@ -1,6 +1,6 @@
 // .op, .dc and .ac cards → Circuit::op, Circuit::dc, Circuit::ac, with their values checked:
 //
-//   .dc SRC START STOP STEP:  SRC a V or I source; STEP ≠ 0 with the sign of STOP − START (any
+//   .dc SRC START STOP STEP:  SRC a V or I source, or a top-level .param; STEP ≠ 0 with the sign of STOP − START (any
 //       STEP when START = STOP); points = ⌊(STOP − START)/STEP + 1e-9⌋ + 1.
 //   .ac DEC|OCT N F1 F2:  N ≥ 1 an integer, 0 < F1 ≤ F2;   .ac LIN N F1 F2:  0 ≤ F1 ≤ F2.
 #include <fmt/format.h>
@@ -23,6 +23,33 @@ const Device* find_device(const Circuit& c, const std::string& name) {
   return it == c.devices.end() ? nullptr : &*it;
 }
 
+// The number of points of a sweep, or an error at `at`.
+std::optional<DcSweepSpec> sweep_points(DcSweepSpec spec, netlist::SourceSpan at,
+                                        netlist::Diagnostics& diags) {
+  const double span = spec.stop - spec.start;
+  if (!std::isfinite(spec.start) || !std::isfinite(spec.stop) || !std::isfinite(spec.step)) {
+    diags.error(at, "'.dc' values must be finite numbers");
+    return std::nullopt;
+  }
+  if (span == 0) {
+    spec.points = 1;
+    return spec;
+  }
+  if (spec.step == 0 || (span > 0) != (spec.step > 0)) {
+    diags.error(at, fmt::format("'.dc' step {:g} does not lead from {:g} to {:g}", spec.step,
+                                spec.start, spec.stop));
+    return std::nullopt;
+  }
+  const double points = std::floor(span / spec.step + 1e-9) + 1;
+  if (points > kMaxPoints) {
+    diags.error(at, fmt::format("'.dc' asks for {:.3g} points (at most {:.0g})", points,
+                                kMaxPoints));
+    return std::nullopt;
+  }
+  spec.points = static_cast<long>(points);
+  return spec;
+}
+
 std::optional<DcSweepSpec> dc_sweep(const netlist::DcSweep& s, const Circuit& c,
                                     netlist::Diagnostics& diags) {
   const std::string& name = s.source.lower;
@@ -30,6 +57,10 @@ std::optional<DcSweepSpec> dc_sweep(const netlist::DcSweep& s, const Circuit& c,
     diags.error(s.source.span,
                 "'.dc temp' is not supported: nsspice devices do not depend on temperature");
     return std::nullopt;
+  }
+  if (s.parameter) {
+    DcSweepSpec spec{name, s.start.value, s.stop.value, s.step.value, 0, true};
+    return sweep_points(spec, s.step.span, diags);
   }
   const Device* d = find_device(c, name);
   if (d == nullptr || !(std::holds_alternative<VoltageSource>(*d) ||
@@ -39,30 +70,8 @@ std::optional<DcSweepSpec> dc_sweep(const netlist::DcSweep& s, const Circuit& c,
                             d == nullptr ? "is not an element of the circuit" : "is not one"));
     return std::nullopt;
   }
-  DcSweepSpec spec{name, s.start.value, s.stop.value, s.step.value, 0};
-  const double span = spec.stop - spec.start;
-  if (!std::isfinite(spec.start) || !std::isfinite(spec.stop) || !std::isfinite(spec.step)) {
-    diags.error(s.step.span, "'.dc' values must be finite numbers");
-    return std::nullopt;
-  }
-  if (span == 0) {
-    spec.points = 1;
-    return spec;
-  }
-  if (spec.step == 0 || (span > 0) != (spec.step > 0)) {
-    diags.error(s.step.span,
-                fmt::format("'.dc' step {:g} does not lead from {:g} to {:g}", spec.step,
-                            spec.start, spec.stop));
-    return std::nullopt;
-  }
-  const double points = std::floor(span / spec.step + 1e-9) + 1;
-  if (points > kMaxPoints) {
-    diags.error(s.step.span, fmt::format("'.dc' asks for {:.3g} points (at most {:.0g})", points,
-                                         kMaxPoints));
-    return std::nullopt;
-  }
-  spec.points = static_cast<long>(points);
-  return spec;
+  return sweep_points(DcSweepSpec{name, s.start.value, s.stop.value, s.step.value, 0},
+                      s.step.span, diags);
 }
 
 std::optional<AcSpec> ac_spec(const netlist::AcCard& a, netlist::Diagnostics& diags) {

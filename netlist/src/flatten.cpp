@@ -411,6 +411,8 @@ void Flattener::run(const Netlist& net) {
   if (too_many_elements(net)) return;
   ParamScope global(nullptr, nullptr, reporter_);
   Frame top = make_frame(net, global);
+  for (const auto& [name, value] : options_.param_values)
+    global.set(Param{Word{name, name, {}}, Word{}, value, {}}, value);
   global.evaluate_all();
   expand(top);
 }

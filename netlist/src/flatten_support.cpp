@@ -158,8 +158,10 @@ bool evaluate_control(const ParamScope& scope, Card& card) {
   }
   if (auto* dc = std::get_if<DcCard>(&card)) {
     bool ok = true;
-    for (DcSweep& s : dc->sweeps)
+    for (DcSweep& s : dc->sweeps) {
       for (Value* v : {&s.start, &s.stop, &s.step}) ok = scope.evaluate(*v) && ok;
+      s.parameter = scope.has_local(s.source.lower);
+    }
     return ok;
   }
   if (auto* ac = std::get_if<AcCard>(&card)) {

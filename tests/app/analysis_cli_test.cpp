@@ -128,6 +128,27 @@ TEST_F(AnalysisCli, DcSweepWritesTheSweepColumnAndPlots) {
   EXPECT_EQ(raw_values(raw, 3).size(), 9u);
 }
 
+TEST_F(AnalysisCli, DcOverAParameterRebuildsTheCircuitPerValue) {
+  // R2 = {rload} swept (inner), V1 outer; the diode clamps v(out) at 4 V:
+  // v(out) = min(V1·R2/(R1 + R2), 4), i(d1) = max(V1/R1 − 4/R1 − 4/R2, 0) when clamped.
+  write("p.cir",
+        "load sweep\n.param rload=1k\nV1 in 0 10\nR1 in out 1k\nR2 out 0 {rload}\nD1 out z DZ\n"
+        "Vz z 0 4\n.model DZ D\n.dc rload 500 2k 500 V1 5 10 5\n.save v(out) i(d1)\n.end\n");
+  const auto r = nsspice("run p.cir -o p.csv -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto csv = lines_of(read_file(dir_ / "p.csv"));
+  ASSERT_EQ(csv.size(), 9u);
+  EXPECT_EQ(csv[0], "rload,v1-sweep,v(out),i(d1)");
+  for (size_t k = 1; k < csv.size(); ++k) {
+    double r2, v1, vout, id;
+    ASSERT_EQ(std::sscanf(csv[k].c_str(), "%lf,%lf,%lf,%lf", &r2, &v1, &vout, &id), 4);
+    EXPECT_DOUBLE_EQ(r2, 500.0 * static_cast<double>((k - 1) % 4 + 1));
+    EXPECT_DOUBLE_EQ(v1, k <= 4 ? 5 : 10);
+    EXPECT_NEAR(vout, std::min(v1 * r2 / (1e3 + r2), 4.0), 1e-12) << csv[k];
+    EXPECT_NEAR(id, std::max(v1 / 1e3 - 4 / 1e3 - 4 / r2, 0.0), 1e-15) << csv[k];
+  }
+}
+
 TEST_F(AnalysisCli, AcWritesDbAndPhaseColumnsComplexRawAndABodePlot) {
   write("rlc.cir", kRlc);
   auto r = nsspice("run rlc.cir -o rlc.csv --save 'v(b),i(l1)' --plot bode.png");

@@ -134,6 +134,19 @@ TEST(DcSweep, DescendingSweepAndOnePoint) {
   EXPECT_EQ(sweep_of(one).sweep.size(), 1u);
 }
 
+TEST(DcSweep, AParameterSweepIsMarkedAndLeftToTheCaller) {
+  // The circuit layer sweeps sources only (a new right-hand side); a .param sweep rebuilds the
+  // circuit per value (app/cli/param_sweep.hpp, tested through the command line).
+  const Ready r = ready("p\n.param rl=1k\nV1 a 0 1\nR1 a 0 {rl}\n.dc rl 1k 4k 1k\n.end\n");
+  ASSERT_EQ(r.e.circuit.dc.size(), 1u);
+  EXPECT_TRUE(r.e.circuit.dc[0].parameter);
+  EXPECT_EQ(r.e.circuit.dc[0].points, 4);
+  const AnalysisResult res = dc_sweep(
+      r.e.circuit, r.a, [](std::span<const double>, const Eigen::VectorXd&, const Eigen::VectorXd&) {});
+  EXPECT_FALSE(res.ok);
+  EXPECT_NE(res.error.find("'rl' is a .param"), std::string::npos) << res.error;
+}
+
 TEST(AnalysisCards, BadCardsAreErrorsAtTheirPlace) {
   struct Case {
     std::string card, message;
