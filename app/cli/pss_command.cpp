@@ -92,6 +92,9 @@ int pss_command(const PssCommandOptions& o) {
   }
   MeasureSet measures;
   if (!bind_measures(o, *loaded, signals.names, measures)) return kBadInput;
+  if (c.method == circuit::TranMethod::kEvent)
+    fmt::print(stderr, "nsspice: note: .options method=event: the PSS shoots with the map of the "
+                       "fixed-step theta-scheme\n");
   const auto start = std::chrono::steady_clock::now();
   const circuit::PssResult r = circuit::periodic_steady_state(c, a, options);
   const double wall = seconds_since(start);
