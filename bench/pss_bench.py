@@ -62,7 +62,8 @@ def run_pss(exe, netlist, period, steps, limit):
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
         wall = time.perf_counter() - t0
     out = proc.stdout + proc.stderr
-    res = {"command": " ".join(cmd[1:]), "exit": proc.returncode, "process_wall_s": wall,
+    shown = " ".join(cmd[1:]).replace(str(ROOT) + "/", "")
+    res = {"command": shown, "exit": proc.returncode, "process_wall_s": wall,
            "newton_iterations": number(r"Newton iterations\s+(\d+)", out, int),
            "pss_periods": number(r"periods simulated\s+(\d+)", out, int),
            "pss_s": number(r"time\s+([0-9.e+-]+) s", out),
