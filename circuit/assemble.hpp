@@ -52,6 +52,8 @@ struct Assembled {
   std::vector<std::string> pair_names;     // device name of each complementarity pair
   std::vector<int> pair_device;            // index into Circuit::devices
   std::vector<Waveform> sources;           // s(t) components
+  std::vector<int> source_device;          // index into Circuit::devices of each s(t) component
+                                           // (−1: none, the .ic holding sources)
   std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)
   std::vector<SwitchInfo> switch_info;
   // Which pair of a multi-pair device ("forward"/"breakdown", "lower"/"upper", "gs1"...);

@@ -35,11 +35,13 @@ struct VoltageSource {
   std::string name;
   int p = 0, n = 0;  // v_p − v_n = V(t); branch current p → n through the source
   Waveform wave;
+  double ac_mag = 0, ac_phase_deg = 0;  // AC mag [phase]: the .ac excitation
 };
 struct CurrentSource {
   std::string name;
   int p = 0, n = 0;  // current I(t) flows from p through the source to n
   Waveform wave;
+  double ac_mag = 0, ac_phase_deg = 0;  // AC mag [phase]: the .ac excitation
 };
 struct DiodeModel {
   std::string name;
@@ -187,6 +189,21 @@ struct DiodeConversion {
   double cj = 0;  // the linear junction capacitance stamped [F]
 };
 
+// .dc: one swept source; Circuit::dc[0] is the inner (fastest) sweep, [1] the outer one.
+struct DcSweepSpec {
+  std::string source;  // a V or I source of the circuit
+  double start = 0, stop = 0, step = 0;
+  long points = 0;  // start, start + step, ..., up to stop (within 1e-9 of a step)
+  bool parameter = false;  // `source` is a top-level .param (the circuit is rebuilt per value)
+};
+// .ac DEC|OCT|LIN N FSTART FSTOP
+enum class AcVariation { kDec, kOct, kLin };
+struct AcSpec {
+  AcVariation variation = AcVariation::kDec;
+  long points = 0;  // per decade / per octave / in all
+  double fstart = 0, fstop = 0;
+};
+
 struct Circuit {
   std::string title;
   std::vector<std::string> nodes;  // nodes[0] = "0" (ground); names in lower case
@@ -202,6 +219,9 @@ struct Circuit {
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
   std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
+  bool op = false;                // a .op card
+  std::vector<DcSweepSpec> dc;    // the last .dc card (empty: none)
+  std::optional<AcSpec> ac;       // the last .ac card
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -3,14 +3,15 @@
 //   netlist := title-line card* [.end]
 //   card    := element | X-instance | .model | .param | .subckt ... .ends | .include | .lib
 //            | .tran | .op | .ic | .nodeset | .options | .print/.save/.probe | .meas | .global
+//            | .dc | .ac
 //
 // Two stages use this tree:
 //  * parse_string()/parse_file() give the PARSED tree: it may hold expressions (Value::expr,
 //    Param::raw = "{...}"), ParamCard, InstanceCard, IncludeCard, GlobalCard, subcircuit
 //    definitions (Netlist::subckts) and library sections (Netlist::libs).
 //  * flatten() (netlist/flatten.hpp) gives the FLAT tree: only ElementCard, ModelCard, TranCard,
-//    OpCard, IcCard, NodesetCard, OptionsCard, SaveCard, MeasCard; every Value and every
-//    expression Param is a number; subcircuits are expanded into hierarchical names
+//    OpCard, IcCard, NodesetCard, OptionsCard, SaveCard, MeasCard, DcCard, AcCard; every Value
+//    and every expression Param is a number; subcircuits are expanded into hierarchical names
 //    ("x1.x2.r3", nodes "x1.n3"); subckts and libs are empty.
 // Values keep their source spans so later layers can report errors at the right place.
 #pragma once
@@ -204,6 +205,25 @@ struct MeasCard {
   SourceSpan span;
 };
 
+// .dc SRC START STOP STEP [SRC2 START2 STOP2 STEP2]: sweeps[0] is the inner (fastest) sweep.
+struct DcSweep {
+  Word source;  // a V or I source (hierarchical after flatten), or a top-level .param
+  Value start, stop, step;
+  bool parameter = false;  // flat tree: `source` names a top-level .param
+};
+struct DcCard {
+  std::vector<DcSweep> sweeps;  // 1 or 2
+  SourceSpan span;
+};
+
+// .ac DEC|OCT|LIN N FSTART FSTOP
+struct AcCard {
+  Word variation;  // lower: "dec", "oct" or "lin"
+  Value points;    // points per decade / octave, or in all (lin)
+  Value fstart, fstop;
+  SourceSpan span;
+};
+
 // ---- Parsed tree only (flatten() removes these) ----
 
 // .param a=1 b={2*a}  (values are expressions even without braces: ".param c=a*2")
@@ -237,7 +257,8 @@ struct GlobalCard {
 
 using Card =
     std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard, NodesetCard,
-                 SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard, GlobalCard, StepCard>;
+                 SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard, GlobalCard, StepCard,
+                 DcCard, AcCard>;
 
 // .subckt NAME pin... [params:] [k=v ...] ... .ends [NAME]
 struct SubcktDef {

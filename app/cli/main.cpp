@@ -11,6 +11,7 @@
 #include "app/cli/compare_command.hpp"
 #include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
+#include "app/cli/pss_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
 #include "app/cli/view_command.hpp"
@@ -177,6 +178,8 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
   add_sweep_options(cmd, run);
+  cmd->add_option("--analysis", run.analysis,
+                  "tran, op, dc or ac (default: the netlist's .tran, else its .ac, .dc or .op)");
   return cmd;
 }
 
@@ -273,6 +276,31 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   return ccmd;
 }
 
+CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
+  CLI::App* cmd =
+      app.add_subcommand("pss", "periodic steady state by shooting-Newton (docs/analyses.md)");
+  cmd->add_option("netlist", p.run.netlist, "SPICE-like netlist (.cir)")->required();
+  cmd->add_option("--period", p.period, "the period T in seconds (the sources' period)")
+      ->required()
+      ->transform(kSpiceNumber);
+  cmd->add_option("--periods", p.periods, "periods written (default 1)");
+  cmd->add_option("--steps", p.steps, "steps per period (default: T / .tran step, else 1000)");
+  cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
+  cmd->add_option("--compare-transient", p.compare_transient,
+                  "also run the plain transient up to N periods: periods and time to settle");
+  cmd->add_option("-o,--output", p.run.output, "waveform file: .csv or .raw");
+  cmd->add_option("--format", p.run.format, "csv, raw (binary) or rawascii")
+      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
+  cmd->add_option("--save", p.run.save, "signals written, comma separated (default: all)");
+  cmd->add_option("--plot", p.run.plot, "also write a plot (.png, .svg or .pdf)");
+  cmd->add_flag("--show", p.run.show, "also open the plot in a window");
+  cmd->add_option("--meas", p.run.measures, "a measurement over the periods written (as for run)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
+  return cmd;
+}
+
 // Parses the command line. nullopt: go on; else the exit code: 0 after --help/--version, 1
 // (bad input, as documented) for every parse error, with CLI11's message and a hint.
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
@@ -325,7 +353,10 @@ int main(int argc, char** argv) {
   models_cmd->add_flag("--ideal", models.ideal, "as .options idealize: the ideal diodes");
   run_cmd->add_flag("--ideal", run.run.ideal,
                     "every SPICE diode the ideal one (.options idealize)");
+  nsspice::app::PssCommandOptions pss;
+  CLI::App* pss_cmd = add_pss(app, pss);
   if (const auto code = parse(app, argc, argv)) return *code;
+  if (*pss_cmd) return check_stdout(nsspice::app::pss_command(pss));
   if (*models_cmd) return check_stdout(nsspice::app::models_command(models));
   if (*run_cmd) return check_stdout(nsspice::app::run_command(run.options()));
   if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));

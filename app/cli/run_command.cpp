@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/cli/analysis_command.hpp"
 #include "app/cli/interrupt.hpp"
 #include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
@@ -351,16 +352,26 @@ int run_command(const RunOptions& o) {
   // From here on SIGINT/SIGTERM stop the run after the current row (app/cli/interrupt.hpp).
   const InterruptScope interrupt;
   const auto wall_start = std::chrono::steady_clock::now();
-  const auto loaded = load_netlist(o.netlist);
+  const auto loaded = load_netlist(o.netlist, false);
   if (!loaded) return kBadInput;
   if (o.ideal) circuit::idealize_diodes(loaded->circuit);
   if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0)
     return sweep_command(o, *loaded);
   const circuit::Circuit& circuit = loaded->circuit;
+  std::string error;
+  const auto choice = choose_analysis(o.analysis, circuit, o.netlist, error);
+  if (!choice) {
+    print_error(error);
+    return kBadInput;
+  }
+  for (const auto& card : choice->others)
+    fmt::print(stderr, "nsspice: note: the netlist's {} is not run (one analysis per run: "
+               "--analysis {})\n", card, card.substr(1));
+  if (choice->kind != AnalysisKind::kTran) return analysis_command(o, *loaded, *choice);
+  if (choice->print_op && !o.quiet && !print_operating_point(*loaded)) return kSimulationFailed;
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
   // Everything the user asked for is merged and checked before anything is written.
-  std::string error;
   auto plan = make_run_plan(o, *loaded, signals.names, error);
   if (!plan) {
     print_error(error);

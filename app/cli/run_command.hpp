@@ -42,6 +42,7 @@ struct RunOptions {
   std::uint64_t seed = 1;
   int jobs = 0;
   std::vector<std::string> specs;
+  std::string analysis;  // --analysis tran|op|dc|ac ("" = chosen from the netlist's cards)
 
   // Empty when the command line's own numbers are in range (--grid, --dump-mlcp,
   // --dump-mlcp-time), else the option and its allowed range. theta, step and evrtol are

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -194,13 +195,10 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
     if (!spec) return std::nullopt;
     measures.push_back(std::move(*spec));
   }
-  const std::string stem = std::filesystem::path(o.netlist).stem().string();
-  plan.plot_path = !o.plot.empty() ? o.plot : o.plot_default ? stem + ".png" : "";
+  const auto files = run_files(o, loaded, error);
+  if (!files) return std::nullopt;
+  plan.plot_path = files->plot_path;
   plan.plotting = !plan.plot_path.empty() || o.show;
-  if (!plan.plot_path.empty() && !plot_extension_ok(plan.plot_path)) {
-    error = fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", plan.plot_path);
-    return std::nullopt;
-  }
   auto output =
       make_output_plan(output_request(o, loaded, signal_names, std::move(measures), plan.plotting),
                        signal_names, error);
@@ -211,15 +209,94 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
   plan.grid = o.grid;
   if (plan.grid && plan.event_driven)
     plan.overrides.output_step = *plan.grid;  // the integrator's dense output
-  // -o, else the file of a .control block's wrdata/write, else <netlist stem>.csv.
-  plan.output_path = !o.output.empty()             ? o.output
-                     : !loaded.output_file.empty() ? loaded.output_file
-                                                   : stem + ".csv";
-  const auto format = output_format(plan.output_path, o.format, error);
-  if (!format) return std::nullopt;
-  plan.format = *format;
+  plan.output_path = files->output_path;
+  plan.format = files->format;
   if (error = check_output_size(o, loaded, plan); !error.empty()) return std::nullopt;
   return plan;
+}
+
+std::optional<RunFiles> run_files(const RunOptions& o, const LoadedNetlist& loaded,
+                                  std::string& error) {
+  RunFiles files;
+  const std::string stem = std::filesystem::path(o.netlist).stem().string();
+  files.plot_path = !o.plot.empty() ? o.plot : o.plot_default ? stem + ".png" : "";
+  if (!files.plot_path.empty() && !plot_extension_ok(files.plot_path)) {
+    error = fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", files.plot_path);
+    return std::nullopt;
+  }
+  files.output_path = !o.output.empty()             ? o.output
+                      : !loaded.output_file.empty() ? loaded.output_file
+                                                    : stem + ".csv";
+  const auto format = output_format(files.output_path, o.format, error);
+  if (!format) return std::nullopt;
+  files.format = *format;
+  return files;
+}
+
+const char* analysis_card(AnalysisKind kind) {
+  switch (kind) {
+    case AnalysisKind::kOp:
+      return ".op";
+    case AnalysisKind::kDc:
+      return ".dc";
+    case AnalysisKind::kAc:
+      return ".ac";
+    case AnalysisKind::kTran:
+      break;
+  }
+  return ".tran";
+}
+
+std::optional<AnalysisChoice> choose_analysis(const std::string& option,
+                                              const circuit::Circuit& circuit,
+                                              const std::string& netlist_path,
+                                              std::string& error) {
+  using enum AnalysisKind;
+  const std::vector<std::pair<AnalysisKind, bool>> present = {{kTran, circuit.tran.has_value()},
+                                                              {kAc, circuit.ac.has_value()},
+                                                              {kDc, !circuit.dc.empty()},
+                                                              {kOp, circuit.op}};
+  AnalysisChoice choice;
+  bool found = false;
+  if (!option.empty()) {
+    const std::vector<std::string> names = {"tran", "op", "dc", "ac"};
+    const auto it = std::find(names.begin(), names.end(), option);
+    if (it == names.end()) {
+      error = fmt::format("--analysis '{}': expected tran, op, dc or ac{}", option,
+                          netlist::did_you_mean(option, names));
+      return std::nullopt;
+    }
+    choice.kind = static_cast<AnalysisKind>(it - names.begin());
+    found = std::any_of(present.begin(), present.end(),
+                        [&](const auto& p) { return p.first == choice.kind && p.second; });
+    // .op needs no parameters: any netlist has an operating point.
+    if (!found && choice.kind != kOp) {
+      error = fmt::format("--analysis {}: the netlist has no {} card", option,
+                          analysis_card(choice.kind));
+      return std::nullopt;
+    }
+    found = true;
+  }
+  for (const auto& [kind, here] : present) {
+    if (!here) continue;
+    if (!found) {
+      choice.kind = kind;
+      found = true;
+    } else if (kind != choice.kind) {
+      if (kind == kOp)
+        choice.print_op = true;
+      else
+        choice.others.push_back(analysis_card(kind));
+    }
+  }
+  if (!found) {
+    error = fmt::format(
+        "'{}' has no analysis card (.tran, .op, .dc or .ac): nothing to simulate (add e.g. "
+        "'.tran 1u 1m' or '.op')",
+        netlist_path);
+    return std::nullopt;
+  }
+  return choice;
 }
 
 }  // namespace nsspice::app

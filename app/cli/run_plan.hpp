@@ -57,6 +57,34 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
                                            const std::vector<std::string>& signal_names,
                                            std::string& error);
 
+// The files of a run: the output (-o, else the file of a .control block's wrdata/write, else
+// <netlist stem>.csv), its format (--format, else by extension) and the plot file (--plot;
+// "" = none). nullopt with `error` for an unknown --format or a plot that is not .png/.svg/.pdf.
+struct RunFiles {
+  std::string output_path;
+  OutputFormat format = OutputFormat::kCsv;
+  std::string plot_path;
+};
+std::optional<RunFiles> run_files(const RunOptions& options, const LoadedNetlist& loaded,
+                                  std::string& error);
+
+// The analysis of a `run` (decided here only): --analysis, else the netlist's .tran, else its
+// .ac, .dc or .op (the first present in that order). A .op next to the analysis that runs is
+// printed too (print_op); the netlist's other analysis cards are named in `others` (a note).
+enum class AnalysisKind { kTran, kOp, kDc, kAc };
+struct AnalysisChoice {
+  AnalysisKind kind = AnalysisKind::kTran;
+  bool print_op = false;
+  std::vector<std::string> others;  // ".ac", ".dc": present, not run
+};
+// nullopt with `error` when the netlist has no analysis card, or --analysis is unknown or names
+// one that the netlist lacks.
+std::optional<AnalysisChoice> choose_analysis(const std::string& option,
+                                              const circuit::Circuit& circuit,
+                                              const std::string& netlist_path,
+                                              std::string& error);
+const char* analysis_card(AnalysisKind kind);  // ".tran", ".op", ".dc", ".ac"
+
 struct RunPlan {
   circuit::TranSettings tran;           // resolved and validated
   circuit::TransientOptions overrides;  // the command line's, as the transient driver takes them

@@ -103,6 +103,9 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);
   if (flat.output_file) loaded->output_file = flat.output_file->text;
+  if (std::any_of(loaded->circuit.dc.begin(), loaded->circuit.dc.end(),
+                  [](const circuit::DcSweepSpec& s) { return s.parameter; }))
+    loaded->parsed = parsed;
   std::vector<std::string> meas_errors;
   for (const auto& card : flat.cards) {
     if (const auto* step = std::get_if<netlist::StepCard>(&card)) loaded->steps.push_back(*step);

@@ -36,6 +36,8 @@ struct LoadedNetlist {
   // command line gives no -o.
   std::string output_file;
   std::vector<netlist::StepCard> steps;  // .step cards (values evaluated), in order
+  // The parsed tree, kept when a .dc sweeps a .param (the circuit is rebuilt for every value).
+  std::optional<netlist::Netlist> parsed;
 };
 
 // What one run of a sweep or Monte Carlo changes in the netlist it loads.

@@ -179,6 +179,7 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
                           [](const auto&) {}},
                dev);
     record(out, st, before, index);
+    out.source_device.resize(out.sources.size(), index);
   }
   stamp_mutuals(circuit, st, col);
   for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
@@ -197,6 +198,7 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
       st.s.emplace_back(k, st.new_source(Dc{value}), 1.0);
     }
   }
+  out.source_device.resize(out.sources.size(), -1);
   finish(out, st);
   out.unknown_devices.resize(static_cast<size_t>(out.mlcs.n));
   return out;

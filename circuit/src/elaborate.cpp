@@ -124,11 +124,7 @@ double* Elaborator::step_option(const std::string& name) {
 
 void Elaborator::controls(const std::vector<netlist::Card>& cards) {
   for (const auto& card : cards) {
-    if (const auto* op = std::get_if<netlist::OpCard>(&card)) {
-      diags_.warning(op->span,
-                     "'.op': the operating point is computed as the start of the "
-                     "transient (without UIC); it is not reported on its own");
-    } else if (const auto* ns = std::get_if<netlist::NodesetCard>(&card)) {
+    if (const auto* ns = std::get_if<netlist::NodesetCard>(&card)) {
       diags_.warning(ns->span,
                      "'.nodeset' ignored: the operating point is a complementarity "
                      "problem solved exactly, it needs no start guess");
@@ -255,6 +251,7 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags) 
   e.elements(netlist.cards);
   e.references();
   e.pwl_models();
+  detail::elaborate_analyses(netlist.cards, circuit, diags);
   if (!diags.has_errors()) check_topology(circuit, diags);
   return circuit;
 }

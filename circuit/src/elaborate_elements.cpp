@@ -160,10 +160,12 @@ void Elaborator::passive(const netlist::ElementCard& e, char letter) {
   if (letter == 'v' || letter == 'i') {
     auto wave = waveform(e);
     if (!wave) return;
+    const double ac_mag = param(e, "ac").value_or(0);
+    const double ac_phase = param(e, "acphase").value_or(0);
     if (letter == 'v')
-      add(e, VoltageSource{name, a, b, std::move(*wave)});
+      add(e, VoltageSource{name, a, b, std::move(*wave), ac_mag, ac_phase});
     else
-      add(e, CurrentSource{name, a, b, std::move(*wave)});
+      add(e, CurrentSource{name, a, b, std::move(*wave), ac_mag, ac_phase});
   }
 }
 

@@ -83,4 +83,9 @@ class Elaborator {
   void convert_mos(MosModel& q, const Scales& scales);
 };
 
+// .op, .dc and .ac cards into Circuit::op, dc, ac (after the elements: a .dc names a source).
+// The last .dc / .ac card counts (a warning for the earlier ones).
+void elaborate_analyses(const std::vector<netlist::Card>& cards, Circuit& circuit,
+                        netlist::Diagnostics& diags);
+
 }  // namespace nsspice::circuit::detail

@@ -81,5 +81,7 @@ std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>&
 std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items);
 std::optional<OptionsCard> parse_options(const CardReader& r, const std::vector<Item>& items);
 std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>& items);
+std::optional<DcCard> parse_dc(const CardReader& r, const std::vector<Item>& items);
+std::optional<AcCard> parse_ac(const CardReader& r, const std::vector<Item>& items);
 
 }  // namespace nsspice::netlist::detail

@@ -84,10 +84,9 @@ bool parse_function(Context& c, std::size_t& i) {
   return true;
 }
 
-// "AC mag [phase]" at items[i]: kept as params ac / acphase, with a warning.
+// "AC mag [phase]" at items[i]: kept as params ac / acphase (the .ac analysis's excitation).
 void read_ac(Context& c, std::size_t& i) {
   const Item& ac = c.items[i];
-  c.r.warning(c.r.span(ac), "AC specification ignored (no AC analysis)");
   ++i;
   for (const char* name : {"ac", "acphase"}) {
     if (i >= c.items.size() || !CardReader::is_number(c.items[i])) return;

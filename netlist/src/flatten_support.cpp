@@ -157,6 +157,19 @@ bool evaluate_control(const ParamScope& scope, Card& card) {
     if (t->tmax) ok = scope.evaluate(*t->tmax) && ok;
     return ok;
   }
+  if (auto* dc = std::get_if<DcCard>(&card)) {
+    bool ok = true;
+    for (DcSweep& s : dc->sweeps) {
+      for (Value* v : {&s.start, &s.stop, &s.step}) ok = scope.evaluate(*v) && ok;
+      s.parameter = scope.has_local(s.source.lower);
+    }
+    return ok;
+  }
+  if (auto* ac = std::get_if<AcCard>(&card)) {
+    bool ok = true;
+    for (Value* v : {&ac->points, &ac->fstart, &ac->fstop}) ok = scope.evaluate(*v) && ok;
+    return ok;
+  }
   if (auto* ic = std::get_if<IcCard>(&card)) return evaluate_entries(scope, ic->entries);
   if (auto* st = std::get_if<StepCard>(&card)) {
     bool ok = true;

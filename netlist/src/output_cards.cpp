@@ -6,6 +6,8 @@
 //                | all | allv | alli | '@' name '[' param ']' | node      (node -> "v(node)")
 //        @name[i] @name[id] @name[c] -> "i(name)"; @name[p] -> "p(name)" (ngspice's device
 //        quantities that nsspice has: the element current and power)
+//        in .print ac: vdb(x) vm(x) vp(x) vr(x) vi(x) -> "v(x)", idb(x) ... -> "i(x)" (the .ac
+//        file has dB and phase of each saved signal)
 //   .meas|.measure analysis name item...     (items kept as compact lower-case tokens)
 // A signal of another form is a warning and is dropped from the list.
 #include <fmt/format.h>
@@ -54,14 +56,28 @@ std::string signal_text(const CardReader& r, const Item& item) {
   return "";
 }
 
+// In `.print ac`: ngspice's magnitude/phase forms vdb(x) vm(x) vp(x) vr(x) vi(x) (and i...)
+// name the signal v(x) (i(x)), whose dB and phase the .ac analysis writes; "" otherwise.
+std::string ac_form(const CardReader& r, const Item& item) {
+  const std::string head = ascii_lower(item.word.text);
+  if (item.has_value || !item.has_group || head.size() < 2) return "";
+  const std::string rest = head.substr(1);
+  if (rest != "db" && rest != "m" && rest != "p" && rest != "r" && rest != "i") return "";
+  if ((head[0] != 'v' || !plain_args(item, 1, 2)) && (head[0] != 'i' || !plain_args(item, 1, 1)))
+    return "";
+  std::string text = ascii_lower(compact_text(r, item));
+  text.erase(1, head.size() - 1);  // "vdb(out)" -> "v(out)"
+  return text;
+}
+
 // The suggestion for a signal of an unsupported form.
 std::string signal_hint(const std::string& lower) {
   if (lower.starts_with('@'))
     return "nsspice has a device's current (@name[i], @d1[id]) and power (@name[p])";
   if (lower.starts_with("vdb(") || lower.starts_with("vm(") || lower.starts_with("vp(") ||
       lower.starts_with("vr(") || lower.starts_with("vi("))
-    return "AC magnitudes and phases need an .ac analysis, which nsspice does not have; use "
-           "v(node)";
+    return "the .ac analysis writes magnitude and phase (vdb, vp) of every v(node) it saves; "
+           "name v(node)";
   return "use v(node), v(a,b), i(name), p(name), @name[i], all, allv or alli";
 }
 
@@ -98,7 +114,9 @@ std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>&
     card.analysis = r.word(items[i++].word);
   }
   for (; i < items.size(); ++i) {
-    const std::string text = signal_text(r, items[i]);
+    std::string text = signal_text(r, items[i]);
+    if (text.empty() && card.analysis && card.analysis->lower == "ac")
+      text = ac_form(r, items[i]);
     if (text.empty()) {
       r.warning(r.span(items[i]),
                 fmt::format("unsupported signal '{}' in {} ignored ({})", r.text(items[i]),

@@ -77,15 +77,16 @@ class Parser {
 };
 
 bool is_control_card(const std::string& k) {
-  for (const char* c : {".tran", ".op", ".ic", ".nodeset", ".options", ".option", ".opt", ".temp",
-                        ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title", ".step"}) {
+  for (const char* c : {".tran", ".op", ".dc", ".ac", ".ic", ".nodeset", ".options", ".option",
+                        ".opt", ".temp", ".print", ".save", ".probe", ".meas", ".measure",
+                        ".global", ".title", ".step"}) {
     if (k == c) return true;
   }
   return false;
 }
 
 bool is_other_analysis(const std::string& k) {
-  for (const char* c : {".ac", ".dc", ".noise", ".tf", ".pz", ".sens", ".disto", ".four",
+  for (const char* c : {".noise", ".tf", ".pz", ".sens", ".disto", ".four",
                         ".fourier", ".pss", ".sp"}) {
     if (k == c) return true;
   }
@@ -145,6 +146,10 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     push(detail::parse_tran(r, items));
   } else if (k == ".op") {
     push(detail::parse_op(r, items));
+  } else if (k == ".dc") {
+    push(detail::parse_dc(r, items));
+  } else if (k == ".ac") {
+    push(detail::parse_ac(r, items));
   } else if (k == ".ic") {
     push(detail::parse_ic(r, items));
   } else if (k == ".nodeset") {
@@ -194,8 +199,8 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
   } else if (k == ".control") {
     // Its lines follow as control cards (Parser::control).
   } else if (is_other_analysis(k)) {
-    r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored (only .tran and "
-                                        ".op analyses exist)",
+    r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored (only .tran, .op, "
+                                        ".dc and .ac analyses exist)",
                                         keyword.text));
   } else {
     r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored", keyword.text));
@@ -229,12 +234,12 @@ bool Parser::skip(const detail::LogicalCard& card) {
 }
 
 // A line of a .control block (ngspice's interpreter), read as nsspice can:
-//   tran ...            as a .tran card;       op  as .op
+//   tran ...            as a .tran card;       op  as .op;   dc ..., ac ...  as .dc, .ac
 //   option(s) ...       as .options;           save ...  as .save
 //   wrdata FILE vec...  write FILE [vec...]: FILE is the output file, the vectors are saved
 //   set ...             front-end variables: accepted (they shape ngspice's own output)
 //   run                 accepted (nsspice runs the analysis anyway)
-//   ac dc noise ...     warned: not supported (only the transient analysis runs)
+//   noise tf pz ...     warned: not supported
 //   anything else (plot, let, echo, print, quit, loops, ...) warned once per command word.
 void Parser::control(const detail::LogicalCard& card) {
   Diagnostics local;
@@ -257,6 +262,10 @@ void Parser::control(const detail::LogicalCard& card) {
     push(detail::parse_tran(r, *items));
   } else if (word == "op") {
     push(detail::parse_op(r, *items));
+  } else if (word == "dc") {
+    push(detail::parse_dc(r, *items));
+  } else if (word == "ac") {
+    push(detail::parse_ac(r, *items));
   } else if (word == "option" || word == "options" || word == "opt") {
     push(detail::parse_options(r, *items));
   } else if (word == "save") {
@@ -279,12 +288,12 @@ void Parser::control(const detail::LogicalCard& card) {
     }
   } else if (word == "set" || word == "run") {
     // accepted: nothing of ngspice's front end to set; the analysis runs anyway
-  } else if (word == "ac" || word == "dc" || word == "noise" || word == "tf" || word == "pz" ||
+  } else if (word == "noise" || word == "tf" || word == "pz" ||
              word == "sens" || word == "disto" || word == "fourier" || word == "pss" ||
              word == "sp") {
     warn_once(
-        fmt::format("'.control' analysis '{}' not supported, ignored (only the transient "
-                    "analysis runs)",
+        fmt::format("'.control' analysis '{}' not supported, ignored (nsspice runs tran, op, "
+                    "dc and ac)",
                     word));
   } else {
     warn_once(

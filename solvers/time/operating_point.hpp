@@ -1,11 +1,13 @@
 #pragma once
 // Static operating point (docs/formulation.md §2): E x' = 0, sources at t,
 //
-//   G x − B λ = b(t),   w = C x + D λ + d,   0 ≤ w ⊥ λ ≥ 0,
+//   G x − B λ = b,   w = C x + D λ + d,   0 ≤ w ⊥ λ ≥ 0,
 //
 // solved by the same mode iteration as a time step (W = G). It can have a set of solutions
-// (AB08 §1.1.7); the one returned is the one the mode iteration reaches from `mode` (all pairs
-// off by default), which is deterministic.
+// (AB08 §1.1.7); the one returned is the one the mode iteration reaches from the start mode
+// (all pairs off by default), which is deterministic. Ideal switches take the state their
+// control has at the solution (rounds of solve / update until the states agree, hysteresis
+// settling them).
 #include <Eigen/Core>
 #include <vector>
 
@@ -21,5 +23,24 @@ struct OperatingPoint {
 };
 
 OperatingPoint solve_operating_point(const Mlcs& mlcs, double t);
+
+// The static MLCP for many right-hand sides b (a .dc sweep): one symbolic analysis, the mode
+// factors cached across solves, each solve warm-started from the previous mode and switch
+// states (a sweep moves continuously, so the next mode is usually the last one).
+class StaticMlcp {
+ public:
+  explicit StaticMlcp(const Mlcs& mlcs);
+  // The operating point for b = S s (the sources' values s); warm-started from the last solve.
+  OperatingPoint solve(const Eigen::VectorXd& b);
+  const ModeMlcpStats& stats() const { return solver_.stats(); }
+
+ private:
+  const Mlcs& mlcs_;
+  SparseMatrix g_;
+  KluSymbolic symbolic_;
+  ModeMlcp solver_;
+  std::vector<char> mode_;  // the last accepted mode
+  std::vector<char> on_;    // the switch states of the last solve
+};
 
 }  // namespace nsspice::solvers

@@ -82,13 +82,10 @@ TEST(NetlistCards, SourceFunctions) {
   EXPECT_EQ(card<ElementCard>(p, 5).functions.at(0).args.size(), 2u);  // defaults applied later
 }
 
-TEST(NetlistCards, AcSpecificationIsKeptWithAWarning) {
+TEST(NetlistCards, AcSpecificationIsKept) {
   auto p = parse("t\nV1 a 0 DC 1 AC 1 90 SIN(0 1 1k)\n");
   EXPECT_EQ(p.diags.error_count(), 0);
-  EXPECT_EQ(p.text(),
-            "t.cir:2:13: warning: AC specification ignored (no AC analysis)\n"
-            "V1 a 0 DC 1 AC 1 90 SIN(0 1 1k)\n"
-            "            ^~\n");
+  EXPECT_EQ(p.text(), "");
   const auto& v = card<ElementCard>(p, 0);
   EXPECT_DOUBLE_EQ(v.value->value, 1);
   ASSERT_EQ(v.params.size(), 2u);
@@ -97,6 +94,39 @@ TEST(NetlistCards, AcSpecificationIsKeptWithAWarning) {
   EXPECT_EQ(v.params[1].name.lower, "acphase");
   EXPECT_DOUBLE_EQ(v.params[1].number.value_or(0), 90);
   EXPECT_EQ(v.functions.size(), 1u);
+}
+
+TEST(NetlistCards, DcAndAcCards) {
+  auto p = parse(
+      "t\n.dc V1 0 5 0.1 I2 0 1m {2*0.5m}\n.ac DEC 10 1 1meg\n.control\nac lin 5 1k 2k\n"
+      "dc v1 1 2 1\n.endc\n");
+  EXPECT_EQ(p.diags.error_count(), 0) << p.text();
+  const auto& dc = card<DcCard>(p, 0);
+  ASSERT_EQ(dc.sweeps.size(), 2u);
+  EXPECT_EQ(dc.sweeps[0].source.lower, "v1");
+  EXPECT_DOUBLE_EQ(dc.sweeps[0].step.value, 0.1);
+  EXPECT_EQ(dc.sweeps[1].source.lower, "i2");
+  EXPECT_EQ(dc.sweeps[1].step.expr, "2*0.5m");
+  const auto& ac = card<AcCard>(p, 1);
+  EXPECT_EQ(ac.variation.lower, "dec");
+  EXPECT_DOUBLE_EQ(ac.fstop.value, 1e6);
+  EXPECT_EQ(card<AcCard>(p, 2).variation.lower, "lin");
+  EXPECT_EQ(card<DcCard>(p, 3).sweeps.size(), 1u);
+  auto bad = parse("t\n.dc V1 0 5\n.ac dec x 1 2\n");
+  EXPECT_EQ(bad.diags.error_count(), 2) << bad.text();
+  EXPECT_NE(bad.text().find("t.cir:2:10: error: .dc needs SRC START STOP STEP"), std::string::npos)
+      << bad.text();
+}
+
+TEST(NetlistCards, PrintAcMagnitudeAndPhaseFormsNameTheirSignal) {
+  auto p = parse("t\n.print ac vdb(out) vp(a,b) im(l1) vxx(a)\n.print tran vdb(out)\n");
+  const auto& ac = card<SaveCard>(p, 0);
+  ASSERT_EQ(ac.signals.size(), 3u) << p.text();
+  EXPECT_EQ(ac.signals[0].lower, "v(out)");
+  EXPECT_EQ(ac.signals[1].lower, "v(a,b)");
+  EXPECT_EQ(ac.signals[2].lower, "i(l1)");
+  EXPECT_NE(p.text().find("unsupported signal 'vxx(a)'"), std::string::npos) << p.text();
+  EXPECT_NE(p.text().find("unsupported signal 'vdb(out)' in .print ignored"), std::string::npos);
 }
 
 TEST(NetlistCards, Diode) {

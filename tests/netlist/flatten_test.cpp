@@ -54,6 +54,25 @@ TEST(NetlistParams, AnyOrderAndBareExpressions) {
   EXPECT_DOUBLE_EQ(f.value("r1"), 4);
 }
 
+TEST(NetlistParams, ValuesGivenToFlattenReplaceTopLevelParams) {
+  // FlattenOptions::params (a .dc over a parameter): the value replaces the .param's
+  // expression, and what depends on it follows; a .dc naming the parameter is marked.
+  Flat f;
+  const Netlist parsed = parse_string(
+      "t\n.param rl=1k\n.param r2={2*rl}\nR1 a 0 {rl}\nR2 a 0 {r2}\n.dc rl 1k 2k 1k V1 0 1 1\n",
+      "t.cir", f.sources, f.diags);
+  FlattenOptions options;
+  options.params = {{"rl", 5e3}};
+  f.net = flatten(parsed, f.sources, f.diags, options);
+  EXPECT_EQ(f.text(), "");
+  EXPECT_DOUBLE_EQ(f.value("r1"), 5e3);
+  EXPECT_DOUBLE_EQ(f.value("r2"), 10e3);
+  const DcCard* dc = f.first<DcCard>();
+  ASSERT_NE(dc, nullptr);
+  EXPECT_TRUE(dc->sweeps[0].parameter);
+  EXPECT_FALSE(dc->sweeps[1].parameter);
+}
+
 TEST(NetlistParams, SubcircuitScopesOverrideGlobals) {
   Flat f;
   testing::load_text(f,

@@ -103,7 +103,8 @@ TEST_F(Cli, UnknownModelSuggestsTheNearestOne) {
 
 TEST_F(Cli, MissingTran) {
   const CliRun r = fails("title\nV1 a 0 1\nR1 a 0 1k\n.end\n");
-  EXPECT_NE(r.output.find("error: 'bad.cir' has no .tran card: nothing to simulate"),
+  EXPECT_NE(r.output.find("error: 'bad.cir' has no analysis card (.tran, .op, .dc or .ac): "
+                          "nothing to simulate"),
             std::string::npos)
       << r.output;
 }

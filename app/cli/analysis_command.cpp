@@ -1,0 +1,373 @@
+// analysis_command.hpp: .op, .dc and .ac runs, from the loaded netlist to the file, the plot and
+// the report.
+#include "app/cli/analysis_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <numbers>
+
+#include "app/cli/param_sweep.hpp"
+#include "app/io/analysis_writer.hpp"
+#include "app/io/element_columns.hpp"
+#include "app/io/output_file.hpp"
+#include "app/io/signals.hpp"
+#include "app/plot/plot_gnuplot.hpp"
+
+namespace nsspice::app {
+namespace {
+
+using circuit::AnalysisResult;
+
+// Options of the transient alone: an error for another analysis rather than silently unused.
+std::string transient_only_option(const RunOptions& o) {
+  if (o.grid) return "--grid";
+  if (o.step) return "--step";
+  if (o.theta) return "--theta";
+  if (!o.method.empty()) return "--method";
+  if (o.evrtol) return "--evrtol";
+  if (o.dump_step > 0 || o.dump_time) return "--dump-mlcp";
+  if (!o.measures.empty() || !o.meas_json.empty()) return "--meas";
+  if (!o.signals.empty() || !o.panels.empty()) return "--signals/--panel (plot the --save signals)";
+  return {};
+}
+
+struct Output {
+  std::string path, plot_path;
+  OutputFormat format = OutputFormat::kCsv;
+  std::vector<size_t> columns;  // indices into the signal table
+  std::vector<std::string> names;
+};
+
+std::optional<Output> output_of(const RunOptions& o, const LoadedNetlist& loaded,
+                                const circuit::SignalTable& signals, std::string& error) {
+  if (const std::string opt = transient_only_option(o); !opt.empty()) {
+    error = fmt::format("{} applies to a .tran run only", opt);
+    return std::nullopt;
+  }
+  if (error = o.validate(); !error.empty()) return std::nullopt;
+  const auto files = run_files(o, loaded, error);
+  if (!files) return std::nullopt;
+  Output out{files->output_path, files->plot_path, files->format, {}, {}};
+  auto columns = chosen_signals(o, loaded, signals.names, error);
+  if (!columns) return std::nullopt;
+  out.columns = std::move(*columns);
+  for (size_t k : out.columns) out.names.push_back(signals.names[k]);
+  return out;
+}
+
+// The pairs of device `index`, their modes in pair order.
+std::vector<char> device_modes(const circuit::Assembled& a, const std::vector<char>& mode,
+                               size_t index) {
+  std::vector<char> out;
+  for (size_t j = 0; j < a.pair_device.size(); ++j)
+    if (a.pair_device[j] == static_cast<int>(index)) out.push_back(mode[j]);
+  return out;
+}
+
+int finish_plot(const RunOptions& o, PlotRequest& plot, int code) {
+  if (plot.output.empty() && !o.show) return code;
+  if (const std::string why = write_plot(plot); !why.empty()) {
+    print_error(fmt::format("plot '{}': {}", plot.output, why));
+    return code ? code : kOutputFailed;
+  }
+  return code;
+}
+
+std::string title_of(const LoadedNetlist& loaded, const RunOptions& o) {
+  return loaded.circuit.title.empty() ? o.netlist : loaded.circuit.title;
+}
+
+void report(const RunOptions& o, const char* what, const AnalysisResult& r, const Output& out,
+            double wall) {
+  if (o.quiet) return;
+  fmt::print("{}: {} point{} in {:.3g} s\n", what, r.points, r.points == 1 ? "" : "s",
+             wall);
+  if (r.pivots > 0 || r.mode_changes > 0)
+    fmt::print("  {:<18} {} pivots, {} mode changes\n", "static MLCP", r.pivots, r.mode_changes);
+  if (r.max_residual > 0) fmt::print("  {:<18} {:.2g}\n", "max residual", r.max_residual);
+  fmt::print("  {:<18} {} ({})\n", "output", out.path, format_name(out.format));
+  if (!out.plot_path.empty()) fmt::print("  {:<18} {}\n", "plot", out.plot_path);
+}
+
+int write_failed(const std::string& path) {
+  print_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  return kOutputFailed;
+}
+
+int run_op(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Assembled& a,
+           const circuit::SignalTable& signals, const Output& out) {
+  const auto start = std::chrono::steady_clock::now();
+  circuit::StaticSolution op;
+  const AnalysisResult r = circuit::operating_point(loaded.circuit, a, op);
+  if (!r.ok) {
+    print_error(r.error);
+    return kSimulationFailed;
+  }
+  if (!o.quiet) fmt::print("{}", format_operating_point(loaded.circuit, a, signals, op));
+  AnalysisWriter writer(out.format);
+  if (!writer.open(out.path, loaded.circuit.title, {"Operating Point", false, {}, out.names}))
+    return write_failed(out.path);
+  std::vector<double> values;
+  signals.evaluate(op.x, op.lambda, out.columns, values);
+  writer.row({}, values);
+  if (!writer.close()) return write_failed(out.path);
+  if (!out.plot_path.empty())
+    fmt::print(stderr, "nsspice: note: an operating point is one point: no plot written\n");
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Output shown = out;
+  shown.plot_path.clear();
+  report(o, "operating point", r, shown, wall);
+  return 0;
+}
+
+// ngspice's scale of a DC sweep: v(v-sweep) for a V source, i(i-sweep) for an I source; a
+// second (outer) sweep is a column of its own, "<source>-sweep".
+std::vector<std::pair<std::string, std::string>> dc_scale(const circuit::Circuit& c) {
+  std::vector<std::pair<std::string, std::string>> scale;
+  for (size_t k = 0; k < c.dc.size(); ++k) {
+    if (c.dc[k].parameter) {  // ngspice names a parameter sweep's scale after the parameter
+      scale.emplace_back(c.dc[k].source, c.dc[k].source);
+      continue;
+    }
+    const char letter = c.dc[k].source[0] == 'i' ? 'i' : 'v';
+    const std::string csv = k == 0 ? fmt::format("{}-sweep", letter)
+                                   : fmt::format("{}-sweep", c.dc[k].source);
+    scale.emplace_back(fmt::format("{}({})", letter, csv), csv);
+  }
+  return scale;
+}
+
+int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Assembled& a,
+           const circuit::SignalTable& signals, const Output& out) {
+  const auto start = std::chrono::steady_clock::now();
+  const circuit::Circuit& c = loaded.circuit;
+  AnalysisWriter writer(out.format);
+  if (!writer.open(out.path, c.title, {"DC transfer characteristic", false, dc_scale(c), out.names}))
+    return write_failed(out.path);
+  PlotRequest plot;
+  plot.title = title_of(loaded, o);
+  plot.output = out.plot_path;
+  plot.show = o.show;
+  plot.xlabel = c.dc[0].parameter ? c.dc[0].source
+                                   : fmt::format("{} [{}]", c.dc[0].source,
+                                                 c.dc[0].source[0] == 'i' ? "A" : "V");
+  // Curves: one per signal, and per value of the outer sweep when nested (j·signals + k).
+  std::vector<PlotSeries> curves;
+  const bool nested = c.dc.size() > 1;
+  double outer_value = 0;
+  std::vector<double> values;
+  const auto point = [&](std::span<const double> sweep, const Eigen::VectorXd& x,
+                         const Eigen::VectorXd& l, const circuit::SignalTable& table) {
+        table.evaluate(x, l, out.columns, values);
+        writer.row(sweep, values);
+        if (curves.empty() || (nested && sweep[1] != outer_value)) {
+          if (nested) outer_value = sweep[1];
+          for (const auto& n : out.names)
+            curves.push_back({nested ? fmt::format("{} ({}={:g})", n, c.dc[1].source, sweep[1])
+                                     : n,
+                              {},
+                              {}});
+        }
+        const size_t first = curves.size() - values.size();
+        for (size_t k = 0; k < values.size(); ++k) {
+          curves[first + k].t.push_back(sweep[0]);
+          curves[first + k].y.push_back(values[k]);
+        }
+      };
+  const bool by_parameter = std::any_of(c.dc.begin(), c.dc.end(),
+                                        [](const auto& sweep) { return sweep.parameter; });
+  const AnalysisResult r =
+      by_parameter
+          ? param_dc_sweep(loaded, signals.names, point)
+          : circuit::dc_sweep(c, a,
+                              [&](std::span<const double> sweep, const Eigen::VectorXd& x,
+                                  const Eigen::VectorXd& l) { point(sweep, x, l, signals); });
+  PlotPanel volts, amps;
+  for (size_t i = 0; i < curves.size(); ++i) {
+    const bool current = signal_kind(out.names[i % out.names.size()]) == SignalKind::kCurrent;
+    (current ? amps : volts).series.push_back(std::move(curves[i]));
+  }
+  for (auto* p : {&volts, &amps})
+    if (!p->series.empty()) plot.panels.push_back(std::move(*p));
+  const bool written = writer.close();
+  if (!r.ok) {
+    print_error(fmt::format("DC sweep stopped: {}", r.error));
+    return kSimulationFailed;
+  }
+  if (!written) return write_failed(out.path);
+  const int code = finish_plot(o, plot, 0);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report(o, "DC sweep", r, out, wall);
+  return code;
+}
+
+int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Assembled& a,
+           const circuit::SignalTable& signals, const Output& out) {
+  const auto start = std::chrono::steady_clock::now();
+  const circuit::Circuit& c = loaded.circuit;
+  circuit::StaticSolution op;
+  if (const AnalysisResult r = circuit::operating_point(c, a, op); !r.ok) {
+    print_error(r.error);
+    return kSimulationFailed;
+  }
+  AnalysisWriter writer(out.format);
+  if (!writer.open(out.path, c.title, {"AC Analysis", true, {{"frequency", "frequency"}}, out.names}))
+    return write_failed(out.path);
+  PlotRequest plot;
+  plot.title = title_of(loaded, o);
+  plot.output = out.plot_path;
+  plot.show = o.show;
+  plot.xlabel = "frequency [Hz]";
+  plot.log_x = true;
+  PlotPanel mag{"magnitude [dB]", "", {}, false}, phase{"phase [deg]", "", {}, false};
+  for (const auto& n : out.names) {
+    mag.series.push_back({ac_column_name(n, "db"), {}, {}});
+    phase.series.push_back({ac_column_name(n, "p"), {}, {}});
+  }
+  std::vector<double> re, im;
+  std::vector<std::complex<double>> z;
+  const AnalysisResult r = circuit::ac_sweep(
+      c, a, op, [&](double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
+        signals.evaluate(x.real(), l.real(), out.columns, re);
+        signals.evaluate(x.imag(), l.imag(), out.columns, im);
+        z.resize(re.size());
+        for (size_t k = 0; k < re.size(); ++k) z[k] = {re[k], im[k]};
+        const double scale[1] = {f};
+        writer.row(scale, z);
+        for (size_t k = 0; k < z.size(); ++k) {
+          mag.series[k].t.push_back(f);
+          mag.series[k].y.push_back(20 * std::log10(std::abs(z[k])));
+          phase.series[k].t.push_back(f);
+          phase.series[k].y.push_back(std::arg(z[k]) * 180 / std::numbers::pi);
+        }
+      });
+  const bool written = writer.close();
+  if (!r.ok) {
+    print_error(fmt::format("AC analysis stopped: {}", r.error));
+    return kSimulationFailed;
+  }
+  if (!written) return write_failed(out.path);
+  plot.panels = {std::move(mag), std::move(phase)};
+  const int code = finish_plot(o, plot, 0);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report(o, "AC analysis", r, out, wall);
+  return code;
+}
+
+}  // namespace
+
+std::optional<std::vector<size_t>> chosen_signals(const RunOptions& o, const LoadedNetlist& loaded,
+                                                  const std::vector<std::string>& names,
+                                                  std::string& error) {
+  if (!o.save.empty()) return select_signals(split_signals(o.save), names, "--save", error);
+  std::vector<size_t> out;
+  for (const auto& name : card_signals(loaded, names)) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) {
+      out.push_back(static_cast<size_t>(it - names.begin()));
+    } else {
+      fmt::print(stderr, "nsspice: note: '{}' is written by .tran only; left out of {}\n", name,
+                 o.netlist);
+    }
+  }
+  if (out.empty())
+    for (size_t k = 0; k < names.size(); ++k) out.push_back(k);
+  return out;
+}
+
+std::string device_state(const circuit::Device& device, const std::vector<char>& m) {
+  if (const auto* d = std::get_if<circuit::Diode>(&device)) {
+    if (m.size() == 2 && d->model.bv > 0)
+      return m[0] ? "conducting" : m[1] ? "breakdown" : "blocking";
+    if (m.size() == 1) return m[0] ? "conducting" : "blocking";
+  }
+  if (std::holds_alternative<circuit::Switch>(device) && m.size() == 1) return m[0] ? "on" : "off";
+  std::string modes;
+  for (char b : m) modes += b ? '1' : '0';
+  return "pair modes " + modes;
+}
+
+std::string format_operating_point(const circuit::Circuit& circuit,
+                                   const circuit::Assembled& a,
+                                   const circuit::SignalTable& signals,
+                                   const circuit::StaticSolution& op) {
+  std::vector<double> values;
+  signals.evaluate(op.x, op.lambda, values);
+  for (double& v : values)
+    if (v == 0) v = 0;  // no "-0"
+  std::string out = "operating point\n  node voltages\n";
+  for (int k = 0; k < a.node_count; ++k)
+    out += fmt::format("    {:<20} {:>14.6g} V\n", signals.names[static_cast<size_t>(k)],
+                       values[static_cast<size_t>(k)]);
+  if (a.mlcs.n > a.node_count) out += "  branch currents\n";
+  for (int k = a.node_count; k < a.mlcs.n; ++k)
+    out += fmt::format("    {:<20} {:>14.6g} A\n", signals.names[static_cast<size_t>(k)],
+                       values[static_cast<size_t>(k)]);
+  bool header = false;
+  for (size_t d = 0; d < circuit.devices.size(); ++d) {
+    const std::vector<char> m = device_modes(a, op.mode, d);
+    if (m.empty()) continue;
+    if (!header) out += "  devices\n";
+    header = true;
+    const std::string& name = circuit::device_name(circuit.devices[d]);
+    const auto it = std::find(signals.names.begin(), signals.names.end(), "i(" + name + ")");
+    const std::string current =
+        it == signals.names.end()
+            ? std::string()
+            : fmt::format("i = {:.6g} A", values[static_cast<size_t>(it - signals.names.begin())]);
+    out += fmt::format("    {:<20} {:<14} {}\n", name, device_state(circuit.devices[d], m),
+                       current);
+  }
+  return out;
+}
+
+bool print_operating_point(const LoadedNetlist& loaded) {
+  const circuit::Assembled a = circuit::assemble(loaded.circuit);
+  const circuit::SignalTable signals = circuit::make_signals(loaded.circuit, a);
+  circuit::StaticSolution op;
+  const AnalysisResult r = circuit::operating_point(loaded.circuit, a, op);
+  if (!r.ok) {
+    print_error(fmt::format(".op: {}", r.error));
+    return false;
+  }
+  fmt::print("{}", format_operating_point(loaded.circuit, a, signals, op));
+  return true;
+}
+
+int analysis_command(const RunOptions& o, const LoadedNetlist& loaded,
+                     const AnalysisChoice& choice) {
+  const circuit::Assembled a = circuit::assemble(loaded.circuit);
+  const circuit::SignalTable signals = circuit::make_signals(loaded.circuit, a);
+  std::string error;
+  const auto out = output_of(o, loaded, signals, error);
+  if (!out) {
+    print_error(error);
+    return kBadInput;
+  }
+  if (choice.print_op && choice.kind != AnalysisKind::kOp && !o.quiet &&
+      !print_operating_point(loaded))
+    return kSimulationFailed;
+  switch (choice.kind) {
+    case AnalysisKind::kOp:
+      return run_op(o, loaded, a, signals, *out);
+    case AnalysisKind::kDc:
+      return run_dc(o, loaded, a, signals, *out);
+    case AnalysisKind::kAc:
+      return run_ac(o, loaded, a, signals, *out);
+    case AnalysisKind::kTran:
+      break;
+  }
+  print_error("internal: analysis_command called for .tran");
+  return kBadInput;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,164 @@
+// pss_command.hpp: load, find the orbit, write K periods, plot, report.
+#include "app/cli/pss_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "app/cli/analysis_command.hpp"
+#include "app/cli/run_plan.hpp"
+#include "app/io/output_file.hpp"
+#include "app/io/signals.hpp"
+#include "app/measure/measure.hpp"
+#include "app/plot/plot_gnuplot.hpp"
+#include "circuit/pss.hpp"
+#include "circuit/transient.hpp"
+
+namespace nsspice::app {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void report(const PssCommandOptions& o, const circuit::PssResult& r, double wall,
+            const RunFiles& files, long transient_periods, double transient_wall) {
+  if (o.run.quiet) return;
+  fmt::print("periodic steady state: T = {:g} s, h = {:.4g} s (theta {:g})\n", o.period, r.h,
+             r.theta);
+  fmt::print("  {:<22} {}\n", "Newton iterations", r.newton_iterations);
+  std::string history;
+  for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
+  fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
+  fmt::print("  {:<22} {:.3g}\n", "final periodicity", r.residual);
+  fmt::print("  {:<22} {} (warm-up {}, finite-difference Jacobian columns, line search, {} of "
+             "plain transient, checks)\n",
+             "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
+  fmt::print("  {:<22} {:.3g} s\n", "time", wall);
+  if (o.compare_transient > 0) {
+    if (transient_periods > 0)
+      fmt::print("  {:<22} {} periods in {:.3g} s ({:.1f}x the PSS time)\n",
+                 "transient to settle", transient_periods, transient_wall,
+                 wall > 0 ? transient_wall / wall : 0.0);
+    else
+      fmt::print("  {:<22} not settled within {} periods ({:.3g} s)\n", "transient to settle",
+                 o.compare_transient, transient_wall);
+  }
+  fmt::print("  {:<22} {} ({}, {} period{})\n", "output", files.output_path,
+             format_name(files.format), o.periods, o.periods == 1 ? "" : "s");
+  if (!files.plot_path.empty()) fmt::print("  {:<22} {}\n", "plot", files.plot_path);
+}
+
+// The netlist's .meas cards and --meas, bound to the signals: a card that cannot be bound is a
+// warning at its place and left out; a --meas that cannot is an error (printed; false).
+bool bind_measures(const PssCommandOptions& o, const LoadedNetlist& loaded,
+                   const std::vector<std::string>& names, MeasureSet& measures) {
+  const auto specs = all_measures(loaded, o.run.measures);
+  if (!specs) return false;
+  for (size_t k = 0; k < specs->size(); ++k) {
+    std::string why;
+    if (measures.add((*specs)[k], names, why)) continue;
+    if (k >= loaded.measures.size()) {
+      print_error(why);
+      return false;
+    }
+    netlist_warning(loaded, loaded.measure_spans[k], why + "; the measurement is left out");
+  }
+  return true;
+}
+
+}  // namespace
+
+int pss_command(const PssCommandOptions& o) {
+  const auto loaded = load_netlist(o.run.netlist, false);
+  if (!loaded) return kBadInput;
+  const circuit::Circuit& c = loaded->circuit;
+  const circuit::Assembled a = circuit::assemble(c);
+  const circuit::SignalTable signals = circuit::make_signals(c, a);
+  std::string error;
+  const auto files = run_files(o.run, *loaded, error);
+  const auto columns = files ? chosen_signals(o.run, *loaded, signals.names, error) : std::nullopt;
+  circuit::PssOptions options;
+  options.period = o.period;
+  options.steps_per_period = o.steps;
+  options.warmup_periods = o.warmup;
+  if (error.empty()) error = options.validate();
+  if (error.empty() && o.periods < 1) error = fmt::format("--periods {}: must be >= 1", o.periods);
+  if (!error.empty()) {
+    print_error(error);
+    return kBadInput;
+  }
+  MeasureSet measures;
+  if (!bind_measures(o, *loaded, signals.names, measures)) return kBadInput;
+  if (c.method == circuit::TranMethod::kEvent)
+    fmt::print(stderr, "nsspice: note: .options method=event: the PSS shoots with the map of the "
+                       "fixed-step theta-scheme\n");
+  const auto start = std::chrono::steady_clock::now();
+  const circuit::PssResult r = circuit::periodic_steady_state(c, a, options);
+  const double wall = seconds_since(start);
+  if (!r.ok) {
+    print_error(fmt::format("no periodic steady state: {}", r.error));
+    return kSimulationFailed;
+  }
+  long transient_periods = -1;
+  double transient_wall = 0;
+  if (o.compare_transient > 0) {
+    options.max_transient_periods = o.compare_transient;
+    const auto t0 = std::chrono::steady_clock::now();
+    transient_periods = circuit::periods_to_settle(c, a, options);
+    transient_wall = seconds_since(t0);
+  }
+  std::vector<std::string> names;
+  for (size_t k : *columns) names.push_back(signals.names[k]);
+  auto writer = make_writer(files->format);
+  if (!writer->open(files->output_path, c.title, names)) {
+    print_error(fmt::format("cannot write '{}': {}", files->output_path, std::strerror(errno)));
+    return kOutputFailed;
+  }
+  PlotRequest plot;
+  plot.title = (c.title.empty() ? o.run.netlist : c.title) + "\nperiodic steady state";
+  plot.output = files->plot_path;
+  plot.show = o.run.show;
+  PlotPanel volts, amps;
+  for (const auto& n : names)
+    (signal_kind(n) == SignalKind::kCurrent ? amps : volts).series.push_back({n, {}, {}});
+  std::vector<double> all, values(columns->size());
+  const bool ran = circuit::run_periods(
+      c, a, r, o.period, o.periods,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
+        signals.evaluate(x, l, all);
+        measures.feed(t, all);
+        for (size_t k = 0; k < columns->size(); ++k) values[k] = all[(*columns)[k]];
+        writer->row(t, values);
+        size_t v = 0, i = 0;
+        for (size_t k = 0; k < names.size(); ++k) {
+          PlotSeries& s = signal_kind(names[k]) == SignalKind::kCurrent ? amps.series[i++]
+                                                                         : volts.series[v++];
+          s.t.push_back(t);
+          s.y.push_back(values[k]);
+        }
+      },
+      error);
+  if (!writer->close() || !ran) {
+    print_error(ran ? fmt::format("writing '{}' failed", files->output_path) : error);
+    return ran ? kOutputFailed : kSimulationFailed;
+  }
+  int code = 0;
+  for (auto* p : {&volts, &amps})
+    if (!p->series.empty()) plot.panels.push_back(std::move(*p));
+  if (!plot.output.empty() || plot.show) {
+    if (const std::string why = write_plot(plot); !why.empty()) {
+      print_error(fmt::format("plot '{}': {}", plot.output, why));
+      code = kOutputFailed;
+    }
+  }
+  report(o, r, wall, *files, transient_periods, transient_wall);
+  if (const auto results = measures.results(); !results.empty() && !o.run.quiet)
+    fmt::print("measurements (over the {} period{} written)\n{}", o.periods,
+               o.periods == 1 ? "" : "s", format_measures(results));
+  return code;
+}
+
+}  // namespace nsspice::app

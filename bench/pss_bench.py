@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Periodic steady state (nsspice pss) against the transient to steady state (issue 21, "Benchmark").
+
+For each case, `nsspice pss NETLIST --period T --compare-transient N` finds the orbit by
+shooting-Newton and then iterates the plain transient (the same fixed-step map, a breakpoint at
+every period start) until one period repeats the last to 1e-9; both are timed inside the same
+process (wall time of each part, as the report prints it). For the buck, ngspice then runs the
+transient to the same settling time on a regularized netlist (SW RON = 1 uOhm, ROFF = 1 TOhm,
+diode N = 1e-4; TMAX = 10 ns), timed as a whole process, in the same run of this script.
+
+Writes bench/results/pss.json and pss.md. Python 3 standard library; ngspice optional (its row
+is left out when it is not on PATH). About 30 s.
+"""
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CASES = [
+    # name, netlist, period, steps per period
+    ("buck (CCM, 100 kHz)", "examples/buck.cir", 10e-6, 1000),
+    ("boost (100 kHz, 47 uF)", "examples/boost.cir", 10e-6, 500),
+    ("series-resonant converter", "examples/analyses/pss_resonant.cir", 10e-6, 1000),
+]
+
+NG_BUCK = """buck converter (examples/buck.cir), regularized for ngspice
+Vin in 0 DC 10
+Vpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)
+S1 in sw ctrl 0 swm
+D1 0 sw dmod
+L1 sw out 100u IC=0
+C1 out 0 10u IC=0
+R1 out 0 10
+.model swm SW(VT=0.5 VH=0 RON=1e-6 ROFF=1e12)
+.model dmod D(IS=1e-14 N=1e-4)
+.tran 10n {tstop:g} 0 10n uic
+.control
+run
+rusage all
+quit 0
+.endc
+.end
+"""
+
+
+def number(pattern, text, cast=float):
+    m = re.search(pattern, text)
+    return cast(m.group(1)) if m else None
+
+
+def run_pss(exe, netlist, period, steps, limit):
+    cmd = [str(exe), "pss", str(ROOT / netlist), "--period", f"{period:g}", "--steps", str(steps),
+           "--compare-transient", str(limit), "-o", "pss.csv"]
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+    out = proc.stdout + proc.stderr
+    shown = " ".join(cmd[1:]).replace(str(ROOT) + "/", "")
+    res = {"command": shown, "exit": proc.returncode, "process_wall_s": wall,
+           "newton_iterations": number(r"Newton iterations\s+(\d+)", out, int),
+           "pss_periods": number(r"periods simulated\s+(\d+)", out, int),
+           "pss_s": number(r"time\s+([0-9.e+-]+) s", out),
+           "final_periodicity": number(r"final periodicity\s+([0-9.e+-]+)", out),
+           "transient_periods": number(r"transient to settle\s+(\d+) periods", out, int),
+           "transient_s": number(r"periods in ([0-9.e+-]+) s", out)}
+    if res["pss_s"] and res["transient_s"]:
+        res["transient_over_pss"] = res["transient_s"] / res["pss_s"]
+    if proc.returncode != 0:
+        res["error"] = out.strip()[-300:]
+    return res
+
+
+def run_ngspice_buck(periods):
+    tstop = periods * 10e-6
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "buck_ng.cir"
+        path.write_text(NG_BUCK.format(tstop=tstop))
+        t0 = time.perf_counter()
+        proc = subprocess.run(["ngspice", "-b", path.name], cwd=tmp, capture_output=True,
+                              text=True, timeout=120)
+        wall = time.perf_counter() - t0
+    log = proc.stdout + proc.stderr
+    return {"command": f"ngspice -b (regularized buck, .tran 10n {tstop:g} 0 10n uic)",
+            "simulated_s": tstop, "periods": periods, "wall_s": wall, "exit": proc.returncode,
+            "accepted_points": number(r"Accepted timepoints\s*=\s*(\d+)", log, int)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build", help="build directory holding nsspice")
+    ap.add_argument("--limit", type=int, default=20000, help="most transient periods")
+    args = ap.parse_args()
+    exe = (ROOT / args.build / "nsspice").resolve()
+    rows = []
+    for name, netlist, period, steps in CASES:
+        res = run_pss(exe, netlist, period, steps, args.limit)
+        res["case"] = name
+        rows.append(res)
+        print(f"{name}: {res}")
+    ngspice = None
+    buck = rows[0]
+    if shutil.which("ngspice") and buck.get("transient_periods"):
+        ngspice = run_ngspice_buck(buck["transient_periods"])
+        ngspice["over_pss"] = ngspice["wall_s"] / buck["pss_s"] if buck["pss_s"] else None
+        print(f"ngspice buck: {ngspice}")
+    results = ROOT / "bench" / "results"
+    (results / "pss.json").write_text(json.dumps({"cases": rows, "ngspice_buck": ngspice},
+                                                 indent=2) + "\n")
+    lines = ["# PSS against the transient to steady state (bench/pss_bench.py)", "",
+             "| case | Newton it. | PSS periods | PSS time [s] | transient periods to 1e-9 | "
+             "transient time [s] | transient / PSS |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ratio = r.get("transient_over_pss")
+        lines.append(f"| {r['case']} | {r['newton_iterations']} | {r['pss_periods']} | "
+                     f"{r['pss_s']} | {r['transient_periods']} | {r['transient_s']} | "
+                     f"{ratio and f'{ratio:.1f}x'} |")
+    if ngspice:
+        lines += ["", f"ngspice (regularized buck, TMAX = 10 ns) over the same "
+                      f"{ngspice['periods']} periods: {ngspice['wall_s']:.3g} s wall (whole "
+                      f"process), {ngspice['over_pss'] and round(ngspice['over_pss'], 1)}x the "
+                      f"nsspice PSS time."]
+    (results / "pss.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

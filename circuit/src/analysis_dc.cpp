@@ -1,0 +1,113 @@
+// .op and .dc (circuit/analysis.hpp): the static MLCP of docs/formulation.md §2,
+//
+//   G x − B λ = S s,   w = C x + D λ + d,   0 ≤ w ⊥ λ ≥ 0,
+//
+// with s the sources' values at t = 0, and for .dc the swept sources' entries of s replaced by
+// the sweep values (s is linear in them, so each point is a new right-hand side b = S s of the
+// same MLCP: one symbolic analysis, mode factors cached, each point warm-started from the
+// previous mode by solvers::StaticMlcp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "circuit/analysis.hpp"
+#include "circuit/src/initial_point.hpp"
+#include "solvers/time/operating_point.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+bool solved(const solvers::OperatingPoint& op) {
+  return op.outcome.status == solvers::LcpStatus::kSolved ||
+         op.outcome.status == solvers::LcpStatus::kInaccurate;
+}
+
+// The columns of s that belong to the device named `name`.
+std::vector<Eigen::Index> source_columns(const Circuit& circuit, const Assembled& a,
+                                         const std::string& name) {
+  std::vector<Eigen::Index> out;
+  for (size_t k = 0; k < a.source_device.size(); ++k) {
+    const int d = a.source_device[k];
+    if (d >= 0 && device_name(circuit.devices[static_cast<size_t>(d)]) == name)
+      out.push_back(static_cast<Eigen::Index>(k));
+  }
+  return out;
+}
+
+void count(const solvers::StaticMlcp& solver, AnalysisResult& r) {
+  r.pivots = solver.stats().pivots;
+  r.mode_changes = solver.stats().mode_changes;
+}
+
+}  // namespace
+
+AnalysisResult operating_point(const Circuit&, const Assembled& a, StaticSolution& out) {
+  AnalysisResult r;
+  const solvers::Mlcs& m = a.mlcs;
+  solvers::StaticMlcp solver(m);
+  Eigen::VectorXd s, b;
+  m.eval_b(0.0, s, b);
+  const solvers::OperatingPoint op = solver.solve(b);
+  count(solver, r);
+  if (!solved(op)) {
+    r.ok = false;
+    r.error = fmt::format(
+        "the DC operating point could not be found: {}{}", op.outcome.message,
+        detail::pair_list(a, op.outcome.pairs));
+    return r;
+  }
+  out = {op.x, op.lambda, op.mode};
+  r.points = 1;
+  return r;
+}
+
+double dc_value(const DcSweepSpec& sweep, long k) {
+  return sweep.start + static_cast<double>(k) * sweep.step;
+}
+
+AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObserver& observer) {
+  AnalysisResult r;
+  for (const auto& sweep : circuit.dc) {
+    if (!sweep.parameter) continue;
+    r.ok = false;
+    r.error = fmt::format("'{}' is a .param: its sweep rebuilds the circuit from the netlist "
+                          "for every value (app/cli/param_sweep.hpp)",
+                          sweep.source);
+    return r;
+  }
+  const solvers::Mlcs& m = a.mlcs;
+  std::vector<std::vector<Eigen::Index>> columns;
+  for (const auto& sweep : circuit.dc) columns.push_back(source_columns(circuit, a, sweep.source));
+  solvers::StaticMlcp solver(m);
+  Eigen::VectorXd s0 = Eigen::VectorXd::Zero(m.S.cols());
+  if (m.S.cols() > 0) m.source_values(0.0, s0);
+  const long outer = circuit.dc.size() > 1 ? circuit.dc[1].points : 1;
+  std::vector<double> values(circuit.dc.size());
+  Eigen::VectorXd s = s0, b;
+  for (long j = 0; j < outer; ++j) {
+    for (long i = 0; i < circuit.dc[0].points; ++i) {
+      values[0] = dc_value(circuit.dc[0], i);
+      if (values.size() > 1) values[1] = dc_value(circuit.dc[1], j);
+      for (size_t k = 0; k < values.size(); ++k)
+        for (Eigen::Index c : columns[k]) s[c] = values[k];
+      b = m.S * s;
+      const solvers::OperatingPoint op = solver.solve(b);
+      if (!solved(op)) {
+        count(solver, r);
+        r.ok = false;
+        std::string at = fmt::format("{} = {:g}", circuit.dc[0].source, values[0]);
+        if (values.size() > 1) at += fmt::format(", {} = {:g}", circuit.dc[1].source, values[1]);
+        r.error = fmt::format("no DC solution at {}: {}{}", at, op.outcome.message,
+                              detail::pair_list(a, op.outcome.pairs));
+        return r;
+      }
+      observer(values, op.x, op.lambda);
+      ++r.points;
+    }
+  }
+  count(solver, r);
+  return r;
+}
+
+}  // namespace nsspice::circuit

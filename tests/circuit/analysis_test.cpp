@@ -1,0 +1,280 @@
+// .op, .dc and .ac (circuit/analysis.hpp) against closed forms and hand analysis: ideal-diode
+// curves are exact (to round-off), linear AC responses equal their transfer functions to 1e-9.
+#include "circuit/analysis.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+#include "circuit/transient.hpp"
+#include "circuit_helpers.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+using testing::elaborate_text;
+using cd = std::complex<double>;
+
+// A circuit elaborated from text with no diagnostics, assembled, with its signal table.
+struct Ready {
+  testing::Elaborated e;
+  Assembled a;
+  SignalTable signals;
+  size_t index(const std::string& name) const {
+    const auto it = std::find(signals.names.begin(), signals.names.end(), name);
+    EXPECT_NE(it, signals.names.end()) << name;
+    return static_cast<size_t>(it - signals.names.begin());
+  }
+};
+
+Ready ready(const std::string& text) {
+  Ready r{elaborate_text(text), {}, {}};
+  EXPECT_FALSE(r.e.diags.has_errors()) << r.e.text();
+  r.a = assemble(r.e.circuit);
+  r.signals = make_signals(r.e.circuit, r.a);
+  return r;
+}
+
+// Every point of the .dc sweep: sweep values and all signals.
+struct Sweep {
+  std::vector<std::vector<double>> sweep, values;
+};
+Sweep sweep_of(const Ready& r) {
+  Sweep out;
+  const AnalysisResult res = dc_sweep(
+      r.e.circuit, r.a,
+      [&](std::span<const double> s, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
+        out.sweep.emplace_back(s.begin(), s.end());
+        std::vector<double> v;
+        r.signals.evaluate(x, l, v);
+        out.values.push_back(v);
+      });
+  EXPECT_TRUE(res.ok) << res.error;
+  return out;
+}
+
+TEST(OperatingPoint, BridgeAgainstHandAnalysis) {
+  // 10 V into a bridge (VF = 0.7, RON = 1) with a 100 Ω load: D1 and D4 conduct,
+  // I = (10 − 2·0.7)/(100 + 2·1), v(p) − v(n) = 100 I.
+  const Ready r = ready(
+      "bridge\nV1 a b DC 10\nRg b 0 1e9\nD1 a p DM\nD2 n a DM\nD3 b p DM\nD4 n b DM\n"
+      "RL p n 100\n.model DM D(VF=0.7 RON=1)\n.op\n.end\n");
+  EXPECT_TRUE(r.e.circuit.op);
+  StaticSolution op;
+  const AnalysisResult res = operating_point(r.e.circuit, r.a, op);
+  ASSERT_TRUE(res.ok) << res.error;
+  std::vector<double> v;
+  r.signals.evaluate(op.x, op.lambda, v);
+  const double i = (10 - 1.4) / 102;
+  EXPECT_NEAR(v[r.index("i(d1)")], i, 1e-14);
+  EXPECT_NEAR(v[r.index("i(d4)")], i, 1e-14);
+  EXPECT_NEAR(v[r.index("i(d2)")], 0, 1e-14);
+  EXPECT_NEAR(v[r.index("i(d3)")], 0, 1e-14);
+  EXPECT_NEAR(v[r.index("v(p)")] - v[r.index("v(n)")], 100 * i, 1e-12);
+  EXPECT_NEAR(v[r.index("v(a)")] - v[r.index("v(p)")], 0.7 + i, 1e-12);
+  EXPECT_NEAR(v[r.index("i(v1)")], -i, 1e-14);
+}
+
+TEST(DcSweep, DiodeClipperTransferCurveIsExact) {
+  // Ideal diodes to ±2 V references with VF = 0.5: v(out) = clamp(v(in), −2.5, 2.5).
+  const Ready r = ready(
+      "clipper\nVin in 0 0\nR1 in out 1k\nD1 out p DM\nVp p 0 2\nD2 m out DM\nVm m 0 -2\n"
+      ".model DM D(VF=0.5)\n.dc Vin -5 5 0.125\n.end\n");
+  const Sweep s = sweep_of(r);
+  ASSERT_EQ(s.sweep.size(), 81u);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const double vin = s.sweep[k][0];
+    EXPECT_DOUBLE_EQ(vin, -5 + 0.125 * static_cast<double>(k));
+    EXPECT_NEAR(s.values[k][r.index("v(out)")], std::clamp(vin, -2.5, 2.5), 1e-12) << vin;
+    const double i1 = std::max(vin - 2.5, 0.0) / 1e3, i2 = std::max(-2.5 - vin, 0.0) / 1e3;
+    EXPECT_NEAR(s.values[k][r.index("i(d1)")], i1, 1e-15) << vin;
+    EXPECT_NEAR(s.values[k][r.index("i(d2)")], i2, 1e-15) << vin;
+  }
+}
+
+TEST(DcSweep, ZenerCurveIsExact) {
+  // Zener (VF = 0.7, RON = 0.5, BV = 5.1, RZ = 2) across a swept source:
+  // i = (v − VF)/RON above VF, (v + BV)/RZ below −BV, 0 between.
+  const Ready r = ready(
+      "zener\nV1 a 0 0\nDZ a 0 ZM\n.model ZM D(VF=0.7 RON=0.5 BV=5.1 RZ=2)\n"
+      ".dc V1 -8 2 0.05\n.end\n");
+  const Sweep s = sweep_of(r);
+  ASSERT_EQ(s.sweep.size(), 201u);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const double v = s.sweep[k][0];
+    const double i = v > 0.7 ? (v - 0.7) / 0.5 : v < -5.1 ? (v + 5.1) / 2 : 0.0;
+    EXPECT_NEAR(s.values[k][r.index("i(dz)")], i, 1e-12) << v;
+    EXPECT_NEAR(s.values[k][r.index("i(v1)")], -i, 1e-12) << v;
+  }
+}
+
+TEST(DcSweep, NestedSweepRunsTheInnerSourceFastest) {
+  // Superposition: v(out) = V1/2 + I2·500 (R1 = R2 = 1k, I2 into out).
+  const Ready r = ready(
+      "nested\nV1 in 0 1\nI2 0 out 0\nR1 in out 1k\nR2 out 0 1k\n.dc V1 0 2 0.5 I2 0 2m 1m\n"
+      ".end\n");
+  const Sweep s = sweep_of(r);
+  ASSERT_EQ(s.sweep.size(), 15u);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    EXPECT_DOUBLE_EQ(s.sweep[k][0], 0.5 * static_cast<double>(k % 5));
+    EXPECT_DOUBLE_EQ(s.sweep[k][1], 1e-3 * static_cast<double>(k / 5));
+    EXPECT_NEAR(s.values[k][r.index("v(out)")], s.sweep[k][0] / 2 + s.sweep[k][1] * 500, 1e-12);
+  }
+}
+
+TEST(DcSweep, DescendingSweepAndOnePoint) {
+  const Ready r = ready("d\nV1 a 0 0\nR1 a 0 1k\n.dc V1 3 1 -1\n.end\n");
+  const Sweep s = sweep_of(r);
+  ASSERT_EQ(s.sweep.size(), 3u);
+  EXPECT_DOUBLE_EQ(s.sweep[2][0], 1);
+  const Ready one = ready("d\nV1 a 0 0\nR1 a 0 1k\n.dc V1 3 3 0\n.end\n");
+  EXPECT_EQ(sweep_of(one).sweep.size(), 1u);
+}
+
+TEST(DcSweep, AParameterSweepIsMarkedAndLeftToTheCaller) {
+  // The circuit layer sweeps sources only (a new right-hand side); a .param sweep rebuilds the
+  // circuit per value (app/cli/param_sweep.hpp, tested through the command line).
+  const Ready r = ready("p\n.param rl=1k\nV1 a 0 1\nR1 a 0 {rl}\n.dc rl 1k 4k 1k\n.end\n");
+  ASSERT_EQ(r.e.circuit.dc.size(), 1u);
+  EXPECT_TRUE(r.e.circuit.dc[0].parameter);
+  EXPECT_EQ(r.e.circuit.dc[0].points, 4);
+  const AnalysisResult res = dc_sweep(
+      r.e.circuit, r.a, [](std::span<const double>, const Eigen::VectorXd&, const Eigen::VectorXd&) {});
+  EXPECT_FALSE(res.ok);
+  EXPECT_NE(res.error.find("'rl' is a .param"), std::string::npos) << res.error;
+}
+
+TEST(AnalysisCards, BadCardsAreErrorsAtTheirPlace) {
+  struct Case {
+    std::string card, message;
+  };
+  const std::vector<Case> cases = {
+      {".dc R1 0 1 0.1", "t.cir:4:5: error: '.dc' sweeps an independent V or I source; 'R1' is not one"},
+      {".dc VX 0 1 0.1", "'VX' is not an element of the circuit"},
+      {".dc V1 0 1 -0.1", "error: '.dc' step -0.1 does not lead from 0 to 1"},
+      {".dc temp 0 100 10", "'.dc temp' is not supported"},
+      {".dc V1 0 1", ".dc needs SRC START STOP STEP"},
+      {".ac dec 0 1 1k", "number of points must be a whole number >= 1, got 0"},
+      {".ac dec 10 0 1k", "start frequency must be > 0, got 0"},
+      {".ac lin 10 1k 1", "stop frequency 1 must be >= the start frequency 1000"},
+      {".ac log 10 1 1k", "expected DEC, OCT or LIN after .ac, got 'log'"},
+      {".ac dec 10 1", ".ac needs DEC|OCT|LIN N FSTART FSTOP"},
+  };
+  for (const auto& c : cases) {
+    const auto e = elaborate_text("t\nV1 a 0 1\nR1 a 0 1k\n" + c.card + "\n.end\n");
+    EXPECT_TRUE(e.diags.has_errors()) << c.card;
+    EXPECT_NE(e.text().find(c.message), std::string::npos) << c.card << "\n" << e.text();
+  }
+}
+
+TEST(AcFrequencies, SpacedAsNgspice) {
+  // ngspice: .ac dec 2 10 1k gives 10, 31.6, 100, 316, 1000.
+  const auto dec = ac_frequencies({AcVariation::kDec, 2, 10, 1e3});
+  ASSERT_EQ(dec.size(), 5u);
+  EXPECT_NEAR(dec[1], 10 * std::sqrt(10.0), 1e-12);
+  EXPECT_NEAR(dec[4], 1e3, 1e-9);
+  EXPECT_EQ(ac_frequencies({AcVariation::kOct, 3, 100, 800}).size(), 10u);
+  const auto lin = ac_frequencies({AcVariation::kLin, 5, 0, 1e3});
+  ASSERT_EQ(lin.size(), 5u);
+  EXPECT_DOUBLE_EQ(lin[1], 250);
+  EXPECT_EQ(ac_frequencies({AcVariation::kLin, 1, 7, 9}), std::vector<double>{7});
+}
+
+// The response of every frequency of the circuit's .ac: (f, X, Λ).
+struct AcPoints {
+  std::vector<double> f;
+  std::vector<Eigen::VectorXcd> x, lambda;
+};
+AcPoints ac_of(const Ready& r) {
+  StaticSolution op;
+  const AnalysisResult o = operating_point(r.e.circuit, r.a, op);
+  EXPECT_TRUE(o.ok) << o.error;
+  AcPoints out;
+  const AnalysisResult res =
+      ac_sweep(r.e.circuit, r.a, op, [&](double f, const Eigen::VectorXcd& x,
+                                         const Eigen::VectorXcd& l) {
+        out.f.push_back(f);
+        out.x.push_back(x);
+        out.lambda.push_back(l);
+      });
+  EXPECT_TRUE(res.ok) << res.error;
+  EXPECT_LT(res.max_residual, 1e-13);
+  return out;
+}
+
+TEST(Ac, SeriesRlcEqualsTheTransferFunction) {
+  // v(c) / V = 1 / (1 − ω²LC + jωRC), i(l) = jωC v(c); the source has AC 2 with phase 30°.
+  const double R = 10, L = 1e-3, C = 1e-6;
+  const Ready r = ready(
+      "rlc\nV1 in 0 DC 1 AC 2 30\nR1 in a 10\nL1 a b 1m\nC1 b 0 1u\n.ac dec 50 100 1meg\n.end\n");
+  const AcPoints p = ac_of(r);
+  ASSERT_EQ(p.f.size(), 201u);
+  const cd u = std::polar(2.0, 30 * std::numbers::pi / 180);
+  for (size_t k = 0; k < p.f.size(); ++k) {
+    const double w = 2 * std::numbers::pi * p.f[k];
+    const cd vc = u / (1.0 - w * w * L * C + cd(0, w * R * C));
+    const cd il = cd(0, w * C) * vc;
+    EXPECT_LT(std::abs(p.x[k][static_cast<Eigen::Index>(r.index("v(b)"))] - vc), 1e-9 * std::abs(vc))
+        << p.f[k];
+    EXPECT_LT(std::abs(p.x[k][static_cast<Eigen::Index>(r.index("i(l1)"))] - il), 1e-9 * std::abs(il))
+        << p.f[k];
+  }
+}
+
+TEST(Ac, ParallelRlcDrivenByACurrentSource) {
+  // Z = 1 / (1/R + jωC + 1/(jωL)); the AC current flows into node a.
+  const double R = 50, L = 10e-6, C = 100e-9;
+  const Ready r = ready(
+      "tank\nI1 0 a DC 0 AC 1\nR1 a 0 50\nL1 a 0 10u\nC1 a 0 100n\n.ac lin 101 10k 300k\n.end\n");
+  const AcPoints p = ac_of(r);
+  ASSERT_EQ(p.f.size(), 101u);
+  for (size_t k = 0; k < p.f.size(); ++k) {
+    const double w = 2 * std::numbers::pi * p.f[k];
+    const cd z = 1.0 / (1 / R + cd(0, w * C) + 1.0 / cd(0, w * L));
+    EXPECT_LT(std::abs(p.x[k][0] - z), 1e-9 * std::abs(z)) << p.f[k];
+  }
+}
+
+TEST(Ac, ConductingDiodeEqualsAShort) {
+  // A 5 V bias makes D1 conduct; its AC response equals that of the circuit with D1 replaced
+  // by a 0 V source (a short), node for node; with the bias reversed D1 blocks and the
+  // response is that of the open circuit (R2 gone).
+  const std::string body =
+      "R1 in a 1k\nC1 a 0 1u\nR2 b 0 2k\nC2 b 0 100n\nL1 a x 10m\nRx x 0 500\n.model DI D\n"
+      ".ac dec 20 10 100k\n.end\n";
+  const Ready with_diode = ready("d\nV1 in 0 DC 5 AC 1\nD1 a b DI\n" + body);
+  const Ready shorted = ready("d\nV1 in 0 DC 5 AC 1\nVD a b 0\n" + body);
+  const Ready blocking = ready("d\nV1 in 0 DC -5 AC 1\nD1 a b DI\n" + body);
+  const Ready open = ready("d\nV1 in 0 DC -5 AC 1\nRD b 0 1\n" +
+                           body.substr(0, body.find("R2")) + body.substr(body.find("C2")));
+  const AcPoints d = ac_of(with_diode), s = ac_of(shorted), b = ac_of(blocking), o = ac_of(open);
+  ASSERT_EQ(d.f.size(), s.f.size());
+  for (size_t k = 0; k < d.f.size(); ++k) {
+    for (const char* node : {"v(in)", "v(a)", "v(b)", "v(x)", "i(l1)"}) {
+      const cd vd = d.x[k][static_cast<Eigen::Index>(with_diode.index(node))];
+      const cd vs = s.x[k][static_cast<Eigen::Index>(shorted.index(node))];
+      EXPECT_LT(std::abs(vd - vs), 1e-12 * (1 + std::abs(vs))) << node << " " << d.f[k];
+    }
+    for (const char* node : {"v(a)", "v(x)"}) {
+      const cd vb = b.x[k][static_cast<Eigen::Index>(blocking.index(node))];
+      const cd vo = o.x[k][static_cast<Eigen::Index>(open.index(node))];
+      EXPECT_LT(std::abs(vb - vo), 1e-12 * (1 + std::abs(vo))) << node << " " << d.f[k];
+    }
+  }
+}
+
+TEST(Ac, WithoutAnAcSourceItSaysSo) {
+  const Ready r = ready("t\nV1 a 0 1\nR1 a 0 1k\n.ac dec 1 1 10\n.end\n");
+  StaticSolution op;
+  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok);
+  const AnalysisResult res =
+      ac_sweep(r.e.circuit, r.a, op, [](double, const Eigen::VectorXcd&, const Eigen::VectorXcd&) {});
+  EXPECT_FALSE(res.ok);
+  EXPECT_NE(res.error.find("no source has an AC magnitude"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit

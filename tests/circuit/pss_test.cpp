@@ -1,0 +1,216 @@
+// Periodic steady state by shooting (circuit/pss.hpp): periodic to 1e-9, equal to a long
+// transient's last period, and found in a few Newton iterations where a transient needs hundreds
+// of periods.
+#include "circuit/pss.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "circuit/transient.hpp"
+#include "circuit_helpers.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+using testing::elaborate_text;
+
+struct Orbit {
+  std::vector<double> t;
+  std::vector<Eigen::VectorXd> x;
+};
+
+Orbit orbit_of(const Circuit& c, const Assembled& a, const PssResult& r, double period) {
+  Orbit o;
+  std::string error;
+  EXPECT_TRUE(run_periods(c, a, r, period, 1,
+                          [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+                            o.t.push_back(t);
+                            o.x.push_back(x);
+                          },
+                          error))
+      << error;
+  return o;
+}
+
+// The last period [t_end − T, t_end] of a transient, times shifted to [0, T].
+Orbit last_period(const Circuit& c, const Assembled& a, double period, double h) {
+  Orbit o;
+  TransientOptions opt;
+  opt.h = h;
+  const double t_end = c.tran->tstop;
+  const TransientResult r =
+      run_transient(c, a, opt, [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+        if (t >= t_end - period - 1e-3 * h) {
+          o.t.push_back(t - (t_end - period));
+          o.x.push_back(x);
+        }
+        return true;
+      });
+  EXPECT_TRUE(r.ok) << r.error;
+  return o;
+}
+
+// max over the common time points of |a − b| / max|b|, unknown by unknown.
+double orbit_difference(const Orbit& a, const Orbit& b, double h) {
+  double worst = 0;
+  Eigen::VectorXd scale = Eigen::VectorXd::Zero(b.x.front().size());
+  for (const auto& x : b.x) scale = scale.cwiseMax(x.cwiseAbs());
+  size_t matched = 0;
+  for (size_t i = 0, j = 0; i < a.t.size(); ++i) {
+    while (j < b.t.size() && b.t[j] < a.t[i] - 1e-6 * h) ++j;
+    if (j == b.t.size() || std::abs(b.t[j] - a.t[i]) > 1e-6 * h) continue;
+    ++matched;
+    for (Eigen::Index k = 0; k < scale.size(); ++k)
+      if (scale[k] > 1e-9)
+        worst = std::max(worst, std::abs(a.x[i][k] - b.x[j][k]) / scale[k]);
+  }
+  EXPECT_GT(matched, a.t.size() * 9 / 10) << "the two runs share their time points";
+  return worst;
+}
+
+// A netlist elaborated (without errors), assembled, and its PSS.
+struct PssCase {
+  testing::Elaborated e;
+  Assembled a;
+  PssResult r;
+  PssCase(const std::string& text, const PssOptions& o) : e(elaborate_text(text)) {
+    EXPECT_FALSE(e.diags.has_errors()) << e.text();
+    a = assemble(e.circuit);
+    r = periodic_steady_state(e.circuit, a, o);
+  }
+};
+
+PssOptions with_period(double period, long count_periods = 0) {
+  PssOptions o;
+  o.period = period;
+  o.max_transient_periods = count_periods;
+  return o;
+}
+
+// The buck of examples/buck.cir (100 kHz, D = 0.5, L = 100 µH, C = 10 µF) with load `r`, h = 50 ns:
+// its PSS, which must be periodic to 1e-9 and equal the last period of a `tstop` transient to
+// 1e-6; returns the orbit's minimum inductor current and mean output voltage.
+struct BuckOrbit {
+  PssResult pss;
+  double i_min = 1e9, v_mean = 0;
+};
+BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_periods) {
+  const PssOptions o = with_period(10e-6, count_periods);
+  const PssCase c(
+      "buck\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
+      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 " + r +
+          "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n",
+      o);
+  const auto& e = c.e;
+  const Assembled& a = c.a;
+  BuckOrbit out;
+  out.pss = c.r;
+  if (!out.pss.ok) return out;
+  EXPECT_LE(out.pss.residual, 1e-9);
+  const Orbit pss = orbit_of(e.circuit, a, out.pss, o.period);
+  EXPECT_LT(orbit_difference(pss, last_period(e.circuit, a, o.period, 50e-9), 50e-9), 1e-6);
+  const auto column = [&](const char* name) {
+    return std::find(a.unknown_names.begin(), a.unknown_names.end(), name) -
+           a.unknown_names.begin();
+  };
+  for (const auto& x : pss.x) {
+    out.i_min = std::min(out.i_min, x[column("i(l1)")]);
+    out.v_mean += x[column("v(out)")] / static_cast<double>(pss.x.size());
+  }
+  return out;
+}
+
+TEST(Pss, BuckInCcmEqualsTheLastPeriodOfALongTransient) {
+  // 10 ohm: CCM; the inductor current stays positive, Vout ≈ D·Vin.
+  const BuckOrbit b = buck_orbit("10", "6m", 2000);
+  ASSERT_TRUE(b.pss.ok) << b.pss.error;
+  EXPECT_LE(b.pss.newton_iterations, 6);
+  EXPECT_GT(b.pss.transient_periods, 100);
+  EXPECT_GT(b.i_min, 0.1);
+  EXPECT_NEAR(b.v_mean, 5.0, 0.05);
+}
+
+TEST(Pss, BuckInDcmEqualsTheLastPeriodOfALongTransient) {
+  // 100 ohm (critical load 2L/(T(1 − D)) = 40 ohm): the inductor current returns to zero every
+  // period and the diode blocks with the switch open (three modes); Vout rises above D·Vin.
+  const BuckOrbit b = buck_orbit("100", "8m", 0);
+  ASSERT_TRUE(b.pss.ok) << b.pss.error;
+  EXPECT_LE(b.pss.newton_iterations, 10);
+  EXPECT_NEAR(b.i_min, 0, 1e-12);
+  EXPECT_GT(b.v_mean, 5.5);
+}
+
+TEST(Pss, BoostEqualsTheLastPeriodOfALongTransient) {
+  // examples/boost.cir (D = 0.6, 50 ohm) with C = 10 µF instead of 47 µF (a shorter transient
+  // for the comparison), h = 100 ns: 3000 periods of transient against PSS.
+  const PssCase c(
+      "boost\nVin in 0 DC 5\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 5.99u 10u)\nL1 in sw 100u IC=0\n"
+      "S1 sw 0 ctrl 0 SWI\nD1 sw out DI\nC1 out 0 10u IC=0\nR1 out 0 50\n.model SWI SW(VT=0.5)\n"
+      ".model DI D\n.tran 100n 30m UIC\n.end\n",
+      with_period(10e-6));
+  const PssResult& r = c.r;
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LE(r.residual, 1e-9);
+  EXPECT_LE(r.newton_iterations, 4);
+  EXPECT_LT(r.periods_simulated, 30);
+  const Orbit pss = orbit_of(c.e.circuit, c.a, r, 10e-6);
+  EXPECT_LT(orbit_difference(pss, last_period(c.e.circuit, c.a, 10e-6, 100e-9), 100e-9), 1e-6);
+}
+
+TEST(Pss, HighQFilterInAFewNewtonIterations) {
+  // A square wave at 10 kHz into a series RLC with Q = 50 tuned to 10 kHz: a transient decays
+  // like exp(−ω0 t / 2Q), some 330 periods to 1e-9; the map is affine, Newton needs 1–2 steps.
+  PssOptions o = with_period(100e-6, 5000);
+  o.warmup_periods = 1;
+  const PssCase c(
+      "hiq\nV1 in 0 PULSE(-1 1 0 1n 1n 49.999u 100u)\nR1 in a 0.6283185\nL1 a out 500u\n"
+      "C1 out 0 506.6059n\nR2 out 0 1meg\n.tran 0.1u 1m\n.end\n",
+      o);
+  const PssResult& r = c.r;
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LE(r.newton_iterations, 3);
+  EXPECT_GT(r.transient_periods, 200);
+  EXPECT_LE(r.residual, 1e-9);
+}
+
+TEST(Pss, ResonantConverterConvergesFromAnyWarmUp) {
+  // examples/analyses/pss_resonant.cir: the finite-difference Newton iteration alone stalled
+  // from some warm-ups (20 periods); the fallback to plain transient periods makes it converge.
+  std::ifstream in(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses/pss_resonant.cir");
+  std::stringstream text;
+  text << in.rdbuf();
+  for (int warmup : {0, 5, 20}) {
+    PssOptions o = with_period(10e-6);
+    o.warmup_periods = warmup;
+    o.steps_per_period = 200;
+    const PssCase c(text.str(), o);
+    EXPECT_TRUE(c.r.ok) << "warm-up " << warmup << ": " << c.r.error;
+    EXPECT_LE(c.r.residual, 1e-9);
+    EXPECT_LT(c.r.periods_simulated, 300) << "warm-up " << warmup;
+  }
+}
+
+TEST(Pss, SourcesNotPeriodicInTAreNamed) {
+  // A 1 kHz sine with T = 0.3 ms, and a 7 µs PULSE train with T = 10 µs.
+  for (const char* source : {"SIN(0 1 1k)", "PULSE(0 1 0 1n 1n 4u 7u)"}) {
+    const PssCase c(std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
+                    with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
+    const PssResult& r = c.r;
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("source 'v1' is not periodic in T"), std::string::npos) << r.error;
+  }
+}
+
+TEST(Pss, BadOptionsAreRejected) {
+  EXPECT_NE(PssOptions{}.validate().find("the period must be > 0 s"), std::string::npos);
+  PssOptions o;
+  o.period = 1e-3;
+  o.tol = 2;
+  EXPECT_NE(o.validate().find("tolerance"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
