@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Issue 20: a diode-clamped RC network whose N clamps all switch together.
+
+Circuit (N sections, one sine source):
+  V1 in 0 SIN(-0.05 1 1k)   (offset: no zero crossing on the step grid, no degenerate step)
+  section k = 1..N:  RF{k} in n{k} 1k          (every section fed from the one sine)
+                     C{k}  n{k} 0  C_k          (C_k = 10 nF * (1 + (k mod 7)/7): tau 10..19 us)
+                     RC{k} n{k} n{k+1} 10k      (k < N: neighbouring sections coupled)
+                     D{k}  n{k} 0  DI           (each node clamped to ground by an ideal diode)
+In the positive half periods every node is clamped at 0 V (all N diodes conduct); at each zero
+crossing of the sine all of them turn off in the same step; after the negative half they turn on
+again within ~10 steps of each other (the spread of tau). 2000 steps of h = 1 us (2 ms): four
+mass switching events of N pairs each.
+
+Modes:
+  clamp_network.py netlist N [--ngspice] [--tend T]   print the netlist
+  clamp_network.py bench [--sizes 100,1000,10000] [--build build] [--reps R] [--max-wall S]
+      nsspice (fixed step 1 us, theta = 1/2) and ngspice (D N=0.01, TMAX = 1 us) in the same run,
+      whole processes, wall time and peak RSS (/usr/bin/time -v), nsspice's counters, the ratio;
+      the switching-step cost from runs to 0.45 ms, 0.55 ms (one mass turn-off at 0.5 ms inside)
+      and 0.35 ms: non-switching step = (wall(0.45) - wall(0.35)) / 100,
+      switching step = (wall(0.55) - wall(0.45)) - 99 * non-switching step.
+      Writes bench/results/clamp_network.{json,md}.
+"""
+import argparse
+import json
+import pathlib
+import re
+import statistics
+import sys
+import tempfile
+
+import bench_peers
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+H = "1u"
+T_END = "2m"
+
+
+def netlist(n, ngspice=False, t_end=T_END):
+    lines = [f"diode-clamped RC network, N = {n} sections fed from one 1 kHz sine",
+             "V1 in 0 SIN(-0.05 1 1k)"]
+    for k in range(1, n + 1):
+        c = 10e-9 * (1 + 2 * (k % 7) / 7)
+        lines += [f"RF{k} in n{k} 1k", f"C{k} n{k} 0 {c:.6g}", f"D{k} n{k} 0 DI"]
+        if k < n:
+            lines.append(f"RC{k} n{k} n{k + 1} 100")
+    model, tran = ("D(N=0.01)", f".tran {H} {t_end} 0 {H}") if ngspice else ("D", f".tran {H} {t_end}")
+    control = [".control", "run", f"wrdata clamp_ng.txt v(n1) v(n{n})", "rusage all", ".endc"]
+    return "\n".join(lines + [f".model DI {model}", tran] + (control if ngspice else []) +
+                     [".end"]) + "\n"
+
+
+def run_ours(nsspice, n, t_end, tmp, tag):
+    path = tmp / f"clamp_{tag}_{n}.cir"
+    path.write_text(netlist(n, False, t_end))
+    cmd = [nsspice, "run", path, "-o", tmp / f"clamp_{tag}_{n}.csv", "--save",
+           f"v(n1),v(n{n})", "--no-progress"]
+    wall, rss, out = bench_peers.timed_rss(cmd, cwd=tmp)
+    c = bench_peers.counters(out)
+    return {"wall_s": wall, "peak_rss_kB": rss, "stepping_s": c["us_per_step_stepping"] *
+            c["steps"] * 1e-6 if c["us_per_step_stepping"] else None, **c}, out
+
+
+def run_ngspice(n, tmp):
+    path = tmp / f"clamp_ng_{n}.cir"
+    path.write_text(netlist(n, True))
+    wall, rss, out = bench_peers.timed_rss(["ngspice", "-b", path], cwd=tmp, check=False)
+    acc = re.search(r"Accepted timepoints\s*=\s*(\d+)", out)
+    if acc is None:
+        sys.exit(f"ngspice did not finish the clamp network N = {n}:\n" + out[-2000:])
+    return {"wall_s": wall, "peak_rss_kB": rss, "accepted": int(acc.group(1))}
+
+
+def switching_cost(nsspice, n, tmp, reps):
+    """Per-step stepping time [s] of non-switching and switching steps (module docstring)."""
+    def stepping(t_end):
+        return statistics.median(run_ours(nsspice, n, t_end, tmp, "sw")[0]["stepping_s"]
+                                 for _ in range(reps))
+    a, b, c = stepping("0.35m"), stepping("0.45m"), stepping("0.55m")
+    plain = (b - a) / 100
+    switching = (c - b) - 99 * plain
+    return {"non_switching_step_s": plain, "switching_step_s": switching,
+            "ratio": switching / plain if plain > 0 else None}
+
+
+def bench(args):
+    nsspice = (ROOT / args.build / "nsspice").resolve()
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="nsspice_clamp_"))
+    result = {"circuit": __doc__.split("Modes:")[0].strip(), "h": H, "t_end": T_END, "sizes": []}
+    rows = []
+    for n in [int(v) for v in args.sizes.split(",")]:
+        reps = args.reps if n <= 10000 else 1
+        ours = [run_ours(nsspice, n, T_END, tmp, "full")[0] for _ in range(reps)]
+        o = min(ours, key=lambda r: r["wall_s"]) if reps == 1 else sorted(
+            ours, key=lambda r: r["wall_s"])[len(ours) // 2]
+        ng = run_ngspice(n, tmp) if n <= args.ngspice_max else None
+        sw = switching_cost(nsspice, n, tmp, reps)
+        r = {"N": n, "nsspice": o, "ngspice": ng, "switching": sw,
+             "ratio_ngspice_over_nsspice": ng["wall_s"] / o["wall_s"] if ng else None}
+        result["sizes"].append(r)
+        rows.append(
+            f"| {n} | {o['wall_s']:.2f} | {o['peak_rss_kB'] / 1024:.0f} | "
+            f"{o['lcp_solves_with_pivoting']} | {o['mode_changes']} | {o['factorizations']} / "
+            f"{o['refactorizations']} | "
+            + (f"{ng['wall_s']:.2f} | {ng['peak_rss_kB'] / 1024:.0f} | "
+               f"{r['ratio_ngspice_over_nsspice']:.1f}x |" if ng else "- | - | - |")
+            + f" {1e6 * sw['non_switching_step_s']:.0f} | {1e6 * sw['switching_step_s']:.0f} | "
+            f"{sw['ratio']:.1f} |")
+        print(rows[-1], flush=True)
+    table = ("| N | nsspice wall [s] | RSS [MB] | pivoting steps | mode changes | "
+             "factorizations / refactorizations | ngspice wall [s] | ngspice RSS [MB] | "
+             "ngspice / nsspice | non-switching step [us] | switching step [us] | ratio |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+    if args.write:
+        bench_peers.write_results("clamp_network", result, table)
+    else:
+        print(table)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("netlist")
+    p.add_argument("n", type=int)
+    p.add_argument("--ngspice", action="store_true")
+    p.add_argument("--tend", default=T_END)
+    b = sub.add_parser("bench")
+    b.add_argument("--build", default="build")
+    b.add_argument("--sizes", default="100,1000,10000")
+    b.add_argument("--reps", type=int, default=3)
+    b.add_argument("--ngspice-max", type=int, default=10000)
+    b.add_argument("--write", action="store_true", help="write bench/results/clamp_network.*")
+    args = ap.parse_args()
+    if args.cmd == "netlist":
+        sys.stdout.write(netlist(args.n, args.ngspice, args.tend))
+    else:
+        bench(args)
+
+
+if __name__ == "__main__":
+    main()
