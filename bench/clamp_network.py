@@ -16,10 +16,10 @@ Modes:
   clamp_network.py netlist N [--ngspice] [--tend T]   print the netlist
   clamp_network.py bench [--sizes 100,1000,10000] [--build build] [--reps R] [--max-wall S]
       nsspice (fixed step 1 us, theta = 1/2) and ngspice (D N=0.01, TMAX = 1 us) in the same run,
-      whole processes, wall time and peak RSS (/usr/bin/time -v), nsspice's counters, the ratio;
-      the switching-step cost from runs to 0.45 ms, 0.55 ms (one mass turn-off at 0.5 ms inside)
-      and 0.35 ms: non-switching step = (wall(0.45) - wall(0.35)) / 100,
-      switching step = (wall(0.55) - wall(0.45)) - 99 * non-switching step.
+      whole processes, wall and CPU time and peak RSS (/usr/bin/time -v; CPU time is the steadier
+      figure on a loaded machine), nsspice's counters, the ratios;
+      the step costs inside one process (bench/clamp_step_bench, built with the project): median
+      of the non-switching steps, mean and max of the steps whose mode changes.
       Writes bench/results/clamp_network.{json,md}.
 """
 import argparse
@@ -27,6 +27,7 @@ import json
 import pathlib
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -58,8 +59,7 @@ def run_ours(nsspice, n, t_end, tmp, tag):
            f"v(n1),v(n{n})", "--no-progress"]
     wall, rss, out = bench_peers.timed_rss(cmd, cwd=tmp)
     c = bench_peers.counters(out)
-    return {"wall_s": wall, "peak_rss_kB": rss, "stepping_s": c["us_per_step_stepping"] *
-            c["steps"] * 1e-6 if c["us_per_step_stepping"] else None, **c}, out
+    return {"wall_s": wall, "cpu_s": cpu_seconds(out), "peak_rss_kB": rss, **c}, out
 
 
 def run_ngspice(n, tmp):
@@ -69,19 +69,27 @@ def run_ngspice(n, tmp):
     acc = re.search(r"Accepted timepoints\s*=\s*(\d+)", out)
     if acc is None:
         sys.exit(f"ngspice did not finish the clamp network N = {n}:\n" + out[-2000:])
-    return {"wall_s": wall, "peak_rss_kB": rss, "accepted": int(acc.group(1))}
+    return {"wall_s": wall, "cpu_s": cpu_seconds(out), "peak_rss_kB": rss,
+            "accepted": int(acc.group(1))}
 
 
-def switching_cost(nsspice, n, tmp, reps):
-    """Per-step stepping time [s] of non-switching and switching steps (module docstring)."""
-    def stepping(t_end):
-        return statistics.median(run_ours(nsspice, n, t_end, tmp, "sw")[0]["stepping_s"]
-                                 for _ in range(reps))
-    a, b, c = stepping("0.35m"), stepping("0.45m"), stepping("0.55m")
-    plain = (b - a) / 100
-    switching = (c - b) - 99 * plain
-    return {"non_switching_step_s": plain, "switching_step_s": switching,
-            "ratio": switching / plain if plain > 0 else None}
+def step_costs(build, n, tmp):
+    """Per-step costs inside one process (bench/clamp_step_bench.cpp): non-switching steps
+    (median) against steps whose mode changes (mean, max)."""
+    path = tmp / f"clamp_steps_{n}.cir"
+    path.write_text(netlist(n))
+    exe = (ROOT / build / "bench" / "clamp_step_bench").resolve()
+    proc = subprocess.run([exe, path], capture_output=True, text=True, check=True)
+    r = json.loads(proc.stdout)
+    r["ratio_switching_mean_over_plain_median"] = r["switching_mean_us"] / r["plain_median_us"]
+    return r
+
+
+def cpu_seconds(out):
+    """User + system CPU time of a process from /usr/bin/time -v's report."""
+    user = re.search(r"User time \(seconds\): ([\d.]+)", out)
+    system = re.search(r"System time \(seconds\): ([\d.]+)", out)
+    return float(user.group(1)) + float(system.group(1)) if user and system else None
 
 
 def bench(args):
@@ -95,22 +103,26 @@ def bench(args):
         o = min(ours, key=lambda r: r["wall_s"]) if reps == 1 else sorted(
             ours, key=lambda r: r["wall_s"])[len(ours) // 2]
         ng = run_ngspice(n, tmp) if n <= args.ngspice_max else None
-        sw = switching_cost(nsspice, n, tmp, reps)
-        r = {"N": n, "nsspice": o, "ngspice": ng, "switching": sw,
-             "ratio_ngspice_over_nsspice": ng["wall_s"] / o["wall_s"] if ng else None}
+        sw = step_costs(args.build, n, tmp) if n <= args.steps_max else None
+        r = {"N": n, "nsspice": o, "ngspice": ng, "steps": sw,
+             "ratio_ngspice_over_nsspice": ng["wall_s"] / o["wall_s"] if ng else None,
+             "ratio_ngspice_over_nsspice_cpu": ng["cpu_s"] / o["cpu_s"] if ng else None}
         result["sizes"].append(r)
         rows.append(
-            f"| {n} | {o['wall_s']:.2f} | {o['peak_rss_kB'] / 1024:.0f} | "
-            f"{o['lcp_solves_with_pivoting']} | {o['mode_changes']} | {o['factorizations']} / "
-            f"{o['refactorizations']} | "
-            + (f"{ng['wall_s']:.2f} | {ng['peak_rss_kB'] / 1024:.0f} | "
-               f"{r['ratio_ngspice_over_nsspice']:.1f}x |" if ng else "- | - | - |")
-            + f" {1e6 * sw['non_switching_step_s']:.0f} | {1e6 * sw['switching_step_s']:.0f} | "
-            f"{sw['ratio']:.1f} |")
+            f"| {n} | {o['wall_s']:.2f} / {o['cpu_s']:.2f} | {o['peak_rss_kB'] / 1024:.0f} | "
+            f"{o['lcp_solves_with_pivoting']} / {o['pivots']} | {o['mode_changes']} | "
+            f"{o['factorizations']} / {o['refactorizations']} | "
+            + (f"{ng['wall_s']:.2f} / {ng['cpu_s']:.2f} | {ng['peak_rss_kB'] / 1024:.0f} | "
+               f"{r['ratio_ngspice_over_nsspice']:.1f}x / {r['ratio_ngspice_over_nsspice_cpu']:.1f}x |"
+               if ng else "- | - | - |")
+            + (f" {sw['plain_median_us']:.0f} | {sw['switching_mean_us']:.0f} / "
+               f"{sw['switching_max_us']:.0f} ({sw['switching_steps']}) | "
+               f"{sw['ratio_switching_mean_over_plain_median']:.0f} |" if sw else " - | - | - |"))
         print(rows[-1], flush=True)
-    table = ("| N | nsspice wall [s] | RSS [MB] | pivoting steps | mode changes | "
-             "factorizations / refactorizations | ngspice wall [s] | ngspice RSS [MB] | "
-             "ngspice / nsspice | non-switching step [us] | switching step [us] | ratio |\n"
+    table = ("| N | nsspice wall / CPU [s] | RSS [MB] | pivoting steps / pivots | mode changes | "
+             "factorizations / refactorizations | ngspice wall / CPU [s] | ngspice RSS [MB] | "
+             "ngspice / nsspice (wall / CPU) | non-switching step, median [us] | switching step, "
+             "mean / max [us] (steps) | ratio |\n"
              "|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
     if args.write:
         bench_peers.write_results("clamp_network", result, table)
@@ -130,6 +142,7 @@ def main():
     b.add_argument("--sizes", default="100,1000,10000")
     b.add_argument("--reps", type=int, default=3)
     b.add_argument("--ngspice-max", type=int, default=10000)
+    b.add_argument("--steps-max", type=int, default=10000, help="largest N for clamp_step_bench")
     b.add_argument("--write", action="store_true", help="write bench/results/clamp_network.*")
     args = ap.parse_args()
     if args.cmd == "netlist":
