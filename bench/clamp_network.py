@@ -106,14 +106,18 @@ def bench(args):
         sw = step_costs(args.build, n, tmp) if n <= args.steps_max else None
         r = {"N": n, "nsspice": o, "ngspice": ng, "steps": sw,
              "ratio_ngspice_over_nsspice": ng["wall_s"] / o["wall_s"] if ng else None,
-             "ratio_ngspice_over_nsspice_cpu": ng["cpu_s"] / o["cpu_s"] if ng else None}
+             # CPU times have a resolution of 10 ms (/usr/bin/time)
+             "ratio_ngspice_over_nsspice_cpu": ng["cpu_s"] / o["cpu_s"] if ng and o["cpu_s"] else
+             None}
+        cpu_ratio = (f"{r['ratio_ngspice_over_nsspice_cpu']:.1f}x"
+                     if r["ratio_ngspice_over_nsspice_cpu"] else "-")
         result["sizes"].append(r)
         rows.append(
             f"| {n} | {o['wall_s']:.2f} / {o['cpu_s']:.2f} | {o['peak_rss_kB'] / 1024:.0f} | "
             f"{o['lcp_solves_with_pivoting']} / {o['pivots']} | {o['mode_changes']} | "
             f"{o['factorizations']} / {o['refactorizations']} | "
             + (f"{ng['wall_s']:.2f} / {ng['cpu_s']:.2f} | {ng['peak_rss_kB'] / 1024:.0f} | "
-               f"{r['ratio_ngspice_over_nsspice']:.1f}x / {r['ratio_ngspice_over_nsspice_cpu']:.1f}x |"
+               f"{r['ratio_ngspice_over_nsspice']:.1f}x / {cpu_ratio} |"
                if ng else "- | - | - |")
             + (f" {sw['plain_median_us']:.0f} | {sw['switching_mean_us']:.0f} / "
                f"{sw['switching_max_us']:.0f} ({sw['switching_steps']}) | "

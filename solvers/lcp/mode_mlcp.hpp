@@ -150,7 +150,8 @@ class ModeMlcp {
   void set_lcp_policy(const LcpPolicy& policy) { policy_ = policy; }
   // Called with every LCP handed to the LCP solver; with `capture` also once per solve that
   // needed no pivoting, with the transform at the starting mode (the LCP that would have been
-  // solved; its solution names the accepted mode).
+  // solved; its solution names the accepted mode). Not called for steps solved by block
+  // pivoting (more free pairs than the dense limit): their LCP is never formed.
   void set_lcp_observer(LcpObserver observer, bool capture) {
     observer_ = std::move(observer);
     capture_ = capture;

@@ -70,6 +70,8 @@ void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& b
 
 void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vector<char>& mode,
                                  const Eigen::VectorXd& r, const Eigen::VectorXd& d) {
+  // Above the dense limit the transform of all pairs is never built, not even for a dump.
+  if (static_cast<int>(free_.size()) > dense_transform_max_) return;
   const KluFactor* base = factor_for(start);
   if (base == nullptr) return;
   const Eigen::VectorXd u_keep = u_;  // the accepted solution stays in u_
