@@ -282,6 +282,92 @@ TEST(BlockPivoting, NoDenseObjectAbove1000PairsOnA10000PairGrid) {
   EXPECT_LE(s.stats.max_dense_order, 1000) << "a dense object of order " << s.stats.max_dense_order;
 }
 
+// `copies` Siconos DiodeBridges in MNA form, one backward-Euler step (h = 1 µs): unknowns per
+// bridge v_a, v_l, v_r, i_L; C = 1 µF at a, L = 10 mH from a to ground, R = 1 kΩ from l to r,
+// diodes DF1 a→l, DR1 0→l, DF2 r→0, DR2 r→a (w = v_k − v_p for anode p, cathode k). W is
+// singular: the load's nodes l, r have no path to ground but through the diodes.
+struct Bridges {
+  int n, m;
+  SparseMatrix w, b, c, d, c_off;
+  Eigen::VectorXd r, dvec;
+  Bridges(const std::vector<double>& v_a0, double i_l0) {
+    const int copies = static_cast<int>(v_a0.size());
+    n = 4 * copies;
+    m = 4 * copies;
+    const double h = 1e-6, cap = 1e-6, ind = 10e-3, g = 1e-3;
+    Triplets tw, tb, tc;
+    r = Eigen::VectorXd::Zero(n);
+    for (int k = 0; k < copies; ++k) {
+      const int a = 4 * k, l = a + 1, rr = a + 2, il = a + 3;
+      tw.emplace_back(a, a, cap / h);
+      tw.emplace_back(a, il, 1.0);  // i_L leaves a
+      tw.emplace_back(il, a, 1.0);  // v_a − (L/h) i_L = −(L/h) i_L0
+      tw.emplace_back(il, il, -ind / h);
+      for (auto [p, q] : {std::pair{l, l}, std::pair{rr, rr}}) tw.emplace_back(p, q, g);
+      tw.emplace_back(l, rr, -g);
+      tw.emplace_back(rr, l, -g);
+      r[a] = cap / h * v_a0[static_cast<size_t>(k)];
+      r[il] = -ind / h * i_l0;
+      // (anode, cathode) of DF1, DR1, DF2, DR2; −1 = ground.
+      const int diodes[4][2] = {{a, l}, {-1, l}, {rr, -1}, {rr, a}};
+      for (int j = 0; j < 4; ++j) {
+        const int col = 4 * k + j, an = diodes[j][0], ca = diodes[j][1];
+        if (an >= 0) {
+          tb.emplace_back(an, col, -1.0);
+          tc.emplace_back(col, an, -1.0);
+        }
+        if (ca >= 0) {
+          tb.emplace_back(ca, col, 1.0);
+          tc.emplace_back(col, ca, 1.0);
+        }
+      }
+    }
+    w = sparse(n, n, tw);
+    b = sparse(n, m, tb);
+    c = sparse(m, n, tc);
+    d = SparseMatrix(m, m);
+    c_off = SparseMatrix(m, n);
+    dvec = Eigen::VectorXd::Zero(m);
+  }
+};
+
+TEST(BlockPivoting, DiodeBridgesWithSingularWAgreeWithTheDenseTransform) {
+  // Tank voltages of both signs; the guess "all diodes off" is singular (floating loads).
+  const Bridges br({10.0, -7.0, 3.0, -0.5, 6.0, -9.0}, 0.0);
+  KluSymbolic symbolic;
+  ASSERT_EQ(symbolic.analyze(mode_matrix_pattern(br.w, br.b, br.c, br.d, br.c_off)),
+            LuStatus::kOk);
+  auto run = [&](int dense_max, std::vector<char>& mode, Eigen::VectorXd& x,
+                 Eigen::VectorXd& lambda, ModeMlcpStats& stats) {
+    ModeMlcp solver(br.w, br.b, br.c, br.d, br.c_off, std::vector<char>(br.m, 0), symbolic, 8);
+    solver.set_dense_transform_max(dense_max);
+    solver.set_block_flip(false);
+    mode.assign(static_cast<size_t>(br.m), 0);
+    Eigen::VectorXd w;
+    const MlcpOutcome o = solver.solve(br.r, br.dvec, mode, x, lambda, w);
+    stats = solver.stats();
+    return o;
+  };
+  std::vector<char> mode_b, mode_d;
+  Eigen::VectorXd x_b, x_d, l_b, l_d;
+  ModeMlcpStats s_b, s_d;
+  const MlcpOutcome ob = run(0, mode_b, x_b, l_b, s_b);
+  const MlcpOutcome od = run(1 << 30, mode_d, x_d, l_d, s_d);
+  ASSERT_EQ(ob.status, LcpStatus::kSolved) << ob.message;
+  ASSERT_EQ(od.status, LcpStatus::kSolved) << od.message;
+  EXPECT_GT(s_b.block_calls, 0);
+  EXPECT_EQ(s_d.block_calls, 0);
+  EXPECT_EQ(mode_b, mode_d);
+  EXPECT_LE((x_b - x_d).lpNorm<Eigen::Infinity>(), 1e-9 * x_d.lpNorm<Eigen::Infinity>());
+  EXPECT_LE((l_b - l_d).lpNorm<Eigen::Infinity>(), 1e-9 * l_d.lpNorm<Eigen::Infinity>());
+  // Each bridge conducts through one diagonal pair: DF1, DF2 for v_a > 0, DR1, DR2 for v_a < 0.
+  for (int k = 0; k < 6; ++k) {
+    const bool positive = x_d[4 * k] > 0;
+    EXPECT_EQ(mode_b[4 * k] + mode_b[4 * k + 2], positive ? 2 : 0) << "bridge " << k;
+    EXPECT_EQ(mode_b[4 * k + 1] + mode_b[4 * k + 3], positive ? 0 : 2) << "bridge " << k;
+  }
+}
+
 // The stored problems (dense M) through the sparse block path. Those whose M is not a P-matrix
 // go to the transform of the pairs in doubt (dense on those only) and the auto policy there.
 TEST(BlockPivoting, EveryStoredProblem) {
