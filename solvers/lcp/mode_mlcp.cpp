@@ -304,7 +304,14 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   Check c = check(lambda, w, x, d, 1.0);
   // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
   if (block_flip_ && !c.feasible) try_flip(r, d, mode, x, lambda, w, c);
-  if (!c.feasible) {
+  const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
+                         policy_.force == LcpSolverKind::kAuto;
+  if (!c.feasible && by_blocks) {
+    if (!pivot_by_blocks(r, d, mode, x, lambda, w, c, outcome)) return outcome;
+    pivoted = true;
+    if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
+    if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
+  } else if (!c.feasible) {
     // Usually a cache hit (the factor found above); after a reduced solve K(σ) is factored
     // here, and it is nonsingular since S was (det K(σ) = det W det S) unless rounding says
     // otherwise: then a nearby nonsingular base is searched as for a singular guess.
@@ -321,18 +328,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     c = check(lambda, w, x, d, 1.0);
     // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
     if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
-    if (!c.feasible) {
-      const Check loose = check(lambda, w, x, d, kLooseFactor);
-      if (!loose.feasible) {
-        outcome.status = LcpStatus::kNumericalFailure;
-        outcome.pairs = loose.violated;
-        outcome.residual = loose.residual;
-        outcome.message = "no mode satisfies the complementarity conditions to tolerance";
-        return outcome;
-      }
-      outcome.status = LcpStatus::kInaccurate;
-      ++stats_.inaccurate;
-    }
+    if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
   }
   outcome.residual = c.residual;
   outcome.mode_changed = mode != guess_;
@@ -340,6 +336,22 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   base_mode_ = mode;
   if (capture_ && !pivoted && observer_) observe_unpivoted(start, mode, r, d);
   return outcome;
+}
+
+bool ModeMlcp::accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
+                            const Eigen::VectorXd& x, const Eigen::VectorXd& d,
+                            MlcpOutcome& outcome) {
+  const Check loose = check(lambda, w, x, d, kLooseFactor);
+  if (!loose.feasible) {
+    outcome.status = LcpStatus::kNumericalFailure;
+    outcome.pairs = loose.violated;
+    outcome.residual = loose.residual;
+    outcome.message = "no mode satisfies the complementarity conditions to tolerance";
+    return false;
+  }
+  outcome.status = LcpStatus::kInaccurate;
+  ++stats_.inaccurate;
+  return true;
 }
 
 bool ModeMlcp::find_base(std::vector<char>& mode) {
@@ -367,6 +379,7 @@ bool ModeMlcp::find_base(std::vector<char>& mode) {
   std::vector<char> trial = mode;
   auto rank_of = [&](const std::vector<char>& md) {
     set_values(md);
+    count_dense(n_ + m_);
     return Eigen::FullPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k_)).rank();
   };
   auto rank = rank_of(trial);

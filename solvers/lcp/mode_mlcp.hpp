@@ -39,6 +39,14 @@
 // K(σ) u = ρ(σ) as above, at the cost of one solve with W (n unknowns instead of n + m) and
 // |A| vector updates. It is used only while W is well conditioned, |A| is small and S is
 // nonsingular; otherwise the K(σ) factors are used.
+//
+// Many free pairs (more than kDenseTransformMax, policy auto): a failed mode check is not
+// answered by the dense transform of all pairs but by block principal pivoting on the mode
+// systems (mode_mlcp_block.cpp: Júdice–Pires with Murty's least-index safeguard; each iteration
+// one sparse refactorization of K(σ)), and, if that stops on a singular mode or its iteration
+// limit, by the transform restricted to the pairs still in doubt (mode_mlcp_doubt.cpp: dense on
+// those pairs only, at most kDoubtMax of them). No dense object of order above kDoubtMax is then
+// built anywhere; ModeMlcpStats::max_dense_order records the largest one that was.
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
@@ -66,7 +74,30 @@ struct ModeMlcpStats {
   long inaccurate = 0;        // solutions accepted with the looser tolerance
   long reduced_solves = 0;    // mode solves done through W's factor (counted in mode_solves too)
   long w_factorizations = 0;  // numeric factorizations of W (reduced solves)
+  // Block principal pivoting (many pairs): calls (counted in lemke_calls too), iterations
+  // (counted in pivots too), the single least-index pivots among them, calls that ended on the
+  // transform of the pairs in doubt, and the largest such set.
+  long block_calls = 0;
+  long block_iterations = 0;
+  long block_single_pivots = 0;
+  long doubt_calls = 0;
+  long max_doubt = 0;
+  // Dense square matrices built (LCP transforms, Schur complements, rank tests) and the largest
+  // order among them.
+  long dense_allocations = 0;
+  long max_dense_order = 0;
 };
+
+// Above this many free pairs (and with the auto policy) the mode iteration pivots by blocks on
+// sparse factors instead of building the dense transform of all pairs (mode_mlcp.hpp).
+inline constexpr int kDenseTransformMax = 256;
+// The largest set of pairs in doubt handed to a dense LCP solver by the block path.
+inline constexpr int kDoubtMax = 512;
+
+// Row and column equilibration of LCP(M, q) in place: rows by max(|M_k·|, |q_k|), then columns
+// by their max (scales of 1 for zero rows/columns); z = col_scale ∘ ẑ recovers the unscaled z.
+void equilibrate_lcp(Eigen::MatrixXd& M, Eigen::VectorXd& q, Eigen::VectorXd& row_scale,
+                     Eigen::VectorXd& col_scale);
 
 struct MlcpOutcome {
   LcpStatus status = LcpStatus::kSolved;
@@ -119,7 +150,8 @@ class ModeMlcp {
   void set_lcp_policy(const LcpPolicy& policy) { policy_ = policy; }
   // Called with every LCP handed to the LCP solver; with `capture` also once per solve that
   // needed no pivoting, with the transform at the starting mode (the LCP that would have been
-  // solved; its solution names the accepted mode).
+  // solved; its solution names the accepted mode). Not called for steps solved by block
+  // pivoting (more free pairs than the dense limit): their LCP is never formed.
   void set_lcp_observer(LcpObserver observer, bool capture) {
     observer_ = std::move(observer);
     capture_ = capture;
@@ -128,6 +160,10 @@ class ModeMlcp {
   // Off: a failed mode check goes straight to pivoting, without first trying the mode with the
   // violated pairs flipped (for tests of the LCP solvers on real steps).
   void set_block_flip(bool on) { block_flip_ = on; }
+
+  // Free pairs above which a failed mode check goes to block pivoting on sparse factors instead
+  // of the dense transform of all pairs (default kDenseTransformMax; 0: always blocks).
+  void set_dense_transform_max(int free_pairs) { dense_transform_max_ = free_pairs; }
 
   // Solves modes with at most `max_active` active pairs (conducting or forced) through the factor
   // of W (header comment); `w_symbolic` is the analysis of W's pattern and must outlive this
@@ -172,10 +208,12 @@ class ModeMlcp {
   bool s_ok_ = false;                    // S of s_mode_ is nonsingular
   Eigen::PartialPivLU<Eigen::MatrixXd> s_lu_;
   Eigen::VectorXd g_, lambda_a_;  // right-hand side and solution λ_A of S
+  Eigen::VectorXd u0_;            // pivot_on_doubt: the solution of the base mode
   LcpPolicy policy_;
   LcpObserver observer_;
   bool capture_ = false;
   bool block_flip_ = true;
+  int dense_transform_max_ = kDenseTransformMax;
 
   // The equilibrated transform at a nonsingular base mode: u = u0 + U z, y = M z + q with
   // M = diag(row_scale) M_σ diag(col_scale) (mode_mlcp_pivot.cpp).
@@ -215,6 +253,32 @@ class ModeMlcp {
   // Flips the violated pairs of `c` and keeps the result if it passes the strict check.
   void try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                 Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c);
+  // Block principal pivoting from `mode` (whose solution x, λ, w and check c are given) to a
+  // mode that passes the check (mode_mlcp_block.cpp); the fallback on the pairs in doubt when
+  // it stops. False with `outcome` filled when neither finds one.
+  bool pivot_by_blocks(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                       Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c,
+                       MlcpOutcome& outcome);
+  // The transform restricted to the pairs `doubt` at the nonsingular base mode `base_mode`, the
+  // others held in their base state, solved by the policy's LCP solver; repeated with the pairs
+  // found violated added (mode_mlcp_doubt.cpp).
+  bool pivot_on_doubt(std::vector<char> base_mode, std::vector<int> doubt, const Eigen::VectorXd& r,
+                      const Eigen::VectorXd& d, std::vector<char>& mode, Eigen::VectorXd& x,
+                      Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c, MlcpOutcome& outcome);
+  // M_UU and q_U of the transform at `base` for the pairs U = doubt (u0_ receives the base
+  // solution); columns solved in blocks so that only n + m by a block is held.
+  void doubt_transform(const KluFactor& base, const std::vector<char>& base_mode,
+                       const std::vector<int>& doubt, const Eigen::VectorXd& r,
+                       const Eigen::VectorXd& d, Eigen::MatrixXd& M, Eigen::VectorXd& q);
+  void count_dense(long order);
+  // Adds the decided pairs closest to switching to `doubt` (mode_mlcp_doubt.cpp); false if it
+  // already holds every free pair or kDoubtMax pairs.
+  bool widen_doubt(const std::vector<char>& base_mode, const Eigen::VectorXd& d,
+                   std::vector<int>& doubt) const;
+  // After pivoting: the solution passes the check with the looser tolerance (outcome
+  // kInaccurate, true) or not (outcome filled with the failure, false).
+  bool accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
+                    const Eigen::VectorXd& x, const Eigen::VectorXd& d, MlcpOutcome& outcome);
   bool pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
                         const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                         MlcpOutcome& outcome);

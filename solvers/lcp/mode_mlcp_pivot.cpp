@@ -22,9 +22,28 @@
 
 namespace nsspice::solvers {
 
+void equilibrate_lcp(Eigen::MatrixXd& M, Eigen::VectorXd& q, Eigen::VectorXd& row_scale,
+                     Eigen::VectorXd& col_scale) {
+  const Eigen::Index f = M.rows();
+  row_scale.resize(f);
+  col_scale.resize(f);
+  for (Eigen::Index k = 0; k < f; ++k) {
+    const double size = std::max(f > 0 ? M.row(k).cwiseAbs().maxCoeff() : 0.0, std::abs(q[k]));
+    row_scale[k] = size > 0 ? 1.0 / size : 1.0;
+  }
+  M = row_scale.asDiagonal() * M;
+  for (Eigen::Index k = 0; k < f; ++k) {
+    const double size = M.col(k).cwiseAbs().maxCoeff();
+    col_scale[k] = size > 0 ? 1.0 / size : 1.0;
+  }
+  M = M * col_scale.asDiagonal();
+  q = row_scale.cwiseProduct(q);
+}
+
 void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& base_mode,
                                const Eigen::VectorXd& r, const Eigen::VectorXd& d, Transform& t) {
   const int f = static_cast<int>(free_.size());
+  count_dense(f);
   solve_mode(base, r, d, base_mode);
   t.u0 = u_;
   t.u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
@@ -44,23 +63,15 @@ void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& b
     }
     q[k] = base_mode[j] ? t.u0[n_ + j] : w0[j];
   }
-  t.row_scale.resize(f);
-  t.col_scale.resize(f);
-  for (int k = 0; k < f; ++k) {
-    const double size = std::max(M.row(k).cwiseAbs().maxCoeff(), std::abs(q[k]));
-    t.row_scale[k] = size > 0 ? 1.0 / size : 1.0;
-  }
-  const Eigen::MatrixXd m_rows = t.row_scale.asDiagonal() * M;
-  for (int k = 0; k < f; ++k) {
-    const double size = m_rows.col(k).cwiseAbs().maxCoeff();
-    t.col_scale[k] = size > 0 ? 1.0 / size : 1.0;
-  }
-  t.M = m_rows * t.col_scale.asDiagonal();
-  t.q = t.row_scale.cwiseProduct(q);
+  equilibrate_lcp(M, q, t.row_scale, t.col_scale);
+  t.M = std::move(M);
+  t.q = std::move(q);
 }
 
 void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vector<char>& mode,
                                  const Eigen::VectorXd& r, const Eigen::VectorXd& d) {
+  // Above the dense limit the transform of all pairs is never built, not even for a dump.
+  if (static_cast<int>(free_.size()) > dense_transform_max_) return;
   const KluFactor* base = factor_for(start);
   if (base == nullptr) return;
   const Eigen::VectorXd u_keep = u_;  // the accepted solution stays in u_

@@ -65,6 +65,7 @@ bool ModeMlcp::factor_schur(const std::vector<char>& mode) {
     y_slot_.assign(static_cast<size_t>(m_), -1);
   }
   for (int j : active_) y_column(j);
+  count_dense(a);
   Eigen::MatrixXd s = Eigen::MatrixXd::Zero(a, a);
   for (int p = 0; p < a; ++p) {
     const int j = active_[p];

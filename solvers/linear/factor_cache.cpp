@@ -25,6 +25,7 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
     // Recycle the least recently used factorization: same pattern, new values.
     auto last = std::prev(entries_.end());
     index_.erase(last->key);
+    bytes_ -= last->bytes;
     entry.factor = std::move(last->factor);
     entries_.erase(last);
   }
@@ -40,8 +41,15 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
     return nullptr;
   }
   entry.key = key;
+  entry.bytes = entry.factor.bytes();
+  bytes_ += entry.bytes;
   entries_.push_front(std::move(entry));
   index_[key] = entries_.begin();
+  while (bytes_ > byte_budget_ && entries_.size() > 1) {  // drop the least recently used
+    bytes_ -= entries_.back().bytes;
+    index_.erase(entries_.back().key);
+    entries_.pop_back();
+  }
   return &entries_.front().factor;
 }
 

@@ -5,6 +5,9 @@
 // so one symbolic analysis serves all of them; each cached entry is a numeric factorization.
 // On a miss the least recently used entry is recycled through a numeric refactorization
 // (KLU falls back to a fresh factorization with pivoting when that is inaccurate).
+// Memory: besides the entry count, the bytes of the cached factors are bounded by a budget
+// (kFactorCacheBytes by default): least recently used entries are dropped until the rest fits
+// (the one just computed always stays). Large circuits thus keep a few factors, small ones many.
 #include <list>
 #include <string>
 #include <unordered_map>
@@ -14,6 +17,9 @@
 
 namespace nsspice::solvers {
 
+// Default memory budget of one FactorCache [bytes].
+inline constexpr double kFactorCacheBytes = 256.0 * 1024 * 1024;
+
 struct FactorCacheStats {
   long hits = 0;
   long misses = 0;
@@ -22,7 +28,8 @@ struct FactorCacheStats {
 
 class FactorCache {
  public:
-  explicit FactorCache(int capacity) : capacity_(capacity < 1 ? 1 : capacity) {}
+  explicit FactorCache(int capacity, double byte_budget = kFactorCacheBytes)
+      : capacity_(capacity < 1 ? 1 : capacity), byte_budget_(byte_budget) {}
 
   // The factorization of `a` (the matrix of mode `key`), computing it on a miss.
   // Returns nullptr when `a` is singular (the failure is not cached).
@@ -30,6 +37,7 @@ class FactorCache {
   // Looks up without computing.
   const KluFactor* find(const std::string& key);
   void clear() {
+    bytes_ = 0;
     entries_.clear();
     index_.clear();
     singular_keys_.clear();
@@ -38,14 +46,19 @@ class FactorCache {
   void count_hit() { ++stats_.hits; }
   long factorizations() const { return factorizations_; }
   long refactorizations() const { return refactorizations_; }
+  int size() const { return static_cast<int>(entries_.size()); }
+  double bytes() const { return bytes_; }  // held by the cached factors
 
  private:
   struct Entry {
     std::string key;
     KluFactor factor;
+    double bytes = 0;
   };
   using List = std::list<Entry>;
   int capacity_;
+  double byte_budget_;
+  double bytes_ = 0;
   List entries_;  // most recently used first
   std::unordered_map<std::string, List::iterator> index_;
   // Modes whose matrix was singular (remembered so that they cost nothing the next time).

@@ -263,6 +263,7 @@ void KluFactor::solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const {
 }
 
 double KluFactor::rcond() const { return valid() ? impl_->rcond : 0.0; }
+double KluFactor::bytes() const { return valid() ? static_cast<double>(impl_->common.memusage) : 0; }
 int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
 int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
 

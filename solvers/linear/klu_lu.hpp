@@ -107,6 +107,7 @@ class KluFactor {
   void solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const;
 
   double rcond() const;          // klu_rcond of the current factorization (0 if invalid)
+  double bytes() const;          // memory held by the numeric factorization (KLU's memusage)
   int factorizations() const;    // fresh factorizations (klu_factor) since construction
   int refactorizations() const;  // successful klu_refactor reuses since construction
 

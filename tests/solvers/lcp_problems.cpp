@@ -18,13 +18,6 @@ std::string fmt_double(double v) {
   return std::string(buf, res.ptr);
 }
 
-SparseMatrix sparse(int rows, int cols, const Triplets& t) {
-  SparseMatrix m(rows, cols);
-  m.setFromTriplets(t.begin(), t.end());
-  m.makeCompressed();
-  return m;
-}
-
 // Provenance of a generated problem; h = 0: not a time step (no t, h, theta keys).
 Provenance generator_provenance(const std::string& description, double h) {
   Provenance p{{"netlist", "none"}, {"description", description}};
@@ -63,6 +56,14 @@ LcpProblem with_solution(std::string name, Eigen::MatrixXd m, std::mt19937& gen,
 }
 
 }  // namespace
+
+SparseMatrix sparse(int rows, int cols, const std::vector<Eigen::Triplet<double, int>>& t) {
+  SparseMatrix m(rows, cols);
+  m.setFromTriplets(t.begin(), t.end());
+  m.makeCompressed();
+  return m;
+}
+
 
 LcpDump diode_bridge_dump(double v_c, double i_l, const std::string& name) {
   constexpr double kC = 1e-6, kL = 1e-2, kR = 1e3, kH = 1e-6;

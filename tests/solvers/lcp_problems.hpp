@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,9 @@
 #include "solvers/lcp/lcp_dump.hpp"
 
 namespace nsspice::solvers::testing {
+
+// A compressed sparse matrix from triplets (duplicates summed).
+SparseMatrix sparse(int rows, int cols, const std::vector<Eigen::Triplet<double, int>>& t);
 
 // A problem and a solution built in (when known): z_star, w_star = M z_star + q.
 struct LcpProblem {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "lcp_problems.hpp"
 #include "solvers/lcp/mode_mlcp.hpp"
 
 namespace nsspice::solvers {
@@ -12,12 +13,7 @@ namespace {
 
 using Triplets = std::vector<Eigen::Triplet<double, int>>;
 
-SparseMatrix sparse(int rows, int cols, const Triplets& t) {
-  SparseMatrix a(rows, cols);
-  a.setFromTriplets(t.begin(), t.end());
-  a.makeCompressed();
-  return a;
-}
+using testing::sparse;
 
 // N nodes (R = 1 kΩ sections, C = 1 nF to ground), pair j < N: ideal diode from node j to a
 // 1 V rail (w_j = 1 − v_j), pair N: a switch (RON = 0.1 Ω, GOFF = 1e-9 S) from node N−1 to

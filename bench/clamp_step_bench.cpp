@@ -1,0 +1,95 @@
+// Issue 20: per-step cost of the θ-scheme on the diode-clamped RC network of
+// bench/clamp_network.py, switching steps against non-switching ones, measured inside one
+// process: the process CPU time (CLOCK_PROCESS_CPUTIME_ID; wall time on a shared machine counts
+// the time the process waits for a core) between consecutive accepted points, the observer's own
+// work excluded.
+//
+//   clamp_step_bench NETLIST.cir
+//
+// A step "switches" when the set of conducting pairs (λ_j > 0) differs from the previous point's.
+// Prints: steps, mode-changing steps, the median and mean cost of non-switching steps, the mean
+// and max cost of switching steps, the largest number of pairs changed in one step, and the run
+// statistics (pivoting steps, pivots, factorizations).
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "circuit/assemble.hpp"
+#include "circuit/elaborate.hpp"
+#include "circuit/transient.hpp"
+#include "netlist/parse.hpp"
+
+int main(int argc, char** argv) {
+  using namespace nsspice;
+  auto cpu_now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: clamp_step_bench NETLIST.cir\n");
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  std::stringstream text;
+  text << in.rdbuf();
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const netlist::Netlist tree = netlist::parse_string(text.str(), argv[1], sources, diags);
+  const circuit::Circuit c = circuit::elaborate(tree, diags);
+  if (diags.has_errors() || !c.tran) {
+    std::fprintf(stderr, "%s", diags.format(sources).c_str());
+    return 1;
+  }
+  const circuit::Assembled a = circuit::assemble(c);
+  circuit::TransientOptions opt;
+  opt.h = c.tran->tstep;
+  opt.dense_output = false;
+  std::vector<double> plain, switching;
+  std::vector<char> mode, prev;
+  long max_changed = 0;
+  double last = cpu_now();
+  bool first = true;
+  const auto result = circuit::run_transient(
+      c, a, opt, [&](double, const Eigen::VectorXd&, const Eigen::VectorXd& lambda) {
+        const double dt = cpu_now() - last;
+        mode.resize(static_cast<size_t>(lambda.size()));
+        for (Eigen::Index j = 0; j < lambda.size(); ++j) mode[j] = lambda[j] > 0;
+        if (!first) {
+          long changed = 0;
+          for (size_t j = 0; j < mode.size(); ++j) changed += mode[j] != prev[j];
+          (changed > 0 ? switching : plain).push_back(dt);
+          max_changed = std::max(max_changed, changed);
+        }
+        first = false;
+        prev.swap(mode);
+        last = cpu_now();
+        return true;
+      });
+  if (!result.ok) {
+    std::fprintf(stderr, "run failed: %s\n", result.error.c_str());
+    return 1;
+  }
+  auto mean = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+  };
+  std::vector<double> sorted = plain;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
+  const double sw_max = switching.empty() ? 0.0 : *std::max_element(switching.begin(), switching.end());
+  const auto& s = result.stats;
+  std::printf(
+      "{\"steps\": %zu, \"switching_steps\": %zu, \"max_pairs_changed\": %ld, "
+      "\"plain_median_us\": %.2f, \"plain_mean_us\": %.2f, \"switching_mean_us\": %.2f, "
+      "\"switching_max_us\": %.2f, \"pivoting_steps\": %ld, \"pivots\": %ld, "
+      "\"factorizations\": %ld, \"refactorizations\": %ld}\n",
+      plain.size() + switching.size(), switching.size(), max_changed, 1e6 * median,
+      1e6 * mean(plain), 1e6 * mean(switching), 1e6 * sw_max, s.lemke_calls, s.pivots,
+      s.factorizations, s.refactorizations);
+  return 0;
+}
