@@ -12,7 +12,8 @@
 
 #include <charconv>
 #include <chrono>
-#include <regex>
+#include <cstdlib>
+#include <string_view>
 #include <thread>
 
 #include "app/io/waveforms.hpp"
@@ -121,13 +122,16 @@ class Interrupt : public AppTest {
   // From "interrupted at t = T s; FILE holds N rows (SIG)": T and N.
   static bool parse_message(const std::string& text, const std::string& sig,
                             const std::string& file, double& t, long& rows) {
-    const std::regex re("nsspice: interrupted at t = ([0-9.eE+-]+) s; " + file +
-                        " holds ([0-9]+) rows \\(" + sig + "\\)\n");
-    std::smatch m;
-    if (!std::regex_search(text, m, re)) return false;
-    t = std::stod(m[1].str());
-    rows = std::stol(m[2].str());
-    return true;
+    const std::string head = "nsspice: interrupted at t = ";
+    const auto at = text.find(head);
+    if (at == std::string::npos) return false;
+    char* end = nullptr;
+    t = std::strtod(text.c_str() + at + head.size(), &end);
+    const std::string mid = " s; " + file + " holds ";
+    if (std::string_view(end).substr(0, mid.size()) != mid) return false;
+    rows = std::strtol(end + mid.size(), &end, 10);
+    const std::string tail = " rows (" + sig + ")\n";
+    return std::string_view(end).substr(0, tail.size()) == tail;
   }
   // The process has ended (an orphan may stay a zombie where nothing reaps orphans, as in some
   // containers: a zombie has ended too).

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <regex>
+#include <cstdio>
 #include <string>
 
 #include "circuit/assemble.hpp"
@@ -123,16 +123,17 @@ struct CutWarning {
   double t = 0, i_before = 0, i_after = 0, impulse = 0;
 };
 
+// The numbers of the warnings "t = T s: switch s1 cuts the current of l1 (I0 A -> I1 A): voltage
+// impulse L·Δi = PHI V·s ...".
 std::vector<CutWarning> cut_warnings(const TransientResult& r) {
-  static const std::regex re(
-      "t = ([-0-9.e+]+) s: switch s1 cuts the current of l1 \\(([-0-9.e+]+) A -> ([-0-9.e+]+) "
-      "A\\): voltage impulse L·Δi = ([-0-9.e+]+) V·s");
   std::vector<CutWarning> out;
   for (const auto& w : r.warnings) {
-    std::smatch m;
-    if (std::regex_search(w, m, re))
-      out.push_back({std::stod(m[1].str()), std::stod(m[2].str()), std::stod(m[3].str()),
-                     std::stod(m[4].str())});
+    CutWarning c;
+    if (std::sscanf(w.c_str(),
+                    "t = %lf s: switch s1 cuts the current of l1 (%lf A -> %lf A): voltage "
+                    "impulse L·Δi = %lf V·s",
+                    &c.t, &c.i_before, &c.i_after, &c.impulse) == 4)
+      out.push_back(c);
   }
   return out;
 }
