@@ -203,12 +203,6 @@ def physics(cols, m, phases=PHASES):
     return out
 
 
-def cpu_seconds(out):
-    user = re.search(r"User time \(seconds\): ([\d.]+)", out)
-    system = re.search(r"System time \(seconds\): ([\d.]+)", out)
-    return float(user.group(1)) + float(system.group(1)) if user and system else None
-
-
 def timed(cmd, cwd, timeout):
     """Wall, CPU [s], peak RSS [kB], return code and output of a whole process, or None on
     timeout."""
@@ -221,6 +215,7 @@ def timed(cmd, cwd, timeout):
     wall = time.perf_counter() - start
     out = proc.stdout + proc.stderr
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", out)
+    from clamp_network import cpu_seconds
     return {"wall_s": wall, "cpu_s": cpu_seconds(out), "peak_rss_kB": int(rss.group(1)) if rss
             else None, "rc": proc.returncode}, out
 
@@ -260,7 +255,12 @@ def bench(args):
             continue
         o, out = r
         if o["rc"] != 0:
-            sys.exit(f"nsspice failed on M = {m}:\n" + out[-3000:])
+            err = re.search(r"error: (.*)", out)
+            note = err.group(1)[:300] if err else out[-300:]
+            result["sizes"].append({"M": m, "nsspice": o, "note": note})
+            rows.append(f"| {m} | failed: {note[:160]} | - | - | - | - | - | - |")
+            print(rows[-1], flush=True)
+            continue
         o.update(bench_peers.counters(out))
         o["per_period_s"] = o["wall_s"] / args.periods
         o["per_period_cpu_s"] = o["cpu_s"] / args.periods
@@ -302,14 +302,14 @@ def bench(args):
             return f"{x['wall_s']:.2f} / {x['cpu_s']:.2f} ({x['wall_s'] / o['wall_s']:.1f}x)"
         rows.append(
             f"| {m} | {o['wall_s']:.2f} / {o['cpu_s']:.2f} | {o['per_period_cpu_s']:.2f} | "
-            f"{o['peak_rss_kB'] / 1024:.0f} | {o['switch_events'] if 'switch_events' in o else '-'}"
+            f"{o['peak_rss_kB'] / 1024:.0f} | {o['steps']}"
             f" | {cell(ev)} | {cell(ng)} | cap dev {100 * phys['cap_max_dev_rel']:.1f} %, level err "
             f"{phys['level_max_err_V']:.2f} V ({phys['levels_seen']} levels, "
             f"{phys['level_fail']} fails), KCL {phys['kcl_max_rel']:.1e} |")
         print(rows[-1], flush=True)
     table = (f"Load average at start: {' '.join(load)} (2 cores, shared). {args.periods} period(s) of "
              "50 Hz, fixed h = 10 us, theta = 1/2.\n\n"
-             "| M | nsspice wall / CPU [s] | CPU per period [s] | RSS [MB] | switch events | "
+             "| M | nsspice wall / CPU [s] | CPU per period [s] | RSS [MB] | steps | "
              "event mode wall / CPU [s] (ratio) | ngspice wall / CPU [s] (ratio) | physics "
              "(phase a) |\n|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
     if args.write:
@@ -321,14 +321,17 @@ def bench(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("netlist")
-    p.add_argument("m", type=int)
-    p.add_argument("--ngspice", action="store_true")
-    p.add_argument("--periods", type=float, default=1.0)
-    p.add_argument("--example", action="store_true", help="the examples/ form (header, 1 ms)")
+    sub.add_parser("netlist").add_argument("m", type=int)
+    sub.choices["netlist"].add_argument("--example", action="store_true",
+                                        help="the examples/ form (header, 1 ms)")
+    for flag, kind, default in (("--ngspice", None, None), ("--periods", float, 1.0)):
+        if kind is None:
+            sub.choices["netlist"].add_argument(flag, action="store_true")
+        else:
+            sub.choices["netlist"].add_argument(flag, type=kind, default=default)
     b = sub.add_parser("bench")
     b.add_argument("--build", default="build")
-    b.add_argument("--sizes", default="10,50")
+    b.add_argument("--sizes", default="10,20,30,40,50")
     b.add_argument("--periods", type=float, default=1.0)
     b.add_argument("--ngspice-max", type=int, default=10)
     b.add_argument("--event-max", type=int, default=10)
