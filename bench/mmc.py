@@ -134,6 +134,8 @@ def netlist(m, ngspice=False, periods=1.0, h=H, example=False):
                   ".control", "run", "wrdata mmc_ng.txt v(pha) i(vp)", "rusage all", ".endc"]
     else:
         lines += [".model SWM SW(VT=0 VH=0)", ".model DI D", f".tran {h:g} {t_end:g} UIC"]
+        if example:  # ngspice -b runs a netlist with an output line (NetlistNgspice test)
+            lines.append(".print tran v(pha) i(larmau) i(larmal) i(lla)")
     return "\n".join(lines + [".end"]) + "\n"
 
 
