@@ -10,7 +10,7 @@
 //  * balance: every submodule capacitor within ±15 % of Vdc/M = 100 V. An MMC arm's energy swings
 //    at the fundamental; with C = 8 mF the swing is about ±7 % here (bench/mmc.py measures it),
 //    and the open-loop modulation keeps the capacitors of an arm together: the band is that swing
-//    with a margin, and a run without the IC= precharge or with a wrong insertion fails it.
+//    with a margin (without the IC= precharge the capacitors start at 0 V, 100 % off).
 #include <gtest/gtest.h>
 
 #include <cmath>
