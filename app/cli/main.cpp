@@ -76,6 +76,20 @@ void add_zoom(CLI::App* cmd, std::string& zoom) {
           "last:N"));
 }
 
+// --size WxH: the plot's size in pixels.
+void add_size(CLI::App* cmd, std::string& size) {
+  cmd->add_option("--size", size,
+                  "plot size in pixels, WxH (e.g. 1600x900; H 0: from the panels; default 1200 "
+                  "wide, 1500 with a zoom column)")
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            return nsspice::app::parse_plot_size(text)
+                       ? std::string()
+                       : "expected WxH in pixels, W in 320..8000, H in 0..8000 (e.g. 1600x900)";
+          },
+          "WxH"));
+}
+
 // The command line's values of `run`; numbers given are copied into `run` after parsing.
 struct RunCli {
   RunOptions run;
@@ -142,6 +156,7 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                   "signals to plot, comma separated, e.g. v(out),i(d1) (default: the netlist's "
                   ".print/.save/.probe signals, else voltages and currents by kind and scale)");
   add_zoom(cmd, run.zoom);
+  add_size(cmd, run.size);
   c.view_opt = cmd->add_option("--view", run.view,
                                "also write the waveform viewer, one offline HTML file (default "
                                "<netlist>.html)")
@@ -192,6 +207,7 @@ CLI::App* add_plot(CLI::App& app, PlotOptions& plot) {
                   "signals in one panel, comma separated (default: voltages, then currents)");
   add_window(pcmd, plot.t_from, plot.t_to);
   add_zoom(pcmd, plot.zoom);
+  add_size(pcmd, plot.size);
   return pcmd;
 }
 

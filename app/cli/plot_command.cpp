@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <tuple>
 
 #include "app/cli/simulation.hpp"
 #include "app/io/signals.hpp"
@@ -100,6 +101,7 @@ int plot_command(const PlotOptions& o) {
   rq.title = o.title.empty() ? (data->title.empty() ? o.input : data->title) : o.title;
   rq.output = output;
   rq.show = o.show;
+  if (const auto size = parse_plot_size(o.size)) std::tie(rq.width, rq.height) = *size;
   rq.t_from = o.t_from;
   rq.t_to = o.t_to;
   rq.panels = make_panels(*data, *layout);

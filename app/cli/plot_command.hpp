@@ -19,6 +19,7 @@ struct PlotOptions {
   bool show = false;
   std::optional<double> t_from, t_to;  // --window
   std::string zoom;                    // --zoom last:N ("": automatic, last 5 periods)
+  std::string size;                    // --size WxH (pixels; "": from the content)
 
   // Empty when valid: a window has FROM < TO, both finite.
   std::string validate() const;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <tuple>
 
 #include "app/cli/analysis_command.hpp"
 #include "app/cli/interrupt.hpp"
@@ -196,6 +197,7 @@ PlotRequest plot_request(const RunOptions& o, const RunPlan& plan, const std::st
   plot.title = title.empty() ? o.netlist : title;
   plot.output = plan.plot_path;
   plot.show = o.show;
+  if (const auto size = parse_plot_size(o.size)) std::tie(plot.width, plot.height) = *size;
   for (const auto& cols : plan.output.layout) {
     PlotPanel panel;
     for (size_t k : cols) panel.series.push_back({plan.output.all_names[k], {}, {}});

@@ -20,6 +20,7 @@ struct RunOptions {
   std::vector<std::string> panels;  // plot panels, each comma separated
   bool show = false;
   std::string zoom;                   // --zoom last:N ("": automatic, last 5 periods)
+  std::string size;                   // --size WxH (pixels; "": from the content)
   std::string view;                   // --view FILE.html: the waveform viewer
   bool view_default = false;          // --view without a file: <netlist stem>.html
   std::vector<std::string> measures;  // --meas texts

@@ -2,6 +2,7 @@
 #include "app/plot/plot_geometry.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "app/io/signals.hpp"
 #include "app/plot/plot_gnuplot.hpp"
@@ -70,15 +71,28 @@ PlotGeometry plot_geometry(const PlotRequest& rq) {
   // A thin row only beside full ones (a plot of switching signals alone gets full rows).
   const bool any_full =
       std::any_of(rq.panels.begin(), rq.panels.end(), [](const PlotPanel& p) { return !p.thin; });
-  double y = rq.title.find('\n') != std::string::npos ? 64 : 44;
+  // Row heights: the row's kind or its legend, whichever is taller; a taller requested image
+  // stretches them in proportion (a shorter one does not shrink them below their legends).
+  const double top = rq.title.find('\n') != std::string::npos ? 64 : 44;
+  const double bottom = (rq.events.empty() ? 0 : kStripHeight + kRowGap) + kXAxis +
+                        (rq.note.empty() ? 0 : kNoteLine) + kEdge;
+  std::vector<double> legend, height;
+  double rows = 0;
   for (const auto& p : rq.panels) {
-    const double legend = static_cast<double>(p.series.size()) * kLineHeight + 12;
-    const double h = std::max(p.thin && any_full ? kThinRowHeight : kRowHeight, legend);
+    legend.push_back(static_cast<double>(p.series.size()) * kLineHeight + 12);
+    height.push_back(std::max(p.thin && any_full ? kThinRowHeight : kRowHeight, legend.back()));
+    rows += height.back() + kRowGap;
+  }
+  const double rows_room = rq.height - top - bottom + kRowGap;
+  const double stretch = rows > 0 && rows_room > rows ? rows_room / rows : 1.0;
+  double y = top;
+  for (size_t k = 0; k < rq.panels.size(); ++k) {
+    const double h = (height[k] + kRowGap) * stretch - kRowGap;
     PanelGeometry pg;
     pg.main = {kLeftAxis, main_right, y, y + h};
     pg.zoom =
         g.zoom ? Rect{zoom_left, plots_right, y, y + h} : Rect{plots_right, plots_right, y, y};
-    pg.key = {key_left, key_left + key_width, y, y + legend};
+    pg.key = {key_left, key_left + key_width, y, y + legend[k]};
     g.panels.push_back(pg);
     y += h + kRowGap;
   }

@@ -210,6 +210,19 @@ std::optional<int> parse_zoom(const std::string& text) {
   return n;
 }
 
+std::optional<std::pair<int, int>> parse_plot_size(const std::string& text) {
+  const auto x = lower(text).find('x');
+  if (x == std::string::npos) return std::nullopt;
+  auto number = [](const std::string& s) -> std::optional<int> {
+    if (s.empty() || s.size() > 5 || s.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    return std::stoi(s);
+  };
+  const auto w = number(text.substr(0, x)), h = number(text.substr(x + 1));
+  if (!w || !h || *w < 320 || *w > 8000 || *h > 8000) return std::nullopt;
+  return std::pair{*w, *h};
+}
+
 std::string add_switching_zoom(PlotRequest& rq, int periods, bool forced) {
   if (periods <= 0 || !rq.xlabel.empty()) return {};
   double t_begin = INFINITY, t_end = -INFINITY;

@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/plot/plot_gnuplot.hpp"
@@ -57,6 +58,10 @@ namespace nsspice::app {
 
 // `--zoom last:N` (N periods; 0 or "off": no zoom column). nullopt: not of that form.
 std::optional<int> parse_zoom(const std::string& text);
+
+// `--size WxH` in pixels (W in [320, 8000], H in [0, 8000]; H 0: from the content). nullopt:
+// not of that form.
+std::optional<std::pair<int, int>> parse_plot_size(const std::string& text);
 
 // Adds the zoom column on the last `periods` periods of the first signal (switching panels
 // first) that switches periodically; `forced` (--zoom given): also for a run shorter than

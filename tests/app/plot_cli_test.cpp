@@ -109,6 +109,11 @@ TEST_F(PlotCli, BuckPwmNodeLandsInAThinPanelOfItsOwnWithAZoomColumn) {
   r = nsspice("run buck.cir -o b3.csv -q --no-progress --plot b3.svg --zoom off");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(read_file(dir_ / "b3.svg").find("periods"), std::string::npos);
+  r = nsspice("run buck.cir -o b5.csv -q --no-progress --plot b5.svg --size 900x1200");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read_file(dir_ / "b5.svg").find("width=\"900\" height=\"1200\""), std::string::npos);
+  r = nsspice("run buck.cir -q --size 10x10 --plot b6.svg");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
   r = nsspice("run buck.cir -q --zoom first:3 --plot b4.svg");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("last:N"), std::string::npos) << r.output;

@@ -274,6 +274,35 @@ TEST(PlotGeometry, LegendsStayInsideTheImageAtEverySize) {
           }
 }
 
+TEST(PlotGeometry, ATallerImageStretchesTheRowsAShorterOneKeepsTheLegends) {
+  PlotRequest rq;
+  rq.title = "t";
+  for (size_t traces : {2u, 12u}) {
+    PlotPanel p;
+    for (size_t k = 0; k < traces; ++k) p.series.push_back({"v(a)", {0, 1}, {0, 1}});
+    rq.panels.push_back(p);
+  }
+  const PlotGeometry natural = plot_geometry(rq);
+  rq.height = natural.height + 400;
+  const PlotGeometry tall = plot_geometry(rq);
+  EXPECT_EQ(tall.height, rq.height);
+  EXPECT_GT(tall.panels[0].main.bottom - tall.panels[0].main.top,
+            natural.panels[0].main.bottom - natural.panels[0].main.top + 100);
+  EXPECT_LE(tall.panels[1].main.bottom + 58, tall.height);  // the x axis still fits
+  rq.height = 200;  // too short for 14 legend lines: the legends win
+  const PlotGeometry shorter = plot_geometry(rq);
+  EXPECT_EQ(shorter.height, natural.height);
+  for (const auto& pg : shorter.panels) EXPECT_LE(pg.key.bottom, pg.main.bottom);
+}
+
+TEST(PlotGeometry, ParsePlotSize) {
+  EXPECT_EQ(parse_plot_size("1600x900"), (std::pair{1600, 900}));
+  EXPECT_EQ(parse_plot_size("800x0"), (std::pair{800, 0}));
+  EXPECT_FALSE(parse_plot_size("100x100").has_value());  // narrower than 320
+  EXPECT_FALSE(parse_plot_size("1600").has_value());
+  EXPECT_FALSE(parse_plot_size("ax9").has_value());
+}
+
 TEST(PlotGeometry, LabelsAreCutWithAMark) {
   EXPECT_EQ(fit_label("v(out)", 10), "v(out)");
   EXPECT_EQ(fit_label("v(a_very_long_node_name)", 8), "v(a_ver…");
