@@ -10,13 +10,17 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <thread>
 
 #include "app/cli/interrupt.hpp"
 #include "app/cli/run_plan.hpp"
+#include "app/io/waveforms.hpp"
 #include "app/measure/measure.hpp"
+#include "app/plot/decimate.hpp"
+#include "app/plot/plot_gnuplot.hpp"
 #include "app/sweep/sweep_points.hpp"
 #include "circuit/elaborate.hpp"
 #include "netlist/units.hpp"
@@ -173,6 +177,82 @@ std::string summary(const std::vector<std::string>& meas_names, const std::vecto
   return text;
 }
 
+// The plot of a sweep: each panel's signals, every run drawn over the others (at most
+// kOverlayRuns of them, evenly spread over the run indices; the title says so).
+constexpr std::size_t kOverlayRuns = 50;
+constexpr std::size_t kLegendRuns = 8;
+
+struct OverlayPlan {
+  std::string path;                              // "" = no plot
+  std::vector<std::vector<std::string>> panels;  // signal names per panel
+};
+
+std::vector<bool> outcomes_ok(const std::vector<Outcome>& outcomes) {
+  std::vector<bool> ok;
+  for (const auto& out : outcomes) ok.push_back(out.ran && out.run.code == 0);
+  return ok;
+}
+
+// Reads the runs' files back (before a raw output is joined) and draws them; "" or why not.
+std::string draw_overlay(const OverlayPlan& plan, const std::vector<std::string>& paths,
+                         const std::vector<bool>& ok,
+                         const std::function<std::string(std::size_t)>& label,
+                         const std::string& title) {
+  std::vector<std::size_t> drawn;
+  for (std::size_t k = 0; k < paths.size(); ++k)
+    if (ok[k]) drawn.push_back(k);
+  if (drawn.size() > kOverlayRuns) {
+    std::vector<std::size_t> spread;
+    for (std::size_t i = 0; i < kOverlayRuns; ++i)
+      spread.push_back(drawn[i * (drawn.size() - 1) / (kOverlayRuns - 1)]);
+    drawn = std::move(spread);
+  }
+  if (drawn.empty()) return "no run finished: nothing to draw";
+  PlotRequest request;
+  request.title = title;
+  request.output = plan.path;
+  request.panels.resize(plan.panels.size());
+  // Few runs: one legend entry each. Many: one colour and one legend entry per signal, the
+  // runs drawn over each other in it (the spread is what the eye reads).
+  const bool each = drawn.size() <= kLegendRuns;
+  std::size_t missing = 0;
+  for (std::size_t k : drawn) {
+    std::string error;
+    const auto w = read_waveforms(paths[k], error);
+    if (!w) return error;
+    if (w->time.empty()) continue;
+    for (std::size_t p = 0; p < plan.panels.size(); ++p) {
+      for (const auto& name : plan.panels[p]) {
+        const auto c = w->index(name);
+        if (!c) {
+          ++missing;
+          continue;
+        }
+        const DecimatedSeries d =
+            decimate(w->time, w->columns[*c], w->time.front(), w->time.back(), 1500);
+        PlotSeries series{each ? fmt::format("{} {}", name, label(k))
+                               : fmt::format("{} ({} runs)", name, drawn.size()),
+                          d.t, d.y};
+        if (!each) {
+          const auto& names = plan.panels[p];
+          series.color =
+              static_cast<int>(std::find(names.begin(), names.end(), name) - names.begin());
+          series.in_legend = k == drawn.front();
+        }
+        request.panels[p].series.push_back(std::move(series));
+      }
+    }
+  }
+  std::erase_if(request.panels, [](const PlotPanel& p) { return p.series.empty(); });
+  if (request.panels.empty()) return "none of the plotted signals is in the runs' files (--save)";
+  if (drawn.size() < paths.size())
+    request.note = fmt::format("{} of {} runs drawn", drawn.size(), paths.size());
+  if (missing > 0)
+    request.note += fmt::format("{}signals not in the runs' files are left out (--save)",
+                                request.note.empty() ? "" : "; ");
+  return write_plot(request);
+}
+
 }  // namespace
 
 int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
@@ -233,6 +313,7 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
     }
     base.output = run_path(o, o.output, true, 0);
   }
+  OverlayPlan overlay;
   {
     const circuit::Assembled assembled = circuit::assemble(nominal.circuit);
     const auto signals = circuit::make_signals(nominal.circuit, assembled);
@@ -242,13 +323,24 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
       return kBadInput;
     }
     base.output = directory ? o.output : plan->output_path;
+    if (!o.plot.empty() || o.plot_default) {  // the plot's panels, as one run would draw them
+      RunOptions plotted = base;
+      plotted.output = plan->output_path;
+      plotted.plot = o.plot;
+      plotted.plot_default = o.plot_default;
+      auto p = make_run_plan(plotted, nominal, signals.names, error);
+      if (!p) {
+        print_error(error);
+        return kBadInput;
+      }
+      overlay.path = p->plot_path;
+      for (const auto& cols : p->output.layout) {
+        overlay.panels.emplace_back();
+        for (size_t c : cols) overlay.panels.back().push_back(p->output.all_names[c]);
+      }
+    }
   }
   const bool raw = !directory && fs::path(base.output).extension() == ".raw";
-  if (!o.plot.empty() || o.plot_default)
-    fmt::print(stderr,
-               "nsspice: note: --plot is not drawn for sweeps and Monte Carlo runs yet; "
-               "read the runs' files or {}.meas.csv\n",
-               fs::path(base.output).stem().string());
   std::vector<Outcome> outcomes(runs->size());
   std::vector<std::string> paths(runs->size());
   for (std::size_t k = 0; k < runs->size(); ++k) paths[k] = run_path(o, base.output, directory, k);
@@ -309,6 +401,16 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
     fmt::print(stderr, "nsspice: interrupted by {}: {} of {} runs not started\n",
                signal_name(interrupt.signal()), not_run, runs->size());
     if (code == 0) code = interrupted_exit_code(interrupt.signal());
+  }
+  if (!overlay.path.empty()) {
+    const std::string title = fmt::format("{}\n{} runs{}", nominal.circuit.title, runs->size(),
+                                          mc ? fmt::format(" (Monte Carlo, seed {})", o.seed) : "");
+    auto label = [&](std::size_t k) { return values_text(dims, (*runs)[k], mc); };
+    if (const std::string why = draw_overlay(overlay, paths, outcomes_ok(outcomes), label, title);
+        !why.empty()) {
+      print_error(fmt::format("plot '{}': {}", overlay.path, why));
+      code = code ? code : kOutputFailed;
+    }
   }
   if (raw && !join_raw(paths, base.output, error)) {
     print_error(error);

@@ -79,7 +79,9 @@ PlotGeometry plot_geometry(const PlotRequest& rq) {
   std::vector<double> legend, height;
   double rows = 0;
   for (const auto& p : rq.panels) {
-    legend.push_back(static_cast<double>(p.series.size()) * kLineHeight + 12);
+    const auto entries = std::count_if(p.series.begin(), p.series.end(),
+                                       [](const PlotSeries& s) { return s.in_legend; });
+    legend.push_back(static_cast<double>(entries) * kLineHeight + 12);
     height.push_back(std::max(p.thin && any_full ? kThinRowHeight : kRowHeight, legend.back()));
     rows += height.back() + kRowGap;
   }

@@ -229,13 +229,16 @@ void plot_panel(std::string& g, const PlotRequest& rq, const PlotGeometry& geo, 
     const bool wide = overlay && !s.dashed;
     const std::string rgb =
         wide ? fmt::format("#70{}", kPalette[col] + 1) : std::string(kPalette[col]);
-    fmt::format_to(out, "{}'-' using 1:2 axes x1{} with {} lw {} lc rgb '{}'{}{} title '{}'",
-                   k ? ", " : "", y2 ? "y2" : "y1", s.points ? "linespoints" : "lines",
+    const std::string title =
+        s.in_legend ? fmt::format("title '{}'",
+                                  esc(fit_label(s.name + (y2 ? " (right)" : ""), geo.label_chars)))
+                    : std::string("notitle");
+    fmt::format_to(out, "{}'-' using 1:2 axes x1{} with {} lw {} lc rgb '{}'{}{} {}", k ? ", " : "",
+                   y2 ? "y2" : "y1", s.points ? "linespoints" : "lines",
                    wide       ? 4.0
                    : s.dashed ? 1.6
                               : 1.5,
-                   rgb, s.dashed ? " dt (5,3)" : "", s.points ? " pt 7 ps 1.1" : "",
-                   esc(fit_label(s.name + (y2 ? " (right)" : ""), geo.label_chars)));
+                   rgb, s.dashed ? " dt (5,3)" : "", s.points ? " pt 7 ps 1.1" : "", title);
   }
   g += "\n";
   for (const auto& s : panel.series) {

@@ -20,9 +20,10 @@ namespace nsspice::app {
 struct PlotSeries {
   std::string name;
   std::vector<double> t, y;
-  bool dashed = false;  // e.g. the SPICE curve of an overlay
-  int color = -1;       // index into the palette; -1: next in turn
-  bool points = false;  // markers at the data points (sweep plots)
+  bool dashed = false;    // e.g. the SPICE curve of an overlay
+  int color = -1;         // index into the palette; -1: next in turn
+  bool points = false;    // markers at the data points (sweep plots)
+  bool in_legend = true;  // false: drawn without a legend entry (the other runs of a sweep)
   // Samples for the zoom column when t/y are decimated (the raw tail of a streamed run); empty:
   // the zoom column draws from t/y.
   DecimatedSeries detail = {};

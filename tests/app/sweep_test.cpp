@@ -189,6 +189,24 @@ TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   EXPECT_EQ(ng.output.find("tran4\t"), std::string::npos) << ng.output;
 }
 
+// --plot of a sweep draws the runs over each other from their files (a raw output is joined
+// after the plot is drawn); with many runs one legend entry per signal, and the count drawn.
+TEST_F(Sweep, PlotOverlaysTheRuns) {
+  write("p.cir", std::string(kRc) + ".step param r list 500 1k 2k\n.end\n");
+  CliRun r = nsspice("run p.cir -o p.raw --plot p.png -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_GT(fs::file_size(dir_ / "p.png"), 1000u);
+  EXPECT_FALSE(fs::exists(dir_ / "p.run1.raw"));
+  std::string mc = kRc;
+  mc.replace(mc.find("r=1k"), 4, "r=agauss(1k, 100, 1)");
+  write("m.cir", mc + ".end\n");
+  r = nsspice("run m.cir -o m.csv --plot m.svg --runs 60 -q --save 'v(out)'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string svg = read_file(dir_ / "m.svg");
+  EXPECT_NE(svg.find("v(out) (50 runs)"), std::string::npos);
+  EXPECT_NE(svg.find("50 of 60 runs drawn"), std::string::npos);
+}
+
 TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {
   write("b.cir",
         "b\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.tran 1u 2u\n"
