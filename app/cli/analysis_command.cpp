@@ -86,8 +86,7 @@ std::string title_of(const LoadedNetlist& loaded, const RunOptions& o) {
 void report(const RunOptions& o, const char* what, const AnalysisResult& r, const Output& out,
             double wall) {
   if (o.quiet) return;
-  fmt::print("{}: {} point{} in {:.3g} s\n", what, r.points, r.points == 1 ? "" : "s",
-             wall);
+  fmt::print("{}: {} point{} in {:.3g} s\n", what, r.points, r.points == 1 ? "" : "s", wall);
   if (r.pivots > 0 || r.mode_changes > 0)
     fmt::print("  {:<18} {} pivots, {} mode changes\n", "static MLCP", r.pivots, r.mode_changes);
   if (r.max_residual > 0) fmt::print("  {:<18} {:.2g}\n", "max residual", r.max_residual);
@@ -137,8 +136,8 @@ std::vector<std::pair<std::string, std::string>> dc_scale(const circuit::Circuit
       continue;
     }
     const char letter = c.dc[k].source[0] == 'i' ? 'i' : 'v';
-    const std::string csv = k == 0 ? fmt::format("{}-sweep", letter)
-                                   : fmt::format("{}-sweep", c.dc[k].source);
+    const std::string csv =
+        k == 0 ? fmt::format("{}-sweep", letter) : fmt::format("{}-sweep", c.dc[k].source);
     scale.emplace_back(fmt::format("{}({})", letter, csv), csv);
   }
   return scale;
@@ -149,15 +148,16 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   const auto start = std::chrono::steady_clock::now();
   const circuit::Circuit& c = loaded.circuit;
   AnalysisWriter writer(out.format);
-  if (!writer.open(out.path, c.title, {"DC transfer characteristic", false, dc_scale(c), out.names}))
+  if (!writer.open(out.path, c.title,
+                   {"DC transfer characteristic", false, dc_scale(c), out.names}))
     return write_failed(out.path);
   PlotRequest plot;
   plot.title = title_of(loaded, o);
   plot.output = out.plot_path;
   plot.show = o.show;
-  plot.xlabel = c.dc[0].parameter ? c.dc[0].source
-                                   : fmt::format("{} [{}]", c.dc[0].source,
-                                                 c.dc[0].source[0] == 'i' ? "A" : "V");
+  plot.xlabel = c.dc[0].parameter
+                    ? c.dc[0].source
+                    : fmt::format("{} [{}]", c.dc[0].source, c.dc[0].source[0] == 'i' ? "A" : "V");
   // Curves: one per signal, and per value of the outer sweep when nested (j·signals + k).
   std::vector<PlotSeries> curves;
   const bool nested = c.dc.size() > 1;
@@ -165,24 +165,22 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   std::vector<double> values;
   const auto point = [&](std::span<const double> sweep, const Eigen::VectorXd& x,
                          const Eigen::VectorXd& l, const circuit::SignalTable& table) {
-        table.evaluate(x, l, out.columns, values);
-        writer.row(sweep, values);
-        if (curves.empty() || (nested && sweep[1] != outer_value)) {
-          if (nested) outer_value = sweep[1];
-          for (const auto& n : out.names)
-            curves.push_back({nested ? fmt::format("{} ({}={:g})", n, c.dc[1].source, sweep[1])
-                                     : n,
-                              {},
-                              {}});
-        }
-        const size_t first = curves.size() - values.size();
-        for (size_t k = 0; k < values.size(); ++k) {
-          curves[first + k].t.push_back(sweep[0]);
-          curves[first + k].y.push_back(values[k]);
-        }
-      };
-  const bool by_parameter = std::any_of(c.dc.begin(), c.dc.end(),
-                                        [](const auto& sweep) { return sweep.parameter; });
+    table.evaluate(x, l, out.columns, values);
+    writer.row(sweep, values);
+    if (curves.empty() || (nested && sweep[1] != outer_value)) {
+      if (nested) outer_value = sweep[1];
+      for (const auto& n : out.names)
+        curves.push_back(
+            {nested ? fmt::format("{} ({}={:g})", n, c.dc[1].source, sweep[1]) : n, {}, {}});
+    }
+    const size_t first = curves.size() - values.size();
+    for (size_t k = 0; k < values.size(); ++k) {
+      curves[first + k].t.push_back(sweep[0]);
+      curves[first + k].y.push_back(values[k]);
+    }
+  };
+  const bool by_parameter =
+      std::any_of(c.dc.begin(), c.dc.end(), [](const auto& sweep) { return sweep.parameter; });
   const AnalysisResult r =
       by_parameter
           ? param_dc_sweep(loaded, signals.names, point)
@@ -219,7 +217,8 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
     return kSimulationFailed;
   }
   AnalysisWriter writer(out.format);
-  if (!writer.open(out.path, c.title, {"AC Analysis", true, {{"frequency", "frequency"}}, out.names}))
+  if (!writer.open(out.path, c.title,
+                   {"AC Analysis", true, {{"frequency", "frequency"}}, out.names}))
     return write_failed(out.path);
   PlotRequest plot;
   plot.title = title_of(loaded, o);
@@ -296,8 +295,7 @@ std::string device_state(const circuit::Device& device, const std::vector<char>&
   return "pair modes " + modes;
 }
 
-std::string format_operating_point(const circuit::Circuit& circuit,
-                                   const circuit::Assembled& a,
+std::string format_operating_point(const circuit::Circuit& circuit, const circuit::Assembled& a,
                                    const circuit::SignalTable& signals,
                                    const circuit::StaticSolution& op) {
   std::vector<double> values;
@@ -324,8 +322,8 @@ std::string format_operating_point(const circuit::Circuit& circuit,
         it == signals.names.end()
             ? std::string()
             : fmt::format("i = {:.6g} A", values[static_cast<size_t>(it - signals.names.begin())]);
-    out += fmt::format("    {:<20} {:<14} {}\n", name, device_state(circuit.devices[d], m),
-                       current);
+    out +=
+        fmt::format("    {:<20} {:<14} {}\n", name, device_state(circuit.devices[d], m), current);
   }
   return out;
 }

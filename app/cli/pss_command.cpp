@@ -33,15 +33,15 @@ void report(const PssCommandOptions& o, const circuit::PssResult& r, double wall
   for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
   fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
   fmt::print("  {:<22} {:.3g}\n", "final periodicity", r.residual);
-  fmt::print("  {:<22} {} (warm-up {}, finite-difference Jacobian columns, line search, {} of "
-             "plain transient, checks)\n",
-             "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
+  fmt::print(
+      "  {:<22} {} (warm-up {}, finite-difference Jacobian columns, line search, {} of "
+      "plain transient, checks)\n",
+      "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
   fmt::print("  {:<22} {:.3g} s\n", "time", wall);
   if (o.compare_transient > 0) {
     if (transient_periods > 0)
-      fmt::print("  {:<22} {} periods in {:.3g} s ({:.1f}x the PSS time)\n",
-                 "transient to settle", transient_periods, transient_wall,
-                 wall > 0 ? transient_wall / wall : 0.0);
+      fmt::print("  {:<22} {} periods in {:.3g} s ({:.1f}x the PSS time)\n", "transient to settle",
+                 transient_periods, transient_wall, wall > 0 ? transient_wall / wall : 0.0);
     else
       fmt::print("  {:<22} not settled within {} periods ({:.3g} s)\n", "transient to settle",
                  o.compare_transient, transient_wall);
@@ -93,8 +93,9 @@ int pss_command(const PssCommandOptions& o) {
   MeasureSet measures;
   if (!bind_measures(o, *loaded, signals.names, measures)) return kBadInput;
   if (c.method == circuit::TranMethod::kEvent)
-    fmt::print(stderr, "nsspice: note: .options method=event: the PSS shoots with the map of the "
-                       "fixed-step theta-scheme\n");
+    fmt::print(stderr,
+               "nsspice: note: .options method=event: the PSS shoots with the map of the "
+               "fixed-step theta-scheme\n");
   const auto start = std::chrono::steady_clock::now();
   const circuit::PssResult r = circuit::periodic_steady_state(c, a, options);
   const double wall = seconds_since(start);
@@ -134,8 +135,8 @@ int pss_command(const PssCommandOptions& o) {
         writer->row(t, values);
         size_t v = 0, i = 0;
         for (size_t k = 0; k < names.size(); ++k) {
-          PlotSeries& s = signal_kind(names[k]) == SignalKind::kCurrent ? amps.series[i++]
-                                                                         : volts.series[v++];
+          PlotSeries& s =
+              signal_kind(names[k]) == SignalKind::kCurrent ? amps.series[i++] : volts.series[v++];
           s.t.push_back(t);
           s.y.push_back(values[k]);
         }

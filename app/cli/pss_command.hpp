@@ -9,12 +9,12 @@
 namespace nsspice::app {
 
 struct PssCommandOptions {
-  RunOptions run;  // netlist, -o, --format, --save, --plot, --show, --meas, -q
-  double period = 0;            // T [s]
-  int periods = 1;              // periods written
-  long steps = 0;               // steps per period (0: from the .tran step, else 1000)
-  int warmup = 5;               // warm-up periods before Newton
-  long compare_transient = 0;   // > 0: also iterate the plain transient up to this many periods
+  RunOptions run;              // netlist, -o, --format, --save, --plot, --show, --meas, -q
+  double period = 0;           // T [s]
+  int periods = 1;             // periods written
+  long steps = 0;              // steps per period (0: from the .tran step, else 1000)
+  int warmup = 5;              // warm-up periods before Newton
+  long compare_transient = 0;  // > 0: also iterate the plain transient up to this many periods
 };
 
 int pss_command(const PssCommandOptions& options);

@@ -367,8 +367,10 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   for (const auto& card : choice->others)
-    fmt::print(stderr, "nsspice: note: the netlist's {} is not run (one analysis per run: "
-               "--analysis {})\n", card, card.substr(1));
+    fmt::print(stderr,
+               "nsspice: note: the netlist's {} is not run (one analysis per run: "
+               "--analysis {})\n",
+               card, card.substr(1));
   if (choice->kind != AnalysisKind::kTran) return analysis_command(o, *loaded, *choice);
   if (choice->print_op && !o.quiet && !print_operating_point(*loaded)) return kSimulationFailed;
   const circuit::Assembled assembled = circuit::assemble(circuit);

@@ -249,8 +249,7 @@ const char* analysis_card(AnalysisKind kind) {
 
 std::optional<AnalysisChoice> choose_analysis(const std::string& option,
                                               const circuit::Circuit& circuit,
-                                              const std::string& netlist_path,
-                                              std::string& error) {
+                                              const std::string& netlist_path, std::string& error) {
   using enum AnalysisKind;
   const std::vector<std::pair<AnalysisKind, bool>> present = {{kTran, circuit.tran.has_value()},
                                                               {kAc, circuit.ac.has_value()},
