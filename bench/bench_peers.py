@@ -10,6 +10,20 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LADDER_H, LADDER_T = "0.1u", "0.2m"
+
+# examples/buck.cir for ngspice: the ideal switch and diode regularized (switch RON = 1 uOhm,
+# ROFF = 1 TOhm; diode N = 1e-4), the element and model lines only; each benchmark adds its own
+# title, .tran, .options and .control (event_bench, pss_bench, sweep_bench).
+REGULARIZED_BUCK = """Vin in 0 DC 10
+Vpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)
+S1 in sw ctrl 0 swm
+D1 0 sw dmod
+L1 sw out 100u IC=0
+C1 out 0 10u IC=0
+R1 out 0 10
+.model swm SW(VT=0.5 VH=0 RON=1e-6 ROFF=1e12)
+.model dmod D(IS=1e-14 N=1e-4)
+"""
 # The "marginal" per-step cost excludes the start-up (parsing, assembly, analysis, first
 # factorizations): the report's wall time of a run to LADDER_T minus that of a run to
 # LADDER_T_SHORT, divided by the difference in steps.

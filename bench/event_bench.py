@@ -48,6 +48,8 @@ import sys
 import tempfile
 import time
 
+import bench_peers  # noqa: E402  (the directory of this script is on sys.path)
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NETLIST = ROOT / "examples" / "buck.cir"
 
@@ -271,17 +273,8 @@ def run_nsspice(exe, tmp, name, args, reps, netlist, fallback_h=None, nogrid_too
     return res
 
 
-NGSPICE_NETLIST = """buck converter (examples/buck.cir), regularized for ngspice
-Vin in 0 DC 10
-Vpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)
-S1 in sw ctrl 0 swm
-D1 0 sw dmod
-L1 sw out 100u IC=0
-C1 out 0 10u IC=0
-R1 out 0 10
-.model swm SW(VT=0.5 VH=0 RON=1e-6 ROFF=1e12)
-.model dmod D(IS=1e-14 N=1e-4)
-.tran 10n 2m {tstart}{tmax} uic
+NGSPICE_NETLIST = ("""buck converter (examples/buck.cir), regularized for ngspice
+""" + bench_peers.REGULARIZED_BUCK.replace("{", "{{").replace("}", "}}") + """.tran 10n 2m {tstart}{tmax} uic
 .options RELTOL={reltol} VNTOL={vntol}
 .control
 set wr_singlescale
@@ -292,7 +285,7 @@ wrdata {out} v(out) i(L1)
 rusage all
 .endc
 .end
-"""
+""")
 
 
 def run_ngspice(tmp, reltol, tmax):

@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench_peers  # noqa: E402  (the directory of this script is on sys.path)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 CASES = [
@@ -29,24 +31,15 @@ CASES = [
     ("series-resonant converter", "examples/analyses/pss_resonant.cir", 10e-6, 1000),
 ]
 
-NG_BUCK = """buck converter (examples/buck.cir), regularized for ngspice
-Vin in 0 DC 10
-Vpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)
-S1 in sw ctrl 0 swm
-D1 0 sw dmod
-L1 sw out 100u IC=0
-C1 out 0 10u IC=0
-R1 out 0 10
-.model swm SW(VT=0.5 VH=0 RON=1e-6 ROFF=1e12)
-.model dmod D(IS=1e-14 N=1e-4)
-.tran 10n {tstop:g} 0 10n uic
+NG_BUCK = ("""buck converter (examples/buck.cir), regularized for ngspice
+""" + bench_peers.REGULARIZED_BUCK.replace("{", "{{").replace("}", "}}") + """.tran 10n {tstop:g} 0 10n uic
 .control
 run
 rusage all
 quit 0
 .endc
 .end
-"""
+""")
 
 
 def number(pattern, text, cast=float):

@@ -23,10 +23,9 @@ import json
 import pathlib
 import re
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
+
+import bench_peers  # noqa: E402  (the directory of this script is on sys.path)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -47,17 +46,8 @@ R1   out 0 {rv}
 .end
 """
 
-NGSPICE_NETLIST = """buck converter, Monte Carlo over L, C and the load (regularized devices)
-Vin in 0 DC 10
-Vpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)
-S1 in sw ctrl 0 swm
-D1 0 sw dmod
-L1 sw out 100u IC=0
-C1 out 0 10u IC=0
-R1 out 0 10
-.model swm SW(VT=0.5 VH=0 RON=1e-6 ROFF=1e12)
-.model dmod D(IS=1e-14 N=1e-4)
-.tran 10n 2m uic
+NGSPICE_NETLIST = ("""buck converter, Monte Carlo over L, C and the load (regularized devices)
+""" + bench_peers.REGULARIZED_BUCK.replace("{", "{{").replace("}", "}}") + """.tran 10n 2m uic
 .options RELTOL=1e-4
 .control
 set noaskquit
@@ -82,16 +72,7 @@ print mean(vpp)
 echo "VAVG_DONE"
 .endc
 .end
-"""
-
-
-def timed_rss(cmd, cwd):
-    start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-v", *map(str, cmd)], capture_output=True,
-                          text=True, cwd=cwd, check=False)
-    wall = time.perf_counter() - start
-    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
-    return wall, int(m.group(1)) if m else None, proc
+""")
 
 
 def meas_column(path, name):
@@ -114,11 +95,9 @@ def main():
         for jobs in (1, 2):
             out = tmp / f"j{jobs}"
             out.mkdir()
-            wall, rss, proc = timed_rss(
+            wall, rss, _ = bench_peers.timed_rss(
                 [exe, "run", "../mc.cir", "-o", "mc.csv", "--grid", "10u", "--save", "v(out)",
-                 "--runs", a.runs, "--seed", 1, "--jobs", jobs, "-q"], out)
-            if proc.returncode != 0:
-                sys.exit(f"nsspice failed:\n{proc.stdout}\n{proc.stderr[-2000:]}")
+                 "--runs", a.runs, "--seed", 1, "--jobs", jobs, "-q"], cwd=out)
             v = meas_column(out / "mc.meas.csv", "vavg")
             pp = meas_column(out / "mc.meas.csv", "vpp")
             result[f"nsspice_jobs{jobs}"] = {"wall_s": wall, "per_run_s": wall / a.runs,
@@ -133,10 +112,10 @@ def main():
         result["speedup_1_to_2_jobs"] = (result["nsspice_jobs1"]["wall_s"] /
                                          result["nsspice_jobs2"]["wall_s"])
         (tmp / "ng.cir").write_text(NGSPICE_NETLIST.format(runs=a.ng_runs))
-        wall, rss, proc = timed_rss(["ngspice", "-b", "ng.cir"], tmp)
-        ok = "VAVG_DONE" in proc.stdout
-        m = re.search(r"mean\(vavg\)\s*=\s*([-+0-9.eE]+)", proc.stdout)
-        mp = re.search(r"mean\(vpp\)\s*=\s*([-+0-9.eE]+)", proc.stdout)
+        wall, rss, text = bench_peers.timed_rss(["ngspice", "-b", "ng.cir"], cwd=tmp, check=False)
+        ok = "VAVG_DONE" in text
+        m = re.search(r"mean\(vavg\)\s*=\s*([-+0-9.eE]+)", text)
+        mp = re.search(r"mean\(vpp\)\s*=\s*([-+0-9.eE]+)", text)
         result["ngspice"] = {"wall_s": wall, "per_run_s": wall / a.ng_runs, "peak_rss_kb": rss,
                              "completed": ok, "vavg_mean": float(m.group(1)) if m else None,
                              "vpp_mean": float(mp.group(1)) if mp else None}
