@@ -93,19 +93,24 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool requir
 std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadOptions& options) {
   auto loaded = std::make_unique<LoadedNetlist>();
   netlist::Diagnostics diags;
-  const netlist::Netlist parsed = netlist::parse_file(path, loaded->sources, diags);
+  netlist::Netlist own;
+  const netlist::Netlist* parsed = &own;
+  if (options.reuse != nullptr && options.reuse->parsed) {
+    loaded->sources = options.reuse->sources;
+    parsed = &*options.reuse->parsed;
+  } else {
+    own = netlist::parse_file(path, loaded->sources, diags);
+  }
   netlist::FlattenOptions flatten_options;
   flatten_options.params = options.params;
   flatten_options.draw = options.draw;
-  netlist::Netlist flat = netlist::flatten(parsed, loaded->sources, diags, flatten_options);
+  netlist::Netlist flat = netlist::flatten(*parsed, loaded->sources, diags, flatten_options);
   apply_overrides(flat, options, diags);
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);
   if (flat.output_file) loaded->output_file = flat.output_file->text;
-  if (std::any_of(loaded->circuit.dc.begin(), loaded->circuit.dc.end(),
-                  [](const circuit::DcSweepSpec& s) { return s.parameter; }))
-    loaded->parsed = parsed;
+  if (parsed == &own) loaded->parsed = std::move(own);
   std::vector<std::string> meas_errors;
   for (const auto& card : flat.cards) {
     if (const auto* step = std::get_if<netlist::StepCard>(&card)) loaded->steps.push_back(*step);

@@ -36,7 +36,8 @@ struct LoadedNetlist {
   // command line gives no -o.
   std::string output_file;
   std::vector<netlist::StepCard> steps;  // .step cards (values evaluated), in order
-  // The parsed tree, kept when a .dc sweeps a .param (the circuit is rebuilt for every value).
+  // The parsed tree, flattened again by whatever rebuilds the circuit with other values (a .dc
+  // over a .param, the runs of a sweep or a Monte Carlo: LoadOptions::reuse).
   std::optional<netlist::Netlist> parsed;
 };
 
@@ -51,6 +52,9 @@ struct LoadOptions {
   std::map<std::pair<std::string, std::string>, double> model_params;
   // Receives the diagnostics (as printed) instead of stderr when set.
   std::string* diagnostics = nullptr;
+  // Flatten this netlist's parsed tree (with its sources) again instead of reading the file:
+  // the netlist is parsed once for all the runs of a sweep.
+  const LoadedNetlist* reuse = nullptr;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

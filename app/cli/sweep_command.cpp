@@ -359,6 +359,7 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
         lo.draw = [&random](bool normal) { return (*random)(normal); };
       }
       lo.diagnostics = &outcomes[k].diagnostics;
+      lo.reuse = &nominal;  // parsed once: each run flattens and elaborates with its values
       const auto loaded = load_netlist(o.netlist, lo);
       if (!loaded) {
         outcomes[k].run.code = kBadInput;

@@ -3,10 +3,11 @@
 //   * the dimensions: the netlist's .step cards, then --step-param options (one of the same name
 //     replaces the card); the runs: their Cartesian product (app/sweep/sweep_points.hpp), each
 //     point repeated --runs N times with fresh draws of the distribution functions when N > 0;
-//   * execution: --jobs J threads (default: every core); each takes the next run index, loads
-//     the netlist with that run's values (parse, flatten with the parameters and draws,
-//     elaborate) and simulates it into its own file; nothing is shared between runs but the
-//     read-only options, so a run's result does not depend on J or on the order of completion;
+//   * execution: --jobs J threads (default: every core); each takes the next run index,
+//     flattens the netlist's parsed tree (read once) with that run's values and draws,
+//     elaborates it and simulates it into its own file; nothing is shared between runs but
+//     read-only data (the options, the parsed tree), so a run's result does not depend on J or
+//     on the order of completion;
 //   * files: a .raw output holds one plot per run, in run order (ngspice's multi-plot raw);
 //     a .csv output gives one file per run, <stem>.run<K>.csv (K from 1); `-o DIR/` puts
 //     <netlist stem>.run<K>.csv in DIR. <output stem>.meas.csv holds one row per run: run,
