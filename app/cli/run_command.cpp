@@ -354,7 +354,12 @@ int run_command(const RunOptions& o) {
   // From here on SIGINT/SIGTERM stop the run after the current row (app/cli/interrupt.hpp).
   const InterruptScope interrupt;
   const auto wall_start = std::chrono::steady_clock::now();
-  const auto loaded = load_netlist(o.netlist, false);
+  LoadOptions load;
+  load.require_tran = false;
+  // Monte Carlo runs draw their own values; the nominal netlist (the plan) then says nothing of
+  // the distributions' nominal values.
+  if (o.runs > 0) load.draw = [](bool) { return 0.0; };
+  const auto loaded = load_netlist(o.netlist, load);
   if (!loaded) return kBadInput;
   if (o.ideal) circuit::idealize_diodes(loaded->circuit);
   if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0)

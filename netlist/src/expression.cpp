@@ -278,6 +278,7 @@ class Evaluator {
     const double v = d->value(args, r);
     if (!std::isfinite(v))
       return fail(start, pos_ - start, fmt::format("{}(...) is not a finite real number", id));
+    if (!hooks_.draw && hooks_.nominal) hooks_.nominal(start, pos_ - start, v);
     return v;
   }
 };

@@ -48,6 +48,9 @@ struct ExpressionHooks {
   // A standard normal draw (true) or a uniform one in [−1, 1] (false), one per call of a
   // distribution function; empty: the distributions give their nominal value.
   std::function<double(bool normal)> draw;
+  // Told, without a draw, that the distribution at [offset, offset + length) gave its nominal
+  // value `value` (so that the caller can say so); may be empty.
+  std::function<void(std::size_t offset, std::size_t length, double value)> nominal;
 };
 
 // Evaluates `text`; on the first problem reports it (through hooks) and returns nullopt.

@@ -169,6 +169,14 @@ std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan 
   hooks.error = [&](std::size_t offset, std::size_t length, std::string message) {
     reporter_.error(span_at(offset, length), std::move(message), context);
   };
+  // A distribution outside a Monte Carlo run: its nominal value, said once per place.
+  hooks.nominal = [&](std::size_t offset, std::size_t length, double value) {
+    reporter_.report(Severity::kWarning, span_at(offset, length),
+                     fmt::format("'{}' takes its nominal value {:g} (no Monte Carlo run: use "
+                                 "--runs N to draw it)",
+                                 expr.substr(offset, length), value),
+                     context);
+  };
   return evaluate_expression(expr, hooks);
 }
 

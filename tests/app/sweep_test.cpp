@@ -98,6 +98,15 @@ TEST_F(Sweep, MonteCarloDependsOnlyOnSeedAndRunIndex) {
     EXPECT_EQ(read_file(dir_ / fmt::format("a.run{}.csv", k)),
               read_file(dir_ / fmt::format("b.run{}.csv", k)));
   EXPECT_NE(read_file(dir_ / "a.meas.csv"), read_file(dir_ / "c.meas.csv"));
+  // Without --runs the distributions give their nominal values, and the run says so.
+  const CliRun nominal = nsspice("run mc.cir -o n.csv -q");
+  ASSERT_EQ(nominal.exit_code, 0) << nominal.output;
+  EXPECT_NE(nominal.output.find("mc.cir:2:10: warning: 'agauss(1k, 100, 1)' takes its nominal "
+                                "value 1000 (no Monte Carlo run: use --runs N to draw it)"),
+            std::string::npos)
+      << nominal.output;
+  EXPECT_EQ(nsspice("run mc.cir -o e.csv -q --runs 2").output.find("nominal value"),
+            std::string::npos);
   // Run 3 of a 12-run Monte Carlo is run 3 of a 4-run one (any subset is reproducible).
   ASSERT_EQ(nsspice("run mc.cir -o d.csv -q --runs 4 --seed 5 --jobs 2").exit_code, 0);
   EXPECT_EQ(read_file(dir_ / "a.run3.csv"), read_file(dir_ / "d.run3.csv"));
