@@ -397,6 +397,21 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
         fmt::format("run {} ({}): {}", k + 1, values_text(dims, (*runs)[k], mc), out.run.message));
     if (!out.diagnostics.empty()) fmt::print(stderr, "{}", out.diagnostics);
   }
+  // The runs' own warnings (an undersampled source, a diode past its PWL range, ...), each
+  // once, with the runs that gave it.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> warned;
+  for (std::size_t k = 0; k < runs->size(); ++k)
+    for (const auto& w : outcomes[k].run.warnings) {
+      auto it =
+          std::find_if(warned.begin(), warned.end(), [&](const auto& x) { return x.first == w; });
+      if (it == warned.end()) it = warned.insert(warned.end(), {w, {}});
+      it->second.push_back(k + 1);
+    }
+  for (const auto& [w, ks] : warned)
+    fmt::print(stderr, "nsspice: warning: {} ({})\n", w,
+               ks.size() == runs->size() ? std::string("every run")
+               : ks.size() == 1          ? fmt::format("run {}", ks[0])
+                                : fmt::format("{} runs, the first run {}", ks.size(), ks[0]));
   int code = lost ? kOutputFailed : stopped ? kSimulationFailed : 0;
   if (interrupt.requested()) {
     fmt::print(stderr, "nsspice: interrupted by {}: {} of {} runs not started\n",

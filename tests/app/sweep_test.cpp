@@ -179,6 +179,18 @@ TEST_F(Sweep, AnInterruptStopsTheRunsUnderWayAndStartsNoOther) {
   EXPECT_FALSE(fs::exists(dir_ / "i.run500.csv"));
 }
 
+// A warning of the runs (here: a fixed step too long for the source, in one run of two) is
+// printed once, with the runs that gave it.
+TEST_F(Sweep, TheRunsWarningsAreShownOnceWithTheirRuns) {
+  write("w.cir",
+        "w\n.param f=1k\nV1 a 0 SIN(0 1 {f})\nR1 a 0 1k\n.tran 10u 2m\n"
+        ".step param f list 1k 40k\n.end\n");
+  const CliRun r = nsspice("run w.cir -o w.csv -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("(run 2)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("(run 1)"), std::string::npos) << r.output;
+}
+
 TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   write("r.cir", std::string(kRc) + ".step param r list 500 1k 2k\n.end\n");
   const CliRun r = nsspice("run r.cir -o r.raw -q");
