@@ -39,6 +39,14 @@ void ThetaStepper::mark_discontinuity() {
   phase_break_ = true;
 }
 
+double ThetaStepper::next_output_time(double t) const {
+  const DecimalGrid grid(options_.output_from, options_.output_step);
+  long k = static_cast<long>(
+      std::max(0.0, std::floor((t - options_.output_from) / options_.output_step)));
+  while (grid.at(k) <= t) ++k;
+  return grid.at(k);
+}
+
 bool ThetaStepper::zeno_event(double t) {
   recent_events_.push_back(t);
   while (!recent_events_.empty() && recent_events_.front() < t - h_scale_)
@@ -62,7 +70,8 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
   if (!solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, delta_, delta_lambda_, delta_w_))
     return -1.0;
   if (substeps > 1) delta_ *= substeps;
-  return estimator_->norm(delta_, x_new_, h_eff);
+  // The step's own error, and that of the dense output over it.
+  return std::max(estimator_->norm(delta_, x_new_), estimator_->interpolation(candidate.back()));
 }
 
 bool ThetaStepper::flip_switches(const std::vector<int>& pairs) {
@@ -122,7 +131,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       return stuck;
     }
     const double snap = 1e-12 * std::max(span_, std::abs(t_));
-    const double h_floor = 1e3 * snap;
+    const double h_floor = floor_step(span_, t_);
     const bool in_fallback = fallback_left_ > 0;
     if (in_fallback) restart_left_ = std::max(restart_left_, 1);
     double h = in_fallback ? std::min(h_next_, kFallbackFraction * h_scale_) : h_next_;
@@ -141,6 +150,13 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       breakpoint = false;
     } else if (options_.t_stop < t_next + 0.5 * h) {
       t_next = t_ + 0.5 * (options_.t_stop - t_);
+    }
+    if (phase_break_ && options_.output_step > 0) {
+      const double g = next_output_time(t_ + snap);
+      if (g < t_next - snap) {
+        t_next = g;
+        breakpoint = false;
+      }
     }
     t_next_ = t_next;
     double h_eff = t_next - t_;
@@ -265,6 +281,9 @@ MlcpOutcome ThetaStepper::step_adaptive() {
                                      : Eigen::VectorXd();
       if (q2.size() == q1.size()) {
         y_ = (3.0 * q_ - 4.0 * q1 + q2) / (2.0 * h_s);
+        xdot_hist_ = (3.0 * x_ - 4.0 * inner_.back().second + inner_[inner_.size() - 2].second) /
+                     (2.0 * h_s);
+        hist_reset_ = true;
         restart_left_ = 0;
         bdf2_pending_ = 0;
       }

@@ -25,12 +25,13 @@ struct Orbit {
 Orbit orbit_of(const Circuit& c, const Assembled& a, const PssResult& r, double period) {
   Orbit o;
   std::string error;
-  EXPECT_TRUE(run_periods(c, a, r, period, 1,
-                          [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
-                            o.t.push_back(t);
-                            o.x.push_back(x);
-                          },
-                          error))
+  EXPECT_TRUE(run_periods(
+      c, a, r, period, 1,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+        o.t.push_back(t);
+        o.x.push_back(x);
+      },
+      error))
       << error;
   return o;
 }
@@ -41,8 +42,9 @@ Orbit last_period(const Circuit& c, const Assembled& a, double period, double h)
   TransientOptions opt;
   opt.h = h;
   const double t_end = c.tran->tstop;
-  const TransientResult r =
-      run_transient(c, a, opt, [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+  const TransientResult r = run_transient(
+      c, a, opt,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&, const Eigen::VectorXd&) {
         if (t >= t_end - period - 1e-3 * h) {
           o.t.push_back(t - (t_end - period));
           o.x.push_back(x);
@@ -64,8 +66,7 @@ double orbit_difference(const Orbit& a, const Orbit& b, double h) {
     if (j == b.t.size() || std::abs(b.t[j] - a.t[i]) > 1e-6 * h) continue;
     ++matched;
     for (Eigen::Index k = 0; k < scale.size(); ++k)
-      if (scale[k] > 1e-9)
-        worst = std::max(worst, std::abs(a.x[i][k] - b.x[j][k]) / scale[k]);
+      if (scale[k] > 1e-9) worst = std::max(worst, std::abs(a.x[i][k] - b.x[j][k]) / scale[k]);
   }
   EXPECT_GT(matched, a.t.size() * 9 / 10) << "the two runs share their time points";
   return worst;
@@ -101,8 +102,8 @@ BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_
   const PssOptions o = with_period(10e-6, count_periods);
   const PssCase c(
       "buck\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
-      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 " + r +
-          "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n",
+      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 " +
+          r + "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n",
       o);
   const auto& e = c.e;
   const Assembled& a = c.a;
@@ -196,8 +197,9 @@ TEST(Pss, ResonantConverterConvergesFromAnyWarmUp) {
 TEST(Pss, SourcesNotPeriodicInTAreNamed) {
   // A 1 kHz sine with T = 0.3 ms, and a 7 µs PULSE train with T = 10 µs.
   for (const char* source : {"SIN(0 1 1k)", "PULSE(0 1 0 1n 1n 4u 7u)"}) {
-    const PssCase c(std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
-                    with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
+    const PssCase c(
+        std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
+        with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
     const PssResult& r = c.r;
     EXPECT_FALSE(r.ok);
     EXPECT_NE(r.error.find("source 'v1' is not periodic in T"), std::string::npos) << r.error;
