@@ -89,10 +89,10 @@ void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lamb
   const size_t n = static_cast<size_t>(x.size()), visible = names.size();
   for (size_t k = 0; k < which.size(); ++k) {
     const size_t s = which[k];
-    out[k] = s < n         ? x[static_cast<Eigen::Index>(s)]
-             : s < visible ? derived_value(derived[s - n], x, lambda)
-           : xdot.size() == 0 ? 0.0
-                           : xdot[rate_unknowns[s - visible]];
+    out[k] = s < n              ? x[static_cast<Eigen::Index>(s)]
+             : s < visible      ? derived_value(derived[s - n], x, lambda)
+             : xdot.size() == 0 ? 0.0
+                                : xdot[rate_unknowns[s - visible]];
   }
 }
 
@@ -186,7 +186,12 @@ bool theta_options(const Circuit& circuit, const Assembled& assembled, const Tra
   opt.lcp_solver = s.lcp_solver;
   opt.block_flip = options.block_flip;
   opt.settle_switches = circuit.tran->uic;
-  opt.adaptive = s.adaptive;
+  // A circuit without capacitors or inductors has no state: every point is a static solve,
+  // exact at any step, so it is solved at the print times themselves (nothing interpolated).
+  const auto& e = assembled.mlcs.E;
+  const bool stateless =
+      std::none_of(e.valuePtr(), e.valuePtr() + e.nonZeros(), [](double v) { return v != 0.0; });
+  opt.adaptive = s.adaptive && !stateless;
   const auto [bound, bound_source] = source_step_bound(circuit);
   if (!opt.adaptive) {
     // The fixed-step θ-scheme: --step, else .options step, else the .tran step (capped by TMAX).
@@ -194,10 +199,18 @@ bool theta_options(const Circuit& circuit, const Assembled& assembled, const Tra
     const std::string source = options.h                       ? "--step"
                                : circuit.stepping.step > 0     ? ".options step"
                                : s.tmax > 0 && opt.h == s.tmax ? "the .tran TMAX"
-                               : s.tstep > 0                   ? "the .tran step"
+                               : stateless && s.adaptive
+                                   ? "no capacitor or inductor: every print time solved exactly"
+                               : s.tstep > 0 ? "the .tran step"
                                              : "no .tran step given: a 1000th of the run";
     result.step_rule = fmt::format("fixed h = {:.6g} s ({})", opt.h, source);
-    if (opt.h > 4 * bound)
+    if (opt.h > 4 * bound && stateless && s.adaptive)
+      result.warnings.push_back(fmt::format(
+          "the print interval {:.3g} s does not resolve source '{}' (it changes on a time scale "
+          "of {:.3g} s): the rows are exact but too far apart to show its waveform; take a "
+          "smaller TSTEP",
+          opt.h, bound_source, 4 * bound));
+    else if (opt.h > 4 * bound)
       result.warnings.push_back(fmt::format(
           "the fixed step {:.3g} s does not resolve source '{}' (it changes on a time scale of "
           "{:.3g} s): its waveform is undersampled; take a smaller step",
