@@ -1,0 +1,318 @@
+// switching_ac_command.hpp: the orbit (pss), the response at each frequency (circuit/pss_ac.hpp),
+// the file, the Bode plot, the loop gain and its margins, the brute-force check, the report.
+#include "app/cli/switching_ac_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <numbers>
+
+#include "app/cli/analysis_command.hpp"
+#include "app/cli/run_plan.hpp"
+#include "app/io/analysis_writer.hpp"
+#include "app/io/output_file.hpp"
+#include "app/plot/plot_gnuplot.hpp"
+#include "circuit/pss_ac.hpp"
+#include "circuit/transient.hpp"
+
+namespace nsspice::app {
+namespace {
+
+using Complex = std::complex<double>;
+
+constexpr double kCheckDb = 1.0, kCheckDeg = 10.0;  // the agreement asked of the check
+// Signals below this fraction of the check's largest component are not compared (their
+// fundamental is not settled relative to their own size).
+constexpr double kCheckFloor = 1e-5;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<double> sweep(double f1, double f2, long n, bool linear) {
+  std::vector<double> f;
+  for (long k = 0; k < n; ++k) {
+    const double a = n == 1 ? 0.0 : static_cast<double>(k) / static_cast<double>(n - 1);
+    f.push_back(linear ? f1 + (f2 - f1) * a : f1 * std::pow(f2 / f1, a));
+  }
+  return f;
+}
+
+std::string check_frequencies_error(const SwitchingAcCommandOptions& o) {
+  if (o.points < 1) return fmt::format("--freq: the point count must be >= 1, got {}", o.points);
+  if (!o.linear && !(o.fstart > 0))
+    return fmt::format("--freq: a logarithmic sweep needs fstart > 0 Hz, got {:g}", o.fstart);
+  if (!(o.fstart >= 0) || !(o.fstop >= o.fstart) || !std::isfinite(o.fstop))
+    return fmt::format("--freq: expected 0 <= fstart <= fstop, got {:g} {:g}", o.fstart, o.fstop);
+  if (o.check < 0) return fmt::format("--check-transient {}: must be >= 0", o.check);
+  if (o.check_amplitude < 0) return "--check-amplitude: must be > 0";
+  return {};
+}
+
+// The injection source's nodes as unknown indices (−1: ground), for the loop gain.
+struct LoopGain {
+  bool on = false;
+  int plus = -1, minus = -1;
+  Complex value(const Eigen::VectorXcd& x) const {
+    const auto v = [&](int k) { return k < 0 ? Complex(0) : x[k]; };
+    return -v(minus) / v(plus);
+  }
+};
+
+std::optional<LoopGain> loop_gain_of(const circuit::Circuit& c, const circuit::Assembled& a,
+                                     int source, bool on, std::string& error) {
+  LoopGain g;
+  if (!on) return g;
+  const int d = a.source_device[static_cast<size_t>(source)];
+  const auto* v =
+      d >= 0 ? std::get_if<circuit::VoltageSource>(&c.devices[static_cast<size_t>(d)]) : nullptr;
+  if (v == nullptr) {
+    error = "--loop-gain: the injection source must be a voltage source in series with the loop";
+    return std::nullopt;
+  }
+  g.on = true;
+  g.plus = v->p - 1;
+  g.minus = v->n - 1;
+  return g;
+}
+
+// The file's columns: the chosen signals' phasors, then the loop gain.
+struct Phasors {
+  const circuit::SignalTable& signals;
+  const std::vector<size_t>& columns;
+  const LoopGain& loop;
+  std::vector<double> re, im;
+  std::vector<Complex> operator()(const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
+    signals.evaluate(x.real(), l.real(), columns, re);
+    signals.evaluate(x.imag(), l.imag(), columns, im);
+    std::vector<Complex> z(re.size());
+    for (size_t k = 0; k < re.size(); ++k) z[k] = {re[k], im[k]};
+    if (loop.on) z.push_back(loop.value(x));
+    return z;
+  }
+};
+
+double db(Complex z) { return 20 * std::log10(std::abs(z)); }
+double degrees(Complex z) { return std::arg(z) * 180 / std::numbers::pi; }
+
+// Crossover (|T| = 1, the first downward crossing) with the phase margin 180° + ∠T, and the gain
+// margin where ∠T crosses −180°, interpolated in log f.
+std::string margins(const std::vector<double>& f, const std::vector<Complex>& t) {
+  std::string out;
+  for (size_t k = 1; k < f.size(); ++k) {
+    const double a = db(t[k - 1]), b = db(t[k]);
+    if (!(a >= 0 && b < 0)) continue;
+    const double s = a / (a - b);
+    const double fc = std::exp(std::log(f[k - 1]) + s * (std::log(f[k]) - std::log(f[k - 1])));
+    const Complex tc = t[k - 1] + s * (t[k] - t[k - 1]);
+    double pm = 180 + degrees(tc);
+    if (pm > 180) pm -= 360;
+    out += fmt::format("crossover {:.4g} Hz, phase margin {:.1f} deg", fc, pm);
+    break;
+  }
+  for (size_t k = 1; k < f.size(); ++k) {
+    const double a = std::arg(t[k - 1]), b = std::arg(t[k]);
+    // ∠T passes −180°: the imaginary part changes sign with a negative real part.
+    if (!(t[k - 1].real() < 0 && t[k].real() < 0 && a * b < 0)) continue;
+    const double s = t[k - 1].imag() / (t[k - 1].imag() - t[k].imag());
+    const double f180 = std::exp(std::log(f[k - 1]) + s * (std::log(f[k]) - std::log(f[k - 1])));
+    const Complex t180 = t[k - 1] + s * (t[k] - t[k - 1]);
+    out += fmt::format("{}gain margin {:.1f} dB at {:.4g} Hz", out.empty() ? "" : "; ", -db(t180),
+                       f180);
+    break;
+  }
+  return out.empty() ? "no crossover in the sweep" : out;
+}
+
+// 1e-3 of the source's peak over a period (sampled), at least 1e-3 (V or A).
+double default_amplitude(const circuit::Assembled& a, int source, double period) {
+  double peak = 0;
+  for (int k = 0; k < 200; ++k)
+    peak = std::max(peak, std::abs(circuit::waveform_value(a.sources[static_cast<size_t>(source)],
+                                                           period * k / 200.0)));
+  return 1e-3 * std::max(peak, 1.0);
+}
+
+struct CheckOutcome {
+  bool agree = true;
+  std::string table;
+};
+
+// The check's transient against the switching AC at the frequencies it used.
+CheckOutcome compare(const std::vector<std::string>& names,
+                     const std::vector<circuit::TransientCheckPoint>& points,
+                     const std::vector<std::vector<Complex>>& ac, Phasors& phasors) {
+  CheckOutcome out;
+  out.table = fmt::format("  {:>12} {:<14} {:>10} {:>10} {:>8} {:>9} {:>9} {:>8} {:>8}\n", "f [Hz]",
+                          "signal", "ac [dB]", "tran [dB]", "diff", "ac [deg]", "tran [deg]",
+                          "diff", "periods");
+  for (size_t k = 0; k < points.size(); ++k) {
+    const auto tran = phasors(points[k].x, points[k].lambda);
+    for (size_t s = 0; s < names.size(); ++s) {
+      if (std::abs(ac[k][s]) < kCheckFloor * points[k].scale) continue;
+      const double ddb = db(tran[s]) - db(ac[k][s]);
+      double ddeg = degrees(tran[s]) - degrees(ac[k][s]);
+      ddeg -= 360 * std::round(ddeg / 360);
+      const bool ok = std::abs(ddb) <= kCheckDb && std::abs(ddeg) <= kCheckDeg && points[k].settled;
+      out.agree = out.agree && ok;
+      out.table += fmt::format(
+          "  {:>12.6g} {:<14} {:>10.3f} {:>10.3f} {:>8.3f} {:>9.2f} {:>9.2f} {:>8.2f} {:>8}{}\n",
+          points[k].f, names[s], db(ac[k][s]), db(tran[s]), ddb, degrees(ac[k][s]),
+          degrees(tran[s]), ddeg, points[k].periods,
+          points[k].settled ? (ok ? "" : "  MISMATCH") : "  not settled");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int switching_ac_command(const SwitchingAcCommandOptions& o) {
+  const auto loaded = load_netlist(o.pss.run.netlist, false);
+  if (!loaded) return kBadInput;
+  const circuit::Circuit& c = loaded->circuit;
+  const circuit::Assembled a = circuit::assemble(c);
+  const circuit::SignalTable signals = circuit::make_signals(c, a);
+  std::string error = check_frequencies_error(o);
+  const auto files = error.empty() ? run_files(o.pss.run, *loaded, error) : std::nullopt;
+  const auto columns =
+      files ? chosen_signals(o.pss.run, *loaded, signals.names, error) : std::nullopt;
+  auto options = error.empty() ? pss_options(o.pss, error) : std::nullopt;
+  std::string inject = o.inject;
+  std::transform(inject.begin(), inject.end(), inject.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  const int source = circuit::source_index(c, a, inject);
+  if (error.empty() && options && options->map != circuit::PssMap::kEvent)
+    error = "--map theta: the small-signal analysis linearizes the event map (--map event)";
+  if (error.empty() && source < 0)
+    error =
+        fmt::format("--inject {}: no independent voltage or current source of that name", o.inject);
+  const auto loop = error.empty() ? loop_gain_of(c, a, source, o.loop_gain, error) : std::nullopt;
+  if (!error.empty()) {
+    print_error(error);
+    return kBadInput;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const circuit::PssResult pss = circuit::periodic_steady_state(c, a, *options);
+  const double pss_wall = seconds_since(start);
+  if (!pss.ok) {
+    print_error(pss_failure_text(pss));
+    return kSimulationFailed;
+  }
+  std::vector<std::string> names;
+  for (size_t k : *columns) names.push_back(signals.names[k]);
+  if (loop->on) names.push_back("loopgain");
+  AnalysisWriter writer(files->format);
+  if (!writer.open(files->output_path, c.title,
+                   {"AC Analysis", true, {{"frequency", "frequency"}}, names})) {
+    print_error(fmt::format("cannot write '{}': {}", files->output_path, std::strerror(errno)));
+    return kOutputFailed;
+  }
+  PlotPanel mag{"magnitude [dB]", "", {}, false}, phase{"phase [deg]", "", {}, false};
+  for (const auto& n : names) {
+    mag.series.push_back({ac_column_name(n, "db"), {}, {}});
+    phase.series.push_back({ac_column_name(n, "p"), {}, {}});
+  }
+  Phasors phasors{signals, *columns, *loop, {}, {}};
+  std::vector<double> freqs;
+  std::vector<Complex> loop_values;
+  const auto ac_start = std::chrono::steady_clock::now();
+  circuit::SwitchingAcOptions ac;
+  ac.source = source;
+  ac.frequencies = sweep(o.fstart, o.fstop, o.points, o.linear);
+  const circuit::SwitchingAcResult r = circuit::switching_ac(
+      c, a, pss, *options, ac, [&](double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
+        const auto z = phasors(x, l);
+        const double scale[1] = {f};
+        writer.row(scale, z);
+        freqs.push_back(f);
+        if (loop->on) loop_values.push_back(z.back());
+        for (size_t k = 0; k < z.size(); ++k) {
+          mag.series[k].t.push_back(f);
+          mag.series[k].y.push_back(db(z[k]));
+          phase.series[k].t.push_back(f);
+          phase.series[k].y.push_back(degrees(z[k]));
+        }
+      });
+  const double ac_wall = seconds_since(ac_start);
+  const bool written = writer.close();
+  if (!r.ok) {
+    print_error(fmt::format("switching AC analysis stopped: {}", r.error));
+    return kSimulationFailed;
+  }
+  if (!written) {
+    print_error(fmt::format("writing '{}' failed", files->output_path));
+    return kOutputFailed;
+  }
+  int code = 0;
+  PlotRequest plot;
+  plot.title = (c.title.empty() ? o.pss.run.netlist : c.title) +
+               fmt::format("\nsmall-signal response to {} about the periodic steady state", inject);
+  plot.output = files->plot_path;
+  plot.show = o.pss.run.show;
+  plot.xlabel = "frequency [Hz]";
+  plot.log_x = true;
+  plot.panels = {std::move(mag), std::move(phase)};
+  if (!plot.output.empty() || plot.show) {
+    if (const std::string why = write_plot(plot); !why.empty()) {
+      print_error(fmt::format("plot '{}': {}", plot.output, why));
+      code = kOutputFailed;
+    }
+  }
+  if (!o.pss.run.quiet) {
+    print_pss_summary(o.pss, pss, pss_wall);
+    fmt::print("switching AC: {} point{} in {:.3g} s (perturbation of {})\n", r.points,
+               r.points == 1 ? "" : "s", ac_wall, inject);
+    fmt::print("  {:<22} {} state-dependent switching instant{}, {} fixed\n", "linearization",
+               r.state_events, r.state_events == 1 ? "" : "s", r.time_events);
+    fmt::print("  {:<22} {:.2g}\n", "periodicity residual", r.max_residual);
+    if (loop->on) fmt::print("  {:<22} {}\n", "loop gain", margins(freqs, loop_values));
+    fmt::print("  {:<22} {} ({})\n", "output", files->output_path, format_name(files->format));
+    if (!files->plot_path.empty()) fmt::print("  {:<22} {}\n", "plot", files->plot_path);
+  }
+  if (o.check > 0) {
+    circuit::TransientCheckOptions check;
+    check.source = source;
+    check.frequencies = sweep(o.fstart > 0 ? o.fstart : o.fstop / 100, o.fstop, o.check, false);
+    check.amplitude =
+        o.check_amplitude > 0 ? o.check_amplitude : default_amplitude(a, source, o.pss.period);
+    const auto check_start = std::chrono::steady_clock::now();
+    const circuit::TransientCheckResult t = circuit::check_by_transient(c, a, pss, *options, check);
+    const double check_wall = seconds_since(check_start);
+    if (!t.ok) {
+      print_error(t.error);
+      return kSimulationFailed;
+    }
+    circuit::SwitchingAcOptions at = ac;
+    at.frequencies.clear();
+    for (const auto& p : t.points) at.frequencies.push_back(p.f);
+    std::vector<std::vector<Complex>> values;
+    circuit::switching_ac(c, a, pss, *options, at,
+                          [&](double, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
+                            values.push_back(phasors(x, l));
+                          });
+    const CheckOutcome cmp = compare(names, t.points, values, phasors);
+    long periods = 0;
+    for (const auto& p : t.points) periods += p.periods;
+    if (!o.pss.run.quiet)
+      fmt::print("transient check: {} frequenc{} (sine of {:g} on {}), {} periods in {:.3g} s\n{}",
+                 t.points.size(), t.points.size() == 1 ? "y" : "ies", check.amplitude, inject,
+                 periods, check_wall, cmp.table);
+    if (!cmp.agree) {
+      print_error(fmt::format(
+          "the transient check disagrees with the small-signal analysis by more than {:g} dB or "
+          "{:g} deg (or did not settle), see the table",
+          kCheckDb, kCheckDeg));
+      return kSimulationFailed;
+    }
+  }
+  return code;
+}
+
+}  // namespace nsspice::app
