@@ -61,7 +61,7 @@ SwitchingAcResult switching_ac(const Circuit& circuit, const Assembled& assemble
 // harmonic or the conjugate input's sideband), A sin(2π f' t) added to the source, a transient (the
 // event map's integrator, its steps) from the orbit's start, window after window of q periods until
 // the fundamental (2j/(A·qT)) ∫ z(t) e^{−j2πf't} dt changes by less than settle_tol between
-// windows, each component relative to its size (down to 1e-5 of the largest).
+// windows, each component relative to its size (down to 1e-4 of the largest).
 struct TransientCheckOptions {
   int source = -1;
   std::vector<double> frequencies;  // requested [Hz] > 0
@@ -78,7 +78,7 @@ struct TransientCheckPoint {
   long periods = 0;            // switching periods simulated
   bool settled = false;        // the last two windows agreed to settle_tol
   Eigen::VectorXcd x, lambda;  // the fundamental per unit amplitude
-  double scale = 0;            // its largest component (smaller ones settle to 1e-5 of it)
+  double scale = 0;            // its largest component (smaller ones settle to 1e-4 of it)
 };
 
 struct TransientCheckResult {

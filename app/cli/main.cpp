@@ -294,6 +294,16 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   return ccmd;
 }
 
+// -o, --format, --save, --plot, --show of the pss and ac commands.
+void add_pss_files(CLI::App* cmd, RunOptions& run, const char* output_help, const char* plot_help) {
+  cmd->add_option("-o,--output", run.output, output_help);
+  cmd->add_option("--format", run.format, "csv, raw (binary) or rawascii")
+      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
+  cmd->add_option("--save", run.save, "signals written, comma separated (default: all)");
+  cmd->add_option("--plot", run.plot, plot_help);
+  cmd->add_flag("--show", run.show, "also open the plot in a window");
+}
+
 CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
   CLI::App* cmd =
       app.add_subcommand("pss", "periodic steady state by shooting-Newton (docs/analyses.md)");
@@ -313,12 +323,8 @@ CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
   cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
   cmd->add_option("--compare-transient", p.compare_transient,
                   "also run the plain transient up to N periods: periods and time to settle");
-  cmd->add_option("-o,--output", p.run.output, "waveform file: .csv or .raw");
-  cmd->add_option("--format", p.run.format, "csv, raw (binary) or rawascii")
-      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
-  cmd->add_option("--save", p.run.save, "signals written, comma separated (default: all)");
-  cmd->add_option("--plot", p.run.plot, "also write a plot (.png, .svg or .pdf)");
-  cmd->add_flag("--show", p.run.show, "also open the plot in a window");
+  add_pss_files(cmd, p.run, "waveform file: .csv or .raw",
+                "also write a plot (.png, .svg or .pdf)");
   cmd->add_option("--meas", p.run.measures, "a measurement over the periods written (as for run)")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -364,12 +370,7 @@ CLI::App* add_switching_ac(CLI::App& app, nsspice::app::SwitchingAcCommandOption
   cmd->add_option("--map", p.map, "the period map of the PSS: event (required for the AC)");
   cmd->add_option("--steps", p.steps, "Radau steps per period (default 200)");
   cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
-  cmd->add_option("-o,--output", p.run.output, "file: .csv or .raw");
-  cmd->add_option("--format", p.run.format, "csv, raw (binary) or rawascii")
-      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
-  cmd->add_option("--save", p.run.save, "signals written, comma separated (default: all)");
-  cmd->add_option("--plot", p.run.plot, "also write a Bode plot (.png, .svg or .pdf)");
-  cmd->add_flag("--show", p.run.show, "also open the plot in a window");
+  add_pss_files(cmd, p.run, "file: .csv or .raw", "also write a Bode plot (.png, .svg or .pdf)");
   cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
   return cmd;
 }

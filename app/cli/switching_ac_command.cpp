@@ -29,7 +29,7 @@ using Complex = std::complex<double>;
 constexpr double kCheckDb = 1.0, kCheckDeg = 10.0;  // the agreement asked of the check
 // Signals below this fraction of the check's largest component are not compared (their
 // fundamental is not settled relative to their own size).
-constexpr double kCheckFloor = 1e-5;
+constexpr double kCheckFloor = 1e-4;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -12,7 +12,7 @@
 //   the response, leave no quadrature error of the exponential):
 //       ∫_{t0}^{t0+h} (z0 + (z1 − z0)(t − t0)/h) e^{−jωt} dt
 //         = h e^{−jωt0} [z0 (1 − E)/(jθ) + (z1 − z0)(E (1 + jθ) − 1)/θ²],  θ = ωh, E = e^{−jθ};
-//   until |H_k − H_{k−1}| ≤ settle_tol·max(|H_k|, 1e-5 ‖H_k‖∞) component by component.
+//   until |H_k − H_{k−1}| ≤ settle_tol·max(|H_k|, 1e-4 ‖H_k‖∞) component by component.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -30,7 +30,7 @@ namespace {
 using Complex = std::complex<double>;
 
 // Components of the response below this fraction of the largest settle to that floor.
-constexpr double kSettleFloor = 1e-5;
+constexpr double kSettleFloor = 1e-4;
 
 // p/q nearest r with p ≥ 1 and, in lowest terms, 3 ≤ q ≤ max_q: f' = fs·p/q is then neither a
 // multiple of fs nor of fs/2, where the response at f' would also hold the orbit's harmonic or

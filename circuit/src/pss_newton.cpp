@@ -77,12 +77,10 @@ class Shooting {
       if (it == o_.max_newton) break;
       Eigen::MatrixXd j;
       if (!map_.jacobian(s, out, j, error)) return fail(PssFailure::kStep, error, error);
-      const Eigen::VectorXd delta =
-          (j - Eigen::MatrixXd::Identity(j.rows(), j.cols())).partialPivLu().solve(-f);
-      if (!delta.allFinite())
-        return fail(PssFailure::kNotIsolated, error,
-                    "the Newton matrix J − I is singular: a Floquet multiplier is 1, the orbit "
-                    "is not isolated (a free integrator, or a family of period-T orbits)");
+      const Eigen::MatrixXd k = j - Eigen::MatrixXd::Identity(j.rows(), j.cols());
+      const Eigen::FullPivLU<Eigen::MatrixXd> lu(k);
+      if (!lu.isInvertible()) return singular(k, f, out, error);
+      const Eigen::VectorXd delta = lu.solve(-f);
       ++r_.newton_iterations;
       if (!damped_step(s, out, f, delta, error)) return fail(PssFailure::kStep, error, error);
     }
@@ -129,6 +127,23 @@ class Shooting {
                                      : ""));
   }
 
+  // J − I singular (a multiplier 1): F outside its range means the state drifts along that
+  // direction every period (no orbit); inside, a family of orbits (not isolated).
+  bool singular(const Eigen::MatrixXd& k, const Eigen::VectorXd& f, const PssState& out,
+                std::string& error) {
+    const Eigen::VectorXd delta = k.completeOrthogonalDecomposition().solve(-f);
+    const double outside = (k * delta + f).cwiseAbs().maxCoeff();
+    if (outside > 1e-3 * f.cwiseAbs().maxCoeff())
+      return fail(PssFailure::kNoOrbit, error,
+                  fmt::format("no periodic orbit: a Floquet multiplier is 1 and the state drifts "
+                              "along it by {:.3g} (relative) every period (an integrator or a "
+                              "capacitor with a nonzero mean input){}",
+                              outside / scale_of(out.x), describe(out)));
+    return fail(PssFailure::kNotIsolated, error,
+                "the Newton matrix J − I is singular: a Floquet multiplier is 1, the orbit is not "
+                "isolated (a family of period-T orbits: a free integrator, a floating node)");
+  }
+
   // x_D + αΔ for the first α = 1, ½, ¼, ⅛ that decreases ‖F‖∞. If none does (the Jacobian is
   // off: the mode sequence changes near x), kFallbackPeriods periods of plain transient from
   // x(T) instead (the mode sequence settles as in a warm-up). False only when a period fails.
@@ -158,6 +173,13 @@ class Shooting {
   // Without convergence: which of the three causes, and the best state reached.
   std::string no_orbit(const PssState& last) {
     std::string cause;
+    // The θ map puts each switching instant on the step grid: its period map jumps where an
+    // instant depends on the state (a comparator, a diode's turn-off), and Newton cannot settle.
+    const std::string hint =
+        map_.theta() > 0 ? " (the theta map puts each switching instant on the step grid, so its "
+                           "period map jumps where an instant depends on the state: try --map "
+                           "event, which locates them)"
+                         : "";
     if (subharmonic(best_.x.size() > 0 ? best_ : last)) {
       r_.failure = PssFailure::kSubharmonic;
       cause =
@@ -167,11 +189,11 @@ class Shooting {
       r_.failure = PssFailure::kModeSequence;
       cause = fmt::format(
           "the mode sequence does not settle: it changed in {} of the last {} Newton iterations "
-          "(try more --warmup periods)",
-          sequence_changes(), std::min<size_t>(kSequenceWindow, sequences_.size() - 1));
+          "(try more --warmup periods){}",
+          sequence_changes(), std::min<size_t>(kSequenceWindow, sequences_.size() - 1), hint);
     } else {
       r_.failure = PssFailure::kNoOrbit;
-      cause = "no periodic orbit: Newton stalls on a settled mode sequence";
+      cause = "no periodic orbit: Newton stalls on a settled mode sequence" + hint;
     }
     return fmt::format(
         "{} after {} Newton iterations; ‖x(T) − x(0)‖/‖x‖ = {:.3g} at the best "
@@ -198,7 +220,7 @@ class Shooting {
 
   // ": v(out) = 4.98 V, i(l1) = 0.51 A, ..." (the differential unknowns, at most 8).
   std::string describe(const PssState& s) const {
-    if (s.x.size() == 0) return {};
+    if (s.x.size() == 0 || d_.empty()) return {};
     std::string out;
     for (size_t k = 0; k < d_.size() && k < 8; ++k) {
       const auto i = d_[k];
