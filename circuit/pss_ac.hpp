@@ -56,17 +56,18 @@ SwitchingAcResult switching_ac(const Circuit& circuit, const Assembled& assemble
                                const SwitchingAcOptions& options,
                                const SwitchingAcObserver& observer);
 
-// The brute-force cross-check: for each requested f, the nearest f' = fs·p/q (3 ≤ q ≤ max_q in
-// lowest terms: f' is no multiple of fs/2, where the measured response would mix in the orbit's
-// harmonic or the conjugate input's sideband), A sin(2π f' t) added to the source, a transient (the
-// event map's integrator, its steps) from the orbit's start, window after window of q periods until
-// the fundamental (2j/(A·qT)) ∫ z(t) e^{−j2πf't} dt changes by less than settle_tol between
-// windows, each component relative to its size (down to 1e-4 of the largest).
+// The brute-force cross-check: for each requested f, f' = fs·p/q with the smallest q ≥ 3 (lowest
+// terms) within frequency_tolerance of f (f' is no multiple of fs/2, where the measured response
+// would mix in the orbit's harmonic or the conjugate input's sideband), A sin(2π f' t) added to the
+// source, a transient (the event map's integrator, its steps) from the orbit's start, window after
+// window of q periods until the fundamental (2j/(A·qT)) ∫ z(t) e^{−j2πf't} dt changes by less than
+// settle_tol between windows, each component relative to its size (down to 1e-4 of the largest).
 struct TransientCheckOptions {
   int source = -1;
-  std::vector<double> frequencies;  // requested [Hz] > 0
-  double amplitude = 0;             // A (the source's unit) > 0
-  int max_q = 64;
+  std::vector<double> frequencies;    // requested [Hz] > 0
+  double amplitude = 0;               // A (the source's unit) > 0
+  long max_q = 100000;                // the longest window, in periods
+  double frequency_tolerance = 1e-2;  // |f' − f|/f allowed to keep the window short
   long max_periods = 20000;
   double settle_tol = 1e-4;
   std::string validate(const Assembled& assembled) const;

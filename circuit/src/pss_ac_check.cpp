@@ -1,6 +1,6 @@
 // The brute-force cross-check of the switching AC (circuit/pss_ac.hpp, check_by_transient):
 //
-//   f' = fs·p/q (the fraction nearest f/fs with 3 ≤ q ≤ max_q in lowest terms), u(t) =
+//   f' = fs·p/q (the fraction with the smallest q ≥ 3 within 1% of f/fs), u(t) =
 //   s(t) + A sin(ω't); windows W = qT (p whole cycles of f', q of the switching) of the event
 //   map's integrator from the orbit's start; per window the fundamental
 //       H_k = 2j/(A W) ∫_W z(t) e^{−jω't} dt
@@ -32,16 +32,17 @@ using Complex = std::complex<double>;
 // Components of the response below this fraction of the largest settle to that floor.
 constexpr double kSettleFloor = 1e-4;
 
-// p/q nearest r with p ≥ 1 and, in lowest terms, 3 ≤ q ≤ max_q: f' = fs·p/q is then neither a
-// multiple of fs nor of fs/2, where the response at f' would also hold the orbit's harmonic or
-// the sideband of the conjugate input (f' − fs = −f').
-std::pair<long, long> nearest_fraction(double r, int max_q) {
+// The fraction p/q with the smallest q (3 ≤ q ≤ max_q, p ≥ 1, lowest terms) within a relative
+// `tolerance` of r, else the nearest one: f' = fs·p/q is then neither a multiple of fs nor of
+// fs/2, where the response at f' would also hold the orbit's harmonic or the sideband of the
+// conjugate input (f' − fs = −f'), and the window qT is as short as the tolerance allows.
+std::pair<long, long> nearest_fraction(double r, long max_q, double tolerance) {
   long best_p = 1, best_q = 3;
   double best = std::numeric_limits<double>::infinity();
   for (long q = 3; q <= max_q; ++q) {
     for (long p : {static_cast<long>(std::floor(r * q)), static_cast<long>(std::ceil(r * q))}) {
       if (p < 1 || q / std::gcd(p, q) < 3) continue;
-      const double err = std::abs(static_cast<double>(p) / static_cast<double>(q) - r);
+      const double err = std::abs(static_cast<double>(p) / static_cast<double>(q) - r) / r;
       if (err < best * (1 - 1e-12)) {
         best = err;
         const long g = std::gcd(p, q);
@@ -49,6 +50,7 @@ std::pair<long, long> nearest_fraction(double r, int max_q) {
         best_q = q / g;
       }
     }
+    if (best <= tolerance) break;
   }
   return {best_p, best_q};
 }
@@ -143,7 +145,8 @@ std::string TransientCheckOptions::validate(const Assembled& a) const {
   for (double f : frequencies)
     if (!(f > 0) || !std::isfinite(f))
       return fmt::format("check frequencies must be > 0 Hz, got {:g}", f);
-  if (max_q < 2 || max_periods < 2 || !(settle_tol > 0)) return "bad check settings";
+  if (max_q < 3 || max_periods < 2 || !(settle_tol > 0) || !(frequency_tolerance > 0))
+    return "bad check settings";
   return {};
 }
 
@@ -160,7 +163,8 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
   const solvers::EventOptions base = detail::event_map_options(circuit, po);
   for (double requested : o.frequencies) {
     TransientCheckPoint point;
-    std::tie(point.p, point.q) = nearest_fraction(requested * period, o.max_q);
+    std::tie(point.p, point.q) =
+        nearest_fraction(requested * period, o.max_q, o.frequency_tolerance);
     point.f = static_cast<double>(point.p) / (static_cast<double>(point.q) * period);
     const double omega = 2 * std::numbers::pi * point.f;
     const double span = static_cast<double>(point.q) * period;

@@ -91,6 +91,7 @@ struct PeriodLinearization::Segment {
 
 struct PeriodLinearization::Event {
   double t = 0;               // the instant (the pre-event point)
+  double t_post = 0;          // the selection's end, where the next phase starts
   int post_mode = 0;          // the mode after the selection(s)
   int guard = -1;             // the pair whose guard set the instant (−1: a time event)
   Eigen::VectorXd gamma;      // ∇g over z
@@ -232,6 +233,7 @@ bool PeriodLinearization::parse(const std::vector<OrbitPoint>& orbit) {
         changed[j] = changed[j] || orbit[k + 1].mode[j] != orbit[k].mode[j];
     Event e;
     e.t = orbit[i].t;
+    e.t_post = orbit[k].t;
     e.post_mode = modes_->id(m, orbit[k].mode);
     e.z_jump = orbit[k].z - orbit[i].z;
     e.qdot_jump = Eigen::VectorXd::Zero(n_);
@@ -451,7 +453,12 @@ void PeriodLinearization::cross(const Event& e, std::vector<Eigen::VectorXd>& z,
       q = m.E * z[c].head(n_);
     }
   }
-  if (average != nullptr && e.guard >= 0)
+  if (average == nullptr) return;
+  // The selection's interval [t, t_post] (a few δ), at the post-event value.
+  average->sum += (e.t_post - e.t) * std::polar(1.0, -drive.omega * e.t) *
+                  (z[0].cast<std::complex<double>>() +
+                   std::complex<double>(0, 1) * z[1].cast<std::complex<double>>());
+  if (e.guard >= 0)
     average->sum -= e.z_jump.cast<std::complex<double>>() * std::complex<double>(dt[0], dt[1]) *
                     std::polar(1.0, -drive.omega * e.t);
 }

@@ -216,5 +216,67 @@ TEST(SwitchingAc, PeakCurrentModeBuckPeaksAtHalfTheSwitchingFrequency) {
   EXPECT_GT(db(h[1][0]), db(h[0][0]) + 3.0);
 }
 
+// A closed-loop buck (an ideal comparator against a ramp; the error amplifier a VCVS of gain k)
+// with an injection source Vinj in series between the output and the feedback node.
+const char* kLoop =
+    "* closed-loop buck with an injection source\nVin in 0 DC 10\nVref ref 0 DC 5\n"
+    "Vramp ramp 0 PULSE(0 1 0 9.98u 10n 10n 10u)\nVinj fb out DC 0\nE2 verr 0 ref fb 0.2\n"
+    "Voff off 0 DC 0.5\nE3 verr2 verr off 0 1\nE1 ctl 0 verr2 ramp CMP\nS1 in sw ctl 0 SWI\n"
+    "D1 0 sw DI\nL1 sw out 100u\nC1 out 0 10u\nR1 out 0 10\n.model CMP COMP(VLOW=0 VHIGH=1)\n"
+    ".model SWI SW(VT=0.5)\n.model DI D\n.end\n";
+
+TEST(SwitchingAc, LoopGainEqualsTheAveragedLoopGain) {
+  // T = −v(out)/v(fb) (the injection source's − and + nodes) ≈ k·Vin·Fm/(1 + sL/R + s²LC) with
+  // Fm = (tr + tf)/T of the ramp. Not exactly: the comparator sees the output's ripple (its
+  // slope at the turn-off instant changes the modulator's gain), which the averaged model
+  // ignores; measured 0.07 dB here (AgreesWithABruteForceTransient checks the exact value).
+  const Case c(kLoop, 10e-6);
+  ASSERT_TRUE(c.pss.ok);
+  const auto f = log_sweep(100, 20e3, 12);
+  const auto h = c.response("vinj", f, {"v(out)", "v(fb)"});
+  const double fm = (9.98e-6 + 10e-9) / 10e-6;
+  for (size_t k = 0; k < f.size(); ++k) {
+    const cd s(0, 2 * kPi * f[k]);
+    const cd averaged = 0.2 * 10 * fm / (1.0 + s * 100e-6 / 10.0 + s * s * 100e-6 * 10e-6);
+    const cd t = -h[k][0] / h[k][1];
+    SCOPED_TRACE(::testing::Message() << "f = " << f[k] << " Hz");
+    EXPECT_NEAR(db(t), db(averaged), 0.2);
+    EXPECT_NEAR(degrees_between(t, averaged), 0.0, 2.0);
+    // The injected voltage splits: v(fb) − v(out) = 1.
+    EXPECT_LT(std::abs(h[k][1] - h[k][0] - 1.0), 1e-9);
+  }
+}
+
+TEST(SwitchingAc, AgreesWithABruteForceTransient) {
+  // check_by_transient: a 1 mV sine on the injection source, windows of whole periods of both T
+  // and 1/f until the fundamental settles to 1e-4; against the small-signal response at the
+  // frequencies it used (f' = fs·p/q).
+  const Case c(kLoop, 10e-6);
+  ASSERT_TRUE(c.pss.ok);
+  TransientCheckOptions o;
+  o.source = source_index(c.e.circuit, c.a, "vinj");
+  o.frequencies = {1.5e3, 37e3};
+  o.amplitude = 1e-3;
+  const TransientCheckResult t = check_by_transient(c.e.circuit, c.a, c.pss, c.options, o);
+  ASSERT_TRUE(t.ok) << t.error;
+  ASSERT_EQ(t.points.size(), 2u);
+  std::vector<double> used;
+  for (const auto& p : t.points) {
+    EXPECT_TRUE(p.settled);
+    EXPECT_GE(p.q, 3);
+    used.push_back(p.f);
+  }
+  EXPECT_NEAR(used[0], 1.5e3, 1.5e3 * 1e-2);
+  EXPECT_NEAR(used[1], 37e3, 37e3 * 1e-2);
+  const auto h = c.response("vinj", used, {"v(out)", "v(fb)"});
+  for (size_t k = 0; k < used.size(); ++k)
+    for (const auto& [column, name] : {std::pair{0, "v(out)"}, std::pair{1, "v(fb)"}}) {
+      const cd tran = t.points[k].x[c.unknown(name)];
+      SCOPED_TRACE(::testing::Message() << "f = " << used[k] << " Hz, " << name);
+      EXPECT_NEAR(db(tran), db(h[k][static_cast<size_t>(column)]), 0.01);
+      EXPECT_NEAR(degrees_between(tran, h[k][static_cast<size_t>(column)]), 0.0, 0.1);
+    }
+}
+
 }  // namespace
 }  // namespace nsspice::circuit
