@@ -79,7 +79,7 @@ struct TransientCheckPoint {
   long periods = 0;            // switching periods simulated
   bool settled = false;        // the last two windows agreed to settle_tol
   Eigen::VectorXcd x, lambda;  // the fundamental per unit amplitude
-  double scale = 0;            // its largest component (smaller ones settle to 1e-4 of it)
+  double scale = 0;  // its largest differential component (smaller ones settle to 1e-4 of it)
 };
 
 struct TransientCheckResult {

@@ -102,29 +102,40 @@ double db(Complex z) { return 20 * std::log10(std::abs(z)); }
 double degrees(Complex z) { return std::arg(z) * 180 / std::numbers::pi; }
 
 // Crossover (|T| = 1, the first downward crossing) with the phase margin 180° + ∠T, and the gain
-// margin where ∠T crosses −180°, interpolated in log f.
+// margin where ∠T crosses −180°: dB and the unwrapped phase interpolated linearly in log f.
 std::string margins(const std::vector<double>& f, const std::vector<Complex>& t) {
+  std::vector<double> phase;  // unwrapped [deg]
+  for (size_t k = 0; k < t.size(); ++k) {
+    double p = degrees(t[k]);
+    if (k > 0) p -= 360 * std::round((p - phase.back()) / 360);
+    phase.push_back(p);
+  }
+  const auto at = [&](size_t k, double s, const auto& y) {
+    return y[k - 1] + s * (y[k] - y[k - 1]);
+  };
+  const auto log_f = [&](size_t k, double s) {
+    return std::exp(std::log(f[k - 1]) + s * (std::log(f[k]) - std::log(f[k - 1])));
+  };
   std::string out;
   for (size_t k = 1; k < f.size(); ++k) {
     const double a = db(t[k - 1]), b = db(t[k]);
     if (!(a >= 0 && b < 0)) continue;
     const double s = a / (a - b);
-    const double fc = std::exp(std::log(f[k - 1]) + s * (std::log(f[k]) - std::log(f[k - 1])));
-    const Complex tc = t[k - 1] + s * (t[k] - t[k - 1]);
-    double pm = 180 + degrees(tc);
-    if (pm > 180) pm -= 360;
-    out += fmt::format("crossover {:.4g} Hz, phase margin {:.1f} deg", fc, pm);
+    double pm = 180 + at(k, s, phase);
+    pm -= 360 * std::round(pm / 360);
+    out += fmt::format("crossover {:.4g} Hz, phase margin {:.1f} deg", log_f(k, s), pm);
     break;
   }
   for (size_t k = 1; k < f.size(); ++k) {
-    const double a = std::arg(t[k - 1]), b = std::arg(t[k]);
-    // ∠T passes −180°: the imaginary part changes sign with a negative real part.
-    if (!(t[k - 1].real() < 0 && t[k].real() < 0 && a * b < 0)) continue;
-    const double s = t[k - 1].imag() / (t[k - 1].imag() - t[k].imag());
-    const double f180 = std::exp(std::log(f[k - 1]) + s * (std::log(f[k]) - std::log(f[k - 1])));
-    const Complex t180 = t[k - 1] + s * (t[k] - t[k - 1]);
-    out += fmt::format("{}gain margin {:.1f} dB at {:.4g} Hz", out.empty() ? "" : "; ", -db(t180),
-                       f180);
+    // The unwrapped phase passes an odd multiple of 180°.
+    const double ga = std::floor((phase[k - 1] + 180) / 360),
+                 gb = std::floor((phase[k] + 180) / 360);
+    if (ga == gb) continue;
+    const double target = 360 * std::max(ga, gb) - 180;
+    const double s = (phase[k - 1] - target) / (phase[k - 1] - phase[k]);
+    const double gain = db(t[k - 1]) + s * (db(t[k]) - db(t[k - 1]));
+    out += fmt::format("{}gain margin {:.1f} dB at {:.4g} Hz", out.empty() ? "" : "; ", -gain,
+                       log_f(k, s));
     break;
   }
   return out.empty() ? "no crossover in the sweep" : out;
@@ -162,7 +173,7 @@ CheckOutcome compare(const std::vector<std::string>& names,
       const bool ok = std::abs(ddb) <= kCheckDb && std::abs(ddeg) <= kCheckDeg && points[k].settled;
       out.agree = out.agree && ok;
       out.table += fmt::format(
-          "  {:>12.6g} {:<14} {:>10.3f} {:>10.3f} {:>8.3f} {:>9.2f} {:>9.2f} {:>8.2f} {:>8}{}\n",
+          "  {:>12.9g} {:<14} {:>10.3f} {:>10.3f} {:>8.3f} {:>9.2f} {:>9.2f} {:>8.2f} {:>8}{}\n",
           points[k].f, names[s], db(ac[k][s]), db(tran[s]), ddb, degrees(ac[k][s]),
           degrees(tran[s]), ddeg, points[k].periods,
           points[k].settled ? (ok ? "" : "  MISMATCH") : "  not settled");

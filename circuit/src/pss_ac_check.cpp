@@ -12,7 +12,8 @@
 //   the response, leave no quadrature error of the exponential):
 //       ∫_{t0}^{t0+h} (z0 + (z1 − z0)(t − t0)/h) e^{−jωt} dt
 //         = h e^{−jωt0} [z0 (1 − E)/(jθ) + (z1 − z0)(E (1 + jθ) − 1)/θ²],  θ = ωh, E = e^{−jθ};
-//   until |H_k − H_{k−1}| ≤ settle_tol·max(|H_k|, 1e-4 ‖H_k‖∞) component by component.
+//   until the state's part of it repeats, |H_k − H_{k−1}| ≤ settle_tol·max(|H_k|, 1e-4 ‖H_k‖∞)
+//   over the differential unknowns (the algebraic ones follow from them).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -101,6 +102,19 @@ solvers::Mlcs perturbed(const Assembled& a, int k, double amplitude, double omeg
   return m;
 }
 
+// The fundamental of the state (capacitor voltages, inductor currents: the algebraic unknowns
+// follow from it) repeats: each component within tol of its own size, components below
+// kSettleFloor of the largest within that floor.
+bool repeats(const Eigen::VectorXcd& h, const Eigen::VectorXcd& last,
+             const std::vector<Eigen::Index>& columns, double tol) {
+  double largest = 0;
+  for (Eigen::Index k : columns) largest = std::max(largest, std::abs(h[k]));
+  for (Eigen::Index k : columns)
+    if (std::abs(h[k] - last[k]) > tol * std::max(std::abs(h[k]), kSettleFloor * largest))
+      return false;
+  return true;
+}
+
 struct State {
   Eigen::VectorXd x, lambda;
   std::vector<char> mode;
@@ -161,6 +175,7 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
   }
   const double period = po.period;
   const solvers::EventOptions base = detail::event_map_options(circuit, po);
+  const std::vector<Eigen::Index> state_columns = detail::dynamic_columns(a.mlcs.E);
   for (double requested : o.frequencies) {
     TransientCheckPoint point;
     std::tie(point.p, point.q) =
@@ -183,19 +198,14 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
         return r;
       point.periods += point.q;
       const Eigen::VectorXcd h = Complex(0, 2) / (o.amplitude * span) * (sum - orbit);
-      // Settled: every component within settle_tol of its own size (components below
-      // kSettleFloor of the largest: of that floor).
-      const double floor = kSettleFloor * h.cwiseAbs().maxCoeff();
-      const bool settled =
-          last.size() > 0 &&
-          ((h - last).cwiseAbs().array() <= o.settle_tol * h.cwiseAbs().array().max(floor)).all();
+      const bool settled = last.size() > 0 && repeats(h, last, state_columns, o.settle_tol);
       last = h;
       if (settled) {
         point.settled = true;
         break;
       }
     }
-    point.scale = last.cwiseAbs().maxCoeff();
+    for (Eigen::Index k : state_columns) point.scale = std::max(point.scale, std::abs(last[k]));
     point.x = last.head(a.mlcs.n);
     point.lambda = last.tail(a.mlcs.m);
     r.points.push_back(std::move(point));
