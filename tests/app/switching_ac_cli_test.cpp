@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <sstream>
 
 #include "app_test_helpers.hpp"
@@ -13,8 +14,11 @@ namespace {
 
 class SwitchingAcCli : public AppTest {};
 
+// The example's path, quoted for the shell.
 std::string example(const std::string& name) {
-  return "'" + std::string(NSSPICE_EXAMPLES_DIR) + "/analyses/" + name + "'";
+  std::ostringstream path;
+  path << '\'' << NSSPICE_EXAMPLES_DIR << "/analyses/" << name << '\'';
+  return path.str();
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -53,6 +57,51 @@ TEST_F(SwitchingAcCli, WritesTheResponseAndTheLoopGainLikeAnAc) {
   EXPECT_NE(raw.find("Plotname: AC Analysis"), std::string::npos);
   EXPECT_NE(raw.find("Flags: complex"), std::string::npos);
   EXPECT_NE(raw.find("No. Points: 2"), std::string::npos);
+}
+
+TEST_F(SwitchingAcCli, MarginsOfALoopWhosePhaseCrossesMinus180) {
+  // ac_loop_gain.cir with an RC low-pass (1 kΩ, 3.98 nF: 40 kHz) between fb and the error
+  // amplifier: T ≈ 2·0.998/((1 + sL/R + s²LC)(1 + sRC)) crosses −180°; the gain margin and the
+  // phase margin against that averaged loop (the comparator's view of the ripple moves it by
+  // less than 0.2 dB).
+  std::string text = read_file(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses/ac_loop_gain.cir");
+  const std::string amplifier = "E2   verr 0 ref fb 0.2";
+  const auto at_amplifier = text.find(amplifier);
+  ASSERT_NE(at_amplifier, std::string::npos);
+  write("rc.cir", text.substr(0, at_amplifier) + "Rf fb fbf 1k\nCf fbf 0 3.979n\n" +
+                      "E2   verr 0 ref fbf 0.2" + text.substr(at_amplifier + amplifier.size()));
+  const auto r = nsspice(
+      "ac rc.cir --period 10u --inject vinj --freq 1k 45k 200 --loop-gain "
+      "-o rc.csv --save 'v(out)'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  double fc = 0, pm = 0, gm = 0, f180 = 0;
+  const auto at = r.output.find("loop gain              crossover");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  ASSERT_EQ(std::sscanf(r.output.c_str() + at,
+                        "loop gain crossover %lf Hz, phase margin %lf deg; gain margin %lf dB at "
+                        "%lf Hz",
+                        &fc, &pm, &gm, &f180),
+            4)
+      << r.output;
+  // The averaged loop: find its crossover and −180° point by bisection.
+  const auto loop = [](double f) {
+    const std::complex<double> s(0, 2 * 3.141592653589793 * f);
+    return 2 * 0.999 / ((1.0 + s * 1e-5 + s * s * 1e-9) * (1.0 + s * 1e3 * 3.979e-9));
+  };
+  const auto solve = [](auto g, double lo, double hi) {
+    for (int k = 0; k < 200; ++k) {
+      const double mid = std::sqrt(lo * hi);
+      (g(mid) > 0 ? lo : hi) = mid;
+    }
+    return lo;
+  };
+  const double fc_avg = solve([&](double f) { return std::abs(loop(f)) - 1; }, 1e3, 45e3);
+  const double f180_avg =
+      solve([&](double f) { return loop(f).imag() < 0 || loop(f).real() > 0 ? 1 : -1; }, 1e3, 45e3);
+  EXPECT_NEAR(fc, fc_avg, 0.03 * fc_avg);
+  EXPECT_NEAR(pm, 180 + std::arg(loop(fc_avg)) * 180 / 3.141592653589793, 1.5);
+  EXPECT_NEAR(f180, f180_avg, 0.03 * f180_avg);
+  EXPECT_NEAR(gm, -20 * std::log10(std::abs(loop(f180_avg))), 0.3);
 }
 
 TEST_F(SwitchingAcCli, CheckTransientAgrees) {
