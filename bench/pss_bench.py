@@ -29,8 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = [
     # name, netlist, period, θ-map steps per period (the event map takes its default, 200)
     ("buck (CCM, 100 kHz)", "examples/buck.cir", 10e-6, 1000),
+    ("buck, high-Q filter (Q = 9.5)", "bench/netlists/pss_buck_highq.cir", 10e-6, 1000),
     ("boost (100 kHz, 47 uF)", "examples/boost.cir", 10e-6, 500),
     ("series-resonant converter", "examples/analyses/pss_resonant.cir", 10e-6, 1000),
+    ("series-resonant converter, 100 uF output", "bench/netlists/pss_resonant_100u.cir", 10e-6,
+     1000),
     ("closed-loop comparator buck", "examples/buck_closed_loop.cir", 10e-6, 1000),
 ]
 MAPS = ("event", "theta")

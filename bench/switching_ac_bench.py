@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from pss_bench import number  # noqa: E402  (the directory of this script is on sys.path)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 CASES = [
@@ -64,11 +66,6 @@ quit 0
 .endc
 .end
 """
-
-
-def number(pattern, text, cast=float):
-    m = re.search(pattern, text)
-    return cast(m.group(1)) if m else None
 
 
 def check_rows(text):
@@ -206,8 +203,9 @@ def main():
         ngspice["nsspice_brute_s_per_frequency"] = vm["brute_s"] / max(vm["brute_frequencies"], 1)
         print(f"ngspice: {ngspice}")
     results = ROOT / "bench" / "results"
+    summary = [{k: v for k, v in r.items() if k != "rows"} for r in rows]
     (results / "switching_ac.json").write_text(
-        json.dumps({"cases": rows, "ngspice": ngspice}, indent=2) + "\n")
+        json.dumps({"cases": summary, "ngspice": ngspice}, indent=2) + "\n")
     lines = ["# Switching AC against the brute-force transient (bench/switching_ac_bench.py)", "",
              "| case | PSS [s] | sweep of N frequencies [s] | brute force, same N [s] | periods "
              "simulated | brute / (PSS + sweep) | largest difference |",

@@ -71,6 +71,8 @@ struct PssResult {
   std::vector<char> mode0;
   PssMap map = PssMap::kEvent;
   bool exact_jacobian = false;  // J from the linearization (else forward differences)
+  long jacobian_fallbacks = 0;  // exact Jacobians replaced by forward differences, and why
+  std::string fallback_reason;
   double h = 0, theta = 0.5;
   int newton_iterations = 0;
   long periods_simulated = 0;   // every period of the map run (warm-up, FD columns, checks)
@@ -79,6 +81,9 @@ struct PssResult {
   double residual = 0;          // final ‖x(T) − x(0)‖∞ / ‖x‖∞
   std::vector<double> history;  // ‖F‖∞ relative, per Newton iteration
   long transient_periods = -1;  // periods the iterated map needed (−1: not reached / measured)
+  // ln(tol/d0)/ln ρ: the periods a transient from the initial point needs by the linearization
+  // (d0 its relative distance to the orbit, ρ the largest |μ|); 0 when not estimated.
+  double transient_estimate = 0;
   // The Floquet multipliers: eigenvalues of J at the orbit (the event map: exact; the θ map:
   // of the finite-difference J), largest modulus first.
   std::vector<std::complex<double>> multipliers;

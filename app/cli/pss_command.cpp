@@ -102,6 +102,9 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
                o.period, r.h, r.theta);
   fmt::print("  {:<22} {} ({} Jacobian)\n", "Newton iterations", r.newton_iterations,
              r.exact_jacobian ? "exact" : "finite-difference");
+  if (r.jacobian_fallbacks > 0)
+    fmt::print("  {:<22} {} Jacobian{} by finite differences instead: {}\n", "note",
+               r.jacobian_fallbacks, r.jacobian_fallbacks == 1 ? "" : "s", r.fallback_reason);
   std::string history;
   for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
   fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
@@ -113,6 +116,9 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
     fmt::print("  {:<22} {}{} (largest |mu| {:.4g}: {})\n", "Floquet multipliers", mu,
                r.multipliers.size() > 4 ? ", ..." : "", std::abs(r.multipliers[0]),
                std::abs(r.multipliers[0]) < 1 ? "stable" : "unstable");
+  if (r.transient_estimate > 0)
+    fmt::print("  {:<22} about {:g} periods to 1e-9 from the initial point (by the largest |mu|)\n",
+               "a transient needs", r.transient_estimate);
   fmt::print("  {:<22} {} (warm-up {}, Jacobians, line search, {} of plain transient, checks)\n",
              "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
   fmt::print("  {:<22} {:.3g} s\n", "time", wall);

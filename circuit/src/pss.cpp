@@ -139,6 +139,18 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, cons
   }
   detail::shoot(*map, a, o, s, r);
   r.periods_simulated = map->count();
+  r.jacobian_fallbacks = map->fallbacks();
+  r.fallback_reason = map->fallback_reason();
+  // A transient from the initial point decays like ρ^k (ρ the largest |μ|) from its distance d0
+  // to the orbit: about ln(tol/d0)/ln ρ periods (linear estimate; the start-up may differ).
+  if (r.ok && !r.multipliers.empty()) {
+    const auto d = detail::dynamic_columns(a.mlcs.E);
+    const double d0 =
+        (detail::part(init.x, d) - detail::part(r.x0, d)).cwiseAbs().maxCoeff() / scale_of(r.x0);
+    const double rho = std::abs(r.multipliers[0]);
+    if (d0 > o.tol && rho > 0 && rho < 1)
+      r.transient_estimate = std::ceil(std::log(o.tol / d0) / std::log(rho));
+  }
   return r;
 }
 

@@ -109,6 +109,7 @@ bool EventMap::jacobian(const PssState& from, const PssState& to, Eigen::MatrixX
   const auto lin = linearize(why);
   if (lin && lin->monodromy(j)) return true;
   ++fallbacks_;  // the Newton step still has a Jacobian: the forward difference
+  fallback_reason_ = why;
   return finite_difference_jacobian(*this, a_, from, to, j, error);
 }
 

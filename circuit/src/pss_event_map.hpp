@@ -31,8 +31,8 @@ class EventMap final : public PeriodMap {
   bool accumulation() const { return accumulation_; }
   // The linearization of the period last run (nullptr with `error` when it is not defined).
   std::unique_ptr<PeriodLinearization> linearize(std::string& error) const;
-  // Jacobians that fell back to finite differences (the linearization was not defined).
-  long fallbacks() const { return fallbacks_; }
+  long fallbacks() const override { return fallbacks_; }
+  std::string fallback_reason() const override { return fallback_reason_; }
 
  private:
   const Assembled& a_;
@@ -46,6 +46,7 @@ class EventMap final : public PeriodMap {
   Eigen::VectorXd start_;  // x0 of the recorded period
   bool accumulation_ = false;
   long fallbacks_ = 0;
+  std::string fallback_reason_;
 };
 
 // The map's options for `options` (steps: options.steps_per_period, else 200).

@@ -99,9 +99,16 @@ class PeriodLinearization {
   std::unique_ptr<Modes> modes_;
   std::string error_;
 
+  // pss_orbit.cpp: the orbit's structure.
   bool parse(const std::vector<OrbitPoint>& orbit);
+  void measure_pairs(const std::vector<OrbitPoint>& orbit);
+  void add_event(const OrbitPoint& pre, const OrbitPoint& post, const std::vector<char>& changed,
+                 bool start);
+  bool add_segment(const OrbitPoint& first, const OrbitPoint& last);
+  bool rates();
   void identify(Event& e, const OrbitPoint& pre, const std::vector<char>& changed) const;
   bool orbit_derivative(Segment& s, const OrbitPoint& start);
+  // pss_linearize.cpp: the propagation.
   bool propagate(std::vector<Eigen::VectorXd>& z, const std::vector<Wave>& wave, const Drive& drive,
                  Average* average);
   bool step_segment(const Segment& s, std::vector<Eigen::VectorXd>& z,

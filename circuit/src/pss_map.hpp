@@ -42,6 +42,10 @@ class PeriodMap {
                         std::string& error) = 0;
   // A description of the last period's mode sequence (equal strings: the same sequence).
   virtual std::string mode_sequence() const = 0;
+  // Exact Jacobians that fell back to the finite difference (their linearization was not
+  // defined), and why the last one did.
+  virtual long fallbacks() const { return 0; }
+  virtual std::string fallback_reason() const { return {}; }
   long count() const { return count_; }
   double h() const { return h_; }
   double theta() const { return theta_; }  // the θ map's θ (0 for the event map)
