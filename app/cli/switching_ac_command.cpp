@@ -11,6 +11,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <memory>
 #include <numbers>
 
 #include "app/cli/analysis_command.hpp"
@@ -182,147 +183,198 @@ CheckOutcome compare(const std::vector<std::string>& names,
   return out;
 }
 
+// Everything the command needs once its input is checked.
+struct Setup {
+  std::unique_ptr<LoadedNetlist> loaded;
+  circuit::Assembled a;
+  circuit::SignalTable signals;
+  RunFiles files;
+  std::vector<size_t> columns;
+  circuit::PssOptions options;
+  std::string inject;  // lower case
+  int source = -1;
+  LoopGain loop;
+  std::vector<std::string> names;  // the file's columns (signals, then the loop gain)
+};
+
+// The input checked (false: an error printed, exit 1).
+bool set_up(const SwitchingAcCommandOptions& o, Setup& s) {
+  const circuit::Circuit& c = s.loaded->circuit;
+  s.a = circuit::assemble(c);
+  s.signals = circuit::make_signals(c, s.a);
+  std::string error = check_frequencies_error(o);
+  auto files = error.empty() ? run_files(o.pss.run, *s.loaded, error) : std::nullopt;
+  auto columns =
+      files ? chosen_signals(o.pss.run, *s.loaded, s.signals.names, error) : std::nullopt;
+  auto options = error.empty() ? pss_options(o.pss, error) : std::nullopt;
+  s.inject = o.inject;
+  std::transform(s.inject.begin(), s.inject.end(), s.inject.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  s.source = circuit::source_index(c, s.a, s.inject);
+  if (error.empty() && options->map != circuit::PssMap::kEvent)
+    error = "--map theta: the small-signal analysis linearizes the event map (--map event)";
+  if (error.empty() && s.source < 0)
+    error =
+        fmt::format("--inject {}: no independent voltage or current source of that name", o.inject);
+  const auto loop =
+      error.empty() ? loop_gain_of(c, s.a, s.source, o.loop_gain, error) : std::nullopt;
+  if (!error.empty()) {
+    print_error(error);
+    return false;
+  }
+  s.files = *files;
+  s.columns = std::move(*columns);
+  s.options = *options;
+  s.loop = *loop;
+  for (size_t k : s.columns) s.names.push_back(s.signals.names[k]);
+  if (s.loop.on) s.names.push_back("loopgain");
+  return true;
+}
+
+// The sweep written to the file and drawn; 0 or the exit code.
+struct Sweep {
+  circuit::SwitchingAcResult result;
+  std::vector<double> f;
+  std::vector<Complex> loop;  // the loop gain at each f (--loop-gain)
+  double wall = 0;
+};
+int run_sweep(const SwitchingAcCommandOptions& o, const Setup& s, const circuit::PssResult& pss,
+              Sweep& out) {
+  const circuit::Circuit& c = s.loaded->circuit;
+  AnalysisWriter writer(s.files.format);
+  if (!writer.open(s.files.output_path, c.title,
+                   {"AC Analysis", true, {{"frequency", "frequency"}}, s.names})) {
+    print_error(fmt::format("cannot write '{}': {}", s.files.output_path, std::strerror(errno)));
+    return kOutputFailed;
+  }
+  PlotPanel mag{"magnitude [dB]", "", {}, false}, phase{"phase [deg]", "", {}, false};
+  for (const auto& n : s.names) {
+    mag.series.push_back({ac_column_name(n, "db"), {}, {}});
+    phase.series.push_back({ac_column_name(n, "p"), {}, {}});
+  }
+  Phasors phasors{s.signals, s.columns, s.loop, {}, {}};
+  circuit::SwitchingAcOptions ac;
+  ac.source = s.source;
+  ac.frequencies = sweep(o.fstart, o.fstop, o.points, o.linear);
+  const auto start = std::chrono::steady_clock::now();
+  out.result =
+      circuit::switching_ac(c, s.a, pss, s.options, ac,
+                            [&](double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
+                              const auto z = phasors(x, l);
+                              const double scale[1] = {f};
+                              writer.row(scale, z);
+                              out.f.push_back(f);
+                              if (s.loop.on) out.loop.push_back(z.back());
+                              for (size_t k = 0; k < z.size(); ++k) {
+                                mag.series[k].t.push_back(f);
+                                mag.series[k].y.push_back(db(z[k]));
+                                phase.series[k].t.push_back(f);
+                                phase.series[k].y.push_back(degrees(z[k]));
+                              }
+                            });
+  out.wall = seconds_since(start);
+  const bool written = writer.close();
+  if (!out.result.ok) {
+    print_error(fmt::format("switching AC analysis stopped: {}", out.result.error));
+    return kSimulationFailed;
+  }
+  if (!written) {
+    print_error(fmt::format("writing '{}' failed", s.files.output_path));
+    return kOutputFailed;
+  }
+  PlotRequest plot;
+  plot.title =
+      (c.title.empty() ? o.pss.run.netlist : c.title) +
+      fmt::format("\nsmall-signal response to {} about the periodic steady state", s.inject);
+  plot.output = s.files.plot_path;
+  plot.show = o.pss.run.show;
+  plot.xlabel = "frequency [Hz]";
+  plot.log_x = true;
+  plot.panels = {std::move(mag), std::move(phase)};
+  if (plot.output.empty() && !plot.show) return 0;
+  if (const std::string why = write_plot(plot); !why.empty()) {
+    print_error(fmt::format("plot '{}': {}", plot.output, why));
+    return kOutputFailed;
+  }
+  return 0;
+}
+
+void report(const SwitchingAcCommandOptions& o, const Setup& s, const circuit::PssResult& pss,
+            double pss_wall, const Sweep& sw) {
+  if (o.pss.run.quiet) return;
+  const circuit::SwitchingAcResult& r = sw.result;
+  print_pss_summary(o.pss, pss, pss_wall);
+  fmt::print("switching AC: {} point{} in {:.3g} s (perturbation of {})\n", r.points,
+             r.points == 1 ? "" : "s", sw.wall, s.inject);
+  fmt::print("  {:<22} {} state-dependent switching instant{}, {} fixed\n", "linearization",
+             r.state_events, r.state_events == 1 ? "" : "s", r.time_events);
+  fmt::print("  {:<22} {:.2g}\n", "periodicity residual", r.max_residual);
+  if (s.loop.on) fmt::print("  {:<22} {}\n", "loop gain", margins(sw.f, sw.loop));
+  fmt::print("  {:<22} {} ({})\n", "output", s.files.output_path, format_name(s.files.format));
+  if (!s.files.plot_path.empty()) fmt::print("  {:<22} {}\n", "plot", s.files.plot_path);
+}
+
+// --check-transient: the brute force at o.check frequencies against the small-signal response
+// there; 0 or kSimulationFailed.
+int run_check(const SwitchingAcCommandOptions& o, const Setup& s, const circuit::PssResult& pss) {
+  const circuit::Circuit& c = s.loaded->circuit;
+  circuit::TransientCheckOptions check;
+  check.source = s.source;
+  check.frequencies = sweep(o.fstart > 0 ? o.fstart : o.fstop / 100, o.fstop, o.check, false);
+  check.amplitude =
+      o.check_amplitude > 0 ? o.check_amplitude : default_amplitude(s.a, s.source, o.pss.period);
+  const auto start = std::chrono::steady_clock::now();
+  const circuit::TransientCheckResult t =
+      circuit::check_by_transient(c, s.a, pss, s.options, check);
+  const double wall = seconds_since(start);
+  if (!t.ok) {
+    print_error(t.error);
+    return kSimulationFailed;
+  }
+  circuit::SwitchingAcOptions at;
+  at.source = s.source;
+  for (const auto& p : t.points) at.frequencies.push_back(p.f);
+  Phasors phasors{s.signals, s.columns, s.loop, {}, {}};
+  std::vector<std::vector<Complex>> values;
+  circuit::switching_ac(c, s.a, pss, s.options, at,
+                        [&](double, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
+                          values.push_back(phasors(x, l));
+                        });
+  const CheckOutcome cmp = compare(s.names, t.points, values, phasors);
+  long periods = 0;
+  for (const auto& p : t.points) periods += p.periods;
+  if (!o.pss.run.quiet)
+    fmt::print("transient check: {} frequenc{} (sine of {:g} on {}), {} periods in {:.3g} s\n{}",
+               t.points.size(), t.points.size() == 1 ? "y" : "ies", check.amplitude, s.inject,
+               periods, wall, cmp.table);
+  if (cmp.agree) return 0;
+  print_error(fmt::format(
+      "the transient check disagrees with the small-signal analysis by more than {:g} dB or "
+      "{:g} deg (or did not settle), see the table",
+      kCheckDb, kCheckDeg));
+  return kSimulationFailed;
+}
+
 }  // namespace
 
 int switching_ac_command(const SwitchingAcCommandOptions& o) {
-  const auto loaded = load_netlist(o.pss.run.netlist, false);
-  if (!loaded) return kBadInput;
-  const circuit::Circuit& c = loaded->circuit;
-  const circuit::Assembled a = circuit::assemble(c);
-  const circuit::SignalTable signals = circuit::make_signals(c, a);
-  std::string error = check_frequencies_error(o);
-  const auto files = error.empty() ? run_files(o.pss.run, *loaded, error) : std::nullopt;
-  const auto columns =
-      files ? chosen_signals(o.pss.run, *loaded, signals.names, error) : std::nullopt;
-  auto options = error.empty() ? pss_options(o.pss, error) : std::nullopt;
-  std::string inject = o.inject;
-  std::transform(inject.begin(), inject.end(), inject.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  const int source = circuit::source_index(c, a, inject);
-  if (error.empty() && options && options->map != circuit::PssMap::kEvent)
-    error = "--map theta: the small-signal analysis linearizes the event map (--map event)";
-  if (error.empty() && source < 0)
-    error =
-        fmt::format("--inject {}: no independent voltage or current source of that name", o.inject);
-  const auto loop = error.empty() ? loop_gain_of(c, a, source, o.loop_gain, error) : std::nullopt;
-  if (!error.empty()) {
-    print_error(error);
-    return kBadInput;
-  }
+  Setup s;
+  s.loaded = load_netlist(o.pss.run.netlist, false);
+  if (!s.loaded) return kBadInput;
+  if (!set_up(o, s)) return kBadInput;
   const auto start = std::chrono::steady_clock::now();
-  const circuit::PssResult pss = circuit::periodic_steady_state(c, a, *options);
+  const circuit::PssResult pss = circuit::periodic_steady_state(s.loaded->circuit, s.a, s.options);
   const double pss_wall = seconds_since(start);
   if (!pss.ok) {
     print_error(pss_failure_text(pss));
     return kSimulationFailed;
   }
-  std::vector<std::string> names;
-  for (size_t k : *columns) names.push_back(signals.names[k]);
-  if (loop->on) names.push_back("loopgain");
-  AnalysisWriter writer(files->format);
-  if (!writer.open(files->output_path, c.title,
-                   {"AC Analysis", true, {{"frequency", "frequency"}}, names})) {
-    print_error(fmt::format("cannot write '{}': {}", files->output_path, std::strerror(errno)));
-    return kOutputFailed;
-  }
-  PlotPanel mag{"magnitude [dB]", "", {}, false}, phase{"phase [deg]", "", {}, false};
-  for (const auto& n : names) {
-    mag.series.push_back({ac_column_name(n, "db"), {}, {}});
-    phase.series.push_back({ac_column_name(n, "p"), {}, {}});
-  }
-  Phasors phasors{signals, *columns, *loop, {}, {}};
-  std::vector<double> freqs;
-  std::vector<Complex> loop_values;
-  const auto ac_start = std::chrono::steady_clock::now();
-  circuit::SwitchingAcOptions ac;
-  ac.source = source;
-  ac.frequencies = sweep(o.fstart, o.fstop, o.points, o.linear);
-  const circuit::SwitchingAcResult r = circuit::switching_ac(
-      c, a, pss, *options, ac, [&](double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
-        const auto z = phasors(x, l);
-        const double scale[1] = {f};
-        writer.row(scale, z);
-        freqs.push_back(f);
-        if (loop->on) loop_values.push_back(z.back());
-        for (size_t k = 0; k < z.size(); ++k) {
-          mag.series[k].t.push_back(f);
-          mag.series[k].y.push_back(db(z[k]));
-          phase.series[k].t.push_back(f);
-          phase.series[k].y.push_back(degrees(z[k]));
-        }
-      });
-  const double ac_wall = seconds_since(ac_start);
-  const bool written = writer.close();
-  if (!r.ok) {
-    print_error(fmt::format("switching AC analysis stopped: {}", r.error));
-    return kSimulationFailed;
-  }
-  if (!written) {
-    print_error(fmt::format("writing '{}' failed", files->output_path));
-    return kOutputFailed;
-  }
-  int code = 0;
-  PlotRequest plot;
-  plot.title = (c.title.empty() ? o.pss.run.netlist : c.title) +
-               fmt::format("\nsmall-signal response to {} about the periodic steady state", inject);
-  plot.output = files->plot_path;
-  plot.show = o.pss.run.show;
-  plot.xlabel = "frequency [Hz]";
-  plot.log_x = true;
-  plot.panels = {std::move(mag), std::move(phase)};
-  if (!plot.output.empty() || plot.show) {
-    if (const std::string why = write_plot(plot); !why.empty()) {
-      print_error(fmt::format("plot '{}': {}", plot.output, why));
-      code = kOutputFailed;
-    }
-  }
-  if (!o.pss.run.quiet) {
-    print_pss_summary(o.pss, pss, pss_wall);
-    fmt::print("switching AC: {} point{} in {:.3g} s (perturbation of {})\n", r.points,
-               r.points == 1 ? "" : "s", ac_wall, inject);
-    fmt::print("  {:<22} {} state-dependent switching instant{}, {} fixed\n", "linearization",
-               r.state_events, r.state_events == 1 ? "" : "s", r.time_events);
-    fmt::print("  {:<22} {:.2g}\n", "periodicity residual", r.max_residual);
-    if (loop->on) fmt::print("  {:<22} {}\n", "loop gain", margins(freqs, loop_values));
-    fmt::print("  {:<22} {} ({})\n", "output", files->output_path, format_name(files->format));
-    if (!files->plot_path.empty()) fmt::print("  {:<22} {}\n", "plot", files->plot_path);
-  }
-  if (o.check > 0) {
-    circuit::TransientCheckOptions check;
-    check.source = source;
-    check.frequencies = sweep(o.fstart > 0 ? o.fstart : o.fstop / 100, o.fstop, o.check, false);
-    check.amplitude =
-        o.check_amplitude > 0 ? o.check_amplitude : default_amplitude(a, source, o.pss.period);
-    const auto check_start = std::chrono::steady_clock::now();
-    const circuit::TransientCheckResult t = circuit::check_by_transient(c, a, pss, *options, check);
-    const double check_wall = seconds_since(check_start);
-    if (!t.ok) {
-      print_error(t.error);
-      return kSimulationFailed;
-    }
-    circuit::SwitchingAcOptions at = ac;
-    at.frequencies.clear();
-    for (const auto& p : t.points) at.frequencies.push_back(p.f);
-    std::vector<std::vector<Complex>> values;
-    circuit::switching_ac(c, a, pss, *options, at,
-                          [&](double, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
-                            values.push_back(phasors(x, l));
-                          });
-    const CheckOutcome cmp = compare(names, t.points, values, phasors);
-    long periods = 0;
-    for (const auto& p : t.points) periods += p.periods;
-    if (!o.pss.run.quiet)
-      fmt::print("transient check: {} frequenc{} (sine of {:g} on {}), {} periods in {:.3g} s\n{}",
-                 t.points.size(), t.points.size() == 1 ? "y" : "ies", check.amplitude, inject,
-                 periods, check_wall, cmp.table);
-    if (!cmp.agree) {
-      print_error(fmt::format(
-          "the transient check disagrees with the small-signal analysis by more than {:g} dB or "
-          "{:g} deg (or did not settle), see the table",
-          kCheckDb, kCheckDeg));
-      return kSimulationFailed;
-    }
-  }
+  Sweep sw;
+  const int code = run_sweep(o, s, pss, sw);
+  if (code == kSimulationFailed) return code;
+  report(o, s, pss, pss_wall, sw);
+  if (o.check > 0)
+    if (const int checked = run_check(o, s, pss); checked != 0) return checked;
   return code;
 }
 
