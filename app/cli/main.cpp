@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "app/cli/pss_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/switching_ac_command.hpp"
 #include "app/cli/view_command.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "netlist/units.hpp"
@@ -292,6 +294,16 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   return ccmd;
 }
 
+// -o, --format, --save, --plot, --show of the pss and ac commands.
+void add_pss_files(CLI::App* cmd, RunOptions& run, const char* output_help, const char* plot_help) {
+  cmd->add_option("-o,--output", run.output, output_help);
+  cmd->add_option("--format", run.format, "csv, raw (binary) or rawascii")
+      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
+  cmd->add_option("--save", run.save, "signals written, comma separated (default: all)");
+  cmd->add_option("--plot", run.plot, plot_help);
+  cmd->add_flag("--show", run.show, "also open the plot in a window");
+}
+
 CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
   CLI::App* cmd =
       app.add_subcommand("pss", "periodic steady state by shooting-Newton (docs/analyses.md)");
@@ -300,19 +312,65 @@ CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
       ->required()
       ->transform(kSpiceNumber);
   cmd->add_option("--periods", p.periods, "periods written (default 1)");
-  cmd->add_option("--steps", p.steps, "steps per period (default: T / .tran step, else 1000)");
+  cmd->add_option("--map", p.map,
+                  "the period map: event (located switching, exact Jacobian; default) or theta "
+                  "(fixed-step theta-scheme, finite-difference Jacobian)");
+  cmd->add_option("--steps", p.steps,
+                  "steps per period (default: event map 200; theta map T / .tran step, else "
+                  "1000)");
+  cmd->add_flag("--fd-jacobian", p.finite_difference,
+                "event map: the finite-difference Jacobian instead of the exact one");
   cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
   cmd->add_option("--compare-transient", p.compare_transient,
                   "also run the plain transient up to N periods: periods and time to settle");
-  cmd->add_option("-o,--output", p.run.output, "waveform file: .csv or .raw");
-  cmd->add_option("--format", p.run.format, "csv, raw (binary) or rawascii")
-      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
-  cmd->add_option("--save", p.run.save, "signals written, comma separated (default: all)");
-  cmd->add_option("--plot", p.run.plot, "also write a plot (.png, .svg or .pdf)");
-  cmd->add_flag("--show", p.run.show, "also open the plot in a window");
+  add_pss_files(cmd, p.run, "waveform file: .csv or .raw",
+                "also write a plot (.png, .svg or .pdf)");
   cmd->add_option("--meas", p.run.measures, "a measurement over the periods written (as for run)")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
+  return cmd;
+}
+
+CLI::App* add_switching_ac(CLI::App& app, nsspice::app::SwitchingAcCommandOptions& s) {
+  CLI::App* cmd = app.add_subcommand(
+      "ac",
+      "small-signal response of a switching circuit about its periodic steady state "
+      "(docs/analyses.md)");
+  nsspice::app::PssCommandOptions& p = s.pss;
+  cmd->add_option("netlist", p.run.netlist, "SPICE-like netlist (.cir)")->required();
+  cmd->add_option("--period", p.period, "the period T in seconds (the sources' period)")
+      ->required()
+      ->transform(kSpiceNumber);
+  cmd->add_option("--inject", s.inject, "the perturbed source (a V or I source)")->required();
+  cmd->add_option_function<std::vector<std::string>>(
+         "--freq",
+         [&s](const std::vector<std::string>& v) {
+           const auto f1 = nsspice::netlist::parse_spice_number(v[0]);
+           const auto f2 = nsspice::netlist::parse_spice_number(v[1]);
+           const auto n = nsspice::netlist::parse_spice_number(v[2]);
+           if (!f1 || !f2 || !n || *n != std::floor(*n))
+             throw CLI::ValidationError("--freq", "expected FSTART FSTOP POINTS, e.g. 100 50k 50");
+           s.fstart = *f1;
+           s.fstop = *f2;
+           s.points = static_cast<long>(*n);
+         },
+         "FSTART FSTOP POINTS: the frequencies (log spaced; --lin: linear)")
+      ->expected(3)
+      ->required();
+  cmd->add_flag("--lin", s.linear, "linear frequency spacing");
+  cmd->add_flag("--loop-gain", s.loop_gain,
+                "also the loop gain -v(n-)/v(n+) of the injection source (in series with the "
+                "loop, + toward the controller input)");
+  cmd->add_option("--check-transient", s.check,
+                  "compare K frequencies with a transient with a sine injected (brute force)");
+  cmd->add_option("--check-amplitude", s.check_amplitude,
+                  "the check's sine amplitude (default 1e-3 of the source's peak, at least 1e-3)")
+      ->transform(kSpiceNumber);
+  cmd->add_option("--map", p.map, "the period map of the PSS: event (required for the AC)");
+  cmd->add_option("--steps", p.steps, "Radau steps per period (default 200)");
+  cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
+  add_pss_files(cmd, p.run, "file: .csv or .raw", "also write a Bode plot (.png, .svg or .pdf)");
   cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
   return cmd;
 }
@@ -371,8 +429,11 @@ int main(int argc, char** argv) {
                     "every SPICE diode the ideal one (.options idealize)");
   nsspice::app::PssCommandOptions pss;
   CLI::App* pss_cmd = add_pss(app, pss);
+  nsspice::app::SwitchingAcCommandOptions switching_ac;
+  CLI::App* ac_cmd = add_switching_ac(app, switching_ac);
   if (const auto code = parse(app, argc, argv)) return *code;
   if (*pss_cmd) return check_stdout(nsspice::app::pss_command(pss));
+  if (*ac_cmd) return check_stdout(nsspice::app::switching_ac_command(switching_ac));
   if (*models_cmd) return check_stdout(nsspice::app::models_command(models));
   if (*run_cmd) return check_stdout(nsspice::app::run_command(run.options()));
   if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));
