@@ -15,6 +15,7 @@
 #include "app/cli/view_command.hpp"
 #include "app/compare/compare_analysis.hpp"
 #include "app/compare/compare_report.hpp"
+#include "app/compare/compare_setup.hpp"
 #include "app/compare/ngspice_ladder.hpp"
 #include "app/compare/ngspice_peer.hpp"
 #include "app/compare/ngspice_runner.hpp"
@@ -39,30 +40,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Device currents whose switching instants are reported (diodes, switches).
-std::set<std::string> switching_signals(const circuit::Circuit& c) {
-  std::set<std::string> out;
-  for (const auto& d : c.devices)
-    if (std::holds_alternative<circuit::Diode>(d) || std::holds_alternative<circuit::Switch>(d))
-      out.insert("i(" + circuit::device_name(d) + ")");
-  return out;
-}
-
-bool has_spice_diodes(const circuit::Circuit& c) {
-  return std::any_of(c.devices.begin(), c.devices.end(), [](const circuit::Device& d) {
-    const auto* diode = std::get_if<circuit::Diode>(&d);
-    return diode != nullptr && diode->model.spice;
-  });
-}
-
-bool has_spice_models(const circuit::Circuit& c) {
-  return has_spice_diodes(c) ||
-         std::any_of(c.devices.begin(), c.devices.end(), [](const circuit::Device& d) {
-           const auto* m = std::get_if<circuit::Mosfet>(&d);
-           return m != nullptr && m->model.spice;
-         });
-}
-
 // Which question (compare_command.hpp); "" error when the options ask for one the netlist
 // cannot answer.
 Question choose_question(const CompareOptions& o, const circuit::Circuit& c, std::string& error) {
@@ -76,21 +53,6 @@ Question choose_question(const CompareOptions& o, const circuit::Circuit& c, std
   if (o.models == "user") return Question::kUserModels;
   if (o.models == "regularized" || o.sweep || !spice) return Question::kRegularized;
   return Question::kUserModels;
-}
-
-std::vector<std::string> default_plot_signals(const Waveforms& ns,
-                                              const std::set<std::string>& switching) {
-  std::vector<std::string> out;
-  int v = 0, i = 0;
-  for (const auto& n : ns.names) {
-    if (signal_kind(n) == SignalKind::kVoltage && v < 3) out.push_back(n), ++v;
-  }
-  for (const auto& n : ns.names)
-    if (switching.contains(n) && i < 2) out.push_back(n), ++i;
-  if (i == 0)
-    for (const auto& n : ns.names)
-      if (signal_kind(n) == SignalKind::kCurrent && i < 1) out.push_back(n), ++i;
-  return out;
 }
 
 // The viewer of both runs: the reference's samples, and the peer's interpolated (linearly) at
@@ -150,19 +112,6 @@ std::string CompareOptions::validate() const {
   return translate.validate();
 }
 
-// The nsspice run's raw file, every write checked: "" or why it could not be written.
-std::string write_nsspice_raw(const std::string& path, const std::string& title,
-                              const Waveforms& ns) {
-  RawWriter raw(true);
-  if (!raw.open(path, title, ns.names)) return write_failure(path, errno);
-  std::vector<double> row(ns.names.size());
-  for (size_t i = 0; i < ns.points() && !raw.failed(); ++i) {
-    for (size_t k = 0; k < row.size(); ++k) row[k] = ns.columns[k][i];
-    raw.row(ns.time[i], row);
-  }
-  return raw.close() ? std::string() : write_failure(path, raw.error_number());
-}
-
 namespace {
 
 // One compare, phase after phase; each phase returns 0 or the exit code to stop with.
@@ -199,6 +148,16 @@ class CompareRun {
   TranslateOptions translate_;
   AnalysisOptions analysis_;
 
+  // The netlist's transient into `w` (every signal), stopped by an interrupt.
+  Simulated run_into(Waveforms& w, const circuit::TransientOptions& options) const {
+    const circuit::Circuit& c = loaded_->circuit;
+    const circuit::Assembled assembled = circuit::assemble(c);
+    const circuit::SignalTable table = circuit::make_signals(c, assembled);
+    w.title = c.title;
+    w.names = table.names;
+    WaveformCollector collector(w);
+    return simulate(c, assembled, table, options, collector, {}, {}, stop_);
+  }
   int load();
   int reference();
   int choose_signals();
@@ -273,12 +232,7 @@ int CompareRun::load() {
 int CompareRun::reference() {
   const auto t0 = Clock::now();
   const circuit::Circuit& c = loaded_->circuit;
-  const circuit::Assembled assembled = circuit::assemble(c);
-  const circuit::SignalTable table = circuit::make_signals(c, assembled);
-  ns_.title = c.title;
-  ns_.names = table.names;
-  WaveformCollector collector(ns_);
-  sim_ = simulate(c, assembled, table, {.theta = o_.theta, .h = o_.step}, collector, {}, {}, stop_);
+  sim_ = run_into(ns_, {.theta = o_.theta, .h = o_.step});
   r_.netlist = o_.netlist;
   r_.title = c.title.empty() ? o_.netlist : c.title;
   r_.nsspice.wall_seconds = question_ == Question::kMethods ? sim_.wall_seconds : seconds_since(t0);
@@ -303,7 +257,7 @@ int CompareRun::reference() {
     return kOutputFailed;
   }
   const std::string raw = (fs::path(dir_) / "nsspice.raw").string();
-  if (const std::string why = write_nsspice_raw(raw, c.title, ns_); why.empty()) {
+  if (const std::string why = write_run_raw(raw, c.title, ns_); why.empty()) {
     r_.files.push_back(raw);
   } else {
     print_error(why);
@@ -379,46 +333,25 @@ int CompareRun::file_peer() {
     print_error(fmt::format("--against: {}", error));
     return kBadInput;
   }
-  peer_ = std::move(file->data);
   r_.unmatched_peer = file->unmatched;
-  r_.peer.points = static_cast<long>(peer_.points());
-  r_.peer.t_end = peer_.time.back();
-  if (!peer_.note.empty()) r_.notes.push_back(fmt::format("{}: {}", o_.against, peer_.note));
-  if (!file->unmatched.empty()) {
-    std::string list;
-    for (const auto& n : file->unmatched) list += (list.empty() ? "" : ", ") + n;
-    r_.notes.push_back(
-        fmt::format("signals of the file with no nsspice signal of that name (map them with --map "
-                    "'FILE_NAME=NSSPICE_NAME'): {}",
-                    list));
-  }
-  if (r_.peer.t_end < r_.t_stop * (1 - 1e-9)) {
-    r_.peer.failed = true;
-    r_.peer.failure = fmt::format("the file ends at t = {}, before TSTOP = {}",
-                                  eng(r_.peer.t_end, "s"), eng(r_.t_stop, "s"));
-  }
+  r_.peer = file_peer_run(*file, o_.against, r_.t_stop, r_.notes);
+  peer_ = std::move(file->data);
   return 0;
 }
 
 int CompareRun::methods_peer() {
   r_.peer_label = "event";
-  const circuit::Circuit& c = loaded_->circuit;
-  const circuit::Assembled assembled = circuit::assemble(c);
-  const circuit::SignalTable table = circuit::make_signals(c, assembled);
-  peer_.title = c.title;
-  peer_.names = table.names;
-  WaveformCollector collector(peer_);
-  circuit::TransientOptions options;
-  options.theta = o_.theta;
-  options.method = circuit::TranMethod::kEvent;
-  const Simulated event = simulate(c, assembled, table, options, collector, {}, {}, stop_);
+  circuit::TransientOptions event_options;
+  event_options.theta = o_.theta;
+  event_options.method = circuit::TranMethod::kEvent;
+  const Simulated event = run_into(peer_, event_options);
   r_.peer.wall_seconds = event.wall_seconds;
   r_.peer.points = static_cast<long>(peer_.points());
   r_.peer.t_end = event.result.t_end;
   r_.peer.failed = !event.result.ok || event.result.t_end < r_.t_stop * (1 - 1e-9);
   r_.peer.failure = event.result.ok ? "stopped" : event.result.error;
   const std::string raw = (fs::path(dir_) / "event.raw").string();
-  if (const std::string why = write_nsspice_raw(raw, c.title, peer_); why.empty())
+  if (const std::string why = write_run_raw(raw, peer_.title, peer_); why.empty())
     r_.files.push_back(raw);
   else
     print_error(why), code_ = kOutputFailed;
@@ -519,14 +452,14 @@ int CompareRun::report() {
                sim_.t_last, (fs::path(dir_) / "nsspice.raw").string(), ns_.points(),
                r_.peer.failed ? "; " + r_.peer.failure : "", signal_name(signal));
   } else if (r_.peer.failed) {
-    print_error(fmt::format(
-        "{} did not reach TSTOP = {}: it stopped at t = {}{} ({}); the comparison covers only "
-        "the time both reached",
-        r_.peer_label, eng(r_.t_stop, "s"), eng(r_.peer.t_end, "s"),
-        r_.peer.attempts.size() > 1
-            ? fmt::format(" in the best of {} attempts", r_.peer.attempts.size())
-            : "",
-        r_.peer.failure));
+    print_error(fmt::format("{} did not reach TSTOP = {}: {}{} ({}); {}", r_.peer_label,
+                            eng(r_.t_stop, "s"), stopped_text(r_.peer),
+                            r_.peer.attempts.size() > 1 ? fmt::format(" in the best of {} attempts",
+                                                                      r_.peer.attempts.size())
+                                                        : "",
+                            r_.peer.failure,
+                            r_.has_window() ? "the comparison covers only the time both reached"
+                                            : "there is nothing to compare"));
   }
   for (const auto& row : r_.sweep)
     if (row.ngspice.failed && !interrupt_.requested())

@@ -225,8 +225,7 @@ std::string write_sweep_plot(const CompareResult& r, const std::vector<std::stri
   for (const auto& name : signals) {
     // Completed runs joined by a line; a failed run is its own marked point, never on the line.
     PlotSeries ok{name, {}, {}, false, color, true};
-    PlotSeries failed{
-        name + " FAILED run (error up to where it stopped)", {}, {}, false, color, true};
+    PlotSeries failed{name + " FAILED (partial)", {}, {}, false, color, true};
     for (const auto& row : r.sweep)
       for (const auto& d : row.diffs)
         if (d.name == name && d.max_abs > 0) {

@@ -30,7 +30,9 @@ constexpr double kAgree = 0.05;
 std::string run_line(const PeerRun& p) {
   std::string s = p.wall_seconds > 0 ? fmt::format("{} wall, ", eng(p.wall_seconds, "s")) : "";
   s += fmt::format("{} points", p.points);
-  if (p.failed) return s + fmt::format("; FAILED at t = {}: {}", eng(p.t_end, "s"), p.failure);
+  if (p.failed)
+    return s + (p.points > 0 ? fmt::format("; FAILED at t = {}: {}", eng(p.t_end, "s"), p.failure)
+                             : "; FAILED: " + p.failure);
   s += ", completed";
   if (p.attempts.size() > 1) s += fmt::format(" at attempt {}", p.attempts[p.used_attempt].number);
   return s;
@@ -170,6 +172,11 @@ std::string eng(double v, const std::string& unit) {
   return fmt::format("{:.3g} {}{}", m, kPrefix[e3 + 5], unit);
 }
 
+std::string stopped_text(const PeerRun& p) {
+  return p.points > 0 ? fmt::format("it stopped at t = {}", eng(p.t_end, "s"))
+                      : std::string("it wrote no point");
+}
+
 std::string question_text(Question q) {
   switch (q) {
     case Question::kUserModels:
@@ -189,16 +196,16 @@ std::string verdict_line(const CompareResult& r) {
                            : r.question == Question::kMethods ? r.peer_label
                                                               : std::string("SPICE");
   if (r.peer.failed) {
-    std::string s = fmt::format("{} FAILED: {} did not reach TSTOP = {} (it stopped at {}", peer,
-                                r.peer_label, eng(r.t_stop, "s"), eng(r.peer.t_end, "s"));
+    std::string s = fmt::format("{} FAILED: {} did not reach TSTOP = {} ({}", peer, r.peer_label,
+                                eng(r.t_stop, "s"), stopped_text(r.peer));
     if (r.peer.attempts.size() > 1)
       s += fmt::format(" in the best of {} attempts", r.peer.attempts.size());
     s += ")";
-    return s + (r.has_window() ? "; the errors above cover the common interval only"
+    return s + (r.has_window() ? "; the errors cover the common interval only"
                                : "; nothing to compare");
   }
   if (r.nsspice.failed)
-    return fmt::format("{} FAILED at t = {}: the errors above cover the common interval only",
+    return fmt::format("{} FAILED at t = {}: the errors cover the common interval only",
                        r.ref_label, eng(r.nsspice.t_end, "s"));
   // Averages first (the operating point a designer checks), then the ripples; without a
   // steady state, the largest relative error.
@@ -237,8 +244,8 @@ std::string format_compare(const CompareResult& r) {
   auto o = std::back_inserter(out);
   fmt::format_to(o, "compare: {} ({})\n", r.netlist, r.title);
   if (r.peer.failed)  // first: the comparison below is partial, or absent
-    fmt::format_to(o, "  {:<10} {} did not reach TSTOP = {}: it stopped at t = {}{}: {}\n",
-                   "FAILED", r.peer_label, eng(r.t_stop, "s"), eng(r.peer.t_end, "s"),
+    fmt::format_to(o, "  {:<10} {} did not reach TSTOP = {}: {}{}: {}\n", "FAILED", r.peer_label,
+                   eng(r.t_stop, "s"), stopped_text(r.peer),
                    r.peer.attempts.size() > 1
                        ? fmt::format(" (the furthest of {} attempts)", r.peer.attempts.size())
                        : "",

@@ -76,6 +76,9 @@ struct CompareResult {
 // "12.3 ms", "4.56 mV", "-1.2 A": three significant digits and an SI prefix.
 std::string eng(double value, const std::string& unit);
 
+// "it stopped at t = 350 µs", or "it wrote no point" (killed before its first).
+std::string stopped_text(const PeerRun& p);
+
 // The question in words, e.g. "does regularized SPICE converge to the ideal answer?".
 std::string question_text(Question q);
 

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -70,7 +71,8 @@ class ProgressWatch {
   double t() const { return t_; }
   // Called every poll with the wall time since the start; true when the run has stalled.
   bool stalled(double wall) {
-    if (!(rule_.min_advance > 0) || wall - last_read_ < 1) return false;
+    if (!(rule_.min_advance > 0) || wall - last_read_ < std::min(1.0, rule_.seconds / 4))
+      return false;
     last_read_ = wall;
     read_new();
     if (t_ < 0) return false;  // no progress printed yet (the operating point): no judgement

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "app/compare/compare_report.hpp"
 #include "app/io/signals.hpp"
 
 namespace nsspice::app {
@@ -67,6 +68,28 @@ std::string map_peer_name(const std::string& name) {
   if (kind != "v" && kind != "i") return s;
   if (inner.find(',') == std::string::npos) inner = hierarchy(drop_instance_prefix(inner));
   return kind + "(" + inner + ")";
+}
+
+PeerRun file_peer_run(const PeerFile& file, const std::string& path, double t_stop,
+                      std::vector<std::string>& notes) {
+  PeerRun p;
+  p.points = static_cast<long>(file.data.points());
+  p.t_end = file.data.time.back();
+  if (!file.data.note.empty()) notes.push_back(fmt::format("{}: {}", path, file.data.note));
+  if (!file.unmatched.empty()) {
+    std::string list;
+    for (const auto& n : file.unmatched) list += (list.empty() ? "" : ", ") + n;
+    notes.push_back(
+        fmt::format("signals of the file with no nsspice signal of that name (map them with --map "
+                    "'FILE_NAME=NSSPICE_NAME'): {}",
+                    list));
+  }
+  if (p.t_end < t_stop * (1 - 1e-9)) {
+    p.failed = true;
+    p.failure = fmt::format("the file ends at t = {}, before TSTOP = {}", eng(p.t_end, "s"),
+                            eng(t_stop, "s"));
+  }
+  return p;
 }
 
 std::optional<std::pair<std::string, std::string>> parse_map(const std::string& text) {

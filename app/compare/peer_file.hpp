@@ -40,6 +40,12 @@ std::optional<PeerFile> read_peer_file(const std::string& path,
                                        const std::vector<std::pair<std::string, std::string>>& map,
                                        std::string& error);
 
+// The file as compare's peer: its points and end; failed when it ends before `t_stop` (the
+// run's TSTOP). Adds to `notes` what the reader left out and the signals left unmatched.
+struct PeerRun;
+PeerRun file_peer_run(const PeerFile& file, const std::string& path, double t_stop,
+                      std::vector<std::string>& notes);
+
 // "A=B" → (a, b) lower-cased, blanks dropped; nullopt unless both sides are non-empty.
 std::optional<std::pair<std::string, std::string>> parse_map(const std::string& text);
 

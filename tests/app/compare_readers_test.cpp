@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <regex>
 
 #include "app/compare/peer_file.hpp"
 #include "app/io/csv_reader.hpp"
@@ -301,6 +303,76 @@ TEST_F(Tables, PeerFileMapsNamesAndListsTheUnmatched) {
   write("empty.csv", "time,v(a)\n");
   EXPECT_FALSE(app::read_peer_file((dir_ / "empty.csv").string(), ns, {}, error));
   EXPECT_NE(error.find("holds no time points"), std::string::npos) << error;
+}
+
+// nsspice's run of examples/rectifier.cir, the reference a file is compared with.
+class CompareAgainst : public AppTest {
+ protected:
+  const std::string netlist = std::string(NSSPICE_EXAMPLES_DIR) + "/rectifier.cir";
+  std::optional<app::Waveforms> reference(const std::string& file, const std::string& save) {
+    EXPECT_EQ(nsspice("run " + netlist + " -o " + file + " --save '" + save + "'").exit_code, 0);
+    std::string error;
+    auto w = app::read_waveforms((dir_ / file).string(), error);
+    EXPECT_TRUE(w) << error;
+    return w;
+  }
+};
+
+// `compare --against`: nsspice's own run written as an LTspice file (float32 values, LTspice's
+// names, compressed negative times) agrees with nsspice to float32 precision; a file that ends
+// early is a failure (exit 5), said first, with the table over the common interval only.
+TEST_F(CompareAgainst, AnLtspiceFileOfTheSameRun) {
+  const auto ref = reference("ref.raw", "v(in),v(out),i(d1)");
+  ASSERT_EQ(ref->names, (std::vector<std::string>{"v(in)", "v(out)", "i(d1)"}));
+  const std::vector<std::string> names = {"V(in)", "V(OUT)", "I(D1)", "Ix(U1:1)"};
+  const std::vector<std::string> types = {"voltage", "voltage", "device_current", "subckt_current"};
+  std::vector<std::vector<double>> cols = ref->columns;
+  cols.push_back(std::vector<double>(ref->points(), 0.0));
+  std::ofstream(dir_ / "lt.raw", std::ios::binary)
+      << ltspice_raw(names, types, ref->time, cols, {.negate_some_times = true});
+  const CliRun r = nsspice("compare " + netlist + " -d out --against lt.raw");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("question   how far is nsspice from a waveform produced elsewhere?"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("no nsspice signal of that name (map them with --map "
+                          "'FILE_NAME=NSSPICE_NAME'): ix(u1:1)"),
+            std::string::npos)
+      << r.output;
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_search(r.output, m, std::regex("verdict: agree within ([0-9.e-]+) % \\([^\n]*\n")))
+      << r.output;
+  EXPECT_LT(std::stod(m[1]), 1e-4);  // float32: 6e-8 relative
+  EXPECT_EQ(m.str().find("slower"), std::string::npos) << "no wall time for a file";
+  // The same file cut at a third of the run.
+  std::vector<double> t(ref->time.begin(), ref->time.begin() + ref->points() / 3);
+  for (auto& c : cols) c.resize(t.size());
+  std::ofstream(dir_ / "short.raw", std::ios::binary) << ltspice_raw(names, types, t, cols, {});
+  const CliRun s = nsspice("compare " + netlist + " -d short --against short.raw");
+  EXPECT_EQ(s.exit_code, 5) << s.output;
+  EXPECT_TRUE(std::regex_search(
+      s.output, std::regex("compare: [^\n]*\n  FAILED     file did not reach TSTOP = 60 ms")))
+      << s.output;
+  EXPECT_NE(s.output.find("ONLY: file stopped at"), std::string::npos) << s.output;
+  EXPECT_NE(s.output.find("verdict: the file FAILED"), std::string::npos) << s.output;
+}
+
+TEST_F(CompareAgainst, ATabSeparatedExport) {
+  const auto ref = reference("ref.csv", "v(out),i(d1)");
+  ASSERT_EQ(ref->names, (std::vector<std::string>{"v(out)", "i(d1)"}));
+  std::string tsv = "time\tV(out)\tI(D1)\n";
+  for (size_t i = 0; i < ref->points(); ++i)
+    tsv += fmt::format("{:.17g}\t{:.17g}\t{:.17g}\n", ref->time[i], ref->columns[0][i],
+                       1.01 * ref->columns[1][i]);  // a diode current 1 % larger
+  write("export.txt", tsv);
+  const CliRun r = nsspice("compare " + netlist + " -d out --against export.txt");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // max|err| and the ripple's difference: 1 % of the peak; the average's: 1 % of the average.
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("\n  i\\(d1\\) [^\n]+ 1\\.00e-02 ")))
+      << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("\n  i\\(d1\\) [^\n]+ 1 %\n"))) << r.output;
+  EXPECT_NE(r.output.find("ripples within 1 % (i(d1))"), std::string::npos) << r.output;
 }
 
 }  // namespace
