@@ -113,13 +113,17 @@ void keep_first_run(Waveforms& data) {
   data.note = fmt::format("a stepped run of {} runs: the first one is read", runs);
 }
 
-// Reads one plot starting at `pos`; nullopt (error set) if there is no valid header there.
-// `ltspice`: the file is LTspice's (its header was UTF-16), whatever its Command: line says.
-std::optional<Plot> read_plot(const std::string& c, size_t pos, bool ltspice, std::string& error) {
-  Plot plot;
+// A plot's header up to its "Values:" or "Binary:" line.
+struct Header {
   long nvars = -1, npoints = -1;
-  bool binary = false, complex = false;
-  std::string flags;
+  bool binary = false, complex = false, have_data = false;
+  std::string flags;  // lower case
+  bool ltspice = false;
+};
+
+// Reads the header at `pos` (moved past it) into `h` and `plot`; false with `error` set on a
+// bad variable list.
+bool read_header(const std::string& c, size_t& pos, Header& h, Plot& plot, std::string& error) {
   auto next_line = [&](std::string& line) {
     if (pos >= c.size()) return false;
     size_t eol = c.find('\n', pos);
@@ -130,9 +134,7 @@ std::optional<Plot> read_plot(const std::string& c, size_t pos, bool ltspice, st
     return true;
   };
   std::string line;
-  std::vector<std::string> types;
-  bool have_data = false;
-  while (!have_data && next_line(line)) {
+  while (!h.have_data && next_line(line)) {
     auto value = [&] { return trim(line.substr(line.find(':') + 1)); };
     if (starts_with_ci(line, "title:")) {
       plot.data.title = value();
@@ -141,60 +143,69 @@ std::optional<Plot> read_plot(const std::string& c, size_t pos, bool ltspice, st
     } else if (starts_with_ci(line, "plotname:")) {
       plot.plotname = value();
     } else if (starts_with_ci(line, "flags:")) {
-      flags = lower(value());
-      complex = flags.find("complex") != std::string::npos;
+      h.flags = lower(value());
+      h.complex = h.flags.find("complex") != std::string::npos;
     } else if (starts_with_ci(line, "command:")) {
       const std::string command = lower(value());
-      ltspice = ltspice || command.find("ltspice") != std::string::npos ||
-                command.find("linear technology") != std::string::npos;
+      h.ltspice = h.ltspice || command.find("ltspice") != std::string::npos ||
+                  command.find("linear technology") != std::string::npos;
     } else if (starts_with_ci(line, "no. variables:")) {
-      nvars = std::strtol(value().c_str(), nullptr, 10);
+      h.nvars = std::strtol(value().c_str(), nullptr, 10);
     } else if (starts_with_ci(line, "no. points:")) {
-      npoints = std::strtol(value().c_str(), nullptr, 10);
+      h.npoints = std::strtol(value().c_str(), nullptr, 10);
     } else if (starts_with_ci(line, "variables:")) {
-      if (nvars <= 0) {
+      if (h.nvars <= 0) {
         error = "'Variables:' before a valid 'No. Variables:'";
-        return std::nullopt;
+        return false;
       }
-      for (long k = 0; k < nvars; ++k) {
+      for (long k = 0; k < h.nvars; ++k) {
         if (!next_line(line)) {
           error = "file ends inside the variable list";
-          return std::nullopt;
+          return false;
         }
         std::istringstream fields(line);
         long index = 0;
         std::string name, type;
         if (!(fields >> index >> name >> type)) {
           error = fmt::format("bad variable line '{}'", line);
-          return std::nullopt;
+          return false;
         }
-        if (k == 0) continue;  // the scale (time)
-        plot.data.names.push_back(normalise_name(name, type));
-        types.push_back(type);
+        if (k > 0) plot.data.names.push_back(normalise_name(name, type));  // 0: the scale
       }
     } else if (starts_with_ci(line, "values:") || starts_with_ci(line, "binary:")) {
-      binary = starts_with_ci(line, "binary:");
-      have_data = true;
+      h.binary = starts_with_ci(line, "binary:");
+      h.have_data = true;
     }
   }
-  if (!have_data || nvars <= 0 || npoints < 0 || plot.data.names.size() + 1 != size_t(nvars)) {
+  return true;
+}
+
+// Reads one plot starting at `pos`; nullopt (error set) if there is no valid header there.
+// `ltspice`: the file is LTspice's (its header was UTF-16), whatever its Command: line says.
+std::optional<Plot> read_plot(const std::string& c, size_t pos, bool ltspice, std::string& error) {
+  Plot plot;
+  Header h;
+  h.ltspice = ltspice;
+  if (!read_header(c, pos, h, plot, error)) return std::nullopt;
+  if (!h.have_data || h.nvars <= 0 || h.npoints < 0 ||
+      plot.data.names.size() + 1 != size_t(h.nvars)) {
     error = "not a SPICE raw file (missing Title/No. Variables/No. Points/Variables/Values)";
     return std::nullopt;
   }
-  if (complex) {
+  if (h.complex) {
     error = "complex data (an AC analysis?) is not supported; expected a transient analysis";
     return std::nullopt;
   }
-  const auto nv = static_cast<size_t>(nvars);
+  const auto nv = static_cast<size_t>(h.nvars);
   plot.data.columns.assign(nv - 1, {});
   const bool transient = lower(plot.plotname).find("transient") != std::string::npos;
-  if (binary) {
-    const RawLayout layout = raw_layout(ltspice, flags, transient, nv, size_t(npoints),
+  if (h.binary) {
+    const RawLayout layout = raw_layout(h.ltspice, h.flags, transient, nv, size_t(h.npoints),
                                         c.size() - std::min(pos, c.size()));
-    read_binary(c, pos, size_t(npoints), layout, plot.data);
+    read_binary(c, pos, size_t(h.npoints), layout, plot.data);
   } else {
-    read_ascii(c, pos, npoints, plot.data);
-    if (ltspice && transient)  // compressed: negative times, as in binary files
+    read_ascii(c, pos, h.npoints, plot.data);
+    if (h.ltspice && transient)  // compressed: negative times, as in binary files
       for (double& t : plot.data.time) t = std::abs(t);
   }
   keep_first_run(plot.data);

@@ -37,15 +37,15 @@ std::string attempt_label(int k) { return "  attempt " + std::to_string(k) + "  
 
 class Escalation : public CompareLadder, public ::testing::WithParamInterface<std::string> {};
 
-// Each netlist fails with the defaults alone (--no-escalate: exit 5), and the ladder takes
-// ngspice to TSTOP: exit 0, every attempt before the last logged with why it stopped.
+// Each netlist fails with the defaults alone (attempt 1 is the --no-escalate run), and the
+// ladder takes ngspice to TSTOP: exit 0, every attempt before the last logged with why it
+// stopped.
 TEST_P(Escalation, RecoversWhatFailsWithTheDefaults) {
   const std::string netlist = GetParam();
-  // --stall 0.5: the multiplier's ngspice crawls (femtosecond steps) until RSHUNT.
-  const CliRun once = nsspice("compare " + netlist + " -d once --no-escalate --stall 0.5");
-  EXPECT_EQ(once.exit_code, 5) << once.output;
-  EXPECT_NE(once.output.find("verdict: SPICE FAILED"), std::string::npos) << once.output;
-  const CliRun r = nsspice("compare " + netlist + " -d out --stall 0.5");
+  // The multiplier's ngspice crawls in femtosecond steps until RSHUNT: stopped after 0.5 s
+  // without headway instead of 20 (a short --stall would stop healthy runs on a loaded machine).
+  const std::string stall = netlist.ends_with("multiplier.cir") ? " --stall 0.5" : "";
+  const CliRun r = nsspice("compare " + netlist + " -d out" + stall);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.output, m, std::regex("completed at attempt (\\d)"))) << r.output;
@@ -105,8 +105,8 @@ TEST_F(CompareLadder, ATimeoutIsAFailureWithoutATable) {
 // RS = 0) that ngspice fails at every attempt. Every attempt is logged, the furthest one is
 // compared over the common interval only, and the report, the plot and the JSON say so.
 TEST_F(CompareLadder, ANetlistThatDefeatsEveryRung) {
-  const CliRun r = nsspice("compare " + kExamples +
-                           "mmc_m10.cir -d out --stall 2 --diode-model 'IS=1e-14 N=0.001 RS=0'");
+  const CliRun r =
+      nsspice("compare " + kExamples + "mmc_m10.cir -d out --diode-model 'IS=1e-14 N=0.001 RS=0'");
   EXPECT_EQ(r.exit_code, 5) << r.output;
   for (int k = 1; k <= 7; ++k)
     EXPECT_NE(r.output.find(attempt_label(k)), std::string::npos) << k << "\n" << r.output;
