@@ -71,6 +71,11 @@ def run_case(nsspice, kind, path, tmp, timeout, stall):
     return row
 
 
+def num(x):
+    """3 significant digits, without an exponent below 1e5."""
+    return f"{x:.0f}" if x >= 1000 else f"{x:.3g}"
+
+
 def table(rows):
     lines = ["| netlist | question | finishes | attempts (last remedy) | nsspice | ngspice, all "
              "attempts (the one used) | ratio all (used) | verdict |",
@@ -87,7 +92,7 @@ def table(rows):
         lines.append(
             f"| {name} | {r['question']} | {finished} | {r['attempts']}{remedy} | "
             f"{r['nsspice_wall_s']:.3g} s | {r['ngspice_wall_s']:.3g} s ({used:.3g} s) | "
-            f"{r['ratio_all_attempts']:.3g} ({r.get('ratio_used_attempt', 0):.3g}) | "
+            f"{num(r['ratio_all_attempts'])} ({num(r.get('ratio_used_attempt', 0))}) | "
             f"{r['verdict']} |")
     return "\n".join(lines) + "\n"
 
@@ -98,7 +103,13 @@ def main():
     ap.add_argument("--timeout", type=float, default=120, help="seconds per ngspice attempt")
     ap.add_argument("--stall", type=float, default=20, help="compare's --stall")
     ap.add_argument("--only", default="", help="comma-separated netlist stems")
+    ap.add_argument("--render", action="store_true",
+                    help="only rewrite the table from bench/results/compare_ladder.json")
     args = ap.parse_args()
+    if args.render:
+        result = json.loads((ROOT / "bench" / "results" / "compare_ladder.json").read_text())
+        write_results("compare_ladder", result, table(result["cases"]))
+        return
     nsspice = (ROOT / args.build / "nsspice").resolve()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="nsspice_compare_ladder_"))
     only = set(filter(None, args.only.split(",")))
