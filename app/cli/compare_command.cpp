@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -23,7 +22,6 @@
 #include "app/compare/spice_params.hpp"
 #include "app/compare/user_models.hpp"
 #include "app/io/file_write.hpp"
-#include "app/io/raw_writer.hpp"
 #include "app/io/signals.hpp"
 #include "circuit/elaborate.hpp"
 #include "circuit/tran_settings.hpp"
@@ -105,8 +103,7 @@ std::string CompareOptions::validate() const {
   if (sweep && models == "user")
     return "--sweep-ideality asks question 2 (regularized devices): not with --models user";
   if (!map.empty() && against.empty())
-    return "--map renames the signals of --against FILE: "
-           "give --against";
+    return "--map renames the signals of --against FILE: give --against";
   for (const auto& m : map)
     if (!parse_map(m)) return fmt::format("--map '{}': expected FILE_NAME=NSSPICE_NAME", m);
   return translate.validate();
