@@ -3,6 +3,7 @@
 // message, a table only over the common interval, a plot that marks where SPICE stopped), the
 // user's models passed through, the other peers (--against FILE, --methods). Skipped without
 // ngspice (GTEST_SKIP), except where no ngspice runs.
+#include <array>
 #include <cmath>
 #include <regex>
 
@@ -227,6 +228,23 @@ TEST_F(CompareLadder, WithoutTheLadderFailedRunsAndSweepPointsAreFailures) {
   EXPECT_EQ(json_value(json, "common_interval_only"), "true") << json;
   EXPECT_EQ(json_value(json, "failed", json.find("\"sweep\": [")), "true") << json;
   EXPECT_EQ(read_file(dir_ / "out" / "sweep.png").substr(0, 4), "\x89PNG");
+}
+
+// ngspice's TMAX follows how nsspice stepped: its fixed step (the .tran step, or --step), or
+// under error control ngspice's own default min(TSTEP, span / 50) — whichever is the default.
+TEST_F(CompareLadder, TmaxFollowsNsspicesStepping) {
+  const std::string rc =
+      "rc\nV1 a 0 PULSE(0 1 0 1u 1u 0.3m 0.6m)\nR1 a b 1k\nC1 b 0 100n\n.tran 100u 1m\n";
+  for (const auto& [options, args, tran] : std::vector<std::array<std::string, 3>>{
+           {".options stepping=fixed\n", "", ".tran 100u 1m 0 100u"},
+           {".options stepping=adaptive\n", "", ".tran 100u 1m 0 20u"},
+           {".options stepping=adaptive\n", " --step 5u", ".tran 100u 1m 0 5u"}}) {
+    write("rc.cir", rc + options + ".end\n");
+    const CliRun r = nsspice("compare rc.cir -d out -q" + args);
+    EXPECT_EQ(r.exit_code, 0) << options << args << "\n" << r.output;
+    const std::string deck = read_file(dir_ / "out" / "ngspice.cir");
+    EXPECT_NE(deck.find("\n" + tran + "\n"), std::string::npos) << options << args << "\n" << deck;
+  }
 }
 
 // No ngspice runs in these.
