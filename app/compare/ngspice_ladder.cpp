@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "app/compare/ngspice_runner.hpp"
@@ -116,8 +117,25 @@ const std::vector<Rung>& escalation_ladder() {
   return kLadder;
 }
 
+std::string LadderOptions::validate() const {
+  if (!(timeout_seconds > 0) || !std::isfinite(timeout_seconds))
+    return fmt::format("timeout {:g} s: must be positive", timeout_seconds);
+  if (!(stall_seconds > 0) || !std::isfinite(stall_seconds))
+    return fmt::format("stall {:g} s: must be positive", stall_seconds);
+  if (!(t_stop > t_start))
+    return fmt::format("TSTOP {:g} s: must be after {:g} s", t_stop, t_start);
+  if (ngspice.empty() || dir.empty() || tag.empty())
+    return "the ngspice executable, the directory "
+           "and the tag must be given";
+  return {};
+}
+
 std::optional<LadderResult> run_ladder(const circuit::Circuit& c, const TranslateOptions& base,
                                        const LadderOptions& o, LadderError& error) {
+  if (std::string invalid = o.validate(); !invalid.empty()) {
+    error = {std::move(invalid), 1};
+    return std::nullopt;
+  }
   std::string why;
   if (!SpiceParams::parse(base.options, why)) {
     error = {"--spice-options " + why, 1};

@@ -71,6 +71,9 @@ struct LadderOptions {
   bool escalate = true;                            // false: one attempt only
   std::function<bool()> stop;                      // an interrupt
   std::function<void(const Attempt&)> on_attempt;  // after each attempt (progress)
+
+  // Empty when valid, else the value out of range ("timeout 0 s: must be positive").
+  std::string validate() const;
 };
 
 struct LadderResult {

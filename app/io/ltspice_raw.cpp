@@ -72,9 +72,11 @@ RawLayout raw_layout(bool ltspice, const std::string& flags, bool transient, siz
   other.value_bytes = all_double ? 4 : 8;
   // The bytes decide when they fit one layout exactly and not the other (an 8-bit LTspice IV
   // header without a Command: line, or a "double" flag the header left out).
-  if (variables > 1 && available != points * l.row_bytes(variables) &&
-      available == points * other.row_bytes(variables))
-    l = other;
+  auto fits = [&](const RawLayout& layout) {  // exactly `points` points (no overflow)
+    const size_t row = layout.row_bytes(variables);
+    return row > 0 && available % row == 0 && available / row == points;
+  };
+  if (variables > 1 && !fits(l) && fits(other)) l = other;
   l.abs_scale = ltspice && transient;
   return l;
 }

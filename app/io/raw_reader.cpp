@@ -51,9 +51,9 @@ void read_binary(const std::string& c, size_t& pos, size_t npoints, const RawLay
                  Waveforms& data) {
   const size_t nv = data.columns.size() + 1;
   const size_t row = layout.row_bytes(nv);
-  const size_t available = c.size() - std::min(pos, c.size());
-  const size_t n = layout.fast_access ? (available >= npoints * row ? npoints : 0)
-                                      : std::min(available / row, npoints);
+  const size_t whole = c.size() > pos ? (c.size() - pos) / row : 0;  // points present
+  // Variable after variable needs every point; point after point gives the whole ones.
+  const size_t n = layout.fast_access ? (npoints <= whole ? npoints : 0) : std::min(whole, npoints);
   data.time.resize(n);
   for (auto& column : data.columns) column.resize(n);
   const char* base = c.data() + pos;

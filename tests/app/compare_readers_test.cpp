@@ -192,6 +192,25 @@ TEST_F(LtspiceRaw, ACrashedRunGivesItsWholePoints) {
   EXPECT_EQ(w.time.back(), t_[t_.size() - 3]);
 }
 
+// A header that promises more than the file holds (a crashed run, or a hostile file): the
+// whole points there are, or none for a variable-after-variable file; never a read past the end.
+TEST_F(LtspiceRaw, AHeaderPromisingHugeCountsReadsWhatIsThere) {
+  for (const char* flags : {"real forward", "real forward fastaccess"}) {
+    SCOPED_TRACE(flags);
+    std::string header = std::string("Title: x\nDate: x\nPlotname: Transient Analysis\nFlags: ") +
+                         flags +
+                         "\nNo. Variables: 2\nNo. Points: 9223372036854775807\nCommand: "
+                         "LTspice\nVariables:\n\t0\ttime\ttime\n\t1\tV(a)\tvoltage\nBinary:\n";
+    std::string bytes = utf16le(header);
+    for (int i = 0; i < 3; ++i) {
+      put(bytes, i * 1e-3);
+      put(bytes, static_cast<float>(i));
+    }
+    const app::Waveforms w = read(bytes, "huge.raw");
+    EXPECT_EQ(w.points(), std::string(flags).find("fastaccess") != std::string::npos ? 0u : 3u);
+  }
+}
+
 // Typed byte by byte, not written by the writer above: two variables, three points; the second
 // time written negative as compression does; float32 1.5 = 00 00 C0 3F, -2 = 00 00 00 C0,
 // 0.25 = 00 00 80 3E; float64 1e-3 = FC A9 F1 D2 4D 62 50 3F, 2e-3 = FC A9 F1 D2 4D 62 60 3F.
