@@ -228,14 +228,16 @@ CLI::App* add_view(CLI::App& app, nsspice::app::ViewOptions& view) {
 
 struct CompareCli {
   CompareOptions cmp;
-  double theta = 0, step = 0, grid = 0;
-  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *view_opt = nullptr;
+  double theta = 0, step = 0, grid = 0, startup = 0;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *view_opt = nullptr,
+              *startup_opt = nullptr;
   CompareOptions options() const {
     CompareOptions o = cmp;
     o.view_default = view_opt->count() > 0 && o.view.empty();
     if (*theta_opt) o.theta = theta;
     if (*step_opt) o.step = step;
     if (*grid_opt) o.grid = grid;
+    if (*startup_opt && startup >= 0) o.startup = startup;  // -1: auto
     return o;
   }
 };
@@ -243,10 +245,42 @@ struct CompareCli {
 CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   CompareOptions& cmp = c.cmp;
   CLI::App* ccmd = app.add_subcommand(
-      "compare", "run nsspice and ngspice (regularized models) on the netlist and compare");
+      "compare",
+      "run nsspice and ngspice (your SPICE models, or regularized devices) on the netlist and "
+      "compare; or compare with a waveform file (--against) or nsspice's event mode (--methods)");
   ccmd->add_option("netlist", cmp.netlist, "SPICE-like netlist (.cir)")->required();
   ccmd->add_option("-d,--dir", cmp.out_dir,
                    "directory for the files written (default: <netlist>-compare)");
+  ccmd->add_option("--models", cmp.models,
+                   "what ngspice runs: 'user' (the netlist's own SPICE models; the default when "
+                   "it has any) or 'regularized' (every device regularized)");
+  ccmd->add_option("--against", cmp.against,
+                   "compare with this waveform file instead of running ngspice (ngspice or "
+                   "LTspice .raw, CSV with a time column)");
+  ccmd->add_option("--map", cmp.map,
+                   "a signal of --against FILE and its nsspice name, e.g. 'Ix(U1:1)=i(m1)' "
+                   "(repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  ccmd->add_flag("--methods", cmp.methods,
+                 "compare nsspice's theta-scheme with its event mode on the netlist");
+  ccmd->add_flag("!--no-escalate", cmp.escalate,
+                 "run ngspice once, without the escalation ladder (METHOD=GEAR, ITL4, RSHUNT, "
+                 "TMAX, GMIN, tolerances)");
+  c.startup_opt = ccmd->add_option_function<std::string>(
+      "--startup",
+      [&c](const std::string& text) {
+        if (text == "auto") {
+          c.startup = -1;
+          return;
+        }
+        const auto v = nsspice::netlist::parse_spice_number(text);
+        if (!v || !(*v >= 0))
+          throw CLI::ValidationError("--startup", "expected seconds >= 0 or 'auto'");
+        c.startup = *v;
+      },
+      "start-up left out of the errors [s], or 'auto' (default: the later of 1 % of "
+      "the run and the first switching instant, at most 10 %)");
   ccmd->add_option("--diode-model", cmp.translate.diode_model,
                    "SPICE diode parameters replacing each ideal diode")
       ->capture_default_str();
@@ -260,7 +294,13 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   ccmd->add_option("--spice-options", cmp.translate.options, "ngspice's .options line")
       ->capture_default_str();
   ccmd->add_option("--ngspice", cmp.ngspice, "the ngspice executable")->capture_default_str();
-  ccmd->add_option("--timeout", cmp.timeout_seconds, "seconds before ngspice is stopped")
+  ccmd->add_option("--timeout", cmp.timeout_seconds,
+                   "seconds before an ngspice attempt is stopped (a timeout ends the ladder)")
+      ->transform(kSpiceNumber)
+      ->capture_default_str();
+  ccmd->add_option("--stall", cmp.stall_seconds,
+                   "seconds an ngspice attempt may go on without its time advancing by 1e-4 of "
+                   "the run before it is stopped (and the ladder escalates)")
       ->transform(kSpiceNumber)
       ->capture_default_str();
   ccmd->add_option("--plot", cmp.plot, "overlay plot (default: <dir>/compare.png)");
@@ -284,7 +324,9 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
                    "switching = |i| crossing this fraction of the current's peak")
       ->transform(kSpiceNumber)
       ->capture_default_str();
-  c.grid_opt = ccmd->add_option("--grid", c.grid, "common grid step (default: nsspice's step)")
+  c.grid_opt = ccmd->add_option("--grid", c.grid,
+                                "a uniform common time base of this step (default: both runs' "
+                                "samples)")
                    ->transform(kSpiceNumber);
   c.theta_opt = ccmd->add_option("--theta", c.theta, "nsspice's theta")->transform(kSpiceNumber);
   c.step_opt = ccmd->add_option("--step", c.step, "nsspice's step (ngspice's TMAX)")
