@@ -88,8 +88,8 @@ class ErrorEstimator {
  private:
   Eigen::VectorXd atol_, peak_;
   std::vector<char> differential_;  // a nonzero column of E: the unknown carries a state
-  double reltol_, state_reltol_;  // RELTOL, RELTOL^{3/2}
-  std::vector<double> t_;  // the last (≤ 3) points of the phase, oldest first
+  double reltol_, state_reltol_;    // RELTOL, RELTOL^{3/2}
+  std::vector<double> t_;           // the last (≤ 3) points of the phase, oldest first
   std::vector<Eigen::VectorXd> x_;
   int since_restart_ = 0;  // points accepted after the phase's first
   void push(double t, const Eigen::VectorXd& x);

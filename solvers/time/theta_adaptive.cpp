@@ -225,10 +225,13 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       h_next_ = ErrorEstimator::ladder_floor(ErrorEstimator::propose(h_eff, err, theta));
       continue;
     }
-    if (err > 1) ++stats_.floor_steps;
+    bool damp = false;  // a θ-step at the floor still above tolerance: ringing (below)
+    if (err > 1) {
+      ++stats_.floor_steps;
+      damp = theta < 1.0;
+    }
 
     // Accept.
-    const bool restarted = theta == 1.0 && options_.theta < 1.0;
     at_edge_.clear();
     if (event) at_edge_ = loc.pairs;
     const std::vector<char> before = mode_;
@@ -271,23 +274,6 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     ++since_event_;
     if (!event && !breakpoint && mode_ == before && restart_left_ == 0)
       h_scale_ = std::max(h_next_, h_eff);
-    if (restarted && !inner_.empty() && !event && !breakpoint && !jump) {
-      // The restart's substeps give the history of the θ-scheme: the BDF2 derivative of q at the
-      // step's end from its last three (equally spaced) points, accurate to O(h_s²).
-      const double h_s = h_eff / substeps;
-      const Eigen::VectorXd q1 = mlcs_.E * inner_.back().second;
-      const Eigen::VectorXd q2 = inner_.size() >= 2
-                                     ? Eigen::VectorXd(mlcs_.E * inner_[inner_.size() - 2].second)
-                                     : Eigen::VectorXd();
-      if (q2.size() == q1.size()) {
-        y_ = (3.0 * q_ - 4.0 * q1 + q2) / (2.0 * h_s);
-        xdot_hist_ = (3.0 * x_ - 4.0 * inner_.back().second + inner_[inner_.size() - 2].second) /
-                     (2.0 * h_s);
-        hist_reset_ = true;
-        restart_left_ = 0;
-        bdf2_pending_ = 0;
-      }
-    }
     if (event || breakpoint) {
       mark_discontinuity();
       if (event) {
@@ -295,6 +281,14 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         h_next_ = std::min(h_next_, ErrorEstimator::ladder_floor(2 * h_after_event_));
         zeno_event(t_);
       }
+    } else if (damp) {
+      // The trapezoidal rule's (−1)^k mode (|R(∞)| = 1: an algebraic unknown of an index-2
+      // loop closed by a switching pair, started off its hidden constraint) is what no step
+      // size resolves: backward-Euler steps (R(∞) = 0) damp it, and the history restarts from
+      // the BDF2 derivative of their points.
+      restart_left_ = std::max(restart_left_, options_.restart_steps);
+      bdf2_pending_ = options_.restart_steps + 1;
+      estimator_->restart(t_, x_);
     } else {
       estimator_->accept(t_, x_);
     }

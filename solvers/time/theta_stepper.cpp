@@ -228,7 +228,8 @@ void ThetaStepper::update_xdot(double t_next, double h_eff, double theta) {
     const double t_s = first ? t_ : inner_.back().first;
     xdot_new_ = (x_new_ - (first ? x_ : inner_.back().second)) / (t_next - t_s);
   } else {
-    xdot_new_ = ((x_new_ - x_) / h_eff - (1.0 - theta) * (hist_reset_ ? xdot_hist_ : xdot_)) / theta;
+    xdot_new_ =
+        ((x_new_ - x_) / h_eff - (1.0 - theta) * (hist_reset_ ? xdot_hist_ : xdot_)) / theta;
   }
 }
 
@@ -403,8 +404,8 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
       const double h1 = h_prev_, h2 = h_prev2_;
       y_ = (q_ - q_prev_) / h1 +
            (h1 / (h1 + h2)) * ((q_ - q_prev_) / h1 - (q_prev_ - q_prev2_) / h2);
-      xdot_hist_ = (x_ - x_prev_) / h1 +
-                   (h1 / (h1 + h2)) * ((x_ - x_prev_) / h1 - (x_prev_ - x_pp_) / h2);
+      xdot_hist_ =
+          (x_ - x_prev_) / h1 + (h1 / (h1 + h2)) * ((x_ - x_prev_) / h1 - (x_prev_ - x_pp_) / h2);
       hist_reset_ = true;
     }
   }
