@@ -19,19 +19,19 @@ ErrorEstimator::ErrorEstimator(const SparseMatrix& E, Eigen::VectorXd atol, doub
 }
 
 void ErrorEstimator::push(double t, const Eigen::VectorXd& x) {
-  if (t_.size() == 3) {
-    t_.erase(t_.begin());
-    x_.erase(x_.begin());
-  }
-  t_.push_back(t);
-  x_.push_back(x);
+  // A ring of three points: the oldest slot is overwritten (no allocation once sized).
+  const int slot = (first_ + count_) % 3;
+  if (count_ == 3) first_ = (first_ + 1) % 3;
+  count_ = std::min(count_ + 1, 3);
+  t_[static_cast<size_t>(slot)] = t;
+  x_[static_cast<size_t>(slot)] = x;
   if (peak_.size() != x.size()) peak_ = Eigen::VectorXd::Zero(x.size());
   peak_ = peak_.cwiseMax(x.cwiseAbs());
 }
 
 void ErrorEstimator::restart(double t, const Eigen::VectorXd& x) {
-  t_.clear();
-  x_.clear();
+  count_ = 0;
+  first_ = 0;
   since_restart_ = 0;
   push(t, x);
 }
@@ -41,48 +41,56 @@ void ErrorEstimator::accept(double t, const Eigen::VectorXd& x) {
   push(t, x);
 }
 
-void ErrorEstimator::last_points(std::span<const TrajectoryPoint> candidate, bool candidate_only,
-                                 std::vector<double>& ts,
-                                 std::vector<const Eigen::VectorXd*>& xs) const {
+int ErrorEstimator::last_points(std::span<const TrajectoryPoint> candidate, bool candidate_only,
+                                std::array<double, 4>& ts,
+                                std::array<const Eigen::VectorXd*, 4>& xs) const {
   // The last (≤ 4) points: the phase's, then the candidate's.
-  ts.clear();
-  xs.clear();
-  for (size_t k = 0; !candidate_only && k < t_.size(); ++k) {
-    ts.push_back(t_[k]);
-    xs.push_back(&x_[k]);
+  const int from_phase = candidate_only ? 0 : count_;
+  const int total = from_phase + static_cast<int>(candidate.size());
+  const int skip = std::max(0, total - 4);
+  size_t np = 0;
+  for (int k = skip; k < total; ++k, ++np) {
+    if (k < from_phase) {
+      const auto slot = static_cast<size_t>((first_ + k) % 3);
+      ts[np] = t_[slot];
+      xs[np] = &x_[slot];
+    } else {
+      const auto& p = candidate[static_cast<size_t>(k - from_phase)];
+      ts[np] = p.t;
+      xs[np] = p.x;
+    }
   }
-  for (const auto& p : candidate) {
-    ts.push_back(p.t);
-    xs.push_back(p.x);
-  }
-  if (ts.size() > 4) {
-    ts.erase(ts.begin(), ts.end() - 4);
-    xs.erase(xs.begin(), xs.end() - 4);
-  }
+  return static_cast<int>(np);
 }
 
 bool ErrorEstimator::truncation(std::span<const TrajectoryPoint> candidate, double h, double theta,
                                 int substeps, bool candidate_only, Eigen::VectorXd& tau) const {
-  std::vector<double> ts;
-  std::vector<const Eigen::VectorXd*> xs;
-  last_points(candidate, candidate_only, ts, xs);
-  const size_t np = ts.size();
+  std::array<double, 4> ts{};
+  std::array<const Eigen::VectorXd*, 4> xs{};
+  const int np = last_points(candidate, candidate_only, ts, xs);
   const bool trapezoidal = substeps == 1 && theta == 0.5;
   if (np < 3 || (trapezoidal && np < 4)) return false;
-  // Divided differences x[t_a, t_a+1] and x[t_a, t_a+1, t_a+2].
-  auto d1 = [&](size_t a) -> Eigen::VectorXd {
-    return (*xs[a + 1] - *xs[a]) / (ts[a + 1] - ts[a]);
-  };
-  auto d2 = [&](size_t a) -> Eigen::VectorXd { return (d1(a + 1) - d1(a)) / (ts[a + 2] - ts[a]); };
-  const Eigen::VectorXd x2 = 2.0 * d2(np - 3);
-  if (substeps > 1) {
-    const double hs = h / substeps;
-    tau = (0.5 * hs * hs) * x2;
-    return true;
+  // x″ ≈ 2 x[t_a, t_a+1, t_a+2] over the last three points; x‴ ≈ 6 x[t0, t1, t2, t3]
+  // = 6 (x[t1, t2, t3] − x[t0, t1, t2]) / (t3 − t0) when there are four.
+  const auto a = static_cast<size_t>(np - 3);
+  const double h1 = ts[a + 1] - ts[a], h2 = ts[a + 2] - ts[a + 1], h12 = ts[a + 2] - ts[a];
+  const double hs = h / substeps;
+  const double c2 = substeps > 1 ? 0.5 * hs * hs : (0.5 - theta) * h * h;
+  const bool third = substeps == 1 && np == 4;
+  const double h01 = ts[1] - ts[0], h02 = ts[2] - ts[0];
+  const double c3 = third ? (1.0 / 6.0 - theta / 2.0) * h * h * h * 6.0 / (ts[3] - ts[0]) : 0.0;
+  const Eigen::Index n = xs[a]->size();
+  tau.resize(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double xa = (*xs[a])[i], xb = (*xs[a + 1])[i], xc = (*xs[a + 2])[i];
+    const double d2_last = ((xc - xb) / h2 - (xb - xa) / h1) / h12;
+    double v = c2 * 2.0 * d2_last;
+    if (third) {  // a = 1: the first divided difference over (t0, t1, t2) = (x0, xa, xb)
+      const double x0 = (*xs[0])[i];
+      v += c3 * (d2_last - ((xb - xa) / h1 - (xa - x0) / h01) / h02);
+    }
+    tau[i] = v;
   }
-  tau = ((0.5 - theta) * h * h) * x2;
-  if (np >= 4)
-    tau += ((1.0 / 6.0 - theta / 2.0) * h * h * h * 6.0 / (ts[3] - ts[0])) * (d2(1) - d2(0));
   return true;
 }
 
@@ -103,9 +111,9 @@ double ErrorEstimator::interpolation(const TrajectoryPoint& end) const {
   // x‴(ξ)/6 · (t − t_{k−2})(t − t_{k−1})(t − t_k), at most |x‴|/6 · (t_k − t_{k−2}) h²/4.
   // The restart point may hold the algebraic unknowns' values before a jump at the break (the
   // dense output does not use it either): three points after it are needed.
-  if (t_.size() < 3 || since_restart_ < 3) return -1.0;
-  std::vector<double> ts;
-  std::vector<const Eigen::VectorXd*> xs;
+  if (count_ < 3 || since_restart_ < 3) return -1.0;
+  std::array<double, 4> ts{};
+  std::array<const Eigen::VectorXd*, 4> xs{};
   last_points(std::span<const TrajectoryPoint>(&end, 1), false, ts, xs);
   const double h = ts[3] - ts[2];
   const double omega = (ts[3] - ts[1]) * h * h / 4;

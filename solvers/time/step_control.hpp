@@ -41,6 +41,7 @@
 // rounded down onto the ladder 2^(k/8) s, so that step sizes repeat and the factorizations of
 // W = G + E/(θh) kept per step size are reused.
 #include <Eigen/Core>
+#include <array>
 #include <span>
 #include <vector>
 
@@ -83,19 +84,20 @@ class ErrorEstimator {
   // The largest ladder value 2^(k/8) ≤ h.
   static double ladder_floor(double h);
 
-  int phase_points() const { return static_cast<int>(t_.size()); }
+  int phase_points() const { return count_; }
 
  private:
   Eigen::VectorXd atol_, peak_;
   std::vector<char> differential_;  // a nonzero column of E: the unknown carries a state
   double reltol_, state_reltol_;    // RELTOL, RELTOL^{3/2}
-  std::vector<double> t_;           // the last (≤ 3) points of the phase, oldest first
-  std::vector<Eigen::VectorXd> x_;
+  std::array<double, 3> t_{};  // the last count_ (≤ 3) points of the phase, a ring from first_
+  std::array<Eigen::VectorXd, 3> x_;
+  int first_ = 0, count_ = 0;
   int since_restart_ = 0;  // points accepted after the phase's first
   void push(double t, const Eigen::VectorXd& x);
-  // The last (≤ 4) points of the phase followed by the candidate's.
-  void last_points(std::span<const TrajectoryPoint> candidate, bool candidate_only,
-                   std::vector<double>& ts, std::vector<const Eigen::VectorXd*>& xs) const;
+  // The last (≤ 4) points of the phase followed by the candidate's; returns their number.
+  int last_points(std::span<const TrajectoryPoint> candidate, bool candidate_only,
+                  std::array<double, 4>& ts, std::array<const Eigen::VectorXd*, 4>& xs) const;
 };
 
 }  // namespace nsspice::solvers

@@ -65,7 +65,8 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
   // δ = K(σ)⁻¹ [E τ/(θh); 0] with the step's own mode matrix (step_control.hpp).
   if (!estimator_->truncation(candidate, h_eff, theta, substeps, jump, tau_)) return -1.0;
   const double theta_h = substeps > 1 ? h_eff / substeps : theta * h_eff;
-  rhs_ = (mlcs_.E * tau_) / theta_h;
+  rhs_.noalias() = mlcs_.E * tau_;
+  rhs_ /= theta_h;
   if (zero_d_.size() != mlcs_.m) zero_d_ = Eigen::VectorXd::Zero(mlcs_.m);
   if (!solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, delta_, delta_lambda_, delta_w_))
     return -1.0;
@@ -212,7 +213,8 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     }
     // Local error of the step (the substeps of a restart estimate their own when the first one
     // holds a state jump).
-    std::vector<TrajectoryPoint> candidate;
+    std::vector<TrajectoryPoint>& candidate = candidate_;
+    candidate.clear();
     for (const auto& [ti, xi] : inner_) candidate.push_back({ti, &xi});
     candidate.push_back({t_next, &x_new_});
     const int substeps = theta == 1.0 && options_.theta < 1.0 ? options_.restart_substeps : 1;

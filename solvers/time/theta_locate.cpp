@@ -105,10 +105,12 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
       return loc;
     }
   }
-  Eigen::VectorXd g0, g1;
+  Eigen::VectorXd& g0 = g0_;
+  Eigen::VectorXd& g1 = g1_;
   guards(x_, lambda_, w_, g0);
   guards(x_new_, lambda_new_, w_new_, g1);
-  Eigen::VectorXd eps(mlcs_.m);
+  Eigen::VectorXd& eps = g_eps_;
+  eps.resize(mlcs_.m);
   for (int j = 0; j < mlcs_.m; ++j) {
     const bool forced = !mlcs_.forced.empty() && mlcs_.forced[static_cast<size_t>(j)];
     eps[j] = forced ? 0.0 : kGuardTol * std::max(std::abs(g0[j]), std::abs(g1[j]));

@@ -243,6 +243,8 @@ class ThetaStepper {
   double step_error(std::span<const TrajectoryPoint> candidate, double h_eff, double theta,
                     int substeps, bool jump, const std::vector<char>& mode);
   Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_;
+  std::vector<TrajectoryPoint> candidate_;    // the points of the attempted step (scratch)
+  Eigen::VectorXd g0_, g1_, g_eps_, g_prev_;  // guards (locate's scratch)
   bool zeno_event(double t);
   double next_output_time(double t) const;  // the first output time after t
   void settle_switches();
