@@ -45,8 +45,10 @@ std::string run_path(const RunOptions& o, const std::string& output, bool direct
 }
 
 // The run's netlist: the nominal one with this run's values.
-LoadOptions load_options(const std::vector<SweepDimension>& dims, const SweepRun& run) {
+LoadOptions load_options(const SweepPlan& plan, const SweepRun& run) {
+  const auto& dims = plan.dims;
   LoadOptions lo;
+  lo.params = plan.params;
   for (std::size_t j = 0; j < dims.size(); ++j) {
     const auto& d = dims[j];
     if (d.target == Target::kParam) lo.params[d.name] = run.values[j];
@@ -436,7 +438,7 @@ std::optional<SweepPlan> make_sweep_plan(const RunOptions& o, const LoadedNetlis
 RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, const SweepPlan& plan,
                      std::size_t k, const std::function<int()>& stop_signal,
                      std::string& diagnostics, WaveformWriter* writer) {
-  LoadOptions lo = load_options(plan.dims, plan.runs[k]);
+  LoadOptions lo = load_options(plan, plan.runs[k]);
   std::optional<RunRandom> random;
   if (plan.monte_carlo) {
     random.emplace(plan.seed, k);

@@ -20,6 +20,7 @@
 // 1 for bad input (nothing run), 3 when a file could not be written.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ class WaveformWriter;
 
 // The runs of a sweep.
 struct SweepPlan {
+  // .param values of every run, under the dimensions' own (the Python module's params=).
+  std::map<std::string, double> params;
   std::vector<SweepDimension> dims;
   std::vector<SweepRun> runs;
   bool monte_carlo = false;

@@ -12,36 +12,16 @@
 #include "app/io/waveforms.hpp"
 #include "app/sweep/sweep_points.hpp"
 #include "app_test_helpers.hpp"
+#include "sweep_helpers.hpp"
 
 namespace nsspice::testing {
 namespace {
 
 class Sweep : public AppTest {
  protected:
-  // The column `name` of <dir>/<file> (a CSV with a header line; text fields allowed).
+  // The column `name` of <dir>/<file>.
   std::vector<double> column(const std::string& file, const std::string& name) {
-    std::istringstream in(read_file(dir_ / file));
-    std::string line;
-    auto fields = [](const std::string& l) {
-      std::vector<std::string> out(1);
-      for (char c : l) {
-        if (c == ',')
-          out.emplace_back();
-        else
-          out.back().push_back(c);
-      }
-      return out;
-    };
-    std::getline(in, line);
-    const auto header = fields(line);
-    const auto k = std::find(header.begin(), header.end(), name) - header.begin();
-    EXPECT_LT(static_cast<size_t>(k), header.size()) << name << " in " << file;
-    std::vector<double> out;
-    while (std::getline(in, line)) {
-      const auto f = fields(line);
-      if (static_cast<size_t>(k) < f.size() && !f[k].empty()) out.push_back(std::stod(f[k]));
-    }
-    return out;
+    return csv_column(read_file(dir_ / file), name);
   }
 };
 
