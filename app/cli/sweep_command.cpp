@@ -174,6 +174,13 @@ std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nomina
                            : o.mpi    ? 1
                                       : default_jobs();
   p.jobs = o.mpi ? jobs : std::min(jobs, p.plan.runs.size());
+  if (o.mpi != nullptr && p.jobs > 1 && !o.mpi->serialized_threads()) {
+    fmt::print(stderr,
+               "nsspice: warning: --jobs {}: this MPI library does not let threads call it one "
+               "at a time (MPI_THREAD_SERIALIZED): one run at a time per rank\n",
+               p.jobs);
+    p.jobs = 1;
+  }
   return p;
 }
 
@@ -289,9 +296,10 @@ int draw_plots(const Prepared& p, const std::vector<RunRecord>& records,
                const std::string& circuit_title, int code) {
   if (p.overlay.path.empty()) return code;
   OverlayPlan overlay = p.overlay;
-  overlay.title =
-      fmt::format("{}\n{} runs{}", circuit_title, records.size(),
+  const std::string runs =
+      fmt::format("{} runs{}", records.size(),
                   p.plan.monte_carlo ? fmt::format(" (Monte Carlo, seed {})", p.plan.seed) : "");
+  overlay.title = fmt::format("{}\n{}", circuit_title, runs);
   std::vector<bool> ok;
   for (const auto& r : records) ok.push_back(r.ran && r.code == 0);
   auto label = [&](std::size_t k) { return run_label(p.plan, k); };
@@ -302,7 +310,7 @@ int draw_plots(const Prepared& p, const std::vector<RunRecord>& records,
   if (!p.plan.monte_carlo) return code;
   std::vector<std::string> skipped;
   std::string error;
-  draw_histograms(overlay.path, overlay.title, records, p.specs, skipped, error);
+  draw_histograms(overlay.path, circuit_title, runs, records, p.specs, skipped, error);
   for (const auto& name : skipped)
     fmt::print(stderr, "nsspice: note: no histogram of '{}': fewer than two distinct values\n",
                name);

@@ -107,6 +107,7 @@ std::string histogram_path(const std::string& plot_path, const std::string& name
 }
 
 std::vector<std::string> draw_histograms(const std::string& plot_path, const std::string& title,
+                                         const std::string& runs,
                                          const std::vector<RunRecord>& records,
                                          const std::vector<Spec>& specs,
                                          std::vector<std::string>& skipped, std::string& error) {
@@ -130,8 +131,9 @@ std::vector<std::string> draw_histograms(const std::string& plot_path, const std
     PlotRequest request;
     request.output = histogram_path(plot_path, name);
     request.xlabel = unit.empty() ? name : fmt::format("{} [{}]", name, unit);
-    request.title = fmt::format("{}\n{}: {} runs, mean {:.6g}, std dev {:.3g}", title, name,
-                                v.size(), mean, sd);
+    request.title = fmt::format("{}\n{} of {}: mean {:.6g}, std dev {:.3g}", title, name, runs,
+                                mean, sd);
+    request.height = 500;
     PlotPanel panel;
     panel.ylabel = "runs";
     panel.series.push_back(outline(*h, fmt::format("{} ({} bins)", name, h->counts.size())));

@@ -35,10 +35,12 @@ std::string draw_overlay(const OverlayPlan& plan, const std::vector<std::string>
 // The histogram file of measurement `name` beside the plot `plot_path`.
 std::string histogram_path(const std::string& plot_path, const std::string& name);
 
-// Draws the histogram of every measurement of `records` beside `plot_path`; the paths written,
-// or the first error in `error`. A measurement with fewer than two distinct values is left out
-// (named in `skipped`).
+// Draws the histogram of every measurement of `records` beside `plot_path`, titled with the
+// circuit's `title` and `runs` ("200 runs (Monte Carlo, seed 1)"); the paths written, or the
+// first error in `error`. A measurement with fewer than two distinct values is left out (named
+// in `skipped`).
 std::vector<std::string> draw_histograms(const std::string& plot_path, const std::string& title,
+                                         const std::string& runs,
                                          const std::vector<RunRecord>& records,
                                          const std::vector<Spec>& specs,
                                          std::vector<std::string>& skipped, std::string& error);

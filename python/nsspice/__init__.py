@@ -150,7 +150,16 @@ def _source(netlist):
     return netlist, "\n" in netlist
 
 
+def _need_numpy():
+    try:
+        import numpy  # noqa: F401
+    except ImportError as e:
+        raise ImportError("nsspice returns NumPy arrays: install NumPy for this interpreter "
+                          "(Debian: apt-get install python3-numpy, for /usr/bin/python3)") from e
+
+
 def _simulate(netlist, sweep, options):
+    _need_numpy()
     source, is_text = _source(netlist)
     out = _nsspice.simulate(source, is_text, sweep, _options(options))
     if "error" in out:
@@ -203,10 +212,12 @@ def _warn_failed(results):
 def read_raw(path):
     """A SPICE raw file (nsspice's or ngspice's): a Result, or a list of Results (one per plot)
     for a multi-plot file such as a sweep writes."""
+    _need_numpy()
     plots = [Result(d) for d in _nsspice.read_file(_os.fspath(path), True)]
     return plots[0] if len(plots) == 1 else plots
 
 
 def read_csv(path):
     """A CSV of waveforms as `nsspice run` writes it (header time,<signal>,...): a Result."""
+    _need_numpy()
     return Result(_nsspice.read_file(_os.fspath(path), False)[0])

@@ -70,10 +70,12 @@ TEST_F(SweepMpi, RanksWriteWhatThreadsWrite) {
     EXPECT_EQ(r.output.find("mc.cir:"), std::string::npos) << "one report, from rank 0\n"
                                                            << r.output;
   }
-  // One CSV per run in a directory: the same files, run for run.
+  // One CSV per run in a directory: the same files, run for run, also with two threads per
+  // rank (3 ranks × 2 jobs).
   ASSERT_EQ(nsspice("run mc.cir -o td/ -q --runs 3 --seed 4 --jobs 1").exit_code, 0);
-  const CliRun r = mpirun(3, "run mc.cir -o md/ -q --runs 3 --seed 4 --mpi");
+  const CliRun r = mpirun(3, "run mc.cir -o md/ --runs 3 --seed 4 --mpi --jobs 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("3 MPI ranks × 2 jobs"), std::string::npos) << r.output;
   for (int k = 1; k <= 6; ++k) {
     const std::string name = fmt::format("mc.run{}.csv", k);
     EXPECT_EQ(read_file(dir_ / "md" / name), read_file(dir_ / "td" / name)) << name;
