@@ -185,11 +185,14 @@ std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nomina
 }
 
 // A run of another rank: into a temporary file, whose bytes go to rank 0.
-RemoteRun remote_run(const Prepared& p, const LoadedNetlist& nominal, std::size_t k,
+RemoteRun remote_run(const Prepared& p, const LoadedNetlist& nominal, int rank, std::size_t k,
                      const std::function<int()>& stop) {
+  std::error_code ec;
+  fs::path dir = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
+  if (ec) dir = ".";  // a run that cannot write here says so, with the path
   RunOptions ro = p.base;
-  ro.output = (fs::temp_directory_path() / fmt::format("nsspice-mpi-{}-run{}{}", ::getpid(), k + 1,
-                                                       fs::path(p.paths[k]).extension().string()))
+  ro.output = (dir / fmt::format("nsspice-mpi-rank{}-{}-run{}{}", rank, ::getpid(), k + 1,
+                                 fs::path(p.paths[k]).extension().string()))
                   .string();
   std::string diagnostics;
   RunOutcome outcome = sweep_run(ro, nominal, p.plan, k, stop, diagnostics);
@@ -201,7 +204,7 @@ RemoteRun remote_run(const Prepared& p, const LoadedNetlist& nominal, std::size_
     out.file = std::move(bytes).str();
     out.has_file = true;
   }
-  fs::remove(ro.output);
+  fs::remove(ro.output, ec);
   out.record = record_of(std::move(outcome), std::move(diagnostics));
   return out;
 }
@@ -257,7 +260,8 @@ Executed execute(const Prepared& p, const LoadedNetlist& nominal, MpiSession* mp
         },
         [&] { return interrupt.requested(); });
   } else {
-    work_runs(*mpi, p.jobs, [&](std::size_t k) { return remote_run(p, nominal, k, stop); });
+    work_runs(*mpi, p.jobs,
+              [&](std::size_t k) { return remote_run(p, nominal, mpi->rank(), k, stop); });
     return {};
   }
   return out;

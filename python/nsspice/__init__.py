@@ -12,6 +12,7 @@ the GIL is released while it runs, so Python threads simulate in parallel, and C
 the runs after their current row (KeyboardInterrupt).
 """
 
+import numbers as _numbers
 import os as _os
 import warnings as _warnings
 
@@ -133,6 +134,11 @@ def _options(options):
         o["step_param"] = [f"{k}={','.join(repr(float(x)) for x in v)}" for k, v in step.items()]
     elif isinstance(step, str):
         o["step_param"] = [step]
+    for key, lo, hi in (("runs", 1, 1_000_000), ("jobs", 1, 4096)):
+        if key in o and not (isinstance(o[key], _numbers.Integral) and lo <= o[key] <= hi):
+            raise ValueError(f"{key}={o[key]!r}: expected a whole number in {lo} .. {hi}")
+        if key in o:
+            o[key] = int(o[key])
     if "params" in o:
         o["params"] = {str(k).lower(): float(v) for k, v in o["params"].items()}
     for key in ("meas", "step_param"):

@@ -91,6 +91,9 @@ class SweepEqualsTheCommandLine(ScratchTest):
         with self.assertRaises(ValueError) as e:
             nsspice.sweep(RC + ".end\n")
         self.assertIn("nothing to run more than once", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            nsspice.sweep(MC, runs=0)
+        self.assertIn("runs=0", str(e.exception))
         with self.assertRaises(nsspice.NetlistError) as e:
             nsspice.sweep(RC + ".step param r 1k 2k -1\n.end\n")
         self.assertIn("<string>:8:1: error: .step r: the increment -1", str(e.exception))
