@@ -63,10 +63,10 @@ ax.set_ylabel("v(out) [V]")
 ax.legend()
 fig.savefig("walkthrough_sweep.png", dpi=100)
 
-# %% 3. Monte Carlo over L and C: 24 runs, on every core, reproducible by seed
+# %% 3. Monte Carlo over L and C: 16 runs, on every core, reproducible by seed
 mc = text.replace("L1   sw out 100u", "L1   sw out {agauss(100u, 10u, 1)}").replace(
     "C1   out 0 10u", "C1   out 0 {agauss(10u, 1u, 1)}")
-trials = nsspice.sweep(mc, runs=24, seed=1, save="v(out)", grid=1e-6, meas=STEADY, **FIXED)
+trials = nsspice.sweep(mc, runs=16, seed=1, save="v(out)", grid=1e-6, meas=STEADY, **FIXED)
 ripple = np.array([t.meas["pp_v(out)"] for t in trials])
 print(f"ripple over {len(trials)} runs: mean {1e3 * ripple.mean():.2f} mV, "
       f"sd {1e3 * ripple.std(ddof=1):.2f} mV")
