@@ -16,21 +16,22 @@ says so.
 Reports:
   * wall time for N runs at --jobs 1 and --jobs 2, the speed-up (goal >= 1.8x on 2 cores), and
     whether the two measurement tables are identical;
-  * wall time for N runs on 1 and --mpi-ranks MPI ranks (mpirun --oversubscribe; skipped when
-    mpirun or nsspice's MPI build is missing), the speed-up, identical tables, the peak RSS of
-    each rank;
+  * wall time for N runs on each of --mpi-ranks MPI rank counts (mpirun --oversubscribe;
+    skipped when mpirun or nsspice's MPI build is missing), the speed-up over 1 rank, identical
+    tables, the peak RSS of each rank;
   * ngspice's per-run time over nsspice's (2 jobs) (goal >= 20x);
   * memory per concurrent run: (peak RSS at --jobs 8 - peak RSS at --jobs 1) / 7, 40 runs each
     (the process's fixed part cancels);
   * the load average of the machine before the runs (other work distorts the times).
 Python 3 standard library; writes bench/results/sweep_mc.{json,md}.
 
-  python3 bench/sweep_bench.py --build build [--runs 1000] [--ng-runs 10] [--mpi-ranks 4]
+  python3 bench/sweep_bench.py --build build [--runs 1000] [--ng-runs 10] [--mpi-ranks 1,2,4]
 """
 import argparse
 import os
 import pathlib
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -121,9 +122,11 @@ def mpi(exe, tmp, runs, ranks):
         return None
     out = tmp / f"mpi{ranks}"
     out.mkdir()
-    cmd = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n", str(ranks),
-           "/usr/bin/time", "-f", "RANK_RSS_KB %M", str(exe), "run", "../mc.cir",
-           *map(str, RUN_ARGS), "--runs", str(runs), "--mpi"]
+    # Each rank's peak RSS into a file of its own (mpirun may drop a rank's last output line).
+    run = shlex.join([str(exe), "run", "../mc.cir", *map(str, RUN_ARGS), "--runs", str(runs),
+                      "--mpi"])
+    cmd = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-n", str(ranks), "sh", "-c",
+           f"exec /usr/bin/time -f %M -o rss.$OMPI_COMM_WORLD_RANK {run}"]
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=out, capture_output=True, text=True,
                           env={**os.environ, **MPI_ENV})
@@ -132,7 +135,7 @@ def mpi(exe, tmp, runs, ranks):
         if "built without MPI" in proc.stderr:
             return None
         raise SystemExit(f"mpirun failed:\n{proc.stdout}\n{proc.stderr[-2000:]}")
-    rank_rss = [int(x) for x in re.findall(r"RANK_RSS_KB (\d+)", proc.stderr)]
+    rank_rss = [int((out / f"rss.{r}").read_text().split()[-1]) for r in range(ranks)]
     result = summary(out, wall, max(rank_rss), runs)
     result["rank_rss_kb"] = rank_rss
     return result
@@ -162,19 +165,20 @@ def table(a, res):
             "| tool | wall [s] | per run [ms] | peak RSS [MB] | mean v_avg [V] | mean ripple [mV] "
             "| sd ripple [mV] |\n|---|---|---|---|---|---|---|\n"
             + row("nsspice --jobs 1", n1) + row("nsspice --jobs 2", n2))
-    for key in ("nsspice_mpi1", f"nsspice_mpi{a.mpi_ranks}"):
-        if res.get(key):
-            text += row(f"nsspice --mpi, {key[11:]} rank(s)", res[key])
+    ranks = [r for r in res["mpi_ranks"] if res.get(f"nsspice_mpi{r}")]
+    for r in ranks:
+        text += row(f"nsspice --mpi, {r} rank{'s' if r > 1 else ''}", res[f"nsspice_mpi{r}"])
     text += (f"| ngspice .control loop | {ng['wall_s']:.2f} ({a.ng_runs} runs) | "
              f"{1e3 * ng['per_run_s']:.1f} | {(ng['peak_rss_kb'] or 0) / 1024:.0f} | "
              f"{ng['vavg_mean'] if ng['vavg_mean'] is not None else 'n/a'} | {ng_ripple} | |\n\n")
     text += (f"speed-up 1 -> 2 jobs: {res['speedup_1_to_2_jobs']:.2f}x (goal >= 1.8x); jobs 1 and "
              f"2 give identical measurements: {res['jobs1_equals_jobs2']}\n\n")
-    if res.get("speedup_mpi"):
-        text += (f"speed-up 1 -> {a.mpi_ranks} MPI ranks (oversubscribed on 2 cores): "
-                 f"{res['speedup_mpi']:.2f}x; the MPI tables equal the threaded one: "
-                 f"{res['mpi_equals_threads']}; peak RSS per rank [MB]: "
-                 f"{', '.join(f'{x / 1024:.0f}' for x in res[f'nsspice_mpi{a.mpi_ranks}']['rank_rss_kb'])}\n\n")
+    if ranks:
+        for r in ranks[1:]:
+            rss = ", ".join(f"{x / 1024:.0f}" for x in res[f"nsspice_mpi{r}"]["rank_rss_kb"])
+            text += (f"speed-up 1 -> {r} MPI ranks{' (oversubscribed on 2 cores)' if r > 2 else ''}"
+                     f": {res[f'speedup_mpi{r}']:.2f}x; peak RSS per rank [MB]: {rss}\n\n")
+        text += f"every MPI table equals the threaded one: {res['mpi_equals_threads']}\n\n"
     else:
         text += "MPI: not measured (no mpirun, or nsspice built without MPI)\n\n"
     text += (f"ngspice per run / nsspice per run (2 jobs): "
@@ -190,7 +194,8 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--runs", type=int, default=1000)
     ap.add_argument("--ng-runs", type=int, default=10)
-    ap.add_argument("--mpi-ranks", type=int, default=4)
+    ap.add_argument("--mpi-ranks", default="1,2,4",
+                    help="MPI rank counts, comma separated (the first is the reference)")
     a = ap.parse_args()
     exe = (ROOT / a.build / "nsspice").resolve()
     res = {"runs": a.runs, "ngspice_runs": a.ng_runs, "load_average": os.getloadavg()[0]}
@@ -203,14 +208,15 @@ def main():
         res["jobs1_equals_jobs2"] = table_j1 == (tmp / "j2" / "mc.meas.csv").read_text()
         res["speedup_1_to_2_jobs"] = (res["nsspice_jobs1"]["wall_s"] /
                                       res["nsspice_jobs2"]["wall_s"])
-        for ranks in (1, a.mpi_ranks):
+        res["mpi_ranks"] = [int(r) for r in a.mpi_ranks.split(",")]
+        for ranks in res["mpi_ranks"]:
             res[f"nsspice_mpi{ranks}"] = mpi(exe, tmp, a.runs, ranks)
-        if res["nsspice_mpi1"] and res[f"nsspice_mpi{a.mpi_ranks}"]:
-            res["speedup_mpi"] = (res["nsspice_mpi1"]["wall_s"] /
-                                  res[f"nsspice_mpi{a.mpi_ranks}"]["wall_s"])
-            res["mpi_equals_threads"] = all(
-                (tmp / f"mpi{r}" / "mc.meas.csv").read_text() == table_j1
-                for r in (1, a.mpi_ranks))
+        done = [r for r in res["mpi_ranks"] if res[f"nsspice_mpi{r}"]]
+        for r in done[1:]:
+            res[f"speedup_mpi{r}"] = (res[f"nsspice_mpi{done[0]}"]["wall_s"] /
+                                      res[f"nsspice_mpi{r}"]["wall_s"])
+        res["mpi_equals_threads"] = all(
+            (tmp / f"mpi{r}" / "mc.meas.csv").read_text() == table_j1 for r in done)
         memory = {jobs: threads(exe, tmp, 40, jobs, f"mem{jobs}")["peak_rss_kb"]
                   for jobs in (1, 8)}
         res["rss_jobs1_kb"], res["rss_jobs8_kb"] = memory[1], memory[8]
