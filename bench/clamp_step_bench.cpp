@@ -11,8 +11,8 @@
 // and max cost of switching steps, the largest number of pairs changed in one step, and the run
 // statistics (pivoting steps, pivots, factorizations).
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
   double last = cpu_now();
   bool first = true;
   const auto result = circuit::run_transient(
-      c, a, opt, [&](double, const Eigen::VectorXd&, const Eigen::VectorXd& lambda) {
+      c, a, opt,
+      [&](double, const Eigen::VectorXd&, const Eigen::VectorXd& lambda, const Eigen::VectorXd&) {
         const double dt = cpu_now() - last;
         mode.resize(static_cast<size_t>(lambda.size()));
         for (Eigen::Index j = 0; j < lambda.size(); ++j) mode[j] = lambda[j] > 0;
@@ -81,7 +82,8 @@ int main(int argc, char** argv) {
   std::vector<double> sorted = plain;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
-  const double sw_max = switching.empty() ? 0.0 : *std::max_element(switching.begin(), switching.end());
+  const double sw_max =
+      switching.empty() ? 0.0 : *std::max_element(switching.begin(), switching.end());
   const auto& s = result.stats;
   std::printf(
       "{\"steps\": %zu, \"switching_steps\": %zu, \"max_pairs_changed\": %ld, "

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Periodic steady state (nsspice pss) against the transient to steady state (issue 21, "Benchmark").
 
-For each case, `nsspice pss NETLIST --period T --compare-transient N` finds the orbit by
-shooting-Newton and then iterates the plain transient (the same fixed-step map, a breakpoint at
-every period start) until one period repeats the last to 1e-9; both are timed inside the same
-process (wall time of each part, as the report prints it). For the buck, ngspice then runs the
-transient to the same settling time on a regularized netlist (SW RON = 1 uOhm, ROFF = 1 TOhm,
-diode N = 1e-4; TMAX = 10 ns), timed as a whole process, in the same run of this script.
+For each case and each period map (event: the default, exact Jacobian, 200 Radau steps per
+period; theta: fixed-step θ-scheme, finite-difference Jacobian), `nsspice pss NETLIST --period T
+--map M --compare-transient N` finds the orbit by shooting-Newton and then iterates the plain
+transient (the same map, from the initial point) until one period repeats the last to 1e-9; both
+are timed inside the same process (wall time of each part, as the report prints it). For the
+buck, ngspice then runs the transient to the settling time of the event map on a regularized
+netlist (SW RON = 1 uOhm, ROFF = 1 TOhm, diode N = 1e-4; TMAX = 10 ns), timed as a whole process,
+in the same run of this script.
 
 Writes bench/results/pss.json and pss.md. Python 3 standard library; ngspice optional (its row
 is left out when it is not on PATH). About 30 s.
@@ -25,11 +27,16 @@ import bench_peers  # noqa: E402  (the directory of this script is on sys.path)
 ROOT = Path(__file__).resolve().parent.parent
 
 CASES = [
-    # name, netlist, period, steps per period
+    # name, netlist, period, θ-map steps per period (the event map takes its default, 200)
     ("buck (CCM, 100 kHz)", "examples/buck.cir", 10e-6, 1000),
+    ("buck, high-Q filter (Q = 9.5)", "bench/netlists/pss_buck_highq.cir", 10e-6, 1000),
     ("boost (100 kHz, 47 uF)", "examples/boost.cir", 10e-6, 500),
     ("series-resonant converter", "examples/analyses/pss_resonant.cir", 10e-6, 1000),
+    ("series-resonant converter, 100 uF output", "bench/netlists/pss_resonant_100u.cir", 10e-6,
+     1000),
+    ("closed-loop comparator buck", "examples/buck_closed_loop.cir", 10e-6, 1000),
 ]
+MAPS = ("event", "theta")
 
 NG_BUCK = ("""buck converter (examples/buck.cir), regularized for ngspice
 """ + bench_peers.REGULARIZED_BUCK.replace("{", "{{").replace("}", "}}") + """.tran 10n {tstop:g} 0 10n uic
@@ -47,9 +54,11 @@ def number(pattern, text, cast=float):
     return cast(m.group(1)) if m else None
 
 
-def run_pss(exe, netlist, period, steps, limit):
-    cmd = [str(exe), "pss", str(ROOT / netlist), "--period", f"{period:g}", "--steps", str(steps),
+def run_pss(exe, netlist, period, steps, limit, pss_map):
+    cmd = [str(exe), "pss", str(ROOT / netlist), "--period", f"{period:g}", "--map", pss_map,
            "--compare-transient", str(limit), "-o", "pss.csv"]
+    if pss_map == "theta":
+        cmd += ["--steps", str(steps)]
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
@@ -93,10 +102,12 @@ def main():
     exe = (ROOT / args.build / "nsspice").resolve()
     rows = []
     for name, netlist, period, steps in CASES:
-        res = run_pss(exe, netlist, period, steps, args.limit)
-        res["case"] = name
-        rows.append(res)
-        print(f"{name}: {res}")
+        for pss_map in MAPS:
+            res = run_pss(exe, netlist, period, steps, args.limit, pss_map)
+            res["case"] = name
+            res["map"] = pss_map
+            rows.append(res)
+            print(f"{name}, {pss_map} map: {res}")
     ngspice = None
     buck = rows[0]
     if shutil.which("ngspice") and buck.get("transient_periods"):
@@ -107,13 +118,14 @@ def main():
     (results / "pss.json").write_text(json.dumps({"cases": rows, "ngspice_buck": ngspice},
                                                  indent=2) + "\n")
     lines = ["# PSS against the transient to steady state (bench/pss_bench.py)", "",
-             "| case | Newton it. | PSS periods | PSS time [s] | transient periods to 1e-9 | "
-             "transient time [s] | transient / PSS |", "|---|---|---|---|---|---|---|"]
+             "| case | map | Newton it. | PSS periods | PSS time [s] | transient periods to 1e-9 | "
+             "transient time [s] | transient / PSS |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ratio = r.get("transient_over_pss")
-        lines.append(f"| {r['case']} | {r['newton_iterations']} | {r['pss_periods']} | "
-                     f"{r['pss_s']} | {r['transient_periods']} | {r['transient_s']} | "
-                     f"{ratio and f'{ratio:.1f}x'} |")
+        failed = f" (failed: {r['error'][:80]})" if r.get("error") else ""
+        lines.append(f"| {r['case']} | {r['map']} | {r['newton_iterations']} | "
+                     f"{r['pss_periods']} | {r['pss_s']} | {r['transient_periods']} | "
+                     f"{r['transient_s']} | {ratio and f'{ratio:.1f}x'}{failed} |")
     if ngspice:
         lines += ["", f"ngspice (regularized buck, TMAX = 10 ns) over the same "
                       f"{ngspice['periods']} periods: {ngspice['wall_s']:.3g} s wall (whole "

@@ -159,14 +159,13 @@ struct EventSettings {
 // .options of the error-controlled θ-scheme, with SPICE's meanings and defaults
 // (docs/theory.md, "Step selection"). step > 0 selects the fixed-step θ-scheme instead.
 struct StepSettings {
-  double reltol = 1e-3;   // RELTOL: local error relative to each unknown's size
+  double reltol = 1e-3;   // RELTOL: the global error aimed at, relative to each unknown's size
   double abstol = 1e-12;  // ABSTOL: absolute floor for currents [A]
   double vntol = 1e-6;    // VNTOL: absolute floor for voltages [V]
   double chgtol = 1e-14;  // CHGTOL: absolute floor for charges and fluxes [C, Wb]
-  double trtol = 7;       // TRTOL: SPICE's overestimate factor of the truncation error
-  double step = 0;
-  bool adaptive = false;  // STEPPING=adaptive|fixed: error-controlled steps (experimental), or the
-                          // .tran step STEP: fixed step of the θ-scheme [s] (0: error control)
+  double trtol = 7;       // TRTOL: SPICE's overestimate factor of the truncation error (unused)
+  double step = 0;        // STEP: a fixed step of the θ-scheme [s] (0: error control)
+  bool adaptive = true;   // STEPPING=adaptive|fixed: error-controlled steps, or the .tran step
 };
 
 // .options pwltol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).

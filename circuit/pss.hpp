@@ -1,21 +1,27 @@
 #pragma once
 // Periodic steady state by shooting (docs/analyses.md, "PSS"; docs/theory.md §13).
 //
-// Φ: x0 ↦ x(T) is one period of the fixed-step θ-scheme started at t = 0 from x0 (q0 = E x0,
-// restart steps at t = 0 as at any source breakpoint), with the sources periodic in T. Only the
-// differential unknowns x_D (the columns of E with an entry: capacitor node voltages, inductor
-// currents) carry state; the periodic orbit is a zero of
+// Φ: x0 ↦ x(T) is one period of a time integrator started at t = 0 from x0, with the sources
+// periodic in T. Only the differential unknowns x_D (the columns of E with an entry: capacitor
+// node voltages, inductor currents) carry state; the periodic orbit is a zero of
 //
 //   F(x_D) = Φ(x0)_D − x_D,
 //
 // solved by Newton's method  (J − I) Δ = −F  with damping (the step halved, at most 3 times,
-// while ‖F‖∞ does not decrease; when no step decreases it, 5 periods of plain transient). J = ∂Φ_D/∂x_D is, in this first version, a FORWARD FINITE DIFFERENCE (one extra
-// period per differential unknown, relative perturbation 1e-7), not the exact PWL Jacobian
-// (the product of the per-step matrices of the period's mode sequence with the saltation
-// terms): see docs/analyses.md. Before Newton, `warmup_periods` periods of the map let the
-// mode sequence settle. Converged when, from the orbit's start x(T), one more period returns
-// within ‖x(2T) − x(T)‖∞ ≤ tol·max(‖x(T)‖∞, floor) (floor 1e-9 V/A), full x compared.
+// while ‖F‖∞ does not decrease; when no step decreases it, 5 periods of plain transient).
+// Two maps (circuit/src/pss_map.hpp):
+//   kEvent (default): the event-driven integrator with fixed Radau IIA steps h = T/N and every
+//     switching instant located; J = ∂Φ_D/∂x_D is exact: the product of the per-mode transition
+//     matrices with the saltation of every state-dependent switching instant
+//     (circuit/src/pss_linearize.hpp; docs/theory.md §14);
+//   kTheta: the fixed-step θ-scheme (the map of a fixed-step .tran); J by forward differences
+//     (one extra period per differential unknown, relative perturbation 1e-7).
+// Before Newton, `warmup_periods` periods of the map let the mode sequence settle. Converged
+// when, from the orbit's start x(T), one more period returns within
+// ‖x(2T) − x(T)‖∞ ≤ tol·max(‖x(T)‖∞, floor) (floor 1e-9 V/A), full x compared. The orbit's
+// Floquet multipliers (the eigenvalues of J there) say whether a transient settles to it.
 #include <Eigen/Core>
+#include <complex>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,12 +31,32 @@
 
 namespace nsspice::circuit {
 
+enum class PssMap { kEvent, kTheta };
+
+// Why no orbit was returned (PssResult::failure).
+enum class PssFailure {
+  kNone,
+  kInput,          // bad options, a source not periodic in T, no initial point
+  kStep,           // a step of a period has no solution
+  kNoOrbit,        // Newton does not converge on a settled mode sequence
+  kModeSequence,   // the mode sequence changes from iteration to iteration
+  kSubharmonic,    // two periods return where one does not (or the orbit found is unstable
+                   // with a multiplier below −1: a period-doubling)
+  kUnstable,       // the period-T orbit exists but a multiplier is outside the unit circle
+  kNotIsolated,    // J − I singular: a multiplier 1 (a free integrator, a family of orbits)
+  kLinearization,  // the exact Jacobian is not defined (an accumulation of events, grazing)
+};
+const char* to_string(PssFailure failure);
+
 struct PssOptions {
-  double period = 0;          // T [s] > 0
-  long steps_per_period = 0;  // h = T / steps (0: from the .tran step, else 1000)
+  double period = 0;  // T [s] > 0
+  PssMap map = PssMap::kEvent;
+  long steps_per_period = 0;  // h = T / steps (0: event map 200; θ map from the .tran step,
+                              // else 1000)
   double tol = 1e-9;          // relative periodicity ‖x(T) − x(0)‖∞ / ‖x‖∞
   int warmup_periods = 5;
   int max_newton = 30;
+  bool finite_difference = false;  // event map: the forward-difference Jacobian (a check)
   // Periods of plain transient (the map iterated from the operating point) to count how many
   // a transient needs to reach `tol`: at most this many (0: not measured).
   long max_transient_periods = 0;
@@ -39,17 +65,28 @@ struct PssOptions {
 
 struct PssResult {
   bool ok = false;
-  std::string error;              // why there is no orbit: the cause and the best state reached
-  Eigen::VectorXd x0, lambda0;    // the orbit's state at t = 0 (mod T)
+  PssFailure failure = PssFailure::kNone;
+  std::string error;            // why there is no orbit: the cause and the best state reached
+  Eigen::VectorXd x0, lambda0;  // the orbit's state at t = 0 (mod T)
   std::vector<char> mode0;
+  PssMap map = PssMap::kEvent;
+  bool exact_jacobian = false;  // J from the linearization (else forward differences)
+  long jacobian_fallbacks = 0;  // exact Jacobians replaced by forward differences, and why
+  std::string fallback_reason;
   double h = 0, theta = 0.5;
   int newton_iterations = 0;
-  long periods_simulated = 0;     // every period of the map run (warm-up, FD columns, checks)
-  long fallback_periods = 0;      // plain transient periods taken where no damped Newton step
-                                  // decreased ‖F‖ (among periods_simulated)
-  double residual = 0;            // final ‖x(T) − x(0)‖∞ / ‖x‖∞
-  std::vector<double> history;    // ‖F‖∞ relative, per Newton iteration
-  long transient_periods = -1;    // periods the iterated map needed (−1: not reached / measured)
+  long periods_simulated = 0;   // every period of the map run (warm-up, FD columns, checks)
+  long fallback_periods = 0;    // plain transient periods taken where no damped Newton step
+                                // decreased ‖F‖ (among periods_simulated)
+  double residual = 0;          // final ‖x(T) − x(0)‖∞ / ‖x‖∞
+  std::vector<double> history;  // ‖F‖∞ relative, per Newton iteration
+  long transient_periods = -1;  // periods the iterated map needed (−1: not reached / measured)
+  // ln(tol/d0)/ln ρ: the periods a transient from the initial point needs by the linearization
+  // (d0 its relative distance to the orbit, ρ the largest |μ|); 0 when not estimated.
+  double transient_estimate = 0;
+  // The Floquet multipliers: eigenvalues of J at the orbit (the event map: exact; the θ map:
+  // of the finite-difference J), largest modulus first.
+  std::vector<std::complex<double>> multipliers;
 };
 
 PssResult periodic_steady_state(const Circuit& circuit, const Assembled& assembled,
@@ -60,12 +97,13 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& assembl
 long periods_to_settle(const Circuit& circuit, const Assembled& assembled,
                        const PssOptions& options);
 
-// `periods` periods of the map from the orbit's start, every step to observer(t, x, λ)
-// (t from 0 to periods·T, the start included). False with `error` if a step fails.
-bool run_periods(const Circuit& circuit, const Assembled& assembled, const PssResult& pss,
-                 double period, int periods,
-                 const std::function<void(double, const Eigen::VectorXd&,
-                                          const Eigen::VectorXd&)>& observer,
-                 std::string& error);
+// `periods` periods of the map of `options` from the orbit's start, every output point to
+// observer(t, x, λ) (t from 0 to periods·T, the start included). False with `error` if a step
+// fails.
+bool run_periods(
+    const Circuit& circuit, const Assembled& assembled, const PssResult& pss,
+    const PssOptions& options, int periods,
+    const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&)>& observer,
+    std::string& error);
 
 }  // namespace nsspice::circuit

@@ -2,8 +2,8 @@
 // The transient settings of one run, fully resolved: every value taken once, in the order
 //   command line (TransientOptions overrides)  >  the netlist (.tran, .options)  >  default,
 // and checked by one validate(). The app's run plan (app/cli/run_plan.hpp) resolves and
-// validates them before any file is opened. (circuit/src/transient*.cpp still resolve their
-// own copies; they are to read these instead.)
+// validates them before any file is opened; the transient (circuit/src/transient*.cpp) reads
+// them from the same function.
 //
 // Symbols as in docs/formulation.md: θ the scheme's weight, h the step, [t0, T] the run.
 #include <optional>
@@ -25,6 +25,11 @@ struct TranSettings {
   double h = 0;
   // A fixed step asked for [s]: --step > .options step; 0 = none (the step comes from .tran).
   double step = 0;
+  // Error-controlled steps (the default): no fixed step asked for, and neither
+  // TransientOptions::adaptive nor .options stepping=fixed says otherwise.
+  bool adaptive = true;
+  // The print interval [s]: TSTEP, else a 1000th of the run (LTspice's `.tran TSTOP`).
+  double output_step = 0;
   double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // .tran [s]; tmax = 0: not given
   solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;  // --lcp-solver > .options
   // Event-driven mode: evrtol (--evrtol > .options evrtol), evatol, evtimetol, and the largest

@@ -18,14 +18,28 @@ namespace nsspice::circuit {
 
 // The signals written for a run: every unknown (node voltages, branch currents) and every
 // device current derived from the multipliers (diodes, switches, MOS drains), in that order.
+//
+// After them come the rate signals ddt(u) of the unknowns u that carry a state (a nonzero
+// column of E: the node voltages at capacitors, inductor currents), taken from the scheme's own
+// derivative x' (ThetaStepper::xdot): a capacitor's current C·ddt(v(a)) − C·ddt(v(b)) is the
+// scheme's, exact at every point of every step size. They are not written unless asked for:
+// indices names.size() + k address rate_names[k].
 struct SignalTable {
   std::vector<std::string> names;
   std::vector<DerivedSignal> derived;
+  std::vector<std::string> rate_names;  // "ddt(v(a))"
+  std::vector<int> rate_unknowns;       // the unknown of each
   void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
                 std::vector<double>& out) const;
-  // Only the signals `which` (indices into names): out[k] = signal which[k].
+  // Only the signals `which` (indices into names, then rate_names): out[k] = signal which[k];
+  // the rates are 0 when xdot is empty (a static solution).
   void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
-                std::span<const size_t> which, std::vector<double>& out) const;
+                const Eigen::VectorXd& xdot, std::span<const size_t> which,
+                std::vector<double>& out) const;
+  void evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                std::span<const size_t> which, std::vector<double>& out) const {
+    evaluate(x, lambda, Eigen::VectorXd(), which, out);
+  }
 };
 SignalTable make_signals(const Circuit& circuit, const Assembled& assembled);
 
@@ -89,11 +103,12 @@ struct TransientResult {
   double event_rtol = 0;
 };
 
-// Called with every accepted point at or after TSTART (t0 included); returning false stops the
-// run after that point (TransientResult::stopped): the hook through which `run` honours
-// SIGINT/SIGTERM and a full disk (app/cli/interrupt.hpp).
-using Observer =
-    std::function<bool(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda)>;
+// Called with every accepted point at or after TSTART (t0 included), with the scheme's
+// derivative x' there (SignalTable's rate signals); returning false stops the run after that
+// point (TransientResult::stopped): the hook through which `run` honours SIGINT/SIGTERM and a
+// full disk (app/cli/interrupt.hpp).
+using Observer = std::function<bool(double t, const Eigen::VectorXd& x,
+                                    const Eigen::VectorXd& lambda, const Eigen::VectorXd& xdot)>;
 
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer);

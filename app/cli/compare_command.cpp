@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -13,152 +12,49 @@
 #include "app/cli/interrupt.hpp"
 #include "app/cli/simulation.hpp"
 #include "app/cli/view_command.hpp"
-#include "app/compare/compare_metrics.hpp"
+#include "app/compare/compare_analysis.hpp"
 #include "app/compare/compare_report.hpp"
+#include "app/compare/compare_setup.hpp"
+#include "app/compare/ngspice_ladder.hpp"
+#include "app/compare/ngspice_peer.hpp"
 #include "app/compare/ngspice_runner.hpp"
+#include "app/compare/peer_file.hpp"
 #include "app/compare/spice_params.hpp"
+#include "app/compare/user_models.hpp"
 #include "app/io/file_write.hpp"
-#include "app/io/raw_writer.hpp"
 #include "app/io/signals.hpp"
+#include "circuit/elaborate.hpp"
 #include "circuit/tran_settings.hpp"
+#include "netlist/flatten.hpp"
 #include "netlist/suggest.hpp"
 
 namespace nsspice::app {
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
 
-// Device currents whose switching instants are reported (diodes, switches).
-std::set<std::string> switching_signals(const circuit::Circuit& c) {
-  std::set<std::string> out;
-  for (const auto& d : c.devices)
-    if (std::holds_alternative<circuit::Diode>(d) || std::holds_alternative<circuit::Switch>(d))
-      out.insert("i(" + circuit::device_name(d) + ")");
-  return out;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// ngspice's columns renamed to nsspice's names (unmapped ones dropped).
-Waveforms renamed(const Waveforms& ng, const Translation& tr) {
-  Waveforms out;
-  out.title = ng.title;
-  out.time = ng.time;
-  for (const auto& [ng_name, ns_name] : tr.names)
-    if (auto k = ng.index(lower(ng_name))) {
-      out.names.push_back(ns_name);
-      out.columns.push_back(ng.columns[*k]);
-    }
-  return out;
+// Which question (compare_command.hpp); "" error when the options ask for one the netlist
+// cannot answer.
+Question choose_question(const CompareOptions& o, const circuit::Circuit& c, std::string& error) {
+  if (o.methods) return Question::kMethods;
+  if (!o.against.empty()) return Question::kFile;
+  const bool spice = has_spice_models(c);
+  if (o.models == "user" && !spice)
+    error =
+        "--models user: the netlist has no SPICE model card (a diode with IS/N/RS..., a level-1 "
+        "MOSFET): there is nothing of yours for ngspice to run; leave --models out";
+  if (o.models == "user") return Question::kUserModels;
+  if (o.models == "regularized" || o.sweep || !spice) return Question::kRegularized;
+  return Question::kUserModels;
 }
 
-std::vector<MeasureResult> measure(const std::vector<MeasureSpec>& specs, const Waveforms& w) {
-  std::vector<MeasureResult> out;
-  for (const auto& spec : specs) {
-    std::string error;
-    auto m = Measurement::bind(spec, w.names, error);
-    if (!m) {
-      out.push_back({spec.name, spec.text, {}, {}, "", error});
-      continue;
-    }
-    std::vector<double> row(w.names.size());
-    for (size_t i = 0; i < w.points(); ++i) {
-      for (size_t k = 0; k < row.size(); ++k) row[k] = w.columns[k][i];
-      m->feed(w.time[i], row);
-    }
-    out.push_back(m->result());
-  }
-  return out;
-}
-
-struct PeerOutcome {
-  PeerRun peer;
-  Waveforms data;  // nsspice names
-};
-
-// Why run_peer gave no outcome: the message, and the exit code (bad input, or the netlist for
-// ngspice could not be written).
-struct PeerError {
-  std::string message;
-  int code = kBadInput;
-};
-
-// Translates, runs ngspice (stopped when `stop` says so) and reads back, with `diode_model`;
-// files <tag>.cir/.raw/.log.
-std::optional<PeerOutcome> run_peer(const circuit::Circuit& c, const CompareOptions& o,
-                                    const std::string& ngspice, const std::string& dir,
-                                    const std::string& tag, const std::string& diode_model,
-                                    double h, const std::function<bool()>& stop, Translation& tr,
-                                    PeerError& failure) {
-  std::string& error = failure.message;
-  TranslateOptions to = o.translate;
-  to.diode_model = diode_model;
-  to.tmax = h;
-  to.raw_path = tag + ".raw";
-  auto t = translate_to_ngspice(c, to, error);
-  if (!t) return std::nullopt;
-  tr = std::move(*t);
-  if (!tr.unsupported.empty()) {
-    std::string list;
-    for (const auto& u : tr.unsupported) list += (list.empty() ? "" : ", ") + u;
-    error = fmt::format("no SPICE translation for: {}", list);
-    return std::nullopt;
-  }
-  if (std::string why = write_whole_file((fs::path(dir) / (tag + ".cir")).string(), tr.text);
-      !why.empty()) {
-    failure = {std::move(why), kOutputFailed};
-    return std::nullopt;
-  }
-  const NgspiceRun run =
-      run_ngspice(ngspice, dir, tag + ".cir", tag + ".raw", tag + ".log", o.timeout_seconds, stop);
-  PeerOutcome out;
-  out.peer.wall_seconds = run.wall_seconds;
-  out.peer.failed = run.failed;
-  out.peer.failure = run.failure;
-  out.peer.problems = run.problems;
-  if (run.data) out.data = renamed(*run.data, tr);
-  out.peer.points = static_cast<long>(out.data.points());
-  out.peer.t_end = out.data.time.empty() ? 0 : out.data.time.back();
-  if (!run.data && out.peer.failure.empty()) out.peer.failure = run.read_error;
-  if (out.data.time.empty()) out.peer.failed = true;
-  return out;
-}
-
-std::vector<SignalDiff> diffs(const Waveforms& ns, const Waveforms& ng,
-                              const std::vector<double>& grid,
-                              const std::set<std::string>& switching, double threshold) {
-  std::vector<SignalDiff> out;
-  if (grid.empty()) return out;
-  for (size_t k = 0; k < ns.names.size(); ++k) {
-    const auto j = ng.index(ns.names[k]);
-    if (!j) continue;
-    out.push_back(diff_signal(ns.names[k], ns.time, ns.columns[k], ng.time, ng.columns[*j], grid,
-                              switching.contains(ns.names[k]), threshold));
-  }
-  return out;
-}
-
-std::vector<double> grid_for(const Waveforms& ns, const Waveforms& ng, double h) {
-  if (ns.time.empty() || ng.time.empty()) return {};
-  return uniform_grid(std::max(ns.time.front(), ng.time.front()),
-                      std::min(ns.time.back(), ng.time.back()), h);
-}
-
-std::vector<std::string> default_plot_signals(const Waveforms& ns,
-                                              const std::set<std::string>& switching) {
-  std::vector<std::string> out;
-  int v = 0, i = 0;
-  for (const auto& n : ns.names) {
-    if (signal_kind(n) == SignalKind::kVoltage && v < 3) out.push_back(n), ++v;
-  }
-  for (const auto& n : ns.names)
-    if (switching.contains(n) && i < 2) out.push_back(n), ++i;
-  if (i == 0)
-    for (const auto& n : ns.names)
-      if (signal_kind(n) == SignalKind::kCurrent && i < 1) out.push_back(n), ++i;
-  return out;
-}
-
-// The viewer of both runs: nsspice's samples, and ngspice's interpolated (linearly) at their
-// times as "<signal> ngspice".
+// The viewer of both runs: the reference's samples, and the peer's interpolated (linearly) at
+// their times as "<signal> <peer>".
 int write_compare_view(const std::string& path, const CompareResult& r, const Waveforms& ns,
                        const Waveforms& ng, const std::vector<std::string>& signals) {
   Waveforms both;
@@ -170,29 +66,18 @@ int write_compare_view(const std::string& path, const CompareResult& r, const Wa
     both.columns.push_back(ns.columns[*a]);
     std::vector<double> resampled;
     resampled.reserve(ns.time.size());
-    for (double t : ns.time) {
-      const auto it = std::lower_bound(ng.time.begin(), ng.time.end(), t);
-      const auto k = static_cast<size_t>(it - ng.time.begin());
-      const auto& y = ng.columns[*b];
-      if (k == 0 || k >= ng.time.size()) {
-        resampled.push_back(y[std::min(k, y.size() - 1)]);
-        continue;
-      }
-      const double t0 = ng.time[k - 1], t1 = ng.time[k];
-      resampled.push_back(t1 > t0 ? y[k - 1] + (y[k] - y[k - 1]) * (t - t0) / (t1 - t0) : y[k]);
-    }
-    both.names.push_back(name + " ngspice");
+    for (double t : ns.time) resampled.push_back(interpolate(ng.time, ng.columns[*b], t));
+    both.names.push_back(name + " " + r.peer_label);
     both.columns.push_back(std::move(resampled));
   }
   std::vector<MeasureResult> measured = r.meas_nsspice;
   for (auto m : r.meas_ngspice) {
-    m.name += " (ngspice)";
+    m.name += " (" + r.peer_label + ")";
     measured.push_back(std::move(m));
   }
-  return write_view_file(
-      path, both, r.title,
-      fmt::format("{}: nsspice (ideal devices) and ngspice (diode {})", r.netlist, r.diode_model),
-      format_compare(r), measured);
+  return write_view_file(path, both, r.title,
+                         fmt::format("{}: {} and {}", r.netlist, r.ref_label, r.peer_label),
+                         format_compare(r), measured);
 }
 
 }  // namespace
@@ -200,208 +85,401 @@ int write_compare_view(const std::string& path, const CompareResult& r, const Wa
 std::string CompareOptions::validate() const {
   if (!(timeout_seconds > 0) || !std::isfinite(timeout_seconds))
     return fmt::format("--timeout {:g}: must be positive (seconds)", timeout_seconds);
+  if (!(stall_seconds > 0) || !std::isfinite(stall_seconds))
+    return fmt::format("--stall {:g}: must be positive (seconds)", stall_seconds);
   if (!(switch_threshold > 0 && switch_threshold < 1))
     return fmt::format("--switch-threshold {:g}: must be in (0, 1)", switch_threshold);
   if (grid && !(*grid > 0 && std::isfinite(*grid)))
     return fmt::format("--grid {:g}: must be positive (a step in seconds)", *grid);
+  if (startup && !(*startup >= 0 && std::isfinite(*startup)))
+    return fmt::format("--startup {:g}: must be >= 0 (seconds) or 'auto'", *startup);
   for (double n : sweep_n)
     if (!(n > 0) || !std::isfinite(n)) return fmt::format("--sweep-n {:g}: must be positive", n);
+  if (!models.empty() && models != "user" && models != "regularized")
+    return fmt::format("--models {}: must be 'user' or 'regularized'", models);
+  if (methods && !against.empty()) return "--methods and --against exclude each other";
+  if (sweep && (methods || !against.empty()))
+    return "--sweep-ideality runs ngspice: not with --methods or --against";
+  if (sweep && models == "user")
+    return "--sweep-ideality asks question 2 (regularized devices): not with --models user";
+  if (!map.empty() && against.empty())
+    return "--map renames the signals of --against FILE: give --against";
+  for (const auto& m : map)
+    if (!parse_map(m)) return fmt::format("--map '{}': expected FILE_NAME=NSSPICE_NAME", m);
   return translate.validate();
 }
 
-// The nsspice run's raw file, every write checked: "" or why it could not be written.
-std::string write_nsspice_raw(const std::string& path, const std::string& title,
-                              const Waveforms& ns) {
-  RawWriter raw(true);
-  if (!raw.open(path, title, ns.names)) return write_failure(path, errno);
-  std::vector<double> row(ns.names.size());
-  for (size_t i = 0; i < ns.points() && !raw.failed(); ++i) {
-    for (size_t k = 0; k < row.size(); ++k) row[k] = ns.columns[k][i];
-    raw.row(ns.time[i], row);
-  }
-  return raw.close() ? std::string() : write_failure(path, raw.error_number());
-}
+namespace {
 
-int compare_command(const CompareOptions& o) {
-  // SIGINT/SIGTERM stop nsspice's run after the current row, or ngspice (app/cli/interrupt.hpp).
-  const InterruptScope interrupt;
-  const std::function<bool()> stop = [&interrupt] { return interrupt.requested(); };
-  if (const std::string why = o.validate(); !why.empty()) {
-    print_error(why);
+// One compare, phase after phase; each phase returns 0 or the exit code to stop with.
+class CompareRun {
+ public:
+  CompareRun(const CompareOptions& o, const InterruptScope& interrupt)
+      : o_(o), interrupt_(interrupt), stop_([&interrupt] { return interrupt.requested(); }) {}
+
+  int run() {
+    for (auto phase : {&CompareRun::load, &CompareRun::reference, &CompareRun::choose_signals,
+                       &CompareRun::peer})
+      if (const int code = (this->*phase)(); code != 0) return code;
+    compare();
+    if (const int code = sweep(); code != 0) return code;
+    return finish();
+  }
+
+ private:
+  const CompareOptions& o_;
+  const InterruptScope& interrupt_;
+  std::function<bool()> stop_;
+  std::string ngspice_;
+  std::unique_ptr<LoadedNetlist> loaded_;
+  Question question_ = Question::kRegularized;
+  UserModels user_models_;
+  CompareResult r_;
+  Waveforms ns_, peer_;
+  Simulated sim_;
+  std::string dir_;
+  double load_seconds_ = 0;  // parse, flatten, elaborate
+  int code_ = 0;             // 3 (a file not written) before 2 (nsspice failed)
+  std::vector<MeasureSpec> specs_;
+  std::vector<std::string> plot_signals_, wanted_;
+  std::set<std::string> switching_;
+  TranslateOptions translate_;
+  AnalysisOptions analysis_;
+
+  // The netlist's transient into `w` (every signal), stopped by an interrupt.
+  Simulated run_into(Waveforms& w, const circuit::TransientOptions& options) const {
+    const circuit::Circuit& c = loaded_->circuit;
+    const circuit::Assembled assembled = circuit::assemble(c);
+    const circuit::SignalTable table = circuit::make_signals(c, assembled);
+    w.title = c.title;
+    w.names = table.names;
+    WaveformCollector collector(w);
+    return simulate(c, assembled, table, options, collector, {}, {}, stop_);
+  }
+  int load();
+  int reference();
+  int choose_signals();
+  int peer();
+  int ngspice_peer();
+  int file_peer();
+  int methods_peer();
+  void compare();
+  int sweep();
+  int finish();
+  int report();
+  LadderOptions ladder_options(const std::string& tag) const {
+    LadderOptions lo;
+    lo.ngspice = ngspice_;
+    lo.dir = dir_;
+    lo.tag = tag;
+    lo.timeout_seconds = o_.timeout_seconds;
+    lo.stall_seconds = o_.stall_seconds;
+    lo.t_start = r_.t_start;
+    lo.t_stop = r_.t_stop;
+    lo.escalate = o_.escalate;
+    lo.stop = stop_;
+    return lo;
+  }
+  int exit_code() const;
+};
+
+int CompareRun::load() {
+  const bool needs_ngspice = !o_.methods && o_.against.empty();
+  if (needs_ngspice) {
+    const auto found = find_executable(o_.ngspice);
+    if (!found) {
+      print_error(fmt::format(
+          "ngspice not found ('{}' is not on PATH): compare runs the real ngspice binary in "
+          "batch mode. Install it (Debian: apt-get install ngspice) or pass --ngspice "
+          "/path/to/ngspice",
+          o_.ngspice));
+      return kPeerMissing;
+    }
+    ngspice_ = *found;
+  }
+  const auto t0 = Clock::now();
+  loaded_ = load_netlist(o_.netlist);
+  load_seconds_ = seconds_since(t0);  // nsspice's wall time includes its parse
+  if (!loaded_) return kBadInput;
+  std::string error;
+  question_ = choose_question(o_, loaded_->circuit, error);
+  if (!error.empty()) {
+    print_error(error);
     return kBadInput;
   }
-  const auto ngspice = find_executable(o.ngspice);
-  if (!ngspice) {
-    print_error(fmt::format(
-        "ngspice not found ('{}' is not on PATH): compare runs the real ngspice binary in batch "
-        "mode. Install it (Debian: apt-get install ngspice) or pass --ngspice /path/to/ngspice",
-        o.ngspice));
-    return kPeerMissing;
+  r_.question = question_;
+  if (question_ == Question::kRegularized && has_spice_diodes(loaded_->circuit)) {
+    circuit::idealize_diodes(loaded_->circuit);
+    r_.idealized = true;
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto loaded = load_netlist(o.netlist);
-  if (!loaded) return kBadInput;
-  const circuit::Circuit& c = loaded->circuit;
+  if (question_ == Question::kUserModels && loaded_->parsed) {
+    netlist::SourceManager sources = loaded_->sources;
+    netlist::Diagnostics diags;
+    user_models_ = collect_user_models(netlist::flatten(*loaded_->parsed, sources, diags));
+  }
   circuit::TransientOptions overrides;
-  overrides.theta = o.theta;
-  overrides.h = o.step;
-  if (const std::string why = circuit::resolve_tran_settings(c, overrides).validate();
+  overrides.theta = o_.theta;
+  overrides.h = o_.step;
+  if (const std::string why =
+          circuit::resolve_tran_settings(loaded_->circuit, overrides).validate();
       !why.empty()) {
     print_error(why);
     return kBadInput;
   }
-  const circuit::Assembled assembled = circuit::assemble(c);
-  const circuit::SignalTable table = circuit::make_signals(c, assembled);
-  Waveforms ns;
-  ns.title = c.title;
-  ns.names = table.names;
-  WaveformCollector collector(ns);
-  const Simulated sim =
-      simulate(c, assembled, table, {.theta = o.theta, .h = o.step}, collector, {}, {}, stop);
-  CompareResult r;
-  r.netlist = o.netlist;
-  r.title = c.title.empty() ? o.netlist : c.title;
-  r.nsspice.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.nsspice.points = static_cast<long>(ns.points());
-  r.nsspice.t_end = sim.result.t_end;
-  r.nsspice.failed = !sim.result.ok;
-  r.nsspice.failure = sim.result.error;
-  r.h = sim.result.h;
-  r.theta = sim.result.theta;
-  r.diode_model = o.translate.diode_model;
-  r.switch_model = o.translate.switch_model;
-  r.options = o.translate.options;
+  return 0;
+}
 
-  const std::string dir =
-      o.out_dir.empty() ? fs::path(o.netlist).stem().string() + "-compare" : o.out_dir;
+int CompareRun::reference() {
+  const auto t0 = Clock::now();
+  const circuit::Circuit& c = loaded_->circuit;
+  sim_ = run_into(ns_, {.theta = o_.theta, .h = o_.step});
+  r_.netlist = o_.netlist;
+  r_.title = c.title.empty() ? o_.netlist : c.title;
+  r_.nsspice.wall_seconds =
+      question_ == Question::kMethods ? sim_.wall_seconds : load_seconds_ + seconds_since(t0);
+  r_.nsspice.points = static_cast<long>(ns_.points());
+  r_.nsspice.t_end = sim_.result.t_end;
+  r_.nsspice.failed = !sim_.result.ok;
+  r_.nsspice.failure = sim_.result.error;
+  r_.h = sim_.result.h;
+  r_.theta = sim_.result.theta;
+  r_.step_rule = sim_.result.step_rule;
+  r_.t_start = c.tran->tstart;
+  r_.t_stop = c.tran->tstop;
+  r_.diode_model = o_.translate.diode_model;
+  r_.switch_model = o_.translate.switch_model;
+  r_.options = o_.translate.options;
+  if (question_ == Question::kMethods) r_.ref_label = "θ-scheme";
+  dir_ = o_.out_dir.empty() ? fs::path(o_.netlist).stem().string() + "-compare" : o_.out_dir;
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  fs::create_directories(dir_, ec);
   if (ec) {
-    print_error(fmt::format("cannot create '{}': {}", dir, ec.message()));
+    print_error(fmt::format("cannot create '{}': {}", dir_, ec.message()));
     return kOutputFailed;
   }
-  int code = 0;  // 3 (a file not written) before 2 (nsspice failed) before 128 + signal
-  const std::string ns_raw = (fs::path(dir) / "nsspice.raw").string();
-  if (const std::string why = write_nsspice_raw(ns_raw, c.title, ns); why.empty()) {
-    r.files.push_back(ns_raw);
+  const std::string raw = (fs::path(dir_) / "nsspice.raw").string();
+  if (const std::string why = write_run_raw(raw, c.title, ns_); why.empty()) {
+    r_.files.push_back(raw);
   } else {
     print_error(why);
-    code = kOutputFailed;
+    code_ = kOutputFailed;
   }
+  return 0;
+}
 
-  // What the user asked for is checked before ngspice runs.
+// What the user asked for is checked before the other side runs.
+int CompareRun::choose_signals() {
+  auto measures = all_measures(*loaded_, o_.measures);
+  if (!measures) return kBadInput;
+  specs_ = std::move(*measures);
+  switching_ = switching_signals(loaded_->circuit);
+  plot_signals_ = split_signals(o_.signals);
+  wanted_ = plot_signals_;
+  for (const auto& spec : specs_) wanted_.insert(wanted_.end(), {spec.signal, spec.when_signal});
+  add_columns(ns_, differential_columns(wanted_, ns_.names));
+  if (plot_signals_.empty()) plot_signals_ = default_plot_signals(ns_, switching_);
+  for (const auto& s : plot_signals_)
+    if (!ns_.index(s)) {
+      print_error(fmt::format("unknown signal '{}' in --signals{}", s,
+                              netlist::did_you_mean(s, ns_.names)));
+      return kBadInput;
+    }
+  return 0;
+}
+
+int CompareRun::peer() {
+  analysis_.startup = o_.startup;
+  analysis_.grid = o_.grid;
+  analysis_.switch_threshold = o_.switch_threshold;
+  analysis_.switching = switching_;
+  analysis_.steady_signals = plot_signals_;
+  analysis_.period = source_period(loaded_->circuit, r_.t_stop - r_.t_start);
+  const int code = question_ == Question::kFile      ? file_peer()
+                   : question_ == Question::kMethods ? methods_peer()
+                                                     : ngspice_peer();
+  if (code == 0) add_columns(peer_, differential_columns(wanted_, peer_.names));
+  return code;
+}
+
+int CompareRun::ngspice_peer() {
+  translate_ = o_.translate;
+  translate_.tmax = ngspice_tmax(loaded_->circuit, sim_.result);
+  if (question_ == Question::kUserModels) translate_.user_models = &user_models_;
+  LadderError error;
+  auto side =
+      run_ngspice_peer(loaded_->circuit, translate_, ladder_options("ngspice"), !o_.quiet, error);
+  if (!side) {
+    print_error(error.message);
+    return error.code;
+  }
+  r_.notes = side->translation.notes;
+  r_.user_cards = side->translation.user_cards;
+  r_.regularized = side->translation.regularized;
+  r_.peer = std::move(side->run);
+  peer_ = std::move(side->data);
+  const Attempt& used = r_.peer.attempts[r_.peer.used_attempt];
+  for (const char* ext : {".cir", ".raw", ".log"})
+    r_.files.push_back((fs::path(dir_) / (used.files + ext)).string());
+  return 0;
+}
+
+int CompareRun::file_peer() {
+  r_.peer_label = "file";
+  r_.against = o_.against;
+  std::vector<std::pair<std::string, std::string>> map;
+  for (const auto& m : o_.map) map.push_back(*parse_map(m));
   std::string error;
-  auto measures_or = all_measures(*loaded, o.measures);
-  if (!measures_or) return kBadInput;
-  std::vector<MeasureSpec> specs = std::move(*measures_or);
-  const auto switching = switching_signals(c);
-  std::vector<std::string> plot_signals = split_signals(o.signals);
-  std::vector<std::string> wanted = plot_signals;
-  for (const auto& spec : specs) wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
-  add_columns(ns, differential_columns(wanted, ns.names));
-  if (plot_signals.empty()) plot_signals = default_plot_signals(ns, switching);
-  for (const auto& s : plot_signals)
-    if (!ns.index(s)) {
-      print_error(
-          fmt::format("unknown signal '{}' in --signals{}", s, netlist::did_you_mean(s, ns.names)));
-      return kBadInput;
-    }
-
-  Translation tr;
-  PeerError peer_error;
-  auto peer =
-      run_peer(c, o, *ngspice, dir, "ngspice", o.translate.diode_model, r.h, stop, tr, peer_error);
-  if (!peer) {
-    print_error(peer_error.message);
-    return peer_error.code;
+  auto file = read_peer_file(o_.against, ns_.names, map, error);
+  if (!file) {
+    print_error(fmt::format("--against: {}", error));
+    return kBadInput;
   }
-  r.notes = tr.notes;
-  r.ngspice = peer->peer;
-  Waveforms& ng = peer->data;
-  add_columns(ng, differential_columns(wanted, ng.names));
-  for (const char* f : {"ngspice.cir", "ngspice.raw", "ngspice.log"})
-    r.files.push_back((fs::path(dir) / f).string());
+  r_.unmatched_peer = file->unmatched;
+  r_.peer = file_peer_run(*file, o_.against, r_.t_stop, r_.notes);
+  peer_ = std::move(file->data);
+  return 0;
+}
 
-  const double h = o.grid.value_or(r.h);
-  r.grid = grid_for(ns, ng, h);
-  r.diffs = diffs(ns, ng, r.grid, switching, o.switch_threshold);
+int CompareRun::methods_peer() {
+  r_.peer_label = "event";
+  circuit::TransientOptions event_options;
+  event_options.theta = o_.theta;
+  event_options.method = circuit::TranMethod::kEvent;
+  const Simulated event = run_into(peer_, event_options);
+  r_.peer.wall_seconds = event.wall_seconds;
+  r_.peer.points = static_cast<long>(peer_.points());
+  r_.peer.t_end = event.result.t_end;
+  r_.peer.failed = !event.result.ok || event.result.t_end < r_.t_stop * (1 - 1e-9);
+  r_.peer.failure = event.result.ok ? "stopped" : event.result.error;
+  const std::string raw = (fs::path(dir_) / "event.raw").string();
+  if (const std::string why = write_run_raw(raw, peer_.title, peer_); why.empty())
+    r_.files.push_back(raw);
+  else
+    print_error(why), code_ = kOutputFailed;
+  return 0;
+}
 
-  r.meas_nsspice = measure(specs, ns);
-  r.meas_ngspice = measure(specs, ng);
+void CompareRun::compare() {
+  analyse(r_, ns_, peer_, analysis_);
+  r_.meas_nsspice = measure(specs_, ns_);
+  r_.meas_ngspice = measure(specs_, peer_);
+}
 
-  if (o.sweep && !interrupt.requested()) {
-    auto base = SpiceParams::parse(o.translate.diode_model, error);
-    if (!base) {
-      print_error("--diode-model " + error);
-      return kBadInput;
-    }
-    for (double n : o.sweep_n) {
-      if (interrupt.requested()) break;
-      SpiceParams m = *base;
-      m.set("n", n);
-      Translation t;
-      auto p = run_peer(c, o, *ngspice, dir, fmt::format("sweep_n{}", n), m.str(), r.h, stop, t,
-                        peer_error);
-      if (!p) {
-        print_error(peer_error.message);
-        return peer_error.code;
-      }
-      add_columns(p->data, differential_columns(wanted, p->data.names));
-      SweepRow row{n, m.str(), p->peer, {}};
-      row.diffs = diffs(ns, p->data, grid_for(ns, p->data, h), switching, o.switch_threshold);
-      std::erase_if(row.diffs, [&](const SignalDiff& d) {
-        return std::find(plot_signals.begin(), plot_signals.end(), d.name) == plot_signals.end();
-      });
-      r.sweep.push_back(std::move(row));
-    }
+int CompareRun::sweep() {
+  if (!o_.sweep || interrupt_.requested()) return 0;
+  std::string error;
+  auto base = SpiceParams::parse(o_.translate.diode_model, error);
+  if (!base) {
+    print_error("--diode-model " + error);
+    return kBadInput;
   }
+  for (double n : o_.sweep_n) {
+    if (interrupt_.requested()) break;
+    SpiceParams m = *base;
+    m.set("n", n);
+    TranslateOptions to = translate_;
+    to.diode_model = m.str();
+    LadderError failure;
+    auto side = run_ngspice_peer(loaded_->circuit, to, ladder_options(fmt::format("sweep_n{}", n)),
+                                 !o_.quiet, failure);
+    if (!side) {
+      print_error(failure.message);
+      return failure.code;
+    }
+    add_columns(side->data, differential_columns(wanted_, side->data.names));
+    SweepRow row{n, m.str(), std::move(side->run), {}};
+    row.diffs = sweep_diffs(r_, ns_, side->data, plot_signals_, analysis_);
+    r_.sweep.push_back(std::move(row));
+  }
+  return 0;
+}
 
-  if (r.nsspice.failed && code == 0) code = kSimulationFailed;
-  const std::string plot = o.plot.empty() ? (fs::path(dir) / "compare.png").string() : o.plot;
+int CompareRun::exit_code() const {
+  if (code_ != 0) return code_;
+  if (r_.nsspice.failed) return kSimulationFailed;
+  if (const int signal = interrupt_.signal(); signal != 0) return interrupted_exit_code(signal);
+  const bool sweep_failed = std::any_of(r_.sweep.begin(), r_.sweep.end(),
+                                        [](const SweepRow& row) { return row.ngspice.failed; });
+  if (r_.peer.failed && question_ == Question::kMethods) return kSimulationFailed;
+  return r_.peer.failed || sweep_failed ? kPeerFailed : 0;
+}
+
+int CompareRun::finish() {
+  r_.verdict = verdict_line(r_);
+  const std::string plot = o_.plot.empty() ? (fs::path(dir_) / "compare.png").string() : o_.plot;
   // An interrupted compare is not plotted: the user asked it to stop.
-  if (ng.points() > 0 && ns.points() > 0 && !interrupt.requested()) {
-    if (auto why = write_compare_plot(r, ns, ng, plot_signals, plot, o.t_from, o.t_to);
+  if (peer_.points() > 0 && ns_.points() > 0 && !interrupt_.requested()) {
+    if (auto why = write_compare_plot(r_, ns_, peer_, plot_signals_, plot, o_.t_from, o_.t_to);
         !why.empty()) {
       print_error(fmt::format("plot '{}': {}", plot, why));
-      code = code ? code : kOutputFailed;
+      code_ = code_ ? code_ : kOutputFailed;
     } else {
-      r.files.push_back(plot);
+      r_.files.push_back(plot);
     }
   }
-  if (!r.sweep.empty() && !interrupt.requested()) {
-    const std::string sweep_plot = (fs::path(dir) / "sweep.png").string();
-    if (auto why = write_sweep_plot(r, plot_signals, sweep_plot); why.empty())
-      r.files.push_back(sweep_plot);
+  if (!r_.sweep.empty() && !interrupt_.requested()) {
+    const std::string sweep_plot = (fs::path(dir_) / "sweep.png").string();
+    if (auto why = write_sweep_plot(r_, plot_signals_, sweep_plot); why.empty())
+      r_.files.push_back(sweep_plot);
     else
       print_error(fmt::format("plot '{}': {}", sweep_plot, why));
   }
-  const std::string json = o.json.empty() ? (fs::path(dir) / "compare.json").string() : o.json;
-  if (std::string why = write_whole_file(json, compare_json(r)); why.empty()) {
-    r.files.push_back(json);
+  const std::string json = o_.json.empty() ? (fs::path(dir_) / "compare.json").string() : o_.json;
+  if (std::string why = write_whole_file(json, compare_json(r_)); why.empty()) {
+    r_.files.push_back(json);
   } else {
     print_error(why);
-    code = kOutputFailed;
+    code_ = kOutputFailed;
   }
-  if (!o.view.empty() || o.view_default) {
-    const std::string view = o.view.empty() ? (fs::path(dir) / "compare.html").string() : o.view;
-    const int view_code = write_compare_view(view, r, ns, ng, plot_signals);
-    if (view_code == 0) r.files.push_back(view);
-    code = code ? code : view_code;
+  if (!o_.view.empty() || o_.view_default) {
+    const std::string view = o_.view.empty() ? (fs::path(dir_) / "compare.html").string() : o_.view;
+    const int view_code = write_compare_view(view, r_, ns_, peer_, plot_signals_);
+    if (view_code == 0) r_.files.push_back(view);
+    code_ = code_ ? code_ : view_code;
   }
-  if (!o.quiet) fmt::print("{}", format_compare(r));
-  // -q silences the report, never the measurements asked for.
-  if (o.quiet && !r.meas_nsspice.empty())
-    fmt::print("nsspice\n{}ngspice\n{}", format_measures(r.meas_nsspice),
-               format_measures(r.meas_ngspice));
-  if (r.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r.nsspice.failure));
-  if (const int signal = interrupt.signal(); signal != 0) {
+  return report();
+}
+
+int CompareRun::report() {
+  if (!o_.quiet) fmt::print("{}", format_compare(r_));
+  // -q silences the report, never the measurements asked for, nor the verdict.
+  if (o_.quiet && !r_.meas_nsspice.empty())
+    fmt::print("{}\n{}{}\n{}", r_.ref_label, format_measures(r_.meas_nsspice), r_.peer_label,
+               format_measures(r_.meas_ngspice));
+  if (o_.quiet) fmt::print("verdict: {}\n", r_.verdict);
+  if (r_.nsspice.failed) print_error(fmt::format("nsspice stopped: {}", r_.nsspice.failure));
+  if (const int signal = interrupt_.signal(); signal != 0) {
     fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows{} ({})\n",
-               sim.t_last, ns_raw, ns.points(), r.ngspice.failed ? "; " + r.ngspice.failure : "",
-               signal_name(signal));
-    if (code == 0) code = interrupted_exit_code(signal);
+               sim_.t_last, (fs::path(dir_) / "nsspice.raw").string(), ns_.points(),
+               r_.peer.failed ? "; " + r_.peer.failure : "", signal_name(signal));
+  } else if (r_.peer.failed) {
+    print_error(fmt::format("{} did not reach TSTOP = {}: {}{} ({}); {}", r_.peer_label,
+                            eng(r_.t_stop, "s"), stopped_text(r_.peer),
+                            r_.peer.attempts.size() > 1 ? fmt::format(" in the best of {} attempts",
+                                                                      r_.peer.attempts.size())
+                                                        : "",
+                            r_.peer.failure,
+                            r_.has_window() ? "the comparison covers only the time both reached"
+                                            : "there is nothing to compare"));
   }
-  return code;
+  for (const auto& row : r_.sweep)
+    if (row.ngspice.failed && !interrupt_.requested())
+      print_error(fmt::format("--sweep-ideality: ngspice did not reach TSTOP for N = {:g}: {}",
+                              row.n, row.ngspice.failure));
+  return exit_code();
+}
+
+}  // namespace
+
+int compare_command(const CompareOptions& o) {
+  // SIGINT/SIGTERM stop nsspice's run after the current row, or ngspice (app/cli/interrupt.hpp).
+  const InterruptScope interrupt;
+  if (const std::string why = o.validate(); !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
+  CompareRun run(o, interrupt);
+  return run.run();
 }
 
 }  // namespace nsspice::app

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "app/cli/pss_command.hpp"
 #include "app/cli/run_command.hpp"
 #include "app/cli/simulation.hpp"
+#include "app/cli/switching_ac_command.hpp"
 #include "app/cli/view_command.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "app/sweep/mpi_runs.hpp"
@@ -231,14 +233,16 @@ CLI::App* add_view(CLI::App& app, nsspice::app::ViewOptions& view) {
 
 struct CompareCli {
   CompareOptions cmp;
-  double theta = 0, step = 0, grid = 0;
-  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *view_opt = nullptr;
+  double theta = 0, step = 0, grid = 0, startup = 0;
+  CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *view_opt = nullptr,
+              *startup_opt = nullptr;
   CompareOptions options() const {
     CompareOptions o = cmp;
     o.view_default = view_opt->count() > 0 && o.view.empty();
     if (*theta_opt) o.theta = theta;
     if (*step_opt) o.step = step;
     if (*grid_opt) o.grid = grid;
+    if (*startup_opt && startup >= 0) o.startup = startup;  // -1: auto
     return o;
   }
 };
@@ -246,10 +250,42 @@ struct CompareCli {
 CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   CompareOptions& cmp = c.cmp;
   CLI::App* ccmd = app.add_subcommand(
-      "compare", "run nsspice and ngspice (regularized models) on the netlist and compare");
+      "compare",
+      "run nsspice and ngspice (your SPICE models, or regularized devices) on the netlist and "
+      "compare; or compare with a waveform file (--against) or nsspice's event mode (--methods)");
   ccmd->add_option("netlist", cmp.netlist, "SPICE-like netlist (.cir)")->required();
   ccmd->add_option("-d,--dir", cmp.out_dir,
                    "directory for the files written (default: <netlist>-compare)");
+  ccmd->add_option("--models", cmp.models,
+                   "what ngspice runs: 'user' (the netlist's own SPICE models; the default when "
+                   "it has any) or 'regularized' (every device regularized)");
+  ccmd->add_option("--against", cmp.against,
+                   "compare with this waveform file instead of running ngspice (ngspice or "
+                   "LTspice .raw, CSV with a time column)");
+  ccmd->add_option("--map", cmp.map,
+                   "a signal of --against FILE and its nsspice name, e.g. 'Ix(U1:1)=i(m1)' "
+                   "(repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  ccmd->add_flag("--methods", cmp.methods,
+                 "compare nsspice's theta-scheme with its event mode on the netlist");
+  ccmd->add_flag("!--no-escalate", cmp.escalate,
+                 "run ngspice once, without the escalation ladder (METHOD=GEAR, ITL4, RSHUNT, "
+                 "TMAX, GMIN, tolerances)");
+  c.startup_opt = ccmd->add_option_function<std::string>(
+      "--startup",
+      [&c](const std::string& text) {
+        if (text == "auto") {
+          c.startup = -1;
+          return;
+        }
+        const auto v = nsspice::netlist::parse_spice_number(text);
+        if (!v || !(*v >= 0))
+          throw CLI::ValidationError("--startup", "expected seconds >= 0 or 'auto'");
+        c.startup = *v;
+      },
+      "start-up left out of the errors [s], or 'auto' (default: the later of 1 % of "
+      "the run and the first switching instant, at most 10 %)");
   ccmd->add_option("--diode-model", cmp.translate.diode_model,
                    "SPICE diode parameters replacing each ideal diode")
       ->capture_default_str();
@@ -263,7 +299,13 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   ccmd->add_option("--spice-options", cmp.translate.options, "ngspice's .options line")
       ->capture_default_str();
   ccmd->add_option("--ngspice", cmp.ngspice, "the ngspice executable")->capture_default_str();
-  ccmd->add_option("--timeout", cmp.timeout_seconds, "seconds before ngspice is stopped")
+  ccmd->add_option("--timeout", cmp.timeout_seconds,
+                   "seconds before an ngspice attempt is stopped (a timeout ends the ladder)")
+      ->transform(kSpiceNumber)
+      ->capture_default_str();
+  ccmd->add_option("--stall", cmp.stall_seconds,
+                   "seconds an ngspice attempt may go on without its time advancing by 1e-4 of "
+                   "the run before it is stopped (and the ladder escalates)")
       ->transform(kSpiceNumber)
       ->capture_default_str();
   ccmd->add_option("--plot", cmp.plot, "overlay plot (default: <dir>/compare.png)");
@@ -287,7 +329,9 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
                    "switching = |i| crossing this fraction of the current's peak")
       ->transform(kSpiceNumber)
       ->capture_default_str();
-  c.grid_opt = ccmd->add_option("--grid", c.grid, "common grid step (default: nsspice's step)")
+  c.grid_opt = ccmd->add_option("--grid", c.grid,
+                                "a uniform common time base of this step (default: both runs' "
+                                "samples)")
                    ->transform(kSpiceNumber);
   c.theta_opt = ccmd->add_option("--theta", c.theta, "nsspice's theta")->transform(kSpiceNumber);
   c.step_opt = ccmd->add_option("--step", c.step, "nsspice's step (ngspice's TMAX)")
@@ -295,6 +339,16 @@ CLI::App* add_compare(CLI::App& app, CompareCli& c) {
   add_window(ccmd, cmp.t_from, cmp.t_to);
   ccmd->add_flag("-q,--quiet", cmp.quiet, "no report on stdout");
   return ccmd;
+}
+
+// -o, --format, --save, --plot, --show of the pss and ac commands.
+void add_pss_files(CLI::App* cmd, RunOptions& run, const char* output_help, const char* plot_help) {
+  cmd->add_option("-o,--output", run.output, output_help);
+  cmd->add_option("--format", run.format, "csv, raw (binary) or rawascii")
+      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
+  cmd->add_option("--save", run.save, "signals written, comma separated (default: all)");
+  cmd->add_option("--plot", run.plot, plot_help);
+  cmd->add_flag("--show", run.show, "also open the plot in a window");
 }
 
 CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
@@ -305,19 +359,65 @@ CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
       ->required()
       ->transform(kSpiceNumber);
   cmd->add_option("--periods", p.periods, "periods written (default 1)");
-  cmd->add_option("--steps", p.steps, "steps per period (default: T / .tran step, else 1000)");
+  cmd->add_option("--map", p.map,
+                  "the period map: event (located switching, exact Jacobian; default) or theta "
+                  "(fixed-step theta-scheme, finite-difference Jacobian)");
+  cmd->add_option("--steps", p.steps,
+                  "steps per period (default: event map 200; theta map T / .tran step, else "
+                  "1000)");
+  cmd->add_flag("--fd-jacobian", p.finite_difference,
+                "event map: the finite-difference Jacobian instead of the exact one");
   cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
   cmd->add_option("--compare-transient", p.compare_transient,
                   "also run the plain transient up to N periods: periods and time to settle");
-  cmd->add_option("-o,--output", p.run.output, "waveform file: .csv or .raw");
-  cmd->add_option("--format", p.run.format, "csv, raw (binary) or rawascii")
-      ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
-  cmd->add_option("--save", p.run.save, "signals written, comma separated (default: all)");
-  cmd->add_option("--plot", p.run.plot, "also write a plot (.png, .svg or .pdf)");
-  cmd->add_flag("--show", p.run.show, "also open the plot in a window");
+  add_pss_files(cmd, p.run, "waveform file: .csv or .raw",
+                "also write a plot (.png, .svg or .pdf)");
   cmd->add_option("--meas", p.run.measures, "a measurement over the periods written (as for run)")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
+  return cmd;
+}
+
+CLI::App* add_switching_ac(CLI::App& app, nsspice::app::SwitchingAcCommandOptions& s) {
+  CLI::App* cmd = app.add_subcommand(
+      "ac",
+      "small-signal response of a switching circuit about its periodic steady state "
+      "(docs/analyses.md)");
+  nsspice::app::PssCommandOptions& p = s.pss;
+  cmd->add_option("netlist", p.run.netlist, "SPICE-like netlist (.cir)")->required();
+  cmd->add_option("--period", p.period, "the period T in seconds (the sources' period)")
+      ->required()
+      ->transform(kSpiceNumber);
+  cmd->add_option("--inject", s.inject, "the perturbed source (a V or I source)")->required();
+  cmd->add_option_function<std::vector<std::string>>(
+         "--freq",
+         [&s](const std::vector<std::string>& v) {
+           const auto f1 = nsspice::netlist::parse_spice_number(v[0]);
+           const auto f2 = nsspice::netlist::parse_spice_number(v[1]);
+           const auto n = nsspice::netlist::parse_spice_number(v[2]);
+           if (!f1 || !f2 || !n || *n != std::floor(*n))
+             throw CLI::ValidationError("--freq", "expected FSTART FSTOP POINTS, e.g. 100 50k 50");
+           s.fstart = *f1;
+           s.fstop = *f2;
+           s.points = static_cast<long>(*n);
+         },
+         "FSTART FSTOP POINTS: the frequencies (log spaced; --lin: linear)")
+      ->expected(3)
+      ->required();
+  cmd->add_flag("--lin", s.linear, "linear frequency spacing");
+  cmd->add_flag("--loop-gain", s.loop_gain,
+                "also the loop gain -v(n-)/v(n+) of the injection source (in series with the "
+                "loop, + toward the controller input)");
+  cmd->add_option("--check-transient", s.check,
+                  "compare K frequencies with a transient with a sine injected (brute force)");
+  cmd->add_option("--check-amplitude", s.check_amplitude,
+                  "the check's sine amplitude (default 1e-3 of the source's peak, at least 1e-3)")
+      ->transform(kSpiceNumber);
+  cmd->add_option("--map", p.map, "the period map of the PSS: event (required for the AC)");
+  cmd->add_option("--steps", p.steps, "Radau steps per period (default 200)");
+  cmd->add_option("--warmup", p.warmup, "transient periods before Newton (default 5)");
+  add_pss_files(cmd, p.run, "file: .csv or .raw", "also write a Bode plot (.png, .svg or .pdf)");
   cmd->add_flag("-q,--quiet", p.run.quiet, "no report");
   return cmd;
 }
@@ -394,8 +494,11 @@ int main(int argc, char** argv) {
                     "every SPICE diode the ideal one (.options idealize)");
   nsspice::app::PssCommandOptions pss;
   CLI::App* pss_cmd = add_pss(app, pss);
+  nsspice::app::SwitchingAcCommandOptions switching_ac;
+  CLI::App* ac_cmd = add_switching_ac(app, switching_ac);
   if (const auto code = parse(app, argc, argv)) return *code;
   if (*pss_cmd) return check_stdout(nsspice::app::pss_command(pss));
+  if (*ac_cmd) return check_stdout(nsspice::app::switching_ac_command(switching_ac));
   if (*models_cmd) return check_stdout(nsspice::app::models_command(models));
   if (*run_cmd) return run_main(run, argc, argv);
   if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));

@@ -23,21 +23,15 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::string format_multiplier(std::complex<double> mu) {
+  if (std::abs(mu.imag()) <= 1e-9 * std::abs(mu)) return fmt::format("{:.4g}", mu.real());
+  return fmt::format("{:.4g}{:+.4g}j", mu.real(), mu.imag());
+}
+
 void report(const PssCommandOptions& o, const circuit::PssResult& r, double wall,
             const RunFiles& files, long transient_periods, double transient_wall) {
   if (o.run.quiet) return;
-  fmt::print("periodic steady state: T = {:g} s, h = {:.4g} s (theta {:g})\n", o.period, r.h,
-             r.theta);
-  fmt::print("  {:<22} {}\n", "Newton iterations", r.newton_iterations);
-  std::string history;
-  for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
-  fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
-  fmt::print("  {:<22} {:.3g}\n", "final periodicity", r.residual);
-  fmt::print(
-      "  {:<22} {} (warm-up {}, finite-difference Jacobian columns, line search, {} of "
-      "plain transient, checks)\n",
-      "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
-  fmt::print("  {:<22} {:.3g} s\n", "time", wall);
+  print_pss_summary(o, r, wall);
   if (o.compare_transient > 0) {
     if (transient_periods > 0)
       fmt::print("  {:<22} {} periods in {:.3g} s ({:.1f}x the PSS time)\n", "transient to settle",
@@ -71,6 +65,65 @@ bool bind_measures(const PssCommandOptions& o, const LoadedNetlist& loaded,
 
 }  // namespace
 
+std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::string& error) {
+  circuit::PssOptions options;
+  options.period = o.period;
+  options.steps_per_period = o.steps;
+  options.warmup_periods = o.warmup;
+  options.finite_difference = o.finite_difference;
+  if (o.map == "event") {
+    options.map = circuit::PssMap::kEvent;
+  } else if (o.map == "theta") {
+    options.map = circuit::PssMap::kTheta;
+  } else {
+    error = fmt::format("--map {}: expected event or theta", o.map);
+    return std::nullopt;
+  }
+  if (o.steps < 0) {
+    error = fmt::format("--steps {}: must be >= 1", o.steps);
+    return std::nullopt;
+  }
+  if (error = options.validate(); !error.empty()) return std::nullopt;
+  return options;
+}
+
+std::string pss_failure_text(const circuit::PssResult& r) {
+  return fmt::format("no periodic steady state ({}): {}", circuit::to_string(r.failure), r.error);
+}
+
+void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, double wall) {
+  if (r.map == circuit::PssMap::kEvent)
+    fmt::print(
+        "periodic steady state: T = {:g} s, event map (Radau IIA, h = {:.4g} s, switching "
+        "instants located)\n",
+        o.period, r.h);
+  else
+    fmt::print("periodic steady state: T = {:g} s, theta map (h = {:.4g} s, theta {:g})\n",
+               o.period, r.h, r.theta);
+  fmt::print("  {:<22} {} ({} Jacobian)\n", "Newton iterations", r.newton_iterations,
+             r.exact_jacobian ? "exact" : "finite-difference");
+  if (r.jacobian_fallbacks > 0)
+    fmt::print("  {:<22} {} Jacobian{} by finite differences instead: {}\n", "note",
+               r.jacobian_fallbacks, r.jacobian_fallbacks == 1 ? "" : "s", r.fallback_reason);
+  std::string history;
+  for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
+  fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
+  fmt::print("  {:<22} {:.3g}\n", "final periodicity", r.residual);
+  std::string mu;
+  for (size_t k = 0; k < r.multipliers.size() && k < 4; ++k)
+    mu += (k ? ", " : "") + format_multiplier(r.multipliers[k]);
+  if (!r.multipliers.empty())
+    fmt::print("  {:<22} {}{} (largest |mu| {:.4g}: {})\n", "Floquet multipliers", mu,
+               r.multipliers.size() > 4 ? ", ..." : "", std::abs(r.multipliers[0]),
+               std::abs(r.multipliers[0]) < 1 ? "stable" : "unstable");
+  if (r.transient_estimate > 0)
+    fmt::print("  {:<22} about {:g} periods to 1e-9 from the initial point (by the largest |mu|)\n",
+               "a transient needs", r.transient_estimate);
+  fmt::print("  {:<22} {} (warm-up {}, Jacobians, line search, {} of plain transient, checks)\n",
+             "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
+  fmt::print("  {:<22} {:.3g} s\n", "time", wall);
+}
+
 int pss_command(const PssCommandOptions& o) {
   const auto loaded = load_netlist(o.run.netlist, false);
   if (!loaded) return kBadInput;
@@ -80,11 +133,7 @@ int pss_command(const PssCommandOptions& o) {
   std::string error;
   const auto files = run_files(o.run, *loaded, error);
   const auto columns = files ? chosen_signals(o.run, *loaded, signals.names, error) : std::nullopt;
-  circuit::PssOptions options;
-  options.period = o.period;
-  options.steps_per_period = o.steps;
-  options.warmup_periods = o.warmup;
-  if (error.empty()) error = options.validate();
+  const auto options = pss_options(o, error);
   if (error.empty() && o.periods < 1) error = fmt::format("--periods {}: must be >= 1", o.periods);
   if (!error.empty()) {
     print_error(error);
@@ -92,23 +141,20 @@ int pss_command(const PssCommandOptions& o) {
   }
   MeasureSet measures;
   if (!bind_measures(o, *loaded, signals.names, measures)) return kBadInput;
-  if (c.method == circuit::TranMethod::kEvent)
-    fmt::print(stderr,
-               "nsspice: note: .options method=event: the PSS shoots with the map of the "
-               "fixed-step theta-scheme\n");
   const auto start = std::chrono::steady_clock::now();
-  const circuit::PssResult r = circuit::periodic_steady_state(c, a, options);
+  const circuit::PssResult r = circuit::periodic_steady_state(c, a, *options);
   const double wall = seconds_since(start);
   if (!r.ok) {
-    print_error(fmt::format("no periodic steady state: {}", r.error));
+    print_error(pss_failure_text(r));
     return kSimulationFailed;
   }
   long transient_periods = -1;
   double transient_wall = 0;
   if (o.compare_transient > 0) {
-    options.max_transient_periods = o.compare_transient;
+    circuit::PssOptions count = *options;
+    count.max_transient_periods = o.compare_transient;
     const auto t0 = std::chrono::steady_clock::now();
-    transient_periods = circuit::periods_to_settle(c, a, options);
+    transient_periods = circuit::periods_to_settle(c, a, count);
     transient_wall = seconds_since(t0);
   }
   std::vector<std::string> names;
@@ -127,7 +173,7 @@ int pss_command(const PssCommandOptions& o) {
     (signal_kind(n) == SignalKind::kCurrent ? amps : volts).series.push_back({n, {}, {}});
   std::vector<double> all, values(columns->size());
   const bool ran = circuit::run_periods(
-      c, a, r, o.period, o.periods,
+      c, a, r, *options, o.periods,
       [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
         signals.evaluate(x, l, all);
         measures.feed(t, all);

@@ -4,19 +4,35 @@
 // measured by the netlist's .meas cards and --meas,
 // with the Newton iterations and, with --compare-transient N, the periods and the time a
 // transient needs to reach the same periodicity.
+#include <optional>
+#include <string>
+
 #include "app/cli/run_command.hpp"
+#include "circuit/pss.hpp"
 
 namespace nsspice::app {
 
 struct PssCommandOptions {
-  RunOptions run;              // netlist, -o, --format, --save, --plot, --show, --meas, -q
-  double period = 0;           // T [s]
-  int periods = 1;             // periods written
-  long steps = 0;              // steps per period (0: from the .tran step, else 1000)
-  int warmup = 5;              // warm-up periods before Newton
-  long compare_transient = 0;  // > 0: also iterate the plain transient up to this many periods
+  RunOptions run;                  // netlist, -o, --format, --save, --plot, --show, --meas, -q
+  double period = 0;               // T [s]
+  int periods = 1;                 // periods written
+  std::string map = "event";       // the period map: event (exact Jacobian) or theta
+  long steps = 0;                  // steps per period (0: event map 200; theta map T/.tran step,
+                                   // else 1000)
+  bool finite_difference = false;  // event map: the finite-difference Jacobian
+  int warmup = 5;                  // warm-up periods before Newton
+  long compare_transient = 0;      // > 0: also iterate the plain transient up to this many periods
 };
 
 int pss_command(const PssCommandOptions& options);
+
+// The shooting options of the command line; nullopt with `error` for a bad one.
+std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& options,
+                                               std::string& error);
+// "no periodic steady state (cause): ..." for a failed PSS.
+std::string pss_failure_text(const circuit::PssResult& result);
+// The report's lines on the orbit: map, Newton iterations, periodicity, multipliers, periods.
+void print_pss_summary(const PssCommandOptions& options, const circuit::PssResult& result,
+                       double wall);
 
 }  // namespace nsspice::app

@@ -262,9 +262,10 @@ Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& 
   DerivedSink with_derived(sink, plan.output.derived);
   // Everything downstream of the signal values runs on a second thread, overlapped with the
   // stepping; the stepping evaluates only the signals read downstream.
-  const bool subset = plan.output.subset();
+  // (The rate signals are never among the full evaluation's: a plan that reads one is a subset.)
+  const bool subset = plan.output.subset() || plan.output.signal_count > signals.names.size();
   AsyncSink async(with_derived, subset ? plan.output.needed : std::vector<size_t>(),
-                  signals.names.size());
+                  plan.output.signal_count);
   Progress progress(circuit.tran->tstop, progress_bar);
   Simulated sim = simulate(
       circuit, assembled, signals, plan.overrides, async, [&](double t) { progress.update(t); },
@@ -381,7 +382,7 @@ int run_command(const RunOptions& o) {
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
   // Everything the user asked for is merged and checked before anything is written.
-  auto plan = make_run_plan(o, *loaded, signals.names, error);
+  auto plan = make_run_plan(o, *loaded, signals.names, error, signals.rate_names);
   if (!plan) {
     print_error(error);
     return kBadInput;
@@ -436,7 +437,7 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
   const circuit::Circuit& circuit = loaded.circuit;
   const circuit::Assembled assembled = circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
-  auto plan = make_run_plan(o, loaded, signals.names, out.message);
+  auto plan = make_run_plan(o, loaded, signals.names, out.message, signals.rate_names);
   if (!plan) {
     out.code = kBadInput;
     return out;

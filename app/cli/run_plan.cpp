@@ -81,15 +81,14 @@ OutputRequest output_request(const RunOptions& o, const LoadedNetlist& loaded,
 std::pair<double, std::string> expected_rows(const RunPlan& plan) {
   const circuit::TranSettings& t = plan.tran;
   const double span = t.tstop - t.tstart;
-  const bool adaptive = t.step <= 0 && t.stepping.adaptive;
   double every = 0;
   std::string what;
   if (plan.grid) {
     every = *plan.grid;
     what = "--grid step";
-  } else if (plan.event_driven || adaptive) {
-    every = t.tstep;
-    what = ".tran TSTEP (the print interval)";
+  } else if (plan.event_driven || t.adaptive) {
+    every = t.output_step;
+    what = t.tstep > 0 ? ".tran TSTEP (the print interval)" : "print interval (a 1000th of the run)";
   } else {
     every = t.h;
     what = t.step > 0 ? "fixed step" : ".tran step";
@@ -133,7 +132,9 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
                                            const std::vector<std::string>& signal_names,
                                            std::string& error) {
   OutputPlan p;
-  p.signal_count = signal_names.size();
+  std::vector<std::string> names = signal_names;
+  names.insert(names.end(), request.rate_names.begin(), request.rate_names.end());
+  p.signal_count = names.size();
   // Differential voltages v(a,b), element currents i(X) and powers p(X) asked for anywhere
   // become extra columns.
   std::vector<std::string> wanted = split_signals(request.save + "," + request.signals);
@@ -141,16 +142,16 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
     for (auto& name : split_signals(panel)) wanted.push_back(std::move(name));
   for (const auto& spec : request.measures)
     wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
-  p.derived = request.circuit != nullptr ? derived_columns(wanted, signal_names, *request.circuit)
-                                         : differential_columns(wanted, signal_names);
-  p.all_names = signal_names;
+  p.derived = request.circuit != nullptr ? derived_columns(wanted, names, *request.circuit)
+                                         : differential_columns(wanted, names);
+  p.all_names = names;
   for (const auto& d : p.derived) p.all_names.push_back(d.name);
 
   if (!request.save.empty()) {
     auto idx = select_signals(split_signals(request.save), p.all_names, request.save_option, error);
     if (!idx) return std::nullopt;
     p.columns = std::move(*idx);
-  } else {
+  } else {  // every signal, not the rates
     for (size_t k = 0; k < signal_names.size(); ++k) p.columns.push_back(k);
   }
   // The plot: --panel, else --signals, else the netlist's .print/.save/.probe signals, else the
@@ -174,7 +175,8 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
 
 std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& loaded,
                                      const std::vector<std::string>& signal_names,
-                                     std::string& error) {
+                                     std::string& error,
+                                     const std::vector<std::string>& rate_names) {
   RunPlan plan;
   plan.overrides = {.theta = o.theta, .h = o.step};
   if (!parse_choices(o, plan.overrides, error)) return std::nullopt;
@@ -199,9 +201,10 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
   if (!files) return std::nullopt;
   plan.plot_path = files->plot_path;
   plan.plotting = !plan.plot_path.empty() || o.show;
-  auto output =
-      make_output_plan(output_request(o, loaded, signal_names, std::move(measures), plan.plotting),
-                       signal_names, error);
+  OutputRequest request =
+      output_request(o, loaded, signal_names, std::move(measures), plan.plotting);
+  request.rate_names = rate_names;
+  auto output = make_output_plan(request, signal_names, error);
   if (!output) return std::nullopt;
   plan.output = std::move(*output);
   for (const auto& [k, why] : plan.output.left_out)  // a .meas card: a warning at its place

@@ -31,6 +31,9 @@ struct OutputRequest {
   size_t card_measures = 0;
   // For i(X) and p(X) columns (element currents and powers); nullptr: only v(a,b).
   const circuit::Circuit* circuit = nullptr;
+  // The run's rate signals ddt(u) (circuit::SignalTable::rate_names): after the circuit's
+  // signals, read by i(C) columns, written only when asked for.
+  std::vector<std::string> rate_names;
 };
 
 // Where every signal of the run goes. Indices are into `all_names`.
@@ -45,7 +48,7 @@ struct OutputPlan {
   // The circuit's signals that the file, plot, measurements or derived columns read, ascending;
   // the stepping evaluates only these.
   std::vector<size_t> needed;
-  size_t signal_count = 0;  // the circuit's own signals (all_names without the derived)
+  size_t signal_count = 0;  // the circuit's own signals and rates (all_names without the derived)
   // .meas cards left out: (index into OutputRequest::measures, why).
   std::vector<std::pair<size_t, std::string>> left_out;
   bool subset() const { return needed.size() < signal_count; }
@@ -98,9 +101,10 @@ struct RunPlan {
 };
 
 // The whole plan, or nullopt with `error` (one message naming the option and its allowed
-// range). Opens no file.
+// range). Opens no file. `rate_names`: the run's rate signals (OutputRequest::rate_names).
 std::optional<RunPlan> make_run_plan(const RunOptions& options, const LoadedNetlist& loaded,
                                      const std::vector<std::string>& signal_names,
-                                     std::string& error);
+                                     std::string& error,
+                                     const std::vector<std::string>& rate_names = {});
 
 }  // namespace nsspice::app

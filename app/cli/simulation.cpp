@@ -171,11 +171,12 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
   std::vector<double> values;
   out.result = circuit::run_transient(
       circuit, assembled, options,
-      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+          const Eigen::VectorXd& xdot) {
         if (only.empty())
           signals.evaluate(x, lambda, values);
         else
-          signals.evaluate(x, lambda, only, values);
+          signals.evaluate(x, lambda, xdot, only, values);
         sink.row(t, values);
         ++out.rows;
         out.t_last = t;

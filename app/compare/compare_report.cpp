@@ -4,60 +4,160 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "app/io/signals.hpp"
-#include "app/plot/plot_gnuplot.hpp"
-#include "app/plot/plot_layout.hpp"
 
 namespace nsspice::app {
 namespace {
+
+using Out = std::back_insert_iterator<std::string>;
 
 std::string events_text(const SignalDiff& d) {
   if (!d.switching) return "";
   return fmt::format("{}/{}", d.ref_events.size(), d.other_events.size());
 }
 
-std::string peer_line(const PeerRun& p) {
-  std::string s = fmt::format("{} wall, {} points", eng(p.wall_seconds, "s"), p.points);
+std::string percent(double fraction) { return fmt::format("{:.2g} %", 100 * fraction); }
+
+// "2.5×", "23×", "2300×".
+std::string times(double ratio) {
+  return ratio < 10 ? fmt::format("{:.2g}×", ratio) : fmt::format("{:.0f}×", ratio);
+}
+
+// Within this (relative to the signal's size) the verdict says "agree".
+constexpr double kAgree = 0.05;
+
+std::string run_line(const PeerRun& p) {
+  std::string s = p.wall_seconds > 0 ? fmt::format("{} wall, ", eng(p.wall_seconds, "s")) : "";
+  s += fmt::format("{} points", p.points);
   if (p.failed)
-    s += fmt::format("; FAILED at t = {}: {}", eng(p.t_end, "s"), p.failure);
-  else
-    s += ", completed";
+    return s + (p.points > 0 ? fmt::format("; FAILED at t = {}: {}", eng(p.t_end, "s"), p.failure)
+                             : "; FAILED: " + p.failure);
+  s += ", completed";
+  if (p.attempts.size() > 1) s += fmt::format(" at attempt {}", p.attempts[p.used_attempt].number);
   return s;
 }
 
-using Json = nlohmann::ordered_json;
-
-Json number(double v) { return std::isfinite(v) ? Json(v) : Json(); }
-
-Json number_list(const std::vector<double>& v) {
-  Json out = Json::array();
-  for (double x : v) out.push_back(number(x));
-  return out;
+std::string attempt_line(const Attempt& a) {
+  const std::string what =
+      a.change.empty() ? fmt::format("{}, TMAX {}", a.options, eng(a.tmax, "s")) : "+ " + a.change;
+  const std::string outcome = a.completed ? std::string("completed")
+                              : a.t_end > 0
+                                  ? fmt::format("stopped at {}: {}", eng(a.t_end, "s"), a.failure)
+                                  : a.failure;
+  return fmt::format("{}: {} ({}; {})", what, outcome, eng(a.wall_seconds, "s"), a.files);
 }
 
-Json json_peer(const PeerRun& p) {
-  return {{"wall_seconds", number(p.wall_seconds)},
-          {"points", p.points},
-          {"failed", p.failed},
-          {"t_end", number(p.t_end)},
-          {"failure", p.failure},
-          {"problems", p.problems}};
+// The question, and what each side runs.
+void question_lines(Out o, const CompareResult& r) {
+  const int number = r.question == Question::kUserModels    ? 1
+                     : r.question == Question::kRegularized ? 2
+                                                            : 0;
+  fmt::format_to(o, "  {:<10} {}{}\n", "question", number ? fmt::format("{}: ", number) : "",
+                 question_text(r.question));
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  if (r.question == Question::kUserModels)
+    fmt::format_to(o, "  {:<10} ngspice runs the netlist's own SPICE models unchanged: {}\n", "",
+                   list(r.user_cards));
+  if ((r.question == Question::kUserModels || r.question == Question::kRegularized) &&
+      !r.regularized.empty())
+    fmt::format_to(o, "  {:<10} regularized for SPICE: {} (diode {}; switch {})\n", "",
+                   list(r.regularized), r.diode_model, r.switch_model);
+  if (r.idealized)
+    fmt::format_to(o, "  {:<10} nsspice runs the SPICE diodes ideal (.options idealize)\n", "");
+  if (r.question == Question::kFile) fmt::format_to(o, "  {:<10} {}\n", "file", r.against);
 }
 
-Json json_diff(const SignalDiff& d) {
-  Json s = {{"name", d.name},       {"max_abs", number(d.max_abs)}, {"t_max", number(d.t_max)},
-            {"rms", number(d.rms)}, {"rel", number(d.rel)},         {"scale", number(d.scale)}};
-  if (d.switching) {
-    std::vector<double> a, b;
-    for (const auto& e : d.ref_events) a.push_back(e.t);
-    for (const auto& e : d.other_events) b.push_back(e.t);
-    s["switching"] = {{"threshold", number(d.threshold)},   {"nsspice", number_list(a)},
-                      {"ngspice", number_list(b)},          {"offsets", number_list(d.offsets)},
-                      {"max_offset", number(d.max_offset)}, {"mean_offset", number(d.mean_offset)}};
+void window_lines(Out o, const CompareResult& r) {
+  if (!r.has_window()) {
+    fmt::format_to(o, "  {:<10} none: the runs share no time after the start-up ({} skipped)\n",
+                   "window", eng(r.startup, "s"));
+    return;
   }
-  return s;
+  fmt::format_to(o, "  {:<10} t = {} .. {} (start-up {} skipped: {}); time base: {}, {} points\n",
+                 "window", eng(r.t_from, "s"), eng(r.t_to, "s"), eng(r.startup, "s"), r.startup_how,
+                 r.time_base, r.grid.size());
+  if (r.peer.failed)
+    fmt::format_to(o,
+                   "  {:<10} the errors cover t = {} .. {} ONLY: {} stopped at {} ({} of the "
+                   "run)\n",
+                   "", eng(r.t_from, "s"), eng(r.t_to, "s"), r.peer_label, eng(r.peer.t_end, "s"),
+                   percent((r.peer.t_end - r.t_start) / (r.t_stop - r.t_start)));
+}
+
+void diff_table(Out o, const CompareResult& r) {
+  fmt::format_to(o, "\n  {:<12} {:>11} {:>11} {:>11} {:>9}  {:>9} {:>11} {:>11}\n", "signal",
+                 "max|err|", "at t", "rms err", "rel err", "switches", "max offset", "mean offset");
+  for (const auto& d : r.diffs) {
+    const std::string unit = unit_of(signal_kind(d.name));
+    fmt::format_to(o, "  {:<12} {:>11} {:>11} {:>11} {:>9.2e}  {:>9} {:>11} {:>11}\n", d.name,
+                   eng(d.max_abs, unit), eng(d.t_max, "s"), eng(d.rms, unit), d.rel, events_text(d),
+                   d.switching && !d.offsets.empty() ? eng(d.max_offset, "s") : "",
+                   d.switching && !d.offsets.empty() ? eng(d.mean_offset, "s") : "");
+  }
+  fmt::format_to(o,
+                 "  (err = {1} − {0} on the time base; rel err = max|err| / max|{0}|; switches: "
+                 "crossings of |i| through the threshold, {0}/{1}; offset = {1} − {0})\n",
+                 r.ref_label, r.peer_label);
+}
+
+void steady_table(Out o, const CompareResult& r) {
+  if (r.steady_metrics.empty()) return;
+  fmt::format_to(o, "\n  steady state: {}, t = {} .. {}\n", r.steady.how, eng(r.steady.from, "s"),
+                 eng(r.steady.to, "s"));
+  fmt::format_to(o, "  {:<12} {:>11} {:>11} {:>8}  {:>11} {:>11} {:>8}\n", "signal",
+                 "avg " + r.ref_label.substr(0, 7), "avg " + r.peer_label.substr(0, 7), "Δavg",
+                 "pp " + r.ref_label.substr(0, 8), "pp " + r.peer_label.substr(0, 8), "Δpp");
+  for (const auto& m : r.steady_metrics) {
+    const std::string unit = unit_of(signal_kind(m.name));
+    fmt::format_to(o, "  {:<12} {:>11} {:>11} {:>8}  {:>11} {:>11} {:>8}\n", m.name,
+                   eng(m.avg_ref, unit), eng(m.avg_other, unit), percent(m.rel_avg()),
+                   eng(m.pp_ref, unit), eng(m.pp_other, unit), percent(m.rel_pp()));
+  }
+  fmt::format_to(o,
+                 "  (Δ = |{1} − {0}| / max|{0}| over the window; avg: time average; pp: max − "
+                 "min, the ripple)\n",
+                 r.ref_label, r.peer_label);
+}
+
+void measure_table(Out o, const CompareResult& r) {
+  if (r.meas_nsspice.empty()) return;
+  fmt::format_to(o, "\n  {:<18} {:>14} {:>14} {:>14}\n", "measurement", r.ref_label, r.peer_label,
+                 "difference");
+  for (size_t i = 0; i < r.meas_nsspice.size(); ++i) {
+    const auto& a = r.meas_nsspice[i];
+    const auto& b = r.meas_ngspice[i];
+    auto val = [&](const MeasureResult& m) {
+      return m.value ? eng(*m.value, m.unit) : std::string("failed");
+    };
+    fmt::format_to(o, "  {:<18} {:>14} {:>14} {:>14}   ({})\n", a.name, val(a), val(b),
+                   a.value && b.value ? eng(*b.value - *a.value, a.unit) : "", a.text);
+  }
+}
+
+void sweep_table(Out o, const CompareResult& r) {
+  if (r.sweep.empty()) return;
+  fmt::format_to(o, "\n  ideality sweep: max|err| per signal as the SPICE diode gets more ideal\n");
+  fmt::format_to(o, "  {:>6} {:>10} {:>8}", "N", "ngspice", "points");
+  for (const auto& d : r.sweep.front().diffs) fmt::format_to(o, " {:>11}", d.name);
+  fmt::format_to(o, "  status\n");
+  for (const auto& row : r.sweep) {
+    fmt::format_to(o, "  {:>6g} {:>10} {:>8}", row.n, eng(row.ngspice.wall_seconds, "s"),
+                   row.ngspice.points);
+    for (const auto& d : row.diffs)
+      fmt::format_to(o, " {:>11}", eng(d.max_abs, unit_of(signal_kind(d.name))));
+    const size_t tries = row.ngspice.attempts.size();
+    const std::string after = tries > 1 ? fmt::format(" (attempt {})", tries) : "";
+    if (row.ngspice.failed)
+      fmt::format_to(o, "  FAILED at t = {}{}: {} (errors up to there)\n",
+                     eng(row.ngspice.t_end, "s"), after, row.ngspice.failure);
+    else
+      fmt::format_to(o, "  ok{}\n", after);
+  }
 }
 
 }  // namespace
@@ -72,164 +172,121 @@ std::string eng(double v, const std::string& unit) {
   return fmt::format("{:.3g} {}{}", m, kPrefix[e3 + 5], unit);
 }
 
+std::string stopped_text(const PeerRun& p) {
+  return p.points > 0 ? fmt::format("it stopped at t = {}", eng(p.t_end, "s"))
+                      : std::string("it wrote no point");
+}
+
+std::string question_text(Question q) {
+  switch (q) {
+    case Question::kUserModels:
+      return "how far is the ideal/PWL result from your own SPICE models?";
+    case Question::kRegularized:
+      return "does regularized SPICE converge to the ideal answer?";
+    case Question::kFile:
+      return "how far is nsspice from a waveform produced elsewhere?";
+    case Question::kMethods:
+      return "do nsspice's θ-scheme and its event mode agree on this netlist?";
+  }
+  return {};
+}
+
+std::string verdict_line(const CompareResult& r) {
+  const std::string peer = r.question == Question::kFile      ? "the file"
+                           : r.question == Question::kMethods ? r.peer_label
+                                                              : std::string("SPICE");
+  if (r.peer.failed) {
+    std::string s = fmt::format("{} FAILED: {} did not reach TSTOP = {} ({}", peer, r.peer_label,
+                                eng(r.t_stop, "s"), stopped_text(r.peer));
+    if (r.peer.attempts.size() > 1)
+      s += fmt::format(" in the best of {} attempts", r.peer.attempts.size());
+    s += ")";
+    return s + (r.has_window() ? "; the errors cover the common interval only"
+                               : "; nothing to compare");
+  }
+  if (r.nsspice.failed)
+    return fmt::format("{} FAILED at t = {}: the errors cover the common interval only",
+                       r.ref_label, eng(r.nsspice.t_end, "s"));
+  // Averages first (the operating point a designer checks), then the ripples; without a
+  // steady state, the largest relative error.
+  double avg = -1, pp = -1;
+  std::string avg_of, pp_of;
+  for (const auto& m : r.steady_metrics) {
+    if (m.rel_avg() > avg) avg = m.rel_avg(), avg_of = m.name;
+    if (m.rel_pp() > pp) pp = m.rel_pp(), pp_of = m.name;
+  }
+  std::string s;
+  if (avg >= 0) {
+    s = fmt::format("{} {} ({} avg)", avg <= kAgree ? "agree within" : "differ by", percent(avg),
+                    avg_of);
+    s += pp <= kAgree ? fmt::format(", ripples within {} ({})", percent(pp), pp_of)
+                      : fmt::format("; ripples differ by {} ({})", percent(pp), pp_of);
+  } else {
+    double worst = -1;
+    std::string what;
+    for (const auto& d : r.diffs)
+      if (d.rel > worst) worst = d.rel, what = d.name;
+    s = worst < 0
+            ? std::string("no signal in common")
+            : fmt::format("{} {} ({} max|err|)", worst <= kAgree ? "agree within" : "differ by",
+                          percent(worst), what);
+  }
+  if (r.peer.wall_seconds > 0 && r.nsspice.wall_seconds > 0) {
+    const double ratio = r.peer.wall_seconds / r.nsspice.wall_seconds;
+    s += fmt::format(", {} {} {}", peer, times(ratio >= 1 ? ratio : 1 / ratio),
+                     ratio >= 1 ? "slower" : "faster");
+  }
+  return s;
+}
+
 std::string format_compare(const CompareResult& r) {
   std::string out;
   auto o = std::back_inserter(out);
   fmt::format_to(o, "compare: {} ({})\n", r.netlist, r.title);
-  fmt::format_to(o, "  {:<10} diode {}; switch {}; .options {}\n", "SPICE", r.diode_model,
-                 r.switch_model, r.options);
-  fmt::format_to(o, "  {:<10} {} (in-process; h = {}, theta = {})\n", "nsspice",
-                 peer_line(r.nsspice), eng(r.h, "s"), r.theta);
-  fmt::format_to(o, "  {:<10} {} (the process)\n", "ngspice", peer_line(r.ngspice));
-  if (r.nsspice.wall_seconds > 0)
-    fmt::format_to(o, "  {:<10} ngspice / nsspice wall time = {:.3g}\n", "ratio",
-                   r.ngspice.wall_seconds / r.nsspice.wall_seconds);
-  if (!r.grid.empty())
-    fmt::format_to(o, "  {:<10} {} points, t = {} .. {}\n", "grid", r.grid.size(),
-                   eng(r.grid.front(), "s"), eng(r.grid.back(), "s"));
-  for (size_t i = 0; i < r.ngspice.problems.size() && i < 8; ++i)
-    fmt::format_to(o, "  {:<10} {}\n", i ? "" : "ngspice says", r.ngspice.problems[i]);
-  if (r.ngspice.problems.size() > 8)
-    fmt::format_to(o, "  {:<10} ... {} more lines in the log\n", "", r.ngspice.problems.size() - 8);
+  if (r.peer.failed)  // first: the comparison below is partial, or absent
+    fmt::format_to(o, "  {:<10} {} did not reach TSTOP = {}: {}{}: {}\n", "FAILED", r.peer_label,
+                   eng(r.t_stop, "s"), stopped_text(r.peer),
+                   r.peer.attempts.size() > 1
+                       ? fmt::format(" (the furthest of {} attempts)", r.peer.attempts.size())
+                       : "",
+                   r.peer.failure);
+  question_lines(o, r);
+  fmt::format_to(o, "  {:<10} {} (in-process; {}, theta = {})\n", r.ref_label, run_line(r.nsspice),
+                 r.step_rule, r.theta);
+  fmt::format_to(o, "  {:<10} {}{}\n", r.peer_label, run_line(r.peer),
+                 r.question == Question::kFile      ? ""
+                 : r.question == Question::kMethods ? " (in-process)"
+                                                    : " (the process)");
+  for (const auto& a : r.peer.attempts)
+    if (r.peer.attempts.size() > 1)
+      fmt::format_to(o, "  {:<10} {}\n", fmt::format("attempt {}", a.number), attempt_line(a));
+  if (!r.peer.ladder_ended.empty())
+    fmt::format_to(o, "  {:<10} {}\n", "ladder", r.peer.ladder_ended);
+  if (r.nsspice.wall_seconds > 0 && r.peer.wall_seconds > 0) {
+    fmt::format_to(o, "  {:<10} {} / {} wall time = {:.3g}", "ratio", r.peer_label, r.ref_label,
+                   r.peer.wall_seconds / r.nsspice.wall_seconds);
+    if (r.peer.attempts.size() > 1)
+      fmt::format_to(o, " (all {} attempts; the one used alone: {:.3g})", r.peer.attempts.size(),
+                     r.peer.attempts[r.peer.used_attempt].wall_seconds / r.nsspice.wall_seconds);
+    out += "\n";
+  }
+  window_lines(o, r);
+  for (size_t i = 0; i < r.peer.problems.size() && i < 8; ++i)
+    fmt::format_to(o, "  {:<10} {}\n", i ? "" : r.peer_label + " says", r.peer.problems[i]);
+  if (r.peer.problems.size() > 8)
+    fmt::format_to(o, "  {:<10} ... {} more lines in the log\n", "", r.peer.problems.size() - 8);
   for (const auto& n : r.notes) fmt::format_to(o, "  {:<10} {}\n", "note", n);
-  fmt::format_to(o, "\n  {:<12} {:>11} {:>11} {:>11} {:>9}  {:>9} {:>11} {:>11}\n", "signal",
-                 "max|err|", "at t", "rms err", "rel err", "switches", "max offset", "mean offset");
-  for (const auto& d : r.diffs) {
-    const std::string unit = unit_of(signal_kind(d.name));
-    fmt::format_to(o, "  {:<12} {:>11} {:>11} {:>11} {:>9.2e}  {:>9} {:>11} {:>11}\n", d.name,
-                   eng(d.max_abs, unit), eng(d.t_max, "s"), eng(d.rms, unit), d.rel, events_text(d),
-                   d.switching && !d.offsets.empty() ? eng(d.max_offset, "s") : "",
-                   d.switching && !d.offsets.empty() ? eng(d.mean_offset, "s") : "");
-  }
-  out +=
-      "  (err = ngspice − nsspice on the grid; rel err = max|err| / max|nsspice|; switches: "
-      "crossings of |i| through the threshold, nsspice/ngspice; offset = ngspice − nsspice)\n";
-  if (!r.meas_nsspice.empty()) {
-    fmt::format_to(o, "\n  {:<18} {:>14} {:>14} {:>14}\n", "measurement", "nsspice", "ngspice",
-                   "difference");
-    for (size_t i = 0; i < r.meas_nsspice.size(); ++i) {
-      const auto& a = r.meas_nsspice[i];
-      const auto& b = r.meas_ngspice[i];
-      auto val = [&](const MeasureResult& m) {
-        return m.value ? eng(*m.value, m.unit) : std::string("failed");
-      };
-      fmt::format_to(o, "  {:<18} {:>14} {:>14} {:>14}   ({})\n", a.name, val(a), val(b),
-                     a.value && b.value ? eng(*b.value - *a.value, a.unit) : "", a.text);
-    }
-  }
-  if (!r.sweep.empty()) {
-    out += "\n  ideality sweep: max|err| per signal as the SPICE diode gets more ideal\n";
-    fmt::format_to(o, "  {:>6} {:>10} {:>8}", "N", "ngspice", "points");
-    for (const auto& d : r.sweep.front().diffs) fmt::format_to(o, " {:>11}", d.name);
-    out += "  status\n";
-    for (const auto& row : r.sweep) {
-      fmt::format_to(o, "  {:>6g} {:>10} {:>8}", row.n, eng(row.ngspice.wall_seconds, "s"),
-                     row.ngspice.points);
-      for (const auto& d : row.diffs)
-        fmt::format_to(o, " {:>11}", eng(d.max_abs, unit_of(signal_kind(d.name))));
-      out += row.ngspice.failed ? fmt::format("  failed at t = {}: {}\n",
-                                              eng(row.ngspice.t_end, "s"), row.ngspice.failure)
-                                : std::string("  ok\n");
-    }
-  }
+  if (r.has_window()) diff_table(o, r);
+  steady_table(o, r);
+  measure_table(o, r);
+  sweep_table(o, r);
   if (!r.files.empty()) {
     out += "\n  files:";
     for (const auto& f : r.files) out += " " + f;
     out += "\n";
   }
+  fmt::format_to(o, "\n  verdict: {}\n", r.verdict);
   return out;
-}
-
-std::string compare_json(const CompareResult& r) {
-  Json j = {{"netlist", r.netlist},
-            {"title", r.title},
-            {"diode_model", r.diode_model},
-            {"switch_model", r.switch_model},
-            {"options", r.options},
-            {"h", number(r.h)},
-            {"theta", number(r.theta)},
-            {"nsspice", json_peer(r.nsspice)},
-            {"ngspice", json_peer(r.ngspice)},
-            {"grid_points", r.grid.size()}};
-  j["signals"] = Json::array();
-  for (const auto& d : r.diffs) j["signals"].push_back(json_diff(d));
-  j["measurements"] = {{"nsspice", measures_json_value(r.meas_nsspice)},
-                       {"ngspice", measures_json_value(r.meas_ngspice)}};
-  j["sweep"] = Json::array();
-  for (const auto& row : r.sweep) {
-    Json signals = Json::array();
-    for (const auto& d : row.diffs)
-      signals.push_back({{"name", d.name}, {"max_abs", number(d.max_abs)}, {"rms", number(d.rms)}});
-    j["sweep"].push_back({{"n", number(row.n)},
-                          {"diode_model", row.diode_model},
-                          {"ngspice", json_peer(row.ngspice)},
-                          {"signals", std::move(signals)}});
-  }
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-std::string write_compare_plot(const CompareResult& r, const Waveforms& ns, const Waveforms& ng,
-                               const std::vector<std::string>& signals, const std::string& path,
-                               std::optional<double> t_from, std::optional<double> t_to) {
-  PlotRequest rq;
-  rq.title = fmt::format("{}\nnsspice (ideal devices, solid) vs ngspice (diode {}, dashed)",
-                         r.title, r.diode_model);
-  rq.output = path;
-  rq.t_from = t_from;
-  rq.t_to = t_to;
-  PlotPanel overlay[2], diff[2];
-  diff[0].ylabel = diff[1].ylabel = "ngspice − nsspice";
-  diff[0].unit = overlay[0].unit = "V";
-  diff[1].unit = overlay[1].unit = "A";
-  int color = 0;
-  for (const auto& name : signals) {
-    const auto a = ns.index(name), b = ng.index(name);
-    const auto it = std::find_if(r.diffs.begin(), r.diffs.end(),
-                                 [&](const SignalDiff& d) { return d.name == name; });
-    if (!a || !b || it == r.diffs.end()) continue;
-    const int p = signal_kind(name) == SignalKind::kCurrent ? 1 : 0;
-    overlay[p].series.push_back({name + " nsspice", ns.time, ns.columns[*a], false, color});
-    overlay[p].series.push_back({name + " ngspice", ng.time, ng.columns[*b], true, color});
-    diff[p].series.push_back({"Δ" + name, r.grid, it->diff, false, color});
-    ++color;
-  }
-  overlay[0].ylabel = "voltage";
-  overlay[1].ylabel = "current";
-  for (auto* panels : {overlay, diff})
-    for (int p = 0; p < 2; ++p)
-      if (!panels[p].series.empty()) rq.panels.push_back(panels[p]);
-  // Order: overlays first, then the differences; a zoom column on the last switching periods.
-  add_switching_zoom(rq, 5, false);
-  return write_plot(rq);
-}
-
-std::string write_sweep_plot(const CompareResult& r, const std::vector<std::string>& signals,
-                             const std::string& path) {
-  PlotRequest rq;
-  rq.title = fmt::format("{}\nmax |ngspice − nsspice| against the SPICE diode's N", r.title);
-  rq.output = path;
-  rq.xlabel = "diode emission coefficient N (IS fixed; smaller = more ideal)";
-  rq.log_x = true;
-  PlotPanel v, i;
-  v.log_y = i.log_y = true;
-  v.ylabel = i.ylabel = "max |error|";
-  v.unit = "V";
-  i.unit = "A";
-  int color = 0;
-  for (const auto& name : signals) {
-    PlotSeries s{name, {}, {}, false, color++, true};
-    for (const auto& row : r.sweep)
-      for (const auto& d : row.diffs)
-        if (d.name == name && d.max_abs > 0) {
-          s.t.push_back(row.n);
-          s.y.push_back(d.max_abs);
-        }
-    if (s.t.empty()) continue;
-    (signal_kind(name) == SignalKind::kCurrent ? i : v).series.push_back(std::move(s));
-  }
-  for (auto* p : {&v, &i})
-    if (!p->series.empty()) rq.panels.push_back(*p);
-  return write_plot(rq);
 }
 
 }  // namespace nsspice::app

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "app/compare/spice_params.hpp"
 
@@ -38,6 +40,32 @@ class Builder {
   SpiceParams diode, sw;
 
   std::string node(int n) const { return n == 0 ? "0" : circuit.nodes[static_cast<size_t>(n)]; }
+  // Question 1: the user's card for a model (null when not passed through).
+  const UserCard* user_card(const std::string& model) const {
+    if (options.user_models == nullptr) return nullptr;
+    const auto it = options.user_models->cards.find(model);
+    return it == options.user_models->cards.end() ? nullptr : &it->second;
+  }
+  std::string instance_params(const std::string& element) const {
+    const auto it = options.user_models->instance_params.find(element);
+    return it == options.user_models->instance_params.end() ? std::string() : it->second;
+  }
+  // The card once, with a note on what it dropped.
+  void user_model(const UserCard& card) {
+    if (std::find(out_.user_cards.begin(), out_.user_cards.end(), card.name) !=
+        out_.user_cards.end())
+      return;
+    out_.user_cards.push_back(card.name);
+    model(card.text);
+    for (const auto& d : card.dropped)
+      note(fmt::format("model {}: '{}' left out (text, not a number: ngspice stops on it)",
+                       card.name, d));
+  }
+  void regularized(const std::string& device) { out_.regularized.push_back(device); }
+  // Devices nsspice adds for a PWL form that ngspice's own model already contains (question 1),
+  // and the external node of a MOSFET terminal behind its RD/RS resistor.
+  std::set<std::string> skip;
+  std::map<int, int> external;  // internal node → external node
   // The ngspice name of an element: its own when it starts with the right letter and is plain.
   static std::string element(char letter, const std::string& name) {
     const bool plain =
@@ -102,10 +130,12 @@ std::optional<std::string> spice_wave(const Waveform& w) {
 
 // ---- devices: one overload each ----
 void emit(Builder& b, const circuit::Resistor& d) {
+  if (b.skip.contains(d.name)) return;
   b.line(fmt::format("{} {} {} {}", Builder::element('r', d.name), b.node(d.a), b.node(d.b),
                      num(d.r)));
 }
 void emit(Builder& b, const circuit::Capacitor& d) {
+  if (b.skip.contains(d.name)) return;
   b.line(fmt::format("{} {} {} {}{}", Builder::element('c', d.name), b.node(d.a), b.node(d.b),
                      num(d.c), d.ic ? " IC=" + num(*d.ic) : ""));
 }
@@ -132,27 +162,19 @@ void emit(Builder& b, const circuit::Diode& d) {
   const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
   b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.a), p));
   if (d.model.vf > 0) b.line(fmt::format("vnspf_{} {} {} DC {}", d.name, p, q, num(d.model.vf)));
-  const std::string mname = "dnsp_" + d.name;
-  b.line(fmt::format("{} {} {} {}", Builder::element('d', d.name), q, b.node(d.k), mname));
+  const std::string mname = "dnsp_" + sanitize(d.name);
   if (d.model.goff > 0)
     b.line(fmt::format("rnspoff_{} {} {} {}", d.name, p, b.node(d.k), num(1 / d.model.goff)));
-  SpiceParams m = b.diode;
-  if (d.model.spice && !d.model.forward.empty()) {
-    // A SPICE card converted to PWL (docs/devices.md): ngspice gets the card's own parameters;
-    // CJO stays out, since the linear capacitor '<name>.cj' nsspice uses is emitted as such.
-    SpiceParams card;
-    const auto& dm = d.model;
-    for (const auto& [key, value] :
-         {std::pair<const char*, double>{"is", dm.is}, {"n", dm.n}, {"rs", dm.rs}, {"tt", dm.tt}})
-      card.set(key, value);
-    if (dm.bv > 0)
-      for (const auto& [key, value] :
-           {std::pair<const char*, double>{"bv", dm.bv}, {"ibv", dm.ibv}, {"nbv", dm.nbv}})
-        card.set(key, value);
-    b.model(fmt::format(".model {} D({})", mname, card.str()));
+  if (const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr) {
+    b.line(fmt::format("{} {} {} {}{}", Builder::element('d', d.name), q, b.node(d.k), card->name,
+                       b.instance_params(d.name)));
+    b.user_model(*card);
     b.map("i(" + probe + ")", "i(" + d.name + ")");
     return;
   }
+  b.line(fmt::format("{} {} {} {}", Builder::element('d', d.name), q, b.node(d.k), mname));
+  b.regularized(d.name);
+  SpiceParams m = b.diode;
   const double rs = m.number("rs").value_or(0);
   if (d.model.ron > 0) m.set("rs", rs + d.model.ron);
   if (d.model.bv > 0) {
@@ -175,6 +197,7 @@ void emit(Builder& b, const circuit::Switch& d) {
   const double ron = m.ron > 0 ? m.ron : b.sw.number("ron").value_or(1e-3);
   const double roff = m.goff > 0 ? 1 / m.goff : b.sw.number("roff").value_or(1e9);
   b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.a), p));
+  b.regularized(d.name);
   const std::string state = d.initially_on ? " ON" : " OFF";
   if (m.current_controlled) {
     b.line(fmt::format("{} {} {} {} {}{}", Builder::element('w', d.name), p, b.node(d.b),
@@ -194,6 +217,7 @@ void emit(Builder& b, const circuit::Comparator& d) {
   const auto& m = d.model;
   const double w = m.eps > 0 ? m.eps : b.options.comparator_width;
   const std::string name = Builder::element('b', d.name);
+  b.regularized(d.name);
   b.line(fmt::format("{} {} {} V = {} + {} * (1 + tanh((v({}) - v({})) / {}))", name, b.node(d.op),
                      b.node(d.on), num(m.vlow), num((m.vhigh - m.vlow) / 2), b.node(d.ip),
                      b.node(d.in), num(w)));
@@ -226,14 +250,46 @@ void emit(Builder& b, const circuit::Mutual& d) {
 }
 void emit(Builder& b, const circuit::Mosfet& d) {
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
-  const std::string mname = "mnsp_" + d.name;
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.d), p));
+  const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr;
+  // Question 1: the card's own RD/RS act between the MOSFET's own nodes.
+  auto outer = [&](int n) {
+    const auto it = card != nullptr ? b.external.find(n) : b.external.end();
+    return it == b.external.end() ? n : it->second;
+  };
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(outer(d.d)), p));
+  b.map("i(" + probe + ")", "i(" + d.name + ")");
+  if (card != nullptr) {
+    b.line(fmt::format("{} {} {} {} {} {}{}", Builder::element('m', d.name), p, b.node(d.g),
+                       b.node(outer(d.s)), b.node(d.b), card->name, b.instance_params(d.name)));
+    b.user_model(*card);
+    return;
+  }
+  const std::string mname = "mnsp_" + sanitize(d.name);
   b.line(fmt::format("{} {} {} {} {} {} W={} L={}", Builder::element('m', d.name), p, b.node(d.g),
                      b.node(d.s), b.node(d.b), mname, num(d.w), num(d.l)));
   b.model(fmt::format(".model {} {}(LEVEL=1 KP={} VTO={} LAMBDA=0)", mname,
                       d.model.pmos ? "PMOS" : "NMOS", num(d.model.kp), num(d.model.vto)));
-  b.map("i(" + probe + ")", "i(" + d.name + ")");
+  b.regularized(d.name);
   b.note(fmt::format("{}: nsspice's piecewise-linear square law vs SPICE level 1", d.name));
+}
+
+// Question 1: what nsspice added for the PWL forms of SPICE devices whose cards ngspice runs
+// itself: the junction capacitors, the RD/RS resistors (and where they lead).
+void plan_user_devices(Builder& b) {
+  std::map<std::string, const circuit::Resistor*> resistors;
+  for (const auto& device : b.circuit.devices)
+    if (const auto* r = std::get_if<circuit::Resistor>(&device)) resistors[r->name] = r;
+  for (const auto& device : b.circuit.devices) {
+    if (const auto* d = std::get_if<circuit::Diode>(&device); d && d->model.spice)
+      if (b.user_card(d->model.name) != nullptr) b.skip.insert(d->name + ".cj");
+    const auto* m = std::get_if<circuit::Mosfet>(&device);
+    if (m == nullptr || !m->model.spice || b.user_card(m->model.name) == nullptr) continue;
+    for (const char* suffix : {".rd", ".rs"})
+      if (const auto it = resistors.find(m->name + suffix); it != resistors.end()) {
+        b.skip.insert(it->first);
+        b.external[it->second->b] = it->second->a;  // internal → external
+      }
+  }
 }
 
 }  // namespace
@@ -252,7 +308,12 @@ std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
   }
   Translation out;
   Builder b(c, o, std::move(*diode), std::move(*sw), out);
-  b.line("* translated by nsspice compare: ideal devices replaced by regularized SPICE models");
+  b.line(
+      o.user_models != nullptr
+          ? "* translated by nsspice compare: the netlist's SPICE models as written, ideal "
+            "devices replaced by regularized SPICE models"
+          : "* translated by nsspice compare: ideal devices replaced by regularized SPICE models");
+  if (o.user_models != nullptr) plan_user_devices(b);
   for (const auto& device : c.devices) {
     std::visit(
         [&](const auto& d) {
@@ -274,9 +335,13 @@ std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
   }
   if (c.tran) {
     const auto& t = *c.tran;
-    const double tmax = o.tmax > 0 ? o.tmax : (t.tmax > 0 ? std::min(t.tmax, t.tstep) : t.tstep);
-    text += fmt::format(".tran {} {} {} {}{}\n", num(t.tstep), num(t.tstop), num(t.tstart),
-                        num(tmax), t.uic ? " UIC" : "");
+    const double given = t.tmax > 0 && t.tstep > 0 ? std::min(t.tmax, t.tstep)
+                         : t.tmax > 0              ? t.tmax
+                                                   : t.tstep;
+    const double tmax = o.tmax > 0 ? o.tmax : given > 0 ? given : (t.tstop - t.tstart) / 1000;
+    // ngspice needs TSTEP > 0 (LTspice's `.tran TSTOP` has none): TMAX then.
+    text += fmt::format(".tran {} {} {} {}{}\n", num(t.tstep > 0 ? t.tstep : tmax), num(t.tstop),
+                        num(t.tstart), num(tmax), t.uic ? " UIC" : "");
   }
   if (!o.options.empty()) text += ".options " + o.options + "\n";
   text += fmt::format(".control\nset filetype=binary\nrun\nwrite {}\n.endc\n.end\n", o.raw_path);

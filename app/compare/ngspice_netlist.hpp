@@ -1,5 +1,11 @@
 #pragma once
-// circuit::Circuit → an ngspice netlist in which every ideal device is a regularized SPICE model:
+// circuit::Circuit → an ngspice netlist. Two kinds of device:
+//
+//  * With `user_models` (question 1 of compare.md): every diode and MOSFET made from a SPICE
+//    card runs the user's card unchanged (user_models.hpp), with its instance parameters; the
+//    pieces nsspice adds for its PWL form (the junction capacitor '<d>.cj', the RD/RS resistors
+//    '<m>.rd', '<m>.rs' and internal nodes) are left out, the MOSFET joined to its own nodes.
+//  * Every ideal device (and, without `user_models`, every device) is a regularized SPICE model:
 //
 //   diode (VF, RON, GOFF, BV, RZ)  D with the user's model (default IS=1e-14 N=0.05 RS=1m),
 //                                  RS += RON; VF as a series DC source; GOFF as a parallel
@@ -13,7 +19,9 @@
 //   MOS (PWL square law)           level-1 MOSFET with the same KP, VTO, W, L (LAMBDA = 0)
 //   R C L V I E F G H K            as they are
 //
-// `.tran TSTEP TSTOP TSTART TMAX [UIC]` with TMAX = nsspice's step, the `.ic` card, one
+// `.tran TSTEP TSTOP TSTART TMAX [UIC]` with TMAX = `tmax` (compare passes nsspice's fixed
+// step, or under error control the .tran TMAX, else ngspice's own default; TSTEP = 0, LTspice's
+// `.tran TSTOP`, becomes TMAX), the `.ic` card, one
 // `.options` line (default RELTOL=1e-4) and a `.control` block that runs and writes a binary
 // raw file. Adding a device = one `emit` overload in ngspice_netlist.cpp.
 #include <optional>
@@ -21,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/compare/user_models.hpp"
 #include "circuit/circuit.hpp"
 
 namespace nsspice::app {
@@ -30,8 +39,11 @@ struct TranslateOptions {
   std::string switch_model = "RON=1m ROFF=1e9";
   double comparator_width = 1e-3;       // V
   std::string options = "RELTOL=1e-4";  // the .options line
-  double tmax = 0;                      // nsspice's step (0: from .tran)
+  double tmax = 0;                      // ngspice's TMAX [s] (0: from .tran)
   std::string raw_path = "ngspice.raw";
+  // Question 1: the netlist's own SPICE cards for its SPICE diodes and MOSFETs (null:
+  // question 2, every device regularized). Not owned.
+  const UserModels* user_models = nullptr;
 
   // Empty when valid, else the option out of range and its allowed range.
   std::string validate() const;
@@ -43,6 +55,8 @@ struct Translation {
   std::vector<std::pair<std::string, std::string>> names;
   std::vector<std::string> notes;        // approximations made ("i(m1): level-1 square law")
   std::vector<std::string> unsupported;  // devices without a translation
+  std::vector<std::string> user_cards;   // models passed through unchanged (their names)
+  std::vector<std::string> regularized;  // devices given a regularized model
 };
 
 // nullopt with `error` set on a bad --diode-model/--switch-model.

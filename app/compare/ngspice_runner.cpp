@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -60,6 +61,47 @@ struct ChildExit {
   int exit_status = -1;  // -1: killed by a signal (or never started)
   bool timed_out = false;
   bool stopped = false;  // stop() asked for it
+  bool stalled = false;  // stalled() said so
+};
+
+// Follows ngspice's log as it grows: the last "Reference value : t" it printed.
+class ProgressWatch {
+ public:
+  ProgressWatch(std::string path, StallRule rule) : path_(std::move(path)), rule_(rule) {}
+  double t() const { return t_; }
+  // Called every poll with the wall time since the start; true when the run has stalled.
+  bool stalled(double wall) {
+    if (!(rule_.min_advance > 0) || wall - last_read_ < std::min(1.0, rule_.seconds / 4))
+      return false;
+    last_read_ = wall;
+    read_new();
+    if (t_ < 0) return false;  // no progress printed yet (the operating point): no judgement
+    if (mark_wall_ < 0 || t_ >= mark_t_ + rule_.min_advance) {
+      mark_t_ = t_, mark_wall_ = wall;
+      return false;
+    }
+    return wall - mark_wall_ > rule_.seconds;
+  }
+  void read_new() {
+    std::ifstream in(path_, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(offset_));
+    std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Keep a partial line's start for the next read.
+    const size_t keep = std::min<size_t>(chunk.size(), 64);
+    offset_ += chunk.size() - keep;
+    static constexpr std::string_view kKey = "Reference value :";
+    const size_t at = chunk.rfind(kKey);
+    if (at != std::string::npos) {
+      const double t = std::strtod(chunk.c_str() + at + kKey.size(), nullptr);
+      if (t > t_) t_ = t;
+    }
+  }
+
+ private:
+  std::string path_;
+  StallRule rule_;
+  size_t offset_ = 0;
+  double t_ = -1, mark_t_ = -1, mark_wall_ = -1, last_read_ = -1;
 };
 
 // Runs `exe -b netlist` in `dir`, stdin from /dev/null, stdout and stderr to `log`, in a process
@@ -68,7 +110,7 @@ struct ChildExit {
 // gets SIGTERM, and SIGKILL 2 s later if it is still there.
 ChildExit run_child(const std::string& exe, const std::string& dir, const std::string& netlist,
                     const std::string& log, double timeout_seconds,
-                    const std::function<bool()>& stop) {
+                    const std::function<bool()>& stop, ProgressWatch& watch) {
   ChildExit out;
   if (stop && stop()) {  // stopped before it started: nothing to start
     out.stopped = true;
@@ -100,9 +142,11 @@ ChildExit run_child(const std::string& exe, const std::string& dir, const std::s
     if (done == pid || (done < 0 && errno != EINTR)) break;
     const auto now = Clock::now();
     if (!killed_at) {
-      out.timed_out = std::chrono::duration<double>(now - start).count() > timeout_seconds;
+      const double wall = std::chrono::duration<double>(now - start).count();
+      out.timed_out = wall > timeout_seconds;
       out.stopped = !out.timed_out && stop && stop();
-      if (out.timed_out || out.stopped) {
+      out.stalled = !out.timed_out && !out.stopped && watch.stalled(wall);
+      if (out.timed_out || out.stopped || out.stalled) {
         ::kill(-pid, SIGTERM);
         killed_at = now;
       }
@@ -120,7 +164,7 @@ ChildExit run_child(const std::string& exe, const std::string& dir, const std::s
 NgspiceRun run_ngspice(const std::string& ngspice, const std::string& dir,
                        const std::string& netlist_name, const std::string& raw_name,
                        const std::string& log_name, double timeout_seconds,
-                       const std::function<bool()>& stop) {
+                       const std::function<bool()>& stop, const StallRule& stall) {
   namespace fs = std::filesystem;
   NgspiceRun run;
   std::error_code ec;
@@ -128,7 +172,11 @@ NgspiceRun run_ngspice(const std::string& ngspice, const std::string& dir,
   const std::string exe = fs::absolute(ngspice, ec).string();
   const std::string log_path = fs::absolute(fs::path(dir) / log_name, ec).string();
   const auto start = std::chrono::steady_clock::now();
-  const ChildExit child = run_child(exe, dir, netlist_name, log_path, timeout_seconds, stop);
+  ProgressWatch watch(log_path, stall);
+  const ChildExit child = run_child(exe, dir, netlist_name, log_path, timeout_seconds, stop, watch);
+  watch.read_new();
+  run.progress_t = watch.t();
+  run.stalled = child.stalled;
   run.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.started = child.started;
@@ -145,9 +193,18 @@ NgspiceRun run_ngspice(const std::string& ngspice, const std::string& dir,
       run.failure = line;
     }
   }
+  const std::string at =
+      run.progress_t >= 0 ? fmt::format(" at t = {:.4g} s", run.progress_t) : std::string();
   if (run.timed_out) {
     run.failed = true;
-    run.failure = fmt::format("ngspice did not finish within {:g} s (killed)", timeout_seconds);
+    run.failure =
+        fmt::format("ngspice did not finish within {:g} s (killed{})", timeout_seconds, at);
+  }
+  if (run.stalled) {
+    run.failed = true;
+    run.failure = fmt::format(
+        "ngspice stalled{}: its time advanced less than {:.3g} s in {:g} s of wall time (killed)",
+        at, stall.min_advance, stall.seconds);
   }
   if (run.interrupted) {
     run.failed = true;

@@ -9,6 +9,61 @@
 #include "app/io/signals.hpp"
 
 namespace nsspice::app {
+namespace {
+
+char delimiter_of(const std::string& header) {
+  if (header.find('\t') != std::string::npos) return '\t';
+  if (header.find(';') != std::string::npos && header.find(',') == std::string::npos) return ';';
+  return ',';
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  size_t a = 0;
+  while (a < s.size() && s[a] == ' ') ++a;
+  return s.substr(a);
+}
+
+// The header's names, split at `d`; a name may be quoted (RFC 4180: "" is a quote).
+std::vector<std::string> header_names(const std::string& line, char d) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= line.size()) {
+    std::string name;
+    size_t cut;
+    if (start < line.size() && line[start] == '"') {
+      size_t k = start + 1;
+      for (; k < line.size(); ++k) {
+        if (line[k] != '"') {
+          name += line[k];
+        } else if (k + 1 < line.size() && line[k + 1] == '"') {
+          name += '"';
+          ++k;
+        } else {
+          break;
+        }
+      }
+      cut = line.find(d, k);
+    } else {
+      cut = line.find(d, start);
+      name = line.substr(start, cut == std::string::npos ? std::string::npos : cut - start);
+    }
+    if (cut == std::string::npos) cut = line.size();
+    names.push_back(lower(trimmed(std::move(name))));
+    start = cut + 1;
+  }
+  while (names.size() > 1 && names.back().empty()) names.pop_back();  // a trailing delimiter
+  return names;
+}
+
+size_t time_column(const std::vector<std::string>& names) {
+  for (size_t k = 0; k < names.size(); ++k)
+    if (names[k] == "time" || names[k].starts_with("time ") || names[k].starts_with("time["))
+      return k;
+  return 0;
+}
+
+}  // namespace
 
 std::optional<Waveforms> read_csv(const std::string& path, std::string& error) {
   std::ifstream in(path);
@@ -23,35 +78,11 @@ std::optional<Waveforms> read_csv(const std::string& path, std::string& error) {
     error = fmt::format("'{}' is empty", path);
     return std::nullopt;
   }
-  size_t start = 0;
-  bool first = true;
-  while (start <= line.size()) {
-    std::string name;
-    size_t comma;
-    if (start < line.size() && line[start] == '"') {  // a quoted name (RFC 4180)
-      size_t k = start + 1;
-      for (; k < line.size(); ++k) {
-        if (line[k] != '"') {
-          name += line[k];
-        } else if (k + 1 < line.size() && line[k + 1] == '"') {
-          name += '"';
-          ++k;
-        } else {
-          break;
-        }
-      }
-      comma = line.find(',', k);
-      if (comma == std::string::npos) comma = line.size();
-    } else {
-      comma = line.find(',', start);
-      if (comma == std::string::npos) comma = line.size();
-      name = line.substr(start, comma - start);
-    }
-    while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
-    if (!first) w.names.push_back(lower(name));
-    first = false;
-    start = comma + 1;
-  }
+  const char d = delimiter_of(line);
+  const std::vector<std::string> header = header_names(line, d);
+  const size_t tc = time_column(header);
+  for (size_t k = 0; k < header.size(); ++k)
+    if (k != tc) w.names.push_back(header[k]);
   w.columns.assign(w.names.size(), {});
   long line_no = 1;
   while (std::getline(in, line)) {
@@ -59,16 +90,21 @@ std::optional<Waveforms> read_csv(const std::string& path, std::string& error) {
     if (line.empty() || line == "\r") continue;
     const char* p = line.data();
     const char* end = line.data() + line.size();
-    double v = 0;
-    for (size_t k = 0; k <= w.names.size(); ++k) {
+    for (size_t k = 0; k < header.size(); ++k) {
+      while (p < end && (*p == ' ' || *p == '\t') && *p != d) ++p;
+      double v = 0;
       auto [q, ec] = std::from_chars(p, end, v);
       if (ec != std::errc()) {
-        error = fmt::format("'{}':{}: expected {} numbers", path, line_no, w.names.size() + 1);
+        error = fmt::format("'{}':{}: expected {} numbers", path, line_no, header.size());
         return std::nullopt;
       }
-      (k == 0 ? w.time : w.columns[k - 1]).push_back(v);
+      if (k == tc)
+        w.time.push_back(v);
+      else
+        w.columns[k < tc ? k : k - 1].push_back(v);
       p = q;
-      if (p < end && *p == ',') ++p;
+      while (p < end && *p == ' ') ++p;
+      if (p < end && *p == d) ++p;
     }
   }
   return w;

@@ -1,5 +1,9 @@
 #pragma once
-// Reads a CSV of waveforms: a header "time,<signal>,..." then numeric rows (as `run` writes).
+// Reads a table of waveforms: a header of column names, then numeric rows (as `run` writes:
+// "time,<signal>,..."). Also tables written elsewhere: the delimiter is a tab (LTspice's
+// "Export data as text"), a semicolon or a comma, whichever the header uses; the time axis is
+// the column named "time" (any case, "time [s]" too), else the first column; blanks around
+// values are skipped; names are lower-cased.
 #include <optional>
 #include <string>
 

@@ -48,8 +48,15 @@ std::vector<DerivedColumn> element_columns(const std::vector<std::string>& wante
     const auto q = circuit::element_quantities(circuit, element);
     if (!q) continue;
     DerivedColumn c{w, {}, {}, {}, q->current.wave};
-    if (!to_columns(q->current.terms, names, c.terms) ||
-        !to_columns(q->current.rates, names, c.rates))
+    // du/dt: the simulation's own rate signal ddt(u) when the run has it (the scheme's
+    // derivative), else the difference quotient between rows (a file read back).
+    std::vector<std::pair<std::string, double>> rate_terms, rates;
+    for (const auto& [name, coef] : q->current.rates)
+      (contains(names, "ddt(" + name + ")") ? rate_terms : rates)
+          .emplace_back("ddt(" + name + ")", coef);
+    for (auto& [name, coef] : rates) name = name.substr(4, name.size() - 5);
+    if (!to_columns(q->current.terms, names, c.terms) || !to_columns(rate_terms, names, c.terms) ||
+        !to_columns(rates, names, c.rates))
       continue;
     if (kind == 'p' && (!to_columns(q->voltage.terms, names, c.factor) || c.factor.empty())) {
       if (!q->voltage.terms.empty()) continue;

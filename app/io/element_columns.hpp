@@ -3,8 +3,9 @@
 // against the signals of a run.
 //
 //   i(X), p(X) of a two-terminal element X: circuit/element_signals.hpp (formulas and signs);
-//   i(C) = C·Δv/Δt between consecutive output points (DerivedColumn), which is the current of
-//   the θ-scheme itself at θ = 1, and the mean current of the step otherwise.
+//   i(C) = C·(ddt(v(a)) − ddt(v(b))) from the run's rate signals (circuit::SignalTable: the
+//   scheme's own derivative, so that KCL holds at every point); from a file, which has none,
+//   C·Δv/Δt between consecutive rows.
 //   .save all  → every signal of the run (as without a .save card)
 //   .save allv → every node voltage;  .save alli → every current: branch and device currents,
 //                then i(X) of the other two-terminal elements (R, C, I, F, G)

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string_view>
 
+#include "app/io/ltspice_raw.hpp"
 #include "app/io/signals.hpp"
 
 namespace nsspice::app {
@@ -43,11 +45,85 @@ struct Plot {
   size_t end = 0;  // offset just after this plot's data
 };
 
-// Reads one plot starting at `pos`; nullopt (error set) if there is no valid header there.
-std::optional<Plot> read_plot(const std::string& c, size_t pos, std::string& error) {
-  Plot plot;
+// The binary points of a plot at `pos` (as many whole points as there are, up to `npoints`),
+// stored as `layout` says; `pos` moves past them.
+void read_binary(const std::string& c, size_t& pos, size_t npoints, const RawLayout& layout,
+                 Waveforms& data) {
+  const size_t nv = data.columns.size() + 1;
+  const size_t row = layout.row_bytes(nv);
+  const size_t whole = c.size() > pos ? (c.size() - pos) / row : 0;  // points present
+  // Variable after variable needs every point; point after point gives the whole ones.
+  const size_t n = layout.fast_access ? (npoints <= whole ? npoints : 0) : std::min(whole, npoints);
+  data.time.resize(n);
+  for (auto& column : data.columns) column.resize(n);
+  const char* base = c.data() + pos;
+  for (size_t i = 0; i < n; ++i) {
+    // Point after point: [t, v1, ..., v(nv-1)]; variable after variable: all t, all v1, ...
+    const char* p = layout.fast_access ? base + i * layout.scale_bytes : base + i * row;
+    const double t = read_raw_value(p, layout.scale_bytes);
+    data.time[i] = layout.abs_scale ? std::abs(t) : t;
+    for (size_t k = 1; k < nv; ++k) {
+      const char* q = layout.fast_access
+                          ? base + n * layout.scale_bytes + ((k - 1) * n + i) * layout.value_bytes
+                          : p + layout.scale_bytes + (k - 1) * layout.value_bytes;
+      data.columns[k - 1][i] = read_raw_value(q, layout.value_bytes);
+    }
+  }
+  pos += n * row;
+}
+
+// The ASCII points of a plot at `pos`: "index t v1 v2 ..." (any white space), as many whole
+// points as there are, up to `npoints`; `pos` moves past them.
+void read_ascii(const std::string& c, size_t& pos, long npoints, Waveforms& data) {
+  const size_t nv = data.columns.size() + 1;
+  std::vector<double> point(nv);
+  const char* p = c.data() + pos;
+  const char* end = c.data() + c.size();
+  for (long i = 0; i < npoints; ++i) {
+    char* q = nullptr;
+    std::strtol(p, &q, 10);  // point index
+    if (q == p) break;
+    p = q;
+    size_t k = 0;
+    for (; k < nv; ++k) {
+      point[k] = std::strtod(p, &q);
+      if (q == p) break;
+      p = q;
+    }
+    if (k < nv) break;  // a point cut short
+    data.time.push_back(point[0]);
+    for (k = 1; k < nv; ++k) data.columns[k - 1].push_back(point[k]);
+    while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
+  }
+  pos = static_cast<size_t>(p - c.data());
+}
+
+// A stepped run (LTspice's .step) holds its runs one after another: the time goes back at the
+// start of each. Only the first run is kept, and `note` says so.
+void keep_first_run(Waveforms& data) {
+  size_t runs = 1, end = data.time.size();
+  for (size_t i = 1; i < data.time.size(); ++i)
+    if (data.time[i] < data.time[i - 1]) {
+      if (runs == 1) end = i;
+      ++runs;
+    }
+  if (runs == 1) return;
+  data.time.resize(end);
+  for (auto& column : data.columns) column.resize(end);
+  data.note = fmt::format("a stepped run of {} runs: the first one is read", runs);
+}
+
+// A plot's header up to its "Values:" or "Binary:" line.
+struct Header {
   long nvars = -1, npoints = -1;
-  bool binary = false, complex = false;
+  bool binary = false, complex = false, have_data = false;
+  std::string flags;  // lower case
+  bool ltspice = false;
+};
+
+// Reads the header at `pos` (moved past it) into `h` and `plot`; false with `error` set on a
+// bad variable list.
+bool read_header(const std::string& c, size_t& pos, Header& h, Plot& plot, std::string& error) {
   auto next_line = [&](std::string& line) {
     if (pos >= c.size()) return false;
     size_t eol = c.find('\n', pos);
@@ -58,9 +134,7 @@ std::optional<Plot> read_plot(const std::string& c, size_t pos, std::string& err
     return true;
   };
   std::string line;
-  std::vector<std::string> types;
-  bool have_data = false;
-  while (!have_data && next_line(line)) {
+  while (!h.have_data && next_line(line)) {
     auto value = [&] { return trim(line.substr(line.find(':') + 1)); };
     if (starts_with_ci(line, "title:")) {
       plot.data.title = value();
@@ -69,91 +143,87 @@ std::optional<Plot> read_plot(const std::string& c, size_t pos, std::string& err
     } else if (starts_with_ci(line, "plotname:")) {
       plot.plotname = value();
     } else if (starts_with_ci(line, "flags:")) {
-      complex = lower(value()).find("complex") != std::string::npos;
+      h.flags = lower(value());
+      h.complex = h.flags.find("complex") != std::string::npos;
+    } else if (starts_with_ci(line, "command:")) {
+      const std::string command = lower(value());
+      h.ltspice = h.ltspice || command.find("ltspice") != std::string::npos ||
+                  command.find("linear technology") != std::string::npos;
     } else if (starts_with_ci(line, "no. variables:")) {
-      nvars = std::strtol(value().c_str(), nullptr, 10);
+      h.nvars = std::strtol(value().c_str(), nullptr, 10);
     } else if (starts_with_ci(line, "no. points:")) {
-      npoints = std::strtol(value().c_str(), nullptr, 10);
+      h.npoints = std::strtol(value().c_str(), nullptr, 10);
     } else if (starts_with_ci(line, "variables:")) {
-      if (nvars <= 0) {
+      if (h.nvars <= 0) {
         error = "'Variables:' before a valid 'No. Variables:'";
-        return std::nullopt;
+        return false;
       }
-      for (long k = 0; k < nvars; ++k) {
+      for (long k = 0; k < h.nvars; ++k) {
         if (!next_line(line)) {
           error = "file ends inside the variable list";
-          return std::nullopt;
+          return false;
         }
         std::istringstream fields(line);
         long index = 0;
         std::string name, type;
         if (!(fields >> index >> name >> type)) {
           error = fmt::format("bad variable line '{}'", line);
-          return std::nullopt;
+          return false;
         }
-        if (k == 0) continue;  // the scale (time)
-        plot.data.names.push_back(normalise_name(name, type));
-        types.push_back(type);
+        if (k > 0) plot.data.names.push_back(normalise_name(name, type));  // 0: the scale
       }
     } else if (starts_with_ci(line, "values:") || starts_with_ci(line, "binary:")) {
-      binary = starts_with_ci(line, "binary:");
-      have_data = true;
+      h.binary = starts_with_ci(line, "binary:");
+      h.have_data = true;
     }
   }
-  if (!have_data || nvars <= 0 || npoints < 0 || plot.data.names.size() + 1 != size_t(nvars)) {
+  return true;
+}
+
+// Reads one plot starting at `pos`; nullopt (error set) if there is no valid header there.
+// `ltspice`: the file is LTspice's (its header was UTF-16), whatever its Command: line says.
+std::optional<Plot> read_plot(const std::string& c, size_t pos, bool ltspice, std::string& error) {
+  Plot plot;
+  Header h;
+  h.ltspice = ltspice;
+  if (!read_header(c, pos, h, plot, error)) return std::nullopt;
+  if (!h.have_data || h.nvars <= 0 || h.npoints < 0 ||
+      plot.data.names.size() + 1 != size_t(h.nvars)) {
     error = "not a SPICE raw file (missing Title/No. Variables/No. Points/Variables/Values)";
     return std::nullopt;
   }
-  if (complex) {
+  if (h.complex) {
     error = "complex data (an AC analysis?) is not supported; expected a transient analysis";
     return std::nullopt;
   }
-  const auto nv = static_cast<size_t>(nvars);
+  const auto nv = static_cast<size_t>(h.nvars);
   plot.data.columns.assign(nv - 1, {});
-  std::vector<double> point(nv);
-  if (binary) {
-    const size_t row_bytes = nv * sizeof(double);
-    const size_t available = (c.size() - std::min(pos, c.size())) / row_bytes;
-    const size_t n = std::min(available, static_cast<size_t>(npoints));
-    plot.data.time.reserve(n);
-    for (size_t i = 0; i < n; ++i, pos += row_bytes) {
-      std::memcpy(point.data(), c.data() + pos, row_bytes);
-      plot.data.time.push_back(point[0]);
-      for (size_t k = 1; k < nv; ++k) plot.data.columns[k - 1].push_back(point[k]);
-    }
+  const bool transient = lower(plot.plotname).find("transient") != std::string::npos;
+  if (h.binary) {
+    const RawLayout layout = raw_layout(h.ltspice, h.flags, transient, nv, size_t(h.npoints),
+                                        c.size() - std::min(pos, c.size()));
+    read_binary(c, pos, size_t(h.npoints), layout, plot.data);
   } else {
-    const char* p = c.data() + pos;
-    const char* end = c.data() + c.size();
-    for (long i = 0; i < npoints; ++i) {
-      char* q = nullptr;
-      std::strtol(p, &q, 10);  // point index
-      if (q == p) break;
-      p = q;
-      size_t k = 0;
-      for (; k < nv; ++k) {
-        point[k] = std::strtod(p, &q);
-        if (q == p) break;
-        p = q;
-      }
-      if (k < nv) break;  // a point cut short
-      plot.data.time.push_back(point[0]);
-      for (k = 1; k < nv; ++k) plot.data.columns[k - 1].push_back(point[k]);
-      while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
-    }
-    pos = static_cast<size_t>(p - c.data());
+    read_ascii(c, pos, h.npoints, plot.data);
+    if (h.ltspice && transient)  // compressed: negative times, as in binary files
+      for (double& t : plot.data.time) t = std::abs(t);
   }
+  keep_first_run(plot.data);
   plot.end = pos;
   return plot;
 }
 
 }  // namespace
 
-std::optional<Waveforms> parse_raw(const std::string& content, std::string& error) {
+std::optional<Waveforms> parse_raw(const std::string& file, std::string& error) {
+  const bool utf16 = is_utf16le(file);
+  const std::string decoded = utf16 ? utf16le_to_8bit(file) : std::string();
+  const std::string& content = utf16 ? decoded : file;
   std::optional<Waveforms> first;
   size_t pos = 0;
   while (pos < content.size()) {
     std::string why;
-    auto plot = read_plot(content, pos, why);
+    auto plot = read_plot(content, pos, utf16, why);
     if (!plot) {
       if (!first) error = why;
       break;

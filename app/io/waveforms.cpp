@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "app/io/csv_reader.hpp"
+#include "app/io/ltspice_raw.hpp"
 #include "app/io/raw_reader.hpp"
 
 namespace nsspice::app {
@@ -23,7 +24,7 @@ std::optional<Waveforms> read_waveforms(const std::string& path, std::string& er
     std::ifstream in(path, std::ios::binary);
     char head[6] = {};
     in.read(head, 6);
-    raw = std::string(head, 6) == "Title:";
+    raw = std::string(head, 6) == "Title:" || is_utf16le(std::string_view(head, 6));
   }
   return raw ? read_raw(path, error) : read_csv(path, error);
 }

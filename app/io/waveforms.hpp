@@ -15,12 +15,14 @@ struct Waveforms {
   std::vector<std::string> names;            // without "time"; lower case
   std::vector<double> time;                  // non-decreasing (a jump repeats a time)
   std::vector<std::vector<double>> columns;  // columns[k][i]: names[k] at time[i]
+  std::string note;  // what a reader left out ("a stepped run of 3 runs: the first one is read")
   std::optional<size_t> index(const std::string& name) const;
   size_t points() const { return time.size(); }
 };
 
-// Reads a SPICE raw file (ASCII or binary, ngspice's or ours) or a CSV written by `run`, by
-// extension (.raw, .csv; otherwise by content). nullopt with `error` set on failure.
+// Reads a SPICE raw file (ASCII or binary, ngspice's, LTspice's or ours) or a CSV (written by
+// `run`, or any table with a time column), by extension (.raw, .csv; otherwise by content). nullopt
+// with `error` set on failure.
 std::optional<Waveforms> read_waveforms(const std::string& path, std::string& error);
 
 // Linear interpolation of (t, y) at time `at`; after a jump (repeated time) the later value.

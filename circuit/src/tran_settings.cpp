@@ -71,6 +71,8 @@ TranSettings resolve_tran_settings(const Circuit& circuit, const TransientOption
   s.step = overrides.h.value_or(circuit.stepping.step);
   s.h = overrides.h ? *overrides.h : fixed_step(s.tstep, s.tstop, s.tmax, s.step);
   s.step_source = overrides.h ? SettingSource::kCommandLine : SettingSource::kNetlist;
+  s.adaptive = !(s.step > 0) && overrides.adaptive.value_or(circuit.stepping.adaptive);
+  s.output_step = s.tstep > 0 ? s.tstep : s.tstop / 1000;
   s.lcp_solver = overrides.lcp_solver.value_or(circuit.lcp_solver);
   s.event_rtol = overrides.event_rtol.value_or(circuit.event.rtol);
   s.event_rtol_source =

@@ -83,12 +83,16 @@ void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lamb
 }
 
 void SignalTable::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
-                           std::span<const size_t> which, std::vector<double>& out) const {
+                           const Eigen::VectorXd& xdot, std::span<const size_t> which,
+                           std::vector<double>& out) const {
   out.resize(which.size());
-  const size_t n = static_cast<size_t>(x.size());
+  const size_t n = static_cast<size_t>(x.size()), visible = names.size();
   for (size_t k = 0; k < which.size(); ++k) {
     const size_t s = which[k];
-    out[k] = s < n ? x[static_cast<Eigen::Index>(s)] : derived_value(derived[s - n], x, lambda);
+    out[k] = s < n              ? x[static_cast<Eigen::Index>(s)]
+             : s < visible      ? derived_value(derived[s - n], x, lambda)
+             : xdot.size() == 0 ? 0.0
+                                : xdot[rate_unknowns[s - visible]];
   }
 }
 
@@ -97,6 +101,16 @@ SignalTable make_signals(const Circuit&, const Assembled& assembled) {
   t.names = assembled.unknown_names;
   t.derived = assembled.derived;
   for (const auto& d : assembled.derived) t.names.push_back(d.name);
+  std::vector<char> state(static_cast<size_t>(assembled.mlcs.n), 0);
+  const auto& e = assembled.mlcs.E;
+  for (int j = 0; j < e.outerSize(); ++j)
+    for (solvers::SparseMatrix::InnerIterator it(e, j); it; ++it)
+      if (it.value() != 0.0) state[static_cast<size_t>(j)] = 1;
+  for (int i = 0; i < assembled.mlcs.n; ++i) {
+    if (!state[static_cast<size_t>(i)]) continue;
+    t.rate_names.push_back("ddt(" + assembled.unknown_names[static_cast<size_t>(i)] + ")");
+    t.rate_unknowns.push_back(i);
+  }
   return t;
 }
 
@@ -145,9 +159,10 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
                               const TransientOptions& options, const Observer& observer) {
   detail::PwlRangeCheck range(circuit, assembled);
   if (range.empty()) return run_transient_unchecked(circuit, assembled, options, observer);
-  const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
+  const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l,
+                               const Eigen::VectorXd& xdot) {
     range.add(l);
-    return !observer || observer(t, x, l);
+    return !observer || observer(t, x, l, xdot);
   };
   TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);
   range.warn(result.warnings);
@@ -155,6 +170,136 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
 }
 
 namespace {
+
+// The θ-stepper's options from the resolved settings (tran_settings.hpp): the fixed step, or
+// error control with its step bounds; the report's step rule and warnings go to `result`. False
+// with result.error when a source cannot be resolved.
+bool theta_options(const Circuit& circuit, const Assembled& assembled, const TranSettings& s,
+                   const TransientOptions& options, solvers::ThetaOptions& opt,
+                   TransientResult& result) {
+  const double span = s.tstop - s.tstart;
+  opt.theta = s.theta;
+  opt.t_start = 0.0;
+  opt.t_stop = s.tstop;
+  opt.restart_steps = options.restart_steps;
+  opt.restart_on_jump = options.restart_on_jump;
+  opt.lcp_solver = s.lcp_solver;
+  opt.block_flip = options.block_flip;
+  opt.settle_switches = circuit.tran->uic;
+  // A circuit without capacitors or inductors has no state: every point is a static solve,
+  // exact at any step, so it is solved at the print times themselves (nothing interpolated).
+  const auto& e = assembled.mlcs.E;
+  const bool stateless =
+      std::none_of(e.valuePtr(), e.valuePtr() + e.nonZeros(), [](double v) { return v != 0.0; });
+  opt.adaptive = s.adaptive && !stateless;
+  const auto [bound, bound_source] = source_step_bound(circuit);
+  if (!opt.adaptive) {
+    // The fixed-step θ-scheme: --step, else .options step, else the .tran step (capped by TMAX).
+    opt.h = s.h;
+    const std::string source = options.h                       ? "--step"
+                               : circuit.stepping.step > 0     ? ".options step"
+                               : s.tmax > 0 && opt.h == s.tmax ? "the .tran TMAX"
+                               : stateless && s.adaptive
+                                   ? "no capacitor or inductor: every print time solved exactly"
+                               : s.tstep > 0 ? "the .tran step"
+                                             : "no .tran step given: a 1000th of the run";
+    result.step_rule = fmt::format("fixed h = {:.6g} s ({})", opt.h, source);
+    if (opt.h > 4 * bound && stateless && s.adaptive)
+      result.warnings.push_back(fmt::format(
+          "the print interval {:.3g} s does not resolve source '{}' (it changes on a time scale "
+          "of {:.3g} s): the rows are exact but too far apart to show its waveform; take a "
+          "smaller TSTEP",
+          opt.h, bound_source, 4 * bound));
+    else if (opt.h > 4 * bound)
+      result.warnings.push_back(fmt::format(
+          "the fixed step {:.3g} s does not resolve source '{}' (it changes on a time scale of "
+          "{:.3g} s): its waveform is undersampled; take a smaller step",
+          opt.h, bound_source, 4 * bound));
+    return true;
+  }
+  // TSTEP is the print interval and the hint for the first step; TMAX (else a 50th of the run)
+  // and the sources' content bound the step; error control chooses it.
+  const double cap = s.tmax > 0 ? s.tmax : span / 50;
+  opt.h_max = std::min(cap, bound);
+  if (span / opt.h_max > kMaxSteps) {
+    result.error = fmt::format(
+        "source '{}' changes on a time scale of {:.3g} s: resolving it over the {:.3g} s run "
+        "needs {:.3g} steps; shorten the run or check the source's frequency",
+        bound_source, 4 * bound, span, span / opt.h_max);
+    return false;
+  }
+  opt.h = std::min(s.output_step, opt.h_max) / 10;
+  opt.reltol = s.stepping.reltol;
+  if (options.dense_output) {
+    opt.output_step = s.output_step;
+    opt.output_from = s.tstart;
+  }
+  opt.atol = error_floors(assembled, s.stepping);
+  result.step_rule = fmt::format(
+      "error control (RELTOL {:g}, VNTOL {:g} V, ABSTOL {:g} A, CHGTOL {:g} C), h <= {:.3g} s "
+      "({})",
+      s.stepping.reltol, s.stepping.vntol, s.stepping.abstol, s.stepping.chgtol, opt.h_max,
+      opt.h_max == bound                  ? "the content of source " + bound_source
+      : s.tmax > 0 && opt.h_max == s.tmax ? std::string("TMAX")
+                                          : std::string("a 50th of the run"));
+  return true;
+}
+
+// The failure of a step, naming the devices of a singular mode (explain.hpp).
+std::string step_failure(const Assembled& assembled, const solvers::ThetaStepper& stepper,
+                         double theta, const solvers::MlcpOutcome& outcome) {
+  const ModeDiagnosis why =
+      outcome.status == solvers::LcpStatus::kNumericalFailure
+          ? explain_mode(assembled, theta * (stepper.t_next() - stepper.t()), stepper.mode())
+          : ModeDiagnosis{};
+  return fmt::format("at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
+                     why.with(fmt::format("{}{} [{}]", outcome.message,
+                                          detail::pair_list(assembled, outcome.pairs),
+                                          solvers::to_string(outcome.status))));
+}
+
+// The points handed to the observer: every accepted point from TSTART, and (dense output) the
+// print times between them when the steps may be longer than the print interval.
+class PointEmitter {
+ public:
+  PointEmitter(const TranSettings& s, const solvers::ThetaOptions& opt, bool dense_output,
+               const solvers::ThetaStepper& stepper, const Observer& observer, long& points)
+      : stepper_(stepper),
+        observer_(observer),
+        points_(points),
+        t_from_(s.tstart - 1e-9 * s.tstop),
+        interval_(s.output_step),
+        dense_(dense_output && interval_ > 0 && (opt.adaptive || opt.h > interval_ * (1 + 1e-9))),
+        grid_(s.tstart, interval_) {}
+
+  bool operator()() {
+    if (dense_) {
+      const double tol = 1e-9 * interval_, t0 = stepper_.t_prev(), t1 = stepper_.t();
+      for (;; ++next_k_) {
+        const double g = grid_.at(next_k_);
+        if (g >= t1 - tol) break;
+        if (g <= t0 + tol) continue;
+        stepper_.interpolate(g, x_, lambda_, xdot_);
+        ++points_;
+        if (!observer_(g, x_, lambda_, xdot_)) return false;
+      }
+    }
+    if (stepper_.t() < t_from_) return true;
+    ++points_;
+    return observer_(stepper_.t(), stepper_.x(), stepper_.lambda(), stepper_.xdot());
+  }
+
+ private:
+  const solvers::ThetaStepper& stepper_;
+  const Observer& observer_;
+  long& points_;
+  double t_from_, interval_;
+  bool dense_;
+  solvers::DecimalGrid grid_;  // exact decimal times
+  long next_k_ = 0;
+  Eigen::VectorXd x_, lambda_, xdot_;
+};
+
 TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled& assembled,
                                         const TransientOptions& options, const Observer& observer) {
   TransientResult result;
@@ -162,60 +307,11 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
     return result;
   }
-  if (options.method.value_or(circuit.method) == TranMethod::kEvent)
+  const TranSettings settings = resolve_tran_settings(circuit, options);
+  if (settings.method == TranMethod::kEvent)
     return run_event_transient(circuit, assembled, options, observer);
-  const TranSpec& tran = *circuit.tran;
-  const double span = tran.tstop;
   solvers::ThetaOptions opt;
-  opt.theta = options.theta.value_or(circuit.theta);
-  opt.t_start = 0.0;
-  opt.t_stop = tran.tstop;
-  opt.restart_steps = options.restart_steps;
-  opt.restart_on_jump = options.restart_on_jump;
-  opt.lcp_solver = options.lcp_solver.value_or(circuit.lcp_solver);
-  opt.block_flip = options.block_flip;
-  opt.settle_switches = tran.uic;
-  const double fixed = options.h.value_or(circuit.stepping.step);
-  const auto [bound, bound_source] = source_step_bound(circuit);
-  opt.adaptive = !(fixed > 0) && options.adaptive.value_or(circuit.stepping.adaptive);
-  if (opt.adaptive) {
-    // TSTEP is the print interval and the hint for the first step; TMAX (else a 50th of the
-    // run) and the sources' content bound the step; error control chooses it.
-    const double cap = tran.tmax > 0 ? tran.tmax : span / 50;
-    opt.h_max = std::min(cap, bound);
-    if (span / opt.h_max > kMaxSteps) {
-      result.error = fmt::format(
-          "source '{}' changes on a time scale of {:.3g} s: resolving it over the {:.3g} s run "
-          "needs {:.3g} steps; shorten the run or check the source's frequency",
-          bound_source, 4 * bound, span, span / opt.h_max);
-      return result;
-    }
-    opt.h = std::min(tran.tstep > 0 ? tran.tstep : cap, opt.h_max) / 10;
-    opt.reltol = circuit.stepping.reltol;
-    opt.atol = error_floors(assembled, circuit.stepping);
-    result.step_rule = fmt::format(
-        "error control (RELTOL {:g}, VNTOL {:g} V, ABSTOL {:g} A, CHGTOL {:g} C), h <= {:.3g} s "
-        "({})",
-        circuit.stepping.reltol, circuit.stepping.vntol, circuit.stepping.abstol,
-        circuit.stepping.chgtol, opt.h_max,
-        opt.h_max == bound                        ? "the content of source " + bound_source
-        : tran.tmax > 0 && opt.h_max == tran.tmax ? std::string("TMAX")
-                                                  : std::string("a 50th of the run"));
-  } else {
-    // The fixed-step θ-scheme: --step, else .options step, else the .tran step (capped by TMAX).
-    opt.h = fixed_step(tran.tstep, tran.tstop, tran.tmax, fixed);
-    const std::string source = options.h                             ? "--step"
-                               : circuit.stepping.step > 0           ? ".options step"
-                               : tran.tmax > 0 && opt.h == tran.tmax ? "the .tran TMAX"
-                               : tran.tstep > 0                      ? "the .tran step"
-                                                : "no .tran step given: a 1000th of the run";
-    result.step_rule = fmt::format("fixed h = {:.6g} s ({})", opt.h, source);
-    if (opt.h > 4 * bound)
-      result.warnings.push_back(fmt::format(
-          "the fixed step {:.3g} s does not resolve source '{}' (it changes on a time scale of "
-          "{:.3g} s): its waveform is undersampled; take a smaller step",
-          opt.h, bound_source, 4 * bound));
-  }
+  if (!theta_options(circuit, assembled, settings, options, opt, result)) return result;
   result.h = opt.h;
   result.theta = opt.theta;
   if (std::string why = opt.validate(); !why.empty()) {
@@ -229,31 +325,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
   }
   solvers::ThetaStepper stepper(assembled.mlcs, opt);
   stepper.start(init.x, init.q, init.lambda, init.mode);
-  const double t_from = tran.tstart - 1e-9 * tran.tstop;
-  // Dense output: points every TSTEP from TSTART between the accepted points (the file then
-  // has no gap longer than TSTEP), when the steps may be longer than TSTEP.
-  const double grid = tran.tstep;
-  const bool dense =
-      options.dense_output && grid > 0 && (opt.adaptive || opt.h > grid * (1 + 1e-9));
-  long next_k = 0;
-  const solvers::DecimalGrid dense_grid(tran.tstart, grid);  // exact decimal times
-  Eigen::VectorXd xi, li;
-  auto emit = [&]() {
-    if (dense) {
-      const double tol = 1e-9 * grid, t0 = stepper.t_prev(), t1 = stepper.t();
-      for (;; ++next_k) {
-        const double g = dense_grid.at(next_k);
-        if (g >= t1 - tol) break;
-        if (g <= t0 + tol) continue;
-        stepper.interpolate(g, xi, li);
-        ++result.points;
-        if (!observer(g, xi, li)) return false;
-      }
-    }
-    if (stepper.t() < t_from) return true;
-    ++result.points;
-    return observer(stepper.t(), stepper.x(), stepper.lambda());
-  };
+  PointEmitter emit(settings, opt, options.dense_output, stepper, observer, result.points);
   bool go_on = emit();
   StepCapture capture(options, stepper, opt.h);
   const detail::CutDetector cuts(circuit, assembled);
@@ -273,17 +345,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     capture.after_step(result.captured);
     if (outcome.status != solvers::LcpStatus::kSolved &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
-      // A singular matrix: the elements of its singular block, in the mode of the step.
-      const ModeDiagnosis why =
-          outcome.status == solvers::LcpStatus::kNumericalFailure
-              ? explain_mode(assembled, opt.theta * (stepper.t_next() - stepper.t()),
-                             stepper.mode())
-              : ModeDiagnosis{};
-      result.error =
-          fmt::format("at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
-                      why.with(fmt::format("{}{} [{}]", outcome.message,
-                                           detail::pair_list(assembled, outcome.pairs),
-                                           solvers::to_string(outcome.status))));
+      result.error = step_failure(assembled, stepper, opt.theta, outcome);
       break;
     }
     if (cuts.active()) {
@@ -302,7 +364,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     result.warnings.push_back(fmt::format(
         "{} steps were accepted at the smallest step ({:.3g} s) with an error estimate above "
         "RELTOL: the result there is less accurate than asked",
-        result.stats.floor_steps, 1e-9 * span));
+        result.stats.floor_steps, solvers::ThetaStepper::floor_step(settings.tstop)));
   result.ok = result.error.empty();
   return result;
 }

@@ -7,6 +7,7 @@
 #include "circuit/explain.hpp"
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
+#include "circuit/tran_settings.hpp"
 #include "circuit/transient.hpp"
 
 namespace nsspice::circuit {
@@ -68,27 +69,28 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
     result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
     return result;
   }
-  const TranSpec& tran = *circuit.tran;
+  const TranSettings settings = resolve_tran_settings(circuit, options);
   solvers::EventOptions eo;
   eo.t_start = 0;
-  eo.t_stop = tran.tstop;
-  eo.rtol = options.event_rtol.value_or(circuit.event.rtol);
-  eo.atol = circuit.event.atol;
-  eo.time_tol = circuit.event.time_tol;
+  eo.t_stop = settings.tstop;
+  eo.rtol = settings.event_rtol;
+  eo.atol = settings.event_atol;
+  eo.time_tol = settings.event_time_tol;
   // The largest step: --step, else .options evmaxstep, else the .tran TMAX (0: the default).
-  eo.h_max = options.h.value_or(circuit.event.h_max > 0 ? circuit.event.h_max : tran.tmax);
-  eo.h_init = tran.tstep;
+  eo.h_max = settings.event_h_max;
+  eo.h_init = settings.output_step;
   eo.fixed_step = options.event_fixed_step;
-  // Zeno intervals go to the θ-scheme with the .tran step and the netlist's θ.
-  eo.fallback_h = tran.tstep;
-  eo.fallback_theta = options.theta.value_or(circuit.theta);
-  // Dense output: --grid, else points every TSTEP from the collocation polynomials, so that the
-  // file has no gap longer than TSTEP (peaks and averages read from it are the solution's).
+  // Zeno intervals go to the θ-scheme with the print interval and the netlist's θ.
+  eo.fallback_h = settings.output_step;
+  eo.fallback_theta = settings.theta;
+  // Dense output: --grid, else points every print interval from the collocation polynomials, so
+  // that the file has no gap longer than that (peaks and averages read from it are the
+  // solution's).
   eo.output_step = options.output_step > 0 ? options.output_step
-                   : options.dense_output  ? tran.tstep
+                   : options.dense_output  ? settings.output_step
                                            : 0.0;
-  eo.output_from = tran.tstart;
-  eo.lcp_solver = options.lcp_solver.value_or(circuit.lcp_solver);
+  eo.output_from = settings.tstart;
+  eo.lcp_solver = settings.lcp_solver;
   result.theta = eo.fallback_theta;
   result.event_rtol = eo.rtol;
   if (std::string why = eo.validate(); !why.empty()) {
@@ -105,7 +107,7 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
     return result;
   }
   solvers::EventDriven integrator(assembled.mlcs, eo);
-  const double t_from = tran.tstart - 1e-9 * tran.tstop;
+  const double t_from = settings.tstart - 1e-9 * settings.tstop;
   // Inductor currents cut by opening switches: the point before and the mode then.
   const detail::CutDetector cuts(circuit, assembled);
   std::vector<detail::InductorCut> cut_list;
@@ -114,7 +116,8 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   double t_prev = 0;
   const solvers::EventOutcome outcome = integrator.run(
       init.x, init.q, init.lambda, init.mode,
-      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+          const Eigen::VectorXd& xdot) {
         if (cuts.active()) {
           if (x_prev.size() == x.size())
             cuts.check(t_prev, x_prev, x, cuts.opened(mode_prev, integrator.mode()), cut_list);
@@ -125,7 +128,7 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
         result.t_end = t;
         if (t < t_from) return true;
         ++result.points;
-        result.stopped = !observer(t, x, lambda);
+        result.stopped = !observer(t, x, lambda, xdot);
         return !result.stopped;
       });
   result.event_stats = integrator.stats();
@@ -136,7 +139,7 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   if (!outcome.ok) {
     // A singular mode: the elements of its singular block (the pencil (E, G) of a mode whose
     // DAE has no unique solution is singular for every step, so one δ serves).
-    const double delta = tran.tstep > 0 ? tran.tstep : tran.tstop / 1000;
+    const double delta = settings.output_step;
     const ModeDiagnosis why = explain_mode(assembled, delta, integrator.mode());
     result.error =
         fmt::format("at t = {:.12g} s: {}", outcome.t,

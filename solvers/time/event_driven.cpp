@@ -117,10 +117,19 @@ double EventDriven::error_norm(const Eigen::VectorXd& z0, const Eigen::VectorXd&
   return err / kDoublingDivisor;
 }
 
-bool EventDriven::emit(double t, const Eigen::VectorXd& z) {
+bool EventDriven::emit(double t, const Eigen::VectorXd& z, const Eigen::VectorXd& zdot) {
   if (t <= last_emitted_) return true;
   last_emitted_ = t;
-  return observer_(t, z.head(n_), z.tail(m_));
+  if (zdot.size() < n_) {
+    if (zero_rate_.size() != n_) zero_rate_ = Eigen::VectorXd::Zero(n_);
+    return observer_(t, z.head(n_), z.tail(m_), zero_rate_);
+  }
+  return observer_(t, z.head(n_), z.tail(m_), zdot.head(n_));
+}
+
+bool EventDriven::emit_end(const RadauStep& seg, double t) {
+  seg.rate(std::clamp((t - seg.t0) / seg.h, 0.0, 1.0), rate_);
+  return emit(t, seg.end(), rate_);
 }
 
 bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
@@ -135,7 +144,8 @@ bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
     // Inside a θ-scheme interval, already passed, or before the first point wanted.
     if (tg <= seg.t0 || tg < opt_.output_from) continue;
     seg.dense((tg - seg.t0) / seg.h, u);
-    if (!emit(tg, u)) return false;
+    seg.rate((tg - seg.t0) / seg.h, rate_);
+    if (!emit(tg, u, rate_)) return false;
   }
   // A grid point on t_until itself is the integrator's point.
   const double tg = grid.at(grid_k_);
@@ -179,7 +189,7 @@ bool EventDriven::fallback(EventOutcome& outcome) {
     z_.tail(m_) = stepper.lambda();
     t_ = stepper.t();
     update_scales(z_);
-    if (!emit(t_, z_)) return false;
+    if (!emit(t_, z_, stepper.xdot())) return false;
   }
   stats_.fallbacks.push_back(interval);
   last_fallback_end_ = t_;
@@ -190,7 +200,7 @@ bool EventDriven::fallback(EventOutcome& outcome) {
   // Resume: the grid restarts after the interval, the mode is selected afresh.
   const std::vector<char> before = mode_;
   if (!select(t_, EventCause::kResume, before, mlcs_.E * z_.head(n_), outcome)) return false;
-  return emit(t_, z_);
+  return emit(t_, z_, no_rate_);
 }
 
 EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -214,11 +224,11 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
   update_scales(z_);
   set_mode_system();
   grid_k_ = 0;
-  if (!emit(t_, z_)) return outcome;
+  if (!emit(t_, z_, no_rate_)) return outcome;
   if (opt_.output_step > 0) grid_k_ = 1;
   const std::vector<char> mode_before = mode_;  // a copy: select() updates mode_
   if (!select(t_, EventCause::kStart, mode_before, q0, outcome)) return outcome;
-  if (!emit(t_, z_)) return outcome;
+  if (!emit(t_, z_, no_rate_)) return outcome;
 
   double h = opt_.h_init;
   RadauStep full, half[2];
@@ -271,7 +281,7 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
       const double seg_end = seg == segs.back() && to_limit ? limit : seg->t0 + seg->h;
       Crossing c = first_crossing(*seg);
       if (c.guard < 0) {
-        if (!emit_grid(*seg, seg_end) || !emit(seg_end, seg->end())) return outcome;
+        if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return outcome;
         continue;
       }
       RadauStep at;
@@ -288,10 +298,10 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
         at = at2;
       }
       if (te < 0) {
-        if (!emit_grid(*seg, seg_end) || !emit(seg_end, seg->end())) return outcome;
+        if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return outcome;
         continue;
       }
-      if (!emit_grid(*seg, te) || !emit(te, at.end())) return outcome;
+      if (!emit_grid(*seg, te) || !emit_end(at, te)) return outcome;
       t_ = te;
       z_ = at.end();
       update_scales(z_);
@@ -310,7 +320,7 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
       if (!select(te, flipped ? EventCause::kSwitch : EventCause::kGuard, before,
                   mlcs_.E * z_.head(n_), outcome))
         return outcome;
-      if (!emit(t_, z_)) return outcome;
+      if (!emit(t_, z_, no_rate_)) return outcome;
       if (zeno(te) && !fallback(outcome)) return outcome;
       event = true;
       break;
@@ -325,7 +335,7 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
       const std::vector<char> before = mode_;
       if (!select(t_, EventCause::kBreakpoint, before, mlcs_.E * z_.head(n_), outcome))
         return outcome;
-      if (!emit(t_, z_)) return outcome;
+      if (!emit(t_, z_, no_rate_)) return outcome;
     }
   }
   return outcome;

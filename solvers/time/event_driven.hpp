@@ -119,9 +119,10 @@ SparseMatrix event_j_pattern(const Mlcs& mlcs);
 
 class EventDriven {
  public:
-  // Receives every output point in increasing time; returning false stops the run.
-  using Observer =
-      std::function<bool(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda)>;
+  // Receives every output point in increasing time with x' there (the derivative of the
+  // collocation polynomial; 0 at the start); returning false stops the run.
+  using Observer = std::function<bool(double t, const Eigen::VectorXd& x,
+                                      const Eigen::VectorXd& lambda, const Eigen::VectorXd& xdot)>;
 
   EventDriven(const Mlcs& mlcs, const EventOptions& options);
   ~EventDriven();
@@ -170,7 +171,10 @@ class EventDriven {
   bool radau(double t0, double h, const Eigen::VectorXd& z0, RadauStep& out);
   double error_norm(const Eigen::VectorXd& z0, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     bool algebraic) const;
-  bool emit(double t, const Eigen::VectorXd& z);
+  // A point: (x, λ) = z, x' = the head of zdot (empty: 0).
+  bool emit(double t, const Eigen::VectorXd& z, const Eigen::VectorXd& zdot);
+  // The end of a step segment, or t within it.
+  bool emit_end(const RadauStep& seg, double t);
   bool emit_grid(const RadauStep& seg, double t_until);
   bool zeno(double t);
   bool fallback(EventOutcome& outcome);
@@ -203,7 +207,9 @@ class EventDriven {
   long grid_k_ = 0;
   double last_emitted_ = -1e300;
   EventStats stats_;
-  mutable Eigen::VectorXd s_, b_, scratch_;
+  mutable Eigen::VectorXd s_, b_, scratch_, rate_;
+  Eigen::VectorXd no_rate_;    // empty: x' = 0
+  Eigen::VectorXd zero_rate_;  // x' = 0 for the observer
 };
 
 }  // namespace nsspice::solvers

@@ -29,6 +29,27 @@ std::array<double, 4> RadauStep::weights(double s) {
   return w;
 }
 
+std::array<double, 4> RadauStep::slopes(double s) {
+  // d/ds of the Lagrange basis: Σ_{m≠k} 1/(n_k − n_m) Π_{l≠k,m} (s − n_l)/(n_k − n_l).
+  const std::array<double, 4> nodes = {0.0, RadauIIA::kC[0], RadauIIA::kC[1], 1.0};
+  std::array<double, 4> d{};
+  for (int k = 0; k < 4; ++k) {
+    for (int m = 0; m < 4; ++m) {
+      if (m == k) continue;
+      double v = 1 / (nodes[k] - nodes[m]);
+      for (int l = 0; l < 4; ++l)
+        if (l != k && l != m) v *= (s - nodes[l]) / (nodes[k] - nodes[l]);
+      d[k] += v;
+    }
+  }
+  return d;
+}
+
+void RadauStep::rate(double s, Eigen::VectorXd& out) const {
+  const auto d = slopes(s);
+  out = (d[0] * z0 + d[1] * z[0] + d[2] * z[1] + d[3] * z[2]) / h;
+}
+
 void RadauStep::dense(double s, Eigen::VectorXd& out) const {
   const auto w = weights(s);
   out = w[0] * z0 + w[1] * z[0] + w[2] * z[1] + w[3] * z[2];

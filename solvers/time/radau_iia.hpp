@@ -37,8 +37,12 @@ struct RadauStep {
   const Eigen::VectorXd& end() const { return z[2]; }
   // The collocation polynomial at t0 + s h, s ∈ [0, 1].
   void dense(double s, Eigen::VectorXd& out) const;
+  // Its derivative with respect to t at t0 + s h.
+  void rate(double s, Eigen::VectorXd& out) const;
   // Its Lagrange weights on the nodes (0, c1, c2, 1): u(s) = Σ_k weights[k] node_k.
   static std::array<double, 4> weights(double s);
+  // The weights' derivatives d/ds: u'(s) = Σ_k slopes[k] node_k.
+  static std::array<double, 4> slopes(double s);
 };
 
 struct RadauStats {

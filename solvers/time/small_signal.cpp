@@ -37,8 +37,7 @@ std::vector<Triplet> entries(const Mlcs& m, const std::vector<char>& mode) {
 
 }  // namespace
 
-SmallSignal::SmallSignal(const Mlcs& mlcs, const std::vector<char>& mode)
-    : n_(mlcs.n), m_(mlcs.m) {
+SmallSignal::SmallSignal(const Mlcs& mlcs, const std::vector<char>& mode) : n_(mlcs.n), m_(mlcs.m) {
   const auto t = entries(mlcs, mode);
   k_.resize(n_ + m_, n_ + m_);
   k_.setFromTriplets(t.begin(), t.end());
@@ -69,7 +68,8 @@ bool SmallSignal::solve(double omega, const Eigen::VectorXcd& u, Eigen::VectorXc
   double k_norm = 0;
   Eigen::VectorXd row_sums = Eigen::VectorXd::Zero(n_ + m_);
   for (int k = 0; k < k_.outerSize(); ++k)
-    for (ComplexSparse::InnerIterator it(k_, k); it; ++it) row_sums[it.row()] += std::abs(it.value());
+    for (ComplexSparse::InnerIterator it(k_, k); it; ++it)
+      row_sums[it.row()] += std::abs(it.value());
   if (n_ + m_ > 0) k_norm = row_sums.maxCoeff();
   const Eigen::VectorXcd r = k_ * sol - rho;
   const double scale = k_norm * sol.cwiseAbs().maxCoeff() + rho.cwiseAbs().maxCoeff();

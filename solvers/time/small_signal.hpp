@@ -38,8 +38,8 @@ class SmallSignal {
 
  private:
   int n_, m_;
-  ComplexSparse k_;                 // K at the last ω (pattern fixed)
-  std::vector<double> k0_, e_;      // per stored entry: the ω-independent part, the E part
+  ComplexSparse k_;             // K at the last ω (pattern fixed)
+  std::vector<double> k0_, e_;  // per stored entry: the ω-independent part, the E part
   Eigen::SparseLU<ComplexSparse> lu_;
   bool analyzed_ = false;
   double residual_ = 0;

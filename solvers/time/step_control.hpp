@@ -22,19 +22,21 @@
 // the mode (a node driven by a source, a capacitor behind a conducting diode) gets no error. A
 // step is accepted when
 //
-//   err = max_i |δ_i| / (RELTOL · peak_i · h / T + ATOL_i) ≤ 1
+//   err = max_i |δ_i| / (RELTOL^{3/2} · peak_i + ATOL_i) ≤ 1
 //
 // for the unknowns that carry a state (a nonzero column of E: capacitor voltages, inductor
-// currents): the relative part is an error per unit step (T is the simulated span), so that the
-// local errors of all the steps add up to at most RELTOL · peak_i and the global error falls in
-// proportion to RELTOL; the absolute part ATOL_i (which also keeps the rounding errors of very
-// short steps from counting) is per step, as in SPICE. The other unknowns (currents of sources
-// and diodes, nodes without capacitance) do not accumulate errors: their δ_i is measured against
-// RELTOL · peak_i + ATOL_i. peak_i is the largest
-// |x_i| of the run so far (the signal's scale); ATOL_i is VNTOL for a voltage, ABSTOL for a
-// current (the circuit layer adds the CHGTOL floors). The next step is
+// currents). This is an error per step, as in SPICE, so that the cost per unit of simulated time
+// does not depend on the run's length; its local tolerance is RELTOL^{3/2} rather than RELTOL so
+// that the global error of the second-order scheme is about RELTOL · peak_i: with local errors
+// C h³ = tol, the N ∝ tol^{−1/3} steps over which errors add up give a global error ∝ tol^{2/3}
+// (tolerance proportionality, Söderlind & Wang 2006), and tol = RELTOL^{3/2} makes it ∝ RELTOL.
+// The absolute part ATOL_i also keeps the rounding errors of very short steps from counting.
+// The other unknowns (currents of sources and diodes, nodes without capacitance) do not
+// accumulate errors: their δ_i is measured against RELTOL · peak_i + ATOL_i. peak_i is the
+// largest |x_i| of the run so far (the signal's scale); ATOL_i is VNTOL for a voltage, ABSTOL
+// for a current (the circuit layer adds the CHGTOL floors). The next step is
 //
-//   h' = h · clamp(0.9 err^(−1/p), 0.2, 2),   p = 2 for θ = ½ (τ/h ∝ h²), 1 otherwise,
+//   h' = h · clamp(0.9 err^(−1/p), 0.2, 2),   p = 3 for θ = ½ (δ ∝ h³), 2 otherwise,
 //
 // rounded down onto the ladder 2^(k/8) s, so that step sizes repeat and the factorizations of
 // W = G + E/(θh) kept per step size are reused.
@@ -54,8 +56,8 @@ struct TrajectoryPoint {
 
 class ErrorEstimator {
  public:
-  // `atol`: per unknown (size n); `span` = T.
-  ErrorEstimator(const SparseMatrix& E, Eigen::VectorXd atol, double reltol, double span);
+  // `atol`: per unknown (size n).
+  ErrorEstimator(const SparseMatrix& E, Eigen::VectorXd atol, double reltol);
 
   // A discontinuity at the last point: the phase restarts from (t, x).
   void restart(double t, const Eigen::VectorXd& x);
@@ -68,8 +70,13 @@ class ErrorEstimator {
   // precedes the candidate). False when there are too few points for the estimate.
   bool truncation(std::span<const TrajectoryPoint> candidate, double h, double theta, int substeps,
                   bool candidate_only, Eigen::VectorXd& tau) const;
-  // err (header) of the error δ of a step of size h ending at x_end.
-  double norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end, double h) const;
+  // err (header) of the error δ of a step ending at x_end.
+  double norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end) const;
+  // The error of the dense output over the step that `end` ends (the quadratic through the
+  // phase's last two points and `end`), against RELTOL · peak_i + ATOL_i for every unknown:
+  // the output of unknowns without a state (a node driven by a source, a function of time with
+  // a kink) is then as accurate as the states'. Negative without an estimate.
+  double interpolation(const TrajectoryPoint& end) const;
 
   // The next step from the accepted step h and its err (negative err: no estimate, h kept).
   static double propose(double h, double err, double theta);
@@ -81,10 +88,14 @@ class ErrorEstimator {
  private:
   Eigen::VectorXd atol_, peak_;
   std::vector<char> differential_;  // a nonzero column of E: the unknown carries a state
-  double reltol_, span_;
-  std::vector<double> t_;  // the last (≤ 3) points of the phase, oldest first
+  double reltol_, state_reltol_;    // RELTOL, RELTOL^{3/2}
+  std::vector<double> t_;           // the last (≤ 3) points of the phase, oldest first
   std::vector<Eigen::VectorXd> x_;
+  int since_restart_ = 0;  // points accepted after the phase's first
   void push(double t, const Eigen::VectorXd& x);
+  // The last (≤ 4) points of the phase followed by the candidate's.
+  void last_points(std::span<const TrajectoryPoint> candidate, bool candidate_only,
+                   std::vector<double>& ts, std::vector<const Eigen::VectorXd*>& xs) const;
 };
 
 }  // namespace nsspice::solvers

@@ -39,6 +39,14 @@ void ThetaStepper::mark_discontinuity() {
   phase_break_ = true;
 }
 
+double ThetaStepper::next_output_time(double t) const {
+  const DecimalGrid grid(options_.output_from, options_.output_step);
+  long k = static_cast<long>(
+      std::max(0.0, std::floor((t - options_.output_from) / options_.output_step)));
+  while (grid.at(k) <= t) ++k;
+  return grid.at(k);
+}
+
 bool ThetaStepper::zeno_event(double t) {
   recent_events_.push_back(t);
   while (!recent_events_.empty() && recent_events_.front() < t - h_scale_)
@@ -62,7 +70,8 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
   if (!solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, delta_, delta_lambda_, delta_w_))
     return -1.0;
   if (substeps > 1) delta_ *= substeps;
-  return estimator_->norm(delta_, x_new_, h_eff);
+  // The step's own error, and that of the dense output over it.
+  return std::max(estimator_->norm(delta_, x_new_), estimator_->interpolation(candidate.back()));
 }
 
 bool ThetaStepper::flip_switches(const std::vector<int>& pairs) {
@@ -122,7 +131,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       return stuck;
     }
     const double snap = 1e-12 * std::max(span_, std::abs(t_));
-    const double h_floor = 1e3 * snap;
+    const double h_floor = floor_step(span_, t_);
     const bool in_fallback = fallback_left_ > 0;
     if (in_fallback) restart_left_ = std::max(restart_left_, 1);
     double h = in_fallback ? std::min(h_next_, kFallbackFraction * h_scale_) : h_next_;
@@ -141,6 +150,13 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       breakpoint = false;
     } else if (options_.t_stop < t_next + 0.5 * h) {
       t_next = t_ + 0.5 * (options_.t_stop - t_);
+    }
+    if (phase_break_ && options_.output_step > 0) {
+      const double g = next_output_time(t_ + snap);
+      if (g < t_next - snap) {
+        t_next = g;
+        breakpoint = false;
+      }
     }
     t_next_ = t_next;
     double h_eff = t_next - t_;
@@ -209,10 +225,13 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       h_next_ = ErrorEstimator::ladder_floor(ErrorEstimator::propose(h_eff, err, theta));
       continue;
     }
-    if (err > 1) ++stats_.floor_steps;
+    bool damp = false;  // a θ-step at the floor still above tolerance: ringing (below)
+    if (err > 1) {
+      ++stats_.floor_steps;
+      damp = theta < 1.0;
+    }
 
     // Accept.
-    const bool restarted = theta == 1.0 && options_.theta < 1.0;
     at_edge_.clear();
     if (event) at_edge_ = loc.pairs;
     const std::vector<char> before = mode_;
@@ -255,20 +274,6 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     ++since_event_;
     if (!event && !breakpoint && mode_ == before && restart_left_ == 0)
       h_scale_ = std::max(h_next_, h_eff);
-    if (restarted && !inner_.empty() && !event && !breakpoint && !jump) {
-      // The restart's substeps give the history of the θ-scheme: the BDF2 derivative of q at the
-      // step's end from its last three (equally spaced) points, accurate to O(h_s²).
-      const double h_s = h_eff / substeps;
-      const Eigen::VectorXd q1 = mlcs_.E * inner_.back().second;
-      const Eigen::VectorXd q2 = inner_.size() >= 2
-                                     ? Eigen::VectorXd(mlcs_.E * inner_[inner_.size() - 2].second)
-                                     : Eigen::VectorXd();
-      if (q2.size() == q1.size()) {
-        y_ = (3.0 * q_ - 4.0 * q1 + q2) / (2.0 * h_s);
-        restart_left_ = 0;
-        bdf2_pending_ = 0;
-      }
-    }
     if (event || breakpoint) {
       mark_discontinuity();
       if (event) {
@@ -276,6 +281,14 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         h_next_ = std::min(h_next_, ErrorEstimator::ladder_floor(2 * h_after_event_));
         zeno_event(t_);
       }
+    } else if (damp) {
+      // The trapezoidal rule's (−1)^k mode (|R(∞)| = 1: an algebraic unknown of an index-2
+      // loop closed by a switching pair, started off its hidden constraint) is what no step
+      // size resolves: backward-Euler steps (R(∞) = 0) damp it, and the history restarts from
+      // the BDF2 derivative of their points.
+      restart_left_ = std::max(restart_left_, options_.restart_steps);
+      bdf2_pending_ = options_.restart_steps + 1;
+      estimator_->restart(t_, x_);
     } else {
       estimator_->accept(t_, x_);
     }

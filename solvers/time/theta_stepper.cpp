@@ -130,6 +130,8 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   q_ = q0;
   y_ = Eigen::VectorXd::Zero(mlcs_.n);
   y_prev_ = y_;
+  xdot_ = xdot_prev_ = xdot_pp_ = y_;
+  hist_reset_ = false;
   lambda_ = lambda0;
   w_ = mlcs_.C * x_ + mlcs_.D * lambda_ + mlcs_.d;
   mode_ = std::move(mode0);
@@ -158,7 +160,7 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
     estimator_ = std::make_unique<ErrorEstimator>(
         mlcs_.E,
         options_.atol.size() == mlcs_.n ? options_.atol : Eigen::VectorXd::Constant(mlcs_.n, 1e-6),
-        options_.reltol, span_);
+        options_.reltol);
     estimator_->restart(t_, x_);
     h_next_ = options_.h;
     h_scale_ = h_after_event_ = options_.h;
@@ -195,7 +197,8 @@ void ThetaStepper::settle_switches() {
   }
 }
 
-void ThetaStepper::interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& lambda) const {
+void ThetaStepper::interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                               Eigen::VectorXd& xdot) const {
   const double t1 = t_prev_, t2 = t_;
   if (phase_len_ >= 3 && t_pp_ < t1) {
     // Lagrange basis on (t_pp, t_prev, t).
@@ -205,11 +208,29 @@ void ThetaStepper::interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& la
     const double l2 = (t - t0) * (t - t1) / ((t2 - t0) * (t2 - t1));
     x = l0 * x_pp_ + l1 * x_prev_ + l2 * x_;
     lambda = l0 * lambda_pp_ + l1 * lambda_prev_ + l2 * lambda_;
+    xdot = l0 * xdot_pp_ + l1 * xdot_prev_ + l2 * xdot_;
     return;
   }
   const double a = t2 > t1 ? (t - t1) / (t2 - t1) : 1.0;
   x = (1 - a) * x_prev_ + a * x_;
   lambda = (1 - a) * lambda_prev_ + a * lambda_;
+  // The first step of a phase (with fixed steps longer than the output interval): its start
+  // point is the old branch's, x' there is not this branch's; the step's own slope instead.
+  xdot = phase_len_ >= 2 ? Eigen::VectorXd((1 - a) * xdot_prev_ + a * xdot_)
+         : t2 > t1       ? Eigen::VectorXd((x_ - x_prev_) / (t2 - t1))
+                         : xdot_;
+}
+
+void ThetaStepper::update_xdot(double t_next, double h_eff, double theta) {
+  if (be_substeps_ > 0) {
+    // Backward Euler: the last substep's difference quotient.
+    const bool first = inner_.empty();
+    const double t_s = first ? t_ : inner_.back().first;
+    xdot_new_ = (x_new_ - (first ? x_ : inner_.back().second)) / (t_next - t_s);
+  } else {
+    xdot_new_ =
+        ((x_new_ - x_) / h_eff - (1.0 - theta) * (hist_reset_ ? xdot_hist_ : xdot_)) / theta;
+  }
 }
 
 MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool fixed) {
@@ -223,6 +244,7 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
     outcome =
         backward_euler(t_next, options_.theta < 1.0 ? options_.restart_substeps : 1, mode, fixed);
   } else {
+    be_substeps_ = 0;
     r_ = b_next_ + q_ / (theta * h_eff) + ((1.0 - theta) / theta) * y_;
     ModeMlcp& solver = solver_for(theta * h_eff);
     if (fixed) {
@@ -339,6 +361,7 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   Eigen::VectorXd& q_new = q_new_;
   Eigen::VectorXd& y_new = y_new_;
   charge_and_y(b_next_, lambda_new_, x_new_, q_new, y_new);
+  update_xdot(t_next, h_eff, theta);
   account_restart(y_new, breakpoint, outcome.mode_changed, theta);
 
   ++stats_.steps;
@@ -366,15 +389,24 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   h_prev_ = h_eff;
   y_prev_.swap(y_);
   y_.swap(y_new);
+  xdot_pp_.swap(xdot_prev_);
+  xdot_prev_.swap(xdot_);
+  xdot_.swap(xdot_new_);
+  hist_reset_ = false;
   b_.swap(b_next_);
   if (bdf2_pending_ > 0 && --bdf2_pending_ == 0) {
     if (std::abs(h_prev_ - h_prev2_) <= kSnap * h_prev_) {
       y_ = (3.0 * q_ - 4.0 * q_prev_ + q_prev2_) / (2.0 * h_prev_);
+      xdot_hist_ = (3.0 * x_ - 4.0 * x_prev_ + x_pp_) / (2.0 * h_prev_);
+      hist_reset_ = true;
     } else if (options_.adaptive && h_prev2_ > 0) {
       // The same BDF2 derivative on unequal steps: q'(t_k) of the quadratic through the points.
       const double h1 = h_prev_, h2 = h_prev2_;
       y_ = (q_ - q_prev_) / h1 +
            (h1 / (h1 + h2)) * ((q_ - q_prev_) / h1 - (q_prev_ - q_prev2_) / h2);
+      xdot_hist_ =
+          (x_ - x_prev_) / h1 + (h1 / (h1 + h2)) * ((x_ - x_prev_) / h1 - (x_prev_ - x_pp_) / h2);
+      hist_reset_ = true;
     }
   }
   mode_.swap(mode);
@@ -423,6 +455,8 @@ void ThetaStepper::switching_step(double t_next, std::vector<char>& mode, MlcpOu
   const Eigen::VectorXd x = x_new_, lambda = lambda_new_, w = w_new_;
   const MlcpOutcome second = backward_euler(t_next, options_.restart_substeps, trial);
   if (!ok(second)) {  // keep the trapezoidal solution
+    be_substeps_ = 0;
+    inner_.clear();
     x_new_ = x;
     lambda_new_ = lambda;
     w_new_ = w;
@@ -443,6 +477,8 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
   MlcpOutcome total;
   const std::vector<char> start = mode;
   impulsive_ = false;
+  be_substeps_ = substeps;
+  inner_.clear();
   for (int j = 1; j <= substeps; ++j) {
     if (j < substeps) {
       mlcs_.eval_b(t_ + j * h_s, s, b);
@@ -458,7 +494,7 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
       o.message = "the circuit equations of the step's mode are singular";
     }
     if (!ok(o)) return o;
-    if (options_.adaptive && j < substeps) inner_.emplace_back(t_ + j * h_s, x_new_);
+    if (j < substeps) inner_.emplace_back(t_ + j * h_s, x_new_);
     total.status = o.status == LcpStatus::kInaccurate ? o.status : total.status;
     total.residual = std::max(total.residual, o.residual);
     q_next = mlcs_.E * x_new_;

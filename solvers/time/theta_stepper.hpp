@@ -38,7 +38,9 @@
 // step (the Moreau–Jean scheme), until the mode is steady again. Between accepted points the
 // solution is the quadratic through the last three points of the smooth phase (dense output).
 #include <Eigen/Core>
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <deque>
 #include <functional>
 #include <map>
@@ -71,6 +73,11 @@ struct ThetaOptions {
   Eigen::VectorXd atol;          // absolute error floor per unknown (empty: 1e-6)
   double h_max = 0;              // adaptive: the largest step (0: (t_stop − t_start)/50)
   bool settle_switches = false;  // start(): switch states follow their control at t0 (UIC data)
+  // adaptive: the output times output_from + k·output_step (0: none). The first step of a phase
+  // (after a switching instant or a breakpoint) ends on the next one inside it: the point at
+  // the phase's start holds the old branch's algebraic values, so that no output point is
+  // interpolated from it.
+  double output_step = 0, output_from = 0;
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
 };
@@ -117,15 +124,26 @@ class ThetaStepper {
   // Advances one step. On failure the state stays at the last accepted point.
   MlcpOutcome step();
   // The dense solution at t in [t_prev(), t()] (quadratic through the phase's last three points,
-  // else linear).
-  void interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& lambda) const;
+  // else linear), and its derivative: the scheme's own x' interpolated alike (else the slope).
+  void interpolate(double t, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                   Eigen::VectorXd& xdot) const;
   double t_prev() const { return t_prev_; }
   bool finished() const { return t_ >= options_.t_stop; }
 
   double t() const { return t_; }
+  // The smallest error-controlled step near t ≤ span: 16 · 10⁻¹² · max(span, |t|), a few
+  // thousand units of rounding of t (shorter steps are all rounding error).
+  static double floor_step(double span, double t = 0) {
+    return 16e-12 * std::max(span, std::abs(t));
+  }
   const Eigen::VectorXd& x() const { return x_; }
   const Eigen::VectorXd& lambda() const { return lambda_; }
   const Eigen::VectorXd& w() const { return w_; }
+  // The scheme's own derivative x' at t(): the θ recurrence x'_{k+1} = ((x_{k+1} − x_k)/h −
+  // (1 − θ) x'_k)/θ (backward Euler: (x_{k+1} − x_s)/h_s over the last substep), reset with the
+  // history y = E x' (BDF2), so that E x' = y = B λ + b − G x at every point: a capacitor's
+  // current C(v_a' − v_b') satisfies KCL with the other currents. 0 at the start.
+  const Eigen::VectorXd& xdot() const { return xdot_; }
   const std::vector<char>& mode() const { return mode_; }
   // Time at which the step being attempted (or the last step) ends.
   double t_next() const { return t_next_; }
@@ -157,6 +175,12 @@ class ThetaStepper {
   DecimalGrid grid_;            // grid_origin_ + k h as exact decimals
   double next_breakpoint_ = 0;  // cached breakpoint_after(t) (valid while t is before it)
   Eigen::VectorXd x_, q_, y_, y_prev_, lambda_, w_;
+  Eigen::VectorXd xdot_, xdot_prev_, xdot_pp_, xdot_new_;  // x' at the points (xdot())
+  // The history's x' at t_ when it was reset from BDF2 (as y_ is; E xdot_hist_ = y_), while
+  // xdot_ stays the point's own (E xdot_ = B λ + b − G x).
+  Eigen::VectorXd xdot_hist_;
+  bool hist_reset_ = false;
+  int be_substeps_ = 0;  // the attempted step: backward Euler of this many substeps (0: θ-step)
   std::vector<char> mode_;
   int restart_left_ = 0;
   int since_breakpoint_ = 0;
@@ -180,6 +204,7 @@ class ThetaStepper {
   // Dense output: the two accepted points before t_ and how many points the phase has.
   double t_prev_ = 0, t_pp_ = 0;
   Eigen::VectorXd x_prev_, lambda_prev_, x_pp_, lambda_pp_;
+  void update_xdot(double t_next, double h_eff, double theta);
   int phase_len_ = 1;
   bool phase_break_ = false;  // the derivatives may jump at t_ (breakpoint, switching instant)
   // Adaptive steps.
@@ -219,6 +244,7 @@ class ThetaStepper {
                     int substeps, bool jump, const std::vector<char>& mode);
   Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_;
   bool zeno_event(double t);
+  double next_output_time(double t) const;  // the first output time after t
   void settle_switches();
 
   ModeMlcp& solver_for(double theta_h);

@@ -110,8 +110,8 @@ TEST_F(CliReject, OutputTooLargeStopsBeforeWriting) {
   EXPECT_EQ(big.exit_code, 1) << big.output;
   EXPECT_NE(big.output.find("the run would write about 1e+12 rows (about"), std::string::npos)
       << big.output;
-  EXPECT_NE(big.output.find("at one row per .tran step of 1e-12 s; the limit is 1e+08 rows: "
-                            "raise it with --max-rows or .options maxrows"),
+  EXPECT_NE(big.output.find("at one row per .tran TSTEP (the print interval) of 1e-12 s; the "
+                            "limit is 1e+08 rows: raise it with --max-rows or .options maxrows"),
             std::string::npos)
       << big.output;
   EXPECT_FALSE(fs::exists(dir_ / "big.csv"));

@@ -7,6 +7,7 @@
 //   * expect-signals: a,b,...      the output file's columns, in order
 //   * expect-max: SIG VALUE TOL    max of SIG over the run within TOL of VALUE
 //   * expect-min: SIG VALUE TOL    min likewise
+//   * expect-final: SIG VALUE TOL  SIG at the last row within TOL of VALUE
 //   * expect-tran: TSTEP TSTOP     the elaborated .tran (SPICE numbers)
 //   * expect-output: TEXT          TEXT appears in the diagnostics (file:line:col: ...)
 //   * expect-no-output             no diagnostics at all
@@ -139,6 +140,14 @@ TEST_P(DialectCorpus, OutcomeAsExpected) {
       EXPECT_NEAR(extreme(*w, sig, kind == std::string("expect-max")), number(value), number(tol))
           << kind << " " << m;
     }
+  }
+  for (const auto& m : lines_of(text, "expect-final")) {  // the value at the last row
+    std::istringstream in(m);
+    std::string sig, value, tol;
+    in >> sig >> value >> tol;
+    const auto k = w->index(sig);
+    ASSERT_TRUE(k && !w->columns[*k].empty()) << sig;
+    EXPECT_NEAR(w->columns[*k].back(), number(value), number(tol)) << "expect-final " << m;
   }
   for (const auto& m : lines_of(text, "ngspice-max")) {
     if (!have_ngspice()) GTEST_SKIP() << "ngspice is not on PATH";

@@ -1,6 +1,9 @@
 // Periodic steady state by shooting (circuit/pss.hpp): periodic to 1e-9, equal to a long
 // transient's last period, and found in a few Newton iterations where a transient needs hundreds
-// of periods.
+// of periods; on the θ map (compared with a fixed-step θ transient) and on the event map with its
+// exact Jacobian (compared with an event-driven transient). Every test names its map and its
+// transient's integrator (TransientOptions::method, fixed step or not): none depends on which
+// stepping `run` uses by default.
 #include "circuit/pss.hpp"
 
 #include <gtest/gtest.h>
@@ -22,27 +25,31 @@ struct Orbit {
   std::vector<Eigen::VectorXd> x;
 };
 
-Orbit orbit_of(const Circuit& c, const Assembled& a, const PssResult& r, double period) {
+Orbit orbit_of(const Circuit& c, const Assembled& a, const PssResult& r, const PssOptions& opt) {
   Orbit o;
   std::string error;
-  EXPECT_TRUE(run_periods(c, a, r, period, 1,
-                          [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
-                            o.t.push_back(t);
-                            o.x.push_back(x);
-                          },
-                          error))
+  EXPECT_TRUE(run_periods(
+      c, a, r, opt, 1,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+        o.t.push_back(t);
+        o.x.push_back(x);
+      },
+      error))
       << error;
   return o;
 }
 
-// The last period [t_end − T, t_end] of a transient, times shifted to [0, T].
+// The last period [t_end − T, t_end] of a fixed-step θ transient (step h), times shifted to [0, T].
 Orbit last_period(const Circuit& c, const Assembled& a, double period, double h) {
   Orbit o;
   TransientOptions opt;
+  opt.method = TranMethod::kTheta;
+  opt.adaptive = false;
   opt.h = h;
   const double t_end = c.tran->tstop;
-  const TransientResult r =
-      run_transient(c, a, opt, [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+  const TransientResult r = run_transient(
+      c, a, opt,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&, const Eigen::VectorXd&) {
         if (t >= t_end - period - 1e-3 * h) {
           o.t.push_back(t - (t_end - period));
           o.x.push_back(x);
@@ -64,8 +71,7 @@ double orbit_difference(const Orbit& a, const Orbit& b, double h) {
     if (j == b.t.size() || std::abs(b.t[j] - a.t[i]) > 1e-6 * h) continue;
     ++matched;
     for (Eigen::Index k = 0; k < scale.size(); ++k)
-      if (scale[k] > 1e-9)
-        worst = std::max(worst, std::abs(a.x[i][k] - b.x[j][k]) / scale[k]);
+      if (scale[k] > 1e-9) worst = std::max(worst, std::abs(a.x[i][k] - b.x[j][k]) / scale[k]);
   }
   EXPECT_GT(matched, a.t.size() * 9 / 10) << "the two runs share their time points";
   return worst;
@@ -86,6 +92,7 @@ struct PssCase {
 PssOptions with_period(double period, long count_periods = 0) {
   PssOptions o;
   o.period = period;
+  o.map = PssMap::kTheta;
   o.max_transient_periods = count_periods;
   return o;
 }
@@ -101,8 +108,8 @@ BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_
   const PssOptions o = with_period(10e-6, count_periods);
   const PssCase c(
       "buck\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
-      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 " + r +
-          "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n",
+      "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 " +
+          r + "\n.model SWI SW(VT=0.5)\n.model DI D\n.tran 50n " + tstop + " UIC\n.end\n",
       o);
   const auto& e = c.e;
   const Assembled& a = c.a;
@@ -110,7 +117,7 @@ BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_
   out.pss = c.r;
   if (!out.pss.ok) return out;
   EXPECT_LE(out.pss.residual, 1e-9);
-  const Orbit pss = orbit_of(e.circuit, a, out.pss, o.period);
+  const Orbit pss = orbit_of(e.circuit, a, out.pss, o);
   EXPECT_LT(orbit_difference(pss, last_period(e.circuit, a, o.period, 50e-9), 50e-9), 1e-6);
   const auto column = [&](const char* name) {
     return std::find(a.unknown_names.begin(), a.unknown_names.end(), name) -
@@ -123,7 +130,7 @@ BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_
   return out;
 }
 
-TEST(Pss, BuckInCcmEqualsTheLastPeriodOfALongTransient) {
+TEST(Pss, ThetaMapBuckInCcmEqualsTheLastPeriodOfALongTransient) {
   // 10 ohm: CCM; the inductor current stays positive, Vout ≈ D·Vin.
   const BuckOrbit b = buck_orbit("10", "6m", 2000);
   ASSERT_TRUE(b.pss.ok) << b.pss.error;
@@ -133,7 +140,7 @@ TEST(Pss, BuckInCcmEqualsTheLastPeriodOfALongTransient) {
   EXPECT_NEAR(b.v_mean, 5.0, 0.05);
 }
 
-TEST(Pss, BuckInDcmEqualsTheLastPeriodOfALongTransient) {
+TEST(Pss, ThetaMapBuckInDcmEqualsTheLastPeriodOfALongTransient) {
   // 100 ohm (critical load 2L/(T(1 − D)) = 40 ohm): the inductor current returns to zero every
   // period and the diode blocks with the switch open (three modes); Vout rises above D·Vin.
   const BuckOrbit b = buck_orbit("100", "8m", 0);
@@ -143,7 +150,7 @@ TEST(Pss, BuckInDcmEqualsTheLastPeriodOfALongTransient) {
   EXPECT_GT(b.v_mean, 5.5);
 }
 
-TEST(Pss, BoostEqualsTheLastPeriodOfALongTransient) {
+TEST(Pss, ThetaMapBoostEqualsTheLastPeriodOfALongTransient) {
   // examples/boost.cir (D = 0.6, 50 ohm) with C = 10 µF instead of 47 µF (a shorter transient
   // for the comparison), h = 100 ns: 3000 periods of transient against PSS.
   const PssCase c(
@@ -156,11 +163,11 @@ TEST(Pss, BoostEqualsTheLastPeriodOfALongTransient) {
   EXPECT_LE(r.residual, 1e-9);
   EXPECT_LE(r.newton_iterations, 4);
   EXPECT_LT(r.periods_simulated, 30);
-  const Orbit pss = orbit_of(c.e.circuit, c.a, r, 10e-6);
+  const Orbit pss = orbit_of(c.e.circuit, c.a, r, with_period(10e-6));
   EXPECT_LT(orbit_difference(pss, last_period(c.e.circuit, c.a, 10e-6, 100e-9), 100e-9), 1e-6);
 }
 
-TEST(Pss, HighQFilterInAFewNewtonIterations) {
+TEST(Pss, ThetaMapHighQFilterInAFewNewtonIterations) {
   // A square wave at 10 kHz into a series RLC with Q = 50 tuned to 10 kHz: a transient decays
   // like exp(−ω0 t / 2Q), some 330 periods to 1e-9; the map is affine, Newton needs 1–2 steps.
   PssOptions o = with_period(100e-6, 5000);
@@ -176,7 +183,7 @@ TEST(Pss, HighQFilterInAFewNewtonIterations) {
   EXPECT_LE(r.residual, 1e-9);
 }
 
-TEST(Pss, ResonantConverterConvergesFromAnyWarmUp) {
+TEST(Pss, ThetaMapResonantConverterConvergesFromAnyWarmUp) {
   // examples/analyses/pss_resonant.cir: the finite-difference Newton iteration alone stalled
   // from some warm-ups (20 periods); the fallback to plain transient periods makes it converge.
   std::ifstream in(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses/pss_resonant.cir");
@@ -196,8 +203,9 @@ TEST(Pss, ResonantConverterConvergesFromAnyWarmUp) {
 TEST(Pss, SourcesNotPeriodicInTAreNamed) {
   // A 1 kHz sine with T = 0.3 ms, and a 7 µs PULSE train with T = 10 µs.
   for (const char* source : {"SIN(0 1 1k)", "PULSE(0 1 0 1n 1n 4u 7u)"}) {
-    const PssCase c(std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
-                    with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
+    const PssCase c(
+        std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
+        with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
     const PssResult& r = c.r;
     EXPECT_FALSE(r.ok);
     EXPECT_NE(r.error.find("source 'v1' is not periodic in T"), std::string::npos) << r.error;

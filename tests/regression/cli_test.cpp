@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace nsspice::testing {
 namespace {
@@ -159,20 +160,34 @@ TEST_F(Cli, RunWritesTheDocumentedCsv) {
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
 }
 
-// LTspice's `.tran TSTOP` and `.tran 0 TSTOP 0 TMAX` run as written: a 1000th of the run, or
-// TMAX, as the fixed step, and the report says which.
+// LTspice's `.tran TSTOP` and `.tran 0 TSTOP 0 TMAX` run as written: the print interval is a
+// 1000th of the run, TMAX caps the error-controlled step, and the report says so. A circuit
+// without a state is solved at the print times (or TMAX) themselves.
 TEST_F(Cli, LtspiceTranFormsRun) {
-  write("lt1.cir", "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\n.tran 30m\n.end\n");
+  write("lt1.cir", "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\nC1 a b 1u\nR2 b 0 1k\n.tran 30m\n.end\n");
   const CliRun r1 = run("run lt1.cir -o lt1.csv");
   ASSERT_EQ(r1.exit_code, 0) << r1.output;
-  EXPECT_NE(r1.output.find("fixed h = 3e-05 s (no .tran step given: a 1000th of the run)"),
-            std::string::npos)
-      << r1.output;
-  EXPECT_NE(r1.output.find("(1001 rows)"), std::string::npos) << r1.output;
-  write("lt2.cir", "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\n.tran 0 30m 0 1u\n.end\n");
+  EXPECT_NE(r1.output.find("step choice        error control"), std::string::npos) << r1.output;
+  std::ifstream csv(dir_ / "lt1.csv");
+  std::string line;
+  std::getline(csv, line);  // header
+  std::vector<double> times;
+  while (std::getline(csv, line)) times.push_back(std::stod(line.substr(0, line.find(','))));
+  EXPECT_GE(times.size(), 1001u);  // every 30 µs, and the accepted points
+  for (size_t k = 1; k < times.size(); ++k) EXPECT_LE(times[k] - times[k - 1], 30e-6 * 1.0001);
+  write("lt2.cir",
+        "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\nC1 a b 1u\nR2 b 0 1k\n.tran 0 30m 0 1u\n.end\n");
   const CliRun r2 = run("run lt2.cir -o lt2.csv");
   ASSERT_EQ(r2.exit_code, 0) << r2.output;
-  EXPECT_NE(r2.output.find("fixed h = 1e-06 s (the .tran TMAX)"), std::string::npos) << r2.output;
+  EXPECT_NE(r2.output.find("h <= 1e-06 s (TMAX)"), std::string::npos) << r2.output;
+  write("lt3.cir", "lt\nV1 a 0 SINE(0 1 100)\nR1 a 0 1k\n.tran 30m\n.end\n");
+  const CliRun r3 = run("run lt3.cir -o lt3.csv");
+  ASSERT_EQ(r3.exit_code, 0) << r3.output;
+  EXPECT_NE(r3.output.find("fixed h = 3e-05 s (no capacitor or inductor: every print time solved "
+                           "exactly)"),
+            std::string::npos)
+      << r3.output;
+  EXPECT_NE(r3.output.find("(1001 rows)"), std::string::npos) << r3.output;
 }
 
 TEST_F(Cli, AFailedRunNamesTheDeviceAndKeepsTheValidRows) {

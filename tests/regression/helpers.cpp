@@ -57,18 +57,18 @@ Waveforms simulate(const std::string& text, const circuit::TransientOptions& giv
   const circuit::SignalTable table = circuit::make_signals(out.circuit, out.assembled);
   out.names = table.names;
   const auto& m = out.assembled.mlcs;
-  out.result = circuit::run_transient(
-      out.circuit, out.assembled, options,
-      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
-        std::vector<double> values;
-        table.evaluate(x, lambda, values);
-        out.t.push_back(t);
-        out.rows.push_back(std::move(values));
-        out.x.push_back(x);
-        out.lambda.push_back(lambda);
-        out.w.push_back(m.C * x + m.D * lambda + m.d);
-        return true;
-      });
+  out.result = circuit::run_transient(out.circuit, out.assembled, options,
+                                      [&](double t, const Eigen::VectorXd& x,
+                                          const Eigen::VectorXd& lambda, const Eigen::VectorXd&) {
+                                        std::vector<double> values;
+                                        table.evaluate(x, lambda, values);
+                                        out.t.push_back(t);
+                                        out.rows.push_back(std::move(values));
+                                        out.x.push_back(x);
+                                        out.lambda.push_back(lambda);
+                                        out.w.push_back(m.C * x + m.D * lambda + m.d);
+                                        return true;
+                                      });
   return out;
 }
 

@@ -105,10 +105,11 @@ TEST(SpiceDiodeModels, BareModelStaysIdeal) {
 }
 
 TEST(SpiceDiodeModels, SpiceCardBecomesPairsAndAJunctionCapacitor) {
-  const Waveforms r = simulate(
-      "t\n" + kSweep +
-      ".options pwlimax=2\n"
-      ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u CJO=4p M=0.4 EG=1.11 XTI=3)\n.end\n");
+  const Waveforms r = simulate("t\n" + kSweep +
+                                   ".options pwlimax=2\n"
+                                   ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u CJO=4p "
+                                   "M=0.4 EG=1.11 XTI=3)\n.end\n",
+                               {}, true);  // the accepted points and the rows every TSTEP
   ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
   EXPECT_NE(r.diagnostics.find("parameters EG, XTI are ignored (they have no PWL meaning"),
             std::string::npos)

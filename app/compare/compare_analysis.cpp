@@ -1,0 +1,112 @@
+#include "app/compare/compare_analysis.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace nsspice::app {
+namespace {
+
+// The reference's first switching instant (any of `switching`), if any.
+std::optional<double> first_switch(const Waveforms& ref, const std::set<std::string>& switching,
+                                   double threshold) {
+  std::optional<double> first;
+  for (const auto& name : switching) {
+    const auto k = ref.index(name);
+    if (!k) continue;
+    double peak = 0;
+    for (double y : ref.columns[*k]) peak = std::max(peak, std::abs(y));
+    const auto ev =
+        switching_instants(ref.time, ref.columns[*k], std::max(threshold * peak, 1e-12));
+    if (!ev.empty() && (!first || ev.front().t < *first)) first = ev.front().t;
+  }
+  return first;
+}
+
+std::vector<double> time_base(const Waveforms& ref, const Waveforms& peer, double from, double to,
+                              const AnalysisOptions& o) {
+  return o.grid ? uniform_grid(from, to, *o.grid) : union_grid(ref.time, peer.time, from, to);
+}
+
+std::vector<SignalDiff> diffs_on(const Waveforms& ref, const Waveforms& peer,
+                                 const std::vector<double>& grid,
+                                 const std::vector<std::string>& only, const AnalysisOptions& o) {
+  std::vector<SignalDiff> out;
+  if (grid.size() < 2) return out;
+  for (size_t k = 0; k < ref.names.size(); ++k) {
+    const std::string& name = ref.names[k];
+    if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) continue;
+    const auto j = peer.index(name);
+    if (!j) continue;
+    out.push_back(diff_signal(name, ref.time, ref.columns[k], peer.time, peer.columns[*j], grid,
+                              o.switching.contains(name), o.switch_threshold));
+  }
+  return out;
+}
+
+}  // namespace
+
+void analyse(CompareResult& r, const Waveforms& ref, const Waveforms& peer,
+             const AnalysisOptions& o) {
+  if (ref.time.empty() || peer.time.empty()) return;
+  const double begin = std::max(ref.time.front(), peer.time.front());
+  const double end = std::min(ref.time.back(), peer.time.back());
+  if (o.startup) {
+    r.startup = *o.startup;
+    r.startup_how = "--startup";
+  } else {
+    const auto first = first_switch(ref, o.switching, o.switch_threshold);
+    r.startup = auto_startup(r.t_start, r.t_stop, first);
+    const double run = r.t_stop - r.t_start;
+    r.startup_how = r.startup >= 0.1 * run * (1 - 1e-12) ? "10 % of the run, the most auto skips"
+                    : first && r.startup > 0.01 * run    ? "up to the first switching instant"
+                                                         : "1 % of the run";
+  }
+  r.t_from = std::max(begin, r.t_start + r.startup);
+  r.t_to = end;
+  if (!(r.t_to > r.t_from)) return;
+  r.grid = time_base(ref, peer, r.t_from, r.t_to, o);
+  r.time_base = o.grid ? fmt::format("uniform, step {}", eng(*o.grid, "s"))
+                       : std::string("both runs' samples");
+  r.diffs = diffs_on(ref, peer, r.grid, {}, o);
+  if (r.peer.failed || r.nsspice.failed) return;
+  r.steady = steady_window(o.period, r.t_from, r.t_to);
+  for (const auto& name : o.steady_signals) {
+    const auto a = ref.index(name), b = peer.index(name);
+    if (a && b)
+      r.steady_metrics.push_back(
+          steady_metrics(name, ref.time, ref.columns[*a], peer.time, peer.columns[*b], r.steady));
+  }
+}
+
+std::vector<SignalDiff> sweep_diffs(const CompareResult& r, const Waveforms& ref,
+                                    const Waveforms& peer, const std::vector<std::string>& signals,
+                                    const AnalysisOptions& o) {
+  if (ref.time.empty() || peer.time.empty()) return {};
+  const double to = std::min({r.t_stop, ref.time.back(), peer.time.back()});
+  const double from = std::max({r.t_start + r.startup, ref.time.front(), peer.time.front()});
+  if (!(to > from)) return {};
+  return diffs_on(ref, peer, time_base(ref, peer, from, to, o), signals, o);
+}
+
+std::vector<MeasureResult> measure(const std::vector<MeasureSpec>& specs, const Waveforms& w) {
+  std::vector<MeasureResult> out;
+  for (const auto& spec : specs) {
+    std::string error;
+    auto m = Measurement::bind(spec, w.names, error);
+    if (!m) {
+      out.push_back({spec.name, spec.text, {}, {}, "", error});
+      continue;
+    }
+    std::vector<double> row(w.names.size());
+    for (size_t i = 0; i < w.points(); ++i) {
+      for (size_t k = 0; k < row.size(); ++k) row[k] = w.columns[k][i];
+      m->feed(w.time[i], row);
+    }
+    out.push_back(m->result());
+  }
+  return out;
+}
+
+}  // namespace nsspice::app

@@ -1,0 +1,142 @@
+// The event-driven period map and its exact Jacobian (pss_event_map.hpp):
+//
+//   Φ(x0) = x(T) of solvers::EventDriven from (x0, q0 = E x0), fixed steps h = T/N;
+//   J = ∂Φ_D/∂x_D = the monodromy of the recorded orbit (PeriodLinearization: per-mode Radau
+//       transition matrices, the saltation of every state-dependent instant, the selections),
+//   or, with PssOptions::finite_difference (or where the linearization is not defined: an
+//   accumulation of events, a grazing instant), the forward difference of pss_theta_map.cpp.
+#include "circuit/src/pss_event_map.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "circuit/src/initial_point.hpp"
+
+namespace nsspice::circuit::detail {
+
+// The event-driven integrator's default mode-selection step, as a fraction of the span (T).
+constexpr double kSelectStep = 1e-9;
+// Steps per period of the event map without --steps.
+constexpr long kDefaultSteps = 200;
+// A breakpoint within this fraction of T below T is T.
+constexpr double kBreakpointSnap = 1e-12;
+
+solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions& o) {
+  solvers::EventOptions eo;
+  eo.t_start = 0;
+  eo.t_stop = o.period;
+  eo.fixed_step = true;
+  const long steps = o.steps_per_period > 0 ? o.steps_per_period : kDefaultSteps;
+  eo.h_max = o.period / static_cast<double>(steps);
+  eo.h_init = eo.h_max;
+  eo.rtol = circuit.event.rtol;
+  eo.atol = circuit.event.atol;
+  eo.time_tol = circuit.event.time_tol;
+  eo.select_step = kSelectStep;
+  eo.lcp_solver = circuit.lcp_solver;
+  return eo;
+}
+
+EventMap::EventMap(const Assembled& a, const solvers::EventOptions& options, bool finite_difference)
+    : a_(a), mlcs_(a.mlcs), options_(options), finite_difference_(finite_difference) {
+  const double period = options.t_stop;
+  mlcs_.next_breakpoint = [inner = a.mlcs.next_breakpoint, period](double t) {
+    const double bp = inner ? inner(t) : std::numeric_limits<double>::infinity();
+    return bp > period * (1 - kBreakpointSnap) ? std::max(bp, period) : bp;
+  };
+  h_ = options.h_max;
+  theta_ = 0;
+  exact_ = !finite_difference;
+}
+
+bool EventMap::run(const PssState& from, PssState& to, std::string& error,
+                   const PssObserver* observer, double t_offset) {
+  ++count_;
+  const int n = a_.mlcs.n, m = a_.mlcs.m;
+  solvers::EventDriven integrator(mlcs_, options_);
+  orbit_.clear();
+  const auto record = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                          const Eigen::VectorXd&) {
+    OrbitPoint p;
+    p.t = t;
+    p.z.resize(n + m);
+    p.z << x, lambda;
+    p.mode = integrator.mode();
+    orbit_.push_back(std::move(p));
+    if (observer != nullptr) (*observer)(t + t_offset, x, lambda);
+    return true;
+  };
+  const solvers::EventOutcome out =
+      integrator.run(from.x, a_.mlcs.E * from.x, from.lambda, from.mode, record);
+  start_ = from.x;
+  if (!out.ok) {
+    error = fmt::format("at t = {:.9g} s of a period: {}{}", out.t, out.message,
+                        pair_list(a_, out.pairs));
+    orbit_.clear();
+    return false;
+  }
+  accumulation_ = !integrator.stats().fallbacks.empty();
+  const OrbitPoint& last = orbit_.back();
+  to = {last.z.head(n), last.z.tail(m), integrator.mode()};
+  return true;
+}
+
+std::unique_ptr<PeriodLinearization> EventMap::linearize(std::string& error) const {
+  if (accumulation_) {
+    error =
+        "the period contains an accumulation of events (chattering or a sliding mode on a "
+        "switch), integrated by the theta-scheme: it has no linearization";
+    return nullptr;
+  }
+  auto lin = std::make_unique<PeriodLinearization>(a_, orbit_, options_.t_stop, options_.h_max,
+                                                   options_.select_step * options_.t_stop);
+  if (!lin->error().empty()) {
+    error = lin->error();
+    return nullptr;
+  }
+  return lin;
+}
+
+bool EventMap::jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j,
+                        std::string& error) {
+  if (finite_difference_) return finite_difference_jacobian(*this, a_, from, to, j, error);
+  if (orbit_.empty() || start_.size() != from.x.size() || start_ != from.x) {
+    PssState again;
+    if (!run(from, again, error)) return false;
+  }
+  std::string why;
+  const auto lin = linearize(why);
+  if (lin && lin->monodromy(j)) return true;
+  ++fallbacks_;  // the Newton step still has a Jacobian: the forward difference
+  fallback_reason_ = why;
+  return finite_difference_jacobian(*this, a_, from, to, j, error);
+}
+
+std::string EventMap::mode_sequence() const {
+  std::string out;
+  const std::vector<char>* last = nullptr;
+  for (const auto& p : orbit_) {
+    if (last != nullptr && p.mode == *last) continue;
+    if (!out.empty()) out += ' ';
+    for (char c : p.mode) out += c ? '1' : '0';
+    last = &p.mode;
+  }
+  return out;
+}
+
+std::unique_ptr<PeriodMap> make_event_map(const Circuit& circuit, const Assembled& a,
+                                          const PssOptions& options, std::string& error) {
+  const solvers::EventOptions eo = event_map_options(circuit, options);
+  if (error = eo.validate(); !error.empty()) return nullptr;
+  return std::make_unique<EventMap>(a, eo, options.finite_difference);
+}
+
+std::unique_ptr<PeriodMap> make_period_map(const Circuit& circuit, const Assembled& a,
+                                           const PssOptions& options, std::string& error) {
+  return options.map == PssMap::kEvent ? make_event_map(circuit, a, options, error)
+                                       : make_theta_map(circuit, a, options, error);
+}
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,55 @@
+#pragma once
+// The event-driven period map (pss_map.hpp): solvers::EventDriven over [0, T] with fixed Radau
+// IIA steps h = T/N (no error control, so that Φ is a smooth function of x0 wherever the mode
+// sequence does not change) and every switching instant located to evtimetol; a fresh
+// integrator per period, so that Φ depends on x0 alone. Every emitted point is recorded with
+// the mode in force: the orbit that PeriodLinearization (pss_linearize.hpp) linearizes for the
+// exact Jacobian and for the small-signal analysis (pss_ac.hpp).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "circuit/src/pss_linearize.hpp"
+#include "circuit/src/pss_map.hpp"
+#include "solvers/time/event_driven.hpp"
+
+namespace nsspice::circuit::detail {
+
+class EventMap final : public PeriodMap {
+ public:
+  EventMap(const Assembled& assembled, const solvers::EventOptions& options,
+           bool finite_difference);
+  bool run(const PssState& from, PssState& to, std::string& error,
+           const PssObserver* observer = nullptr, double t_offset = 0) override;
+  bool jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j,
+                std::string& error) override;
+  std::string mode_sequence() const override;
+
+  // The last period's points, and whether part of it was an accumulation of events handed to
+  // the θ-scheme (then it has no linearization).
+  const std::vector<OrbitPoint>& orbit() const { return orbit_; }
+  bool accumulation() const { return accumulation_; }
+  // The linearization of the period last run (nullptr with `error` when it is not defined).
+  std::unique_ptr<PeriodLinearization> linearize(std::string& error) const;
+  long fallbacks() const override { return fallbacks_; }
+  std::string fallback_reason() const override { return fallback_reason_; }
+
+ private:
+  const Assembled& a_;
+  // The circuit's MLCS with the breakpoints within rounding of T moved to T (a PULSE whose
+  // corners add up to T in floating point lands a hair before it; the integrator would then
+  // take a last step of 1e-21 s).
+  solvers::Mlcs mlcs_;
+  solvers::EventOptions options_;
+  bool finite_difference_;
+  std::vector<OrbitPoint> orbit_;
+  Eigen::VectorXd start_;  // x0 of the recorded period
+  bool accumulation_ = false;
+  long fallbacks_ = 0;
+  std::string fallback_reason_;
+};
+
+// The map's options for `options` (steps: options.steps_per_period, else 200).
+solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions& options);
+
+}  // namespace nsspice::circuit::detail

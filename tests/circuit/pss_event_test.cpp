@@ -1,0 +1,264 @@
+// Periodic steady state on the event map (circuit/pss.hpp, PssMap::kEvent): its exact Jacobian
+// (the linearization of circuit/src/pss_linearize.hpp) against finite differences, orbits against
+// long event-driven transients (TransientOptions::method = kEvent, set explicitly), the
+// closed-loop comparator buck, and the named failures. The transients' state at the period
+// starts t = kT (source breakpoints, where both integrators land exactly) and the extremes of the
+// inductor current (at located switching instants) are compared.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "circuit/pss.hpp"
+#include "circuit/src/initial_point.hpp"
+#include "circuit/src/pss_event_map.hpp"
+#include "circuit/transient.hpp"
+#include "circuit_helpers.hpp"
+
+namespace nsspice::circuit {
+namespace {
+
+std::string example(const std::string& name) {
+  std::ifstream in(std::string(NSSPICE_EXAMPLES_DIR) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct EventCase {
+  testing::Elaborated e;
+  Assembled a;
+  PssOptions o;
+  PssResult r;
+  EventCase(const std::string& text, double period, int warmup = 5)
+      : e(testing::elaborate_text(text)) {
+    EXPECT_FALSE(e.diags.has_errors()) << e.text();
+    a = assemble(e.circuit);
+    o.period = period;
+    o.map = PssMap::kEvent;
+    o.warmup_periods = warmup;
+    r = periodic_steady_state(e.circuit, a, o);
+  }
+  Eigen::Index column(const std::string& name) const {
+    return std::find(a.unknown_names.begin(), a.unknown_names.end(), name) -
+           a.unknown_names.begin();
+  }
+  // min and max of unknown k over one period of the orbit.
+  std::pair<double, double> range(Eigen::Index k) const {
+    double lo = 1e300, hi = -1e300;
+    std::string error;
+    EXPECT_TRUE(run_periods(
+        e.circuit, a, r, o, 1,
+        [&](double, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+          lo = std::min(lo, x[k]);
+          hi = std::max(hi, x[k]);
+        },
+        error))
+        << error;
+    return {lo, hi};
+  }
+};
+
+// An event-driven transient of `tstop`: its states at the last `count` period starts and the range
+// of unknown k over its last period.
+struct TransientTail {
+  std::vector<Eigen::VectorXd> starts;
+  double lo = 1e300, hi = -1e300;
+};
+TransientTail event_transient(const EventCase& c, double tstop, int count, Eigen::Index k) {
+  TransientTail tail;
+  Circuit circuit = c.e.circuit;
+  circuit.tran->tstop = tstop;
+  TransientOptions opt;
+  opt.method = TranMethod::kEvent;
+  opt.event_rtol = 1e-10;
+  opt.dense_output = false;
+  const double t_last = tstop - c.o.period;
+  const TransientResult r = run_transient(
+      circuit, c.a, opt,
+      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&, const Eigen::VectorXd&) {
+        const double periods = t / c.o.period;
+        if (t >= tstop - count * c.o.period * (1 + 1e-9) &&
+            std::abs(periods - std::round(periods)) < 1e-9 && (tail.starts.empty() || t > 0))
+          tail.starts.push_back(x);
+        if (t >= t_last * (1 - 1e-12)) {
+          tail.lo = std::min(tail.lo, x[k]);
+          tail.hi = std::max(tail.hi, x[k]);
+        }
+        return true;
+      });
+  EXPECT_TRUE(r.ok) << r.error;
+  return tail;
+}
+
+// The orbit equals the transient's last periods: states at the period starts and the extremes of
+// unknown k, relative to ‖x0‖∞.
+void expect_equal_to_transient(const EventCase& c, double tstop, const std::string& unknown,
+                               double tol) {
+  ASSERT_TRUE(c.r.ok) << c.r.error;
+  const Eigen::Index k = c.column(unknown);
+  const TransientTail tail = event_transient(c, tstop, 3, k);
+  const double scale = c.r.x0.cwiseAbs().maxCoeff();
+  ASSERT_GE(tail.starts.size(), 3u);
+  for (const auto& x : tail.starts) EXPECT_LT((x - c.r.x0).cwiseAbs().maxCoeff(), tol * scale);
+  const auto [lo, hi] = c.range(k);
+  EXPECT_NEAR(tail.lo, lo, tol * scale) << unknown;
+  EXPECT_NEAR(tail.hi, hi, tol * scale) << unknown;
+}
+
+const char* kBuck =
+    "buck\nVin in 0 DC 10\nVpwm ctrl 0 PULSE(0 1 0 10n 10n 4.99u 10u)\nS1 in sw ctrl 0 SWI\n"
+    "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 {}\n"
+    ".model SWI SW(VT=0.5)\n.model DI D\n.tran 50n 6m UIC\n.end\n";
+
+// `text` with its "{}" replaced by `value`.
+std::string with(std::string text, const std::string& value) {
+  text.replace(text.find("{}"), 2, value);
+  return text;
+}
+
+std::string buck(const std::string& load) { return with(kBuck, load); }
+
+TEST(PssEvent, BuckInCcmEqualsALongEventDrivenTransient) {
+  const EventCase c(buck("10"), 10e-6);
+  EXPECT_LE(c.r.newton_iterations, 2);  // the map is affine where the mode sequence holds
+  EXPECT_TRUE(c.r.exact_jacobian);
+  EXPECT_LE(c.r.residual, 1e-9);
+  expect_equal_to_transient(c, 5e-3, "i(l1)", 1e-6);
+}
+
+TEST(PssEvent, BuckInDcmEqualsALongEventDrivenTransient) {
+  // 100 ohm: the inductor current returns to zero every period (the diode's turn-off instant
+  // depends on the state: a saltation term); C = 2 µF so that a transient settles in 2 ms.
+  std::string text = buck("100");
+  text.replace(text.find("C1 out 0 10u"), 12, "C1 out 0 2u");
+  const EventCase c(text, 10e-6);
+  EXPECT_LE(c.r.newton_iterations, 6);
+  expect_equal_to_transient(c, 2.5e-3, "i(l1)", 1e-6);
+  EXPECT_NEAR(c.range(c.column("i(l1)")).first, 0, 1e-12);
+}
+
+TEST(PssEvent, ClosedLoopComparatorBuckEqualsALongEventDrivenTransient) {
+  // examples/buck_closed_loop.cir: an ideal comparator against a ramp sets the duty cycle; both
+  // switching instants depend on the state. On the θ map (switching on the step grid) the map is
+  // discontinuous and Newton stalls; located instants make it smooth and Newton quadratic.
+  const EventCase c(example("buck_closed_loop.cir"), 10e-6);
+  ASSERT_TRUE(c.r.ok) << c.r.error;
+  EXPECT_LE(c.r.residual, 1e-9);
+  EXPECT_LE(c.r.newton_iterations, 8);
+  // Quadratic: each of the last residuals at most about the square of the one before.
+  const auto& h = c.r.history;
+  ASSERT_GE(h.size(), 3u);
+  EXPECT_LT(h[h.size() - 1], 1e3 * h[h.size() - 2] * h[h.size() - 2]);
+  expect_equal_to_transient(c, 5e-3, "i(l1)", 1e-6);
+}
+
+TEST(PssEvent, ClosedLoopComparatorBuckOnTheThetaMapIsANamedFailure) {
+  EventCase c(example("buck_closed_loop.cir"), 10e-6);
+  c.o.map = PssMap::kTheta;
+  c.o.max_newton = 8;
+  const PssResult r = periodic_steady_state(c.e.circuit, c.a, c.o);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.failure == PssFailure::kNoOrbit || r.failure == PssFailure::kModeSequence)
+      << r.error;
+  EXPECT_NE(r.error.find("--map event"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("best state reached (v("), std::string::npos) << r.error;
+}
+
+// The exact Jacobian of the event map equals its forward difference (to the difference's own
+// O(δ) error), on a closed-loop buck and a peak-current-mode buck (state-dependent instants,
+// comparator and latch).
+void expect_jacobian_equals_finite_difference(const std::string& text) {
+  EventCase c(text, 10e-6);
+  ASSERT_TRUE(c.r.ok) << c.r.error;
+  detail::EventMap map(c.a, detail::event_map_options(c.e.circuit, c.o), false);
+  // A state off the orbit (after three periods from the operating point).
+  const detail::InitialPoint init = detail::initial_point(c.e.circuit, c.a);
+  detail::PssState s{init.x, init.lambda, init.mode}, next;
+  std::string error;
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_TRUE(map.run(s, next, error)) << error;
+    s = next;
+  }
+  ASSERT_TRUE(map.run(s, next, error)) << error;
+  Eigen::MatrixXd exact, fd;
+  ASSERT_TRUE(map.jacobian(s, next, exact, error)) << error;
+  EXPECT_EQ(map.fallbacks(), 0);
+  ASSERT_TRUE(detail::finite_difference_jacobian(map, c.a, s, next, fd, error)) << error;
+  EXPECT_LT((exact - fd).cwiseAbs().maxCoeff(), 1e-5 * std::max(1.0, fd.cwiseAbs().maxCoeff()))
+      << "exact\n"
+      << exact << "\nfinite difference\n"
+      << fd;
+}
+
+const char* kPcmBuck =
+    "* peak current mode buck\nVin in 0 DC {}\nVc vc 0 DC 0.325\n"
+    "Vramp ramp 0 PULSE(0 0.125 0 9.99u 5n 5n 10u)\nVclk clk 0 PULSE(0 1 0 5n 5n 40n 10u)\n"
+    "E3 vcomp 0 vc ramp 1\nH1 cs 0 Vsense 0.1\nE1 rst 0 cs vcomp CMP\nE2 s 0 clk rst 1\n"
+    "S1 in sw s 0 SWL\nD1 0 sw DI\nL1 sw a 20u\nVsense a out DC 0\nC1 out 0 100u\n"
+    "R1 out 0 2.5\n.model CMP COMP(VLOW=0 VHIGH=1)\n.model SWL SW(VT=0 VH=0.5)\n.model DI D\n"
+    ".end\n";
+
+std::string pcm(const std::string& vin) { return with(kPcmBuck, vin); }
+
+TEST(PssEvent, ExactJacobianEqualsFiniteDifferences) {
+  expect_jacobian_equals_finite_difference(example("buck_closed_loop.cir"));
+  expect_jacobian_equals_finite_difference(pcm("12"));
+}
+
+TEST(PssEvent, UnstablePeakCurrentModeIsASubharmonic) {
+  // Vin = 8 V, Vout ≈ 5 V (D ≈ 0.63) with a ramp of 1 mV/µs: the period-T orbit exists but the
+  // current loop's multiplier −(Sf − Se)/(Sn + Se) ≈ −1.5 is below −1; a transient ends in a
+  // period-2T (or longer) oscillation. Named as a subharmonic with its multiplier.
+  std::string text = pcm("8");
+  text.replace(text.find("PULSE(0 0.125"), 13, "PULSE(0 0.01");
+  text.replace(text.find("DC 0.325"), 8, "DC 0.253");
+  const EventCase c(text, 10e-6);
+  EXPECT_FALSE(c.r.ok);
+  EXPECT_EQ(c.r.failure, PssFailure::kSubharmonic) << c.r.error;
+  ASSERT_FALSE(c.r.multipliers.empty());
+  EXPECT_LT(c.r.multipliers[0].real(), -1.0);
+  EXPECT_NE(c.r.error.find("period doubling"), std::string::npos) << c.r.error;
+}
+
+TEST(PssEvent, ChargingWithoutLossHasNoPeriodicOrbit) {
+  // A square-wave current into a capacitor with a mean of 0.5 mA: v rises by 5 mV per period for
+  // ever. The multiplier is 1 and F never vanishes: no periodic orbit.
+  const EventCase c(
+      "ramp\nI1 0 a PULSE(0 1m 0 1n 1n 5u 10u)\nC1 a 0 1u IC=0\n.tran 1u 1m UIC\n.end\n", 10e-6);
+  EXPECT_FALSE(c.r.ok);
+  EXPECT_EQ(c.r.failure, PssFailure::kNoOrbit) << c.r.error;
+  EXPECT_NE(c.r.error.find("multiplier is 1"), std::string::npos) << c.r.error;
+}
+
+TEST(PssEvent, HighQFilterInOneNewtonIteration) {
+  // The series RLC with Q = 50 of pss_test.cpp: affine map, exact Jacobian, one iteration.
+  PssOptions count;
+  const EventCase c(
+      "hiq\nV1 in 0 PULSE(-1 1 0 1n 1n 49.999u 100u)\nR1 in a 0.6283185\nL1 a out 500u\n"
+      "C1 out 0 506.6059n\nR2 out 0 1meg\n.tran 0.1u 1m\n.end\n",
+      100e-6, 1);
+  ASSERT_TRUE(c.r.ok) << c.r.error;
+  EXPECT_EQ(c.r.newton_iterations, 1);
+  EXPECT_LE(c.r.residual, 1e-9);
+  count = c.o;
+  count.max_transient_periods = 5000;
+  EXPECT_GT(periods_to_settle(c.e.circuit, c.a, count), 200);
+}
+
+TEST(PssEvent, ResonantConverterAndBoost) {
+  // examples/analyses/pss_resonant.cir (a diode bridge switching with the tank current: every
+  // instant depends on the state) and examples/boost.cir.
+  for (const char* name : {"analyses/pss_resonant.cir", "boost.cir"}) {
+    const EventCase c(example(name), 10e-6);
+    EXPECT_TRUE(c.r.ok) << name << ": " << c.r.error;
+    EXPECT_LE(c.r.residual, 1e-9) << name;
+    EXPECT_LE(c.r.newton_iterations, 6) << name;
+    EXPECT_LT(std::abs(c.r.multipliers.at(0)), 1.0) << name;
+  }
+}
+
+}  // namespace
+}  // namespace nsspice::circuit
