@@ -18,9 +18,12 @@ packages=(
   ngspice               # the regularized-SPICE peer (tests that load our output, benchmarks)
   nlohmann-json3-dev    # JSON (the viewer's data, --meas-json), header-only
   chromium              # headless browser: the waveform viewer's test (skipped without it)
+  libopenmpi-dev openmpi-bin  # sweeps over MPI ranks (nsspice run --mpi, mpirun)
+  pybind11-dev python3-dev python3-numpy  # the Python module (build/python/nsspice)
+  python3-matplotlib    # the Python walk-through (docs/python.md) that the tests run
 )
 if [[ "${1:-}" == "--peers" ]]; then
-  packages+=(python3-siconos python3-numpy hyperfine time)
+  packages+=(python3-siconos hyperfine time)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -18,6 +18,7 @@
 #include "app/cli/switching_ac_command.hpp"
 #include "app/cli/view_command.hpp"
 #include "app/plot/plot_layout.hpp"
+#include "app/sweep/mpi_runs.hpp"
 #include "netlist/units.hpp"
 
 namespace {
@@ -97,6 +98,7 @@ struct RunCli {
   RunOptions run;
   double theta = 0, step = 0, grid = 0, evrtol = 0, dump_time = 0, max_rows = 0;
   bool no_progress = false;
+  bool mpi = false;  // --mpi (the session is started in main)
   CLI::Option *theta_opt = nullptr, *step_opt = nullptr, *grid_opt = nullptr, *evrtol_opt = nullptr,
               *dump_time_opt = nullptr, *plot_opt = nullptr, *max_rows_opt = nullptr,
               *view_opt = nullptr;
@@ -195,6 +197,9 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
   cmd->add_flag("-q,--quiet", run.quiet, "no run report");
   cmd->add_flag("--no-progress", c.no_progress, "no progress bar");
   add_sweep_options(cmd, run);
+  cmd->add_flag("--mpi", c.mpi,
+                "share the runs of a sweep or Monte Carlo among the ranks of an MPI job "
+                "(mpirun -n K nsspice run ... --mpi; --jobs: runs at a time per rank, default 1)");
   cmd->add_option("--analysis", run.analysis,
                   "tran, op, dc or ac (default: the netlist's .tran, else its .ac, .dc or .op)");
   return cmd;
@@ -445,6 +450,24 @@ int check_stdout(int code) {
   return code != 0 ? code : nsspice::app::kOutputFailed;
 }
 
+// `run`, with --mpi inside an MPI session: every rank runs this; a rank that stops before the
+// sweep's first collective step joins it from here, so that no rank waits for it.
+int run_main(const RunCli& run, int argc, char** argv) {
+  RunOptions options = run.options();
+  if (!run.mpi) return check_stdout(nsspice::app::run_command(options));
+  if (!nsspice::app::MpiSession::built()) {
+    fmt::print(stderr,
+               "nsspice: error: --mpi: this nsspice was built without MPI (install "
+               "libopenmpi-dev and configure with -DNSSPICE_MPI=ON)\n");
+    return nsspice::app::kBadInput;
+  }
+  nsspice::app::MpiSession session(argc, argv);
+  options.mpi = &session;
+  const int code = check_stdout(nsspice::app::run_command(options));
+  if (!session.joined()) session.join(false);
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -477,7 +500,7 @@ int main(int argc, char** argv) {
   if (*pss_cmd) return check_stdout(nsspice::app::pss_command(pss));
   if (*ac_cmd) return check_stdout(nsspice::app::switching_ac_command(switching_ac));
   if (*models_cmd) return check_stdout(nsspice::app::models_command(models));
-  if (*run_cmd) return check_stdout(nsspice::app::run_command(run.options()));
+  if (*run_cmd) return run_main(run, argc, argv);
   if (*plot_cmd) return check_stdout(nsspice::app::plot_command(plot));
   if (*view_cmd) return check_stdout(nsspice::app::view_command(view));
   return check_stdout(nsspice::app::compare_command(cmp.options()));

@@ -245,7 +245,7 @@ struct Streamed {
 // stopping after the current row on an interrupt or when the file cannot be written.
 Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                      const circuit::SignalTable& signals, RunPlan& plan, bool progress_bar,
-                     const InterruptScope& interrupt, WaveformWriter& writer, PlotRequest& plot,
+                     const std::function<bool()>& stop, WaveformWriter& writer, PlotRequest& plot,
                      Streamed& streamed) {
   RowCounter counter(writer);
   std::unique_ptr<GridResampler> resampler;
@@ -270,7 +270,7 @@ Simulated stream_run(const circuit::Circuit& circuit, const circuit::Assembled& 
   Simulated sim = simulate(
       circuit, assembled, signals, plan.overrides, async, [&](double t) { progress.update(t); },
       subset ? std::span<const size_t>(plan.output.needed) : std::span<const size_t>(),
-      [&] { return interrupt.requested() || async.failed(); });
+      [&] { return stop() || async.failed(); });
   progress.finish();
   try {
     async.finish();  // drains the queue: every row computed reaches the file
@@ -363,7 +363,7 @@ int run_command(const RunOptions& o) {
   const auto loaded = load_netlist(o.netlist, load);
   if (!loaded) return kBadInput;
   if (o.ideal) circuit::idealize_diodes(loaded->circuit);
-  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0)
+  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr)
     return sweep_command(o, *loaded);
   const circuit::Circuit& circuit = loaded->circuit;
   std::string error;
@@ -396,8 +396,9 @@ int run_command(const RunOptions& o) {
   }
   PlotRequest plot = plot_request(o, *plan, circuit.title);
   Streamed streamed;
-  const Simulated sim = stream_run(circuit, assembled, signals, *plan, o.progress && !o.quiet,
-                                   interrupt, *writer, plot, streamed);
+  const Simulated sim = stream_run(
+      circuit, assembled, signals, *plan, o.progress && !o.quiet,
+      [&] { return interrupt.requested(); }, *writer, plot, streamed);
   const long rows = streamed.rows;
   const auto& result = sim.result;
   const double wall =
@@ -431,7 +432,7 @@ int run_command(const RunOptions& o) {
 }
 
 RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
-                       const InterruptScope& interrupt) {
+                       const std::function<int()>& stop_signal, WaveformWriter* into) {
   RunOutcome out;
   const circuit::Circuit& circuit = loaded.circuit;
   const circuit::Assembled assembled = circuit::assemble(circuit);
@@ -442,35 +443,38 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
     return out;
   }
   out.output_path = plan->output_path;
-  auto writer = make_writer(plan->format);
+  std::unique_ptr<WaveformWriter> own = into != nullptr ? nullptr : make_writer(plan->format);
+  WaveformWriter& writer = into != nullptr ? *into : *own;
   std::vector<std::string> names;
   for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
-  if (!writer->open(plan->output_path, circuit.title, names)) {
+  if (!writer.open(plan->output_path, circuit.title, names)) {
     out.code = kOutputFailed;
-    out.message = write_failure(plan->output_path, writer->error_number());
+    out.message = write_failure(plan->output_path, writer.error_number());
     return out;
   }
   PlotRequest plot;
   Streamed streamed;
-  const Simulated sim =
-      stream_run(circuit, assembled, signals, *plan, false, interrupt, *writer, plot, streamed);
+  Simulated sim = stream_run(
+      circuit, assembled, signals, *plan, false, [&] { return stop_signal() != 0; }, writer, plot,
+      streamed);
   out.rows = streamed.rows;
-  const bool written = writer->close() && !streamed.output_lost;
+  const bool written = writer.close() && !streamed.output_lost;
   out.measures = plan->output.measures.results();
   out.warnings = sim.result.warnings;
   out.t_end = sim.result.t_end;
   if (!written) {
     out.code = kOutputFailed;
-    out.message = write_failure(plan->output_path, writer->error_number());
+    out.message = write_failure(plan->output_path, writer.error_number());
   } else if (!sim.result.ok) {
     out.code = kSimulationFailed;
     out.message =
         fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end, sim.result.error);
-  } else if (interrupt.requested()) {
-    out.code = interrupted_exit_code(interrupt.signal());
-    out.message = fmt::format("interrupted at t = {:.9g} s by {}", sim.t_last,
-                              signal_name(interrupt.signal()));
+  } else if (const int signal = stop_signal(); signal != 0) {
+    out.code = interrupted_exit_code(signal);
+    out.message = fmt::format("interrupted at t = {:.9g} s by {}", sim.t_last, signal_name(signal));
   }
+  out.stepping_seconds = sim.wall_seconds;
+  out.transient = std::move(sim.result);
   return out;
 }
 

@@ -2,11 +2,16 @@
 // `nsspice run NETLIST`: parse, elaborate, simulate the .tran, stream the waveforms to a CSV or
 // SPICE raw file (optionally a subset, optionally resampled), measure, plot, report.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "circuit/transient.hpp"
+
 namespace nsspice::app {
+
+class MpiSession;
 
 struct RunOptions {
   std::string netlist;
@@ -43,7 +48,8 @@ struct RunOptions {
   std::uint64_t seed = 1;
   int jobs = 0;
   std::vector<std::string> specs;
-  std::string analysis;  // --analysis tran|op|dc|ac ("" = chosen from the netlist's cards)
+  MpiSession* mpi = nullptr;  // --mpi: the session main started (app/sweep/mpi_runs.hpp)
+  std::string analysis;       // --analysis tran|op|dc|ac ("" = chosen from the netlist's cards)
 
   // Empty when the command line's own numbers are in range (--grid, --dump-mlcp,
   // --dump-mlcp-time), else the option and its allowed range. theta, step and evrtol are
@@ -58,12 +64,14 @@ int run_command(const RunOptions& options);
 
 struct LoadedNetlist;
 struct MeasureResult;
-class InterruptScope;
+class WaveformWriter;
 
 // One run of a sweep: the plan made for `options` (its output file), the transient streamed
-// into that file; no report, no plot, nothing printed. `code` is 0, or 1 (the plan), 2 (the
-// simulation stopped), 3 (the file) or 128 + signal (interrupted: the file ends on the last
-// whole row), with `message` saying why.
+// into that file, or into `writer` when given (opened with the plan's file name: a writer in
+// memory, as the Python module's); no report, no plot, nothing printed. `stop_signal` is polled
+// after every row: a signal number (SIGINT, SIGTERM) stops the run there. `code` is 0, or 1
+// (the plan), 2 (the simulation stopped), 3 (the file) or 128 + signal (interrupted: the file
+// ends on the last whole row), with `message` saying why.
 struct RunOutcome {
   int code = 0;
   std::string message;
@@ -72,8 +80,10 @@ struct RunOutcome {
   double t_end = 0;
   std::vector<std::string> warnings;
   std::string output_path;
+  circuit::TransientResult transient;  // statistics, step rule, events (the run report)
+  double stepping_seconds = 0;         // the transient's wall time (assembly included)
 };
 RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded,
-                       const InterruptScope& interrupt);
+                       const std::function<int()>& stop_signal, WaveformWriter* writer = nullptr);
 
 }  // namespace nsspice::app

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <limits>
 
+#include "app/sweep/model_tolerances.hpp"
 #include "circuit/elaborate.hpp"
 #include "netlist/flatten.hpp"
 #include "netlist/parse.hpp"
@@ -106,6 +107,7 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   flatten_options.draw = options.draw;
   netlist::Netlist flat = netlist::flatten(*parsed, loaded->sources, diags, flatten_options);
   apply_overrides(flat, options, diags);
+  apply_model_tolerances(flat, options.draw, diags);  // PSpice's DEV/LOT
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);

@@ -235,7 +235,9 @@ std::optional<Waveforms> parse_raw(const std::string& file, std::string& error) 
   return first;
 }
 
-std::optional<Waveforms> read_raw(const std::string& path, std::string& error) {
+namespace {
+
+std::optional<std::string> file_text(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = fmt::format("cannot open '{}'", path);
@@ -243,10 +245,38 @@ std::optional<Waveforms> read_raw(const std::string& path, std::string& error) {
   }
   std::ostringstream ss;
   ss << in.rdbuf();
+  return std::move(ss).str();
+}
+
+}  // namespace
+
+std::optional<Waveforms> read_raw(const std::string& path, std::string& error) {
+  const auto text = file_text(path, error);
+  if (!text) return std::nullopt;
   std::string why;
-  auto data = parse_raw(ss.str(), why);
+  auto data = parse_raw(*text, why);
   if (!data) error = fmt::format("'{}': {}", path, why);
   return data;
+}
+
+std::optional<std::vector<Waveforms>> read_raw_plots(const std::string& path, std::string& error) {
+  const auto text = file_text(path, error);
+  if (!text) return std::nullopt;
+  std::vector<Waveforms> plots;
+  for (size_t pos = 0; pos < text->size();) {
+    std::string why;
+    auto plot = read_plot(*text, pos, why);
+    if (!plot) {
+      if (plots.empty()) {
+        error = fmt::format("'{}': {}", path, why);
+        return std::nullopt;
+      }
+      break;
+    }
+    pos = plot->end;
+    plots.push_back(std::move(plot->data));
+  }
+  return plots;
 }
 
 }  // namespace nsspice::app

@@ -8,6 +8,7 @@
 // file the first "Transient Analysis" is returned (else the first plot).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/io/waveforms.hpp"
 
@@ -15,5 +16,8 @@ namespace nsspice::app {
 
 std::optional<Waveforms> read_raw(const std::string& path, std::string& error);
 std::optional<Waveforms> parse_raw(const std::string& content, std::string& error);
+// Every plot of the file in order (a sweep's multi-plot raw file: one per run), up to the first
+// one that cannot be read; nullopt with `error` when not even the first can.
+std::optional<std::vector<Waveforms>> read_raw_plots(const std::string& path, std::string& error);
 
 }  // namespace nsspice::app

@@ -1,20 +1,41 @@
 // Internal: control cards.
 //
-//   .model name type '(' {NAME=VALUE} ')'  |  .model name type {NAME=VALUE}
+//   .model name type '(' {param} ')'  |  .model name type {param}
+//   param := NAME=VALUE  |  DEV[/...] VALUE  |  LOT[/...] VALUE   (PSpice's tolerance of the
+//            parameter before it: kept as the param "dev[/...]" = VALUE, app/sweep applies it)
 //   .tran tstep tstop [tstart [tmax]] [UIC]  |  .tran tstop [UIC]   (LTspice: tstep = 0)
 //   .ic {V '(' node ')' '=' value}            (also .nodeset)
 //   .options|.option|.opt {NAME=VALUE | FLAG}
 #include <fmt/format.h>
 
 #include "netlist/src/card_reader.hpp"
+#include "netlist/units.hpp"
 
 namespace nsspice::netlist::detail {
 namespace {
 
+// PSpice's "DEV 5%", "LOT/GAUSS 10%", "DEV/1/UNIFORM 2%" (a keyword, then its value).
+bool is_tolerance(const Item& keyword, const Item* value) {
+  if (!keyword.is_plain() || value == nullptr || !value->is_plain()) return false;
+  const std::string w = ascii_lower(keyword.word.text);
+  const std::string head = w.substr(0, w.find('/'));
+  return head == "dev" || head == "lot";
+}
+
+// The param of items[i] (a tolerance takes items[i + 1] too: i moves past it).
+std::optional<Param> model_param(const CardReader& r, const std::vector<Item>& items,
+                                 std::size_t& i, std::string_view where) {
+  const Item* next = i + 1 < items.size() ? &items[i + 1] : nullptr;
+  if (!is_tolerance(items[i], next)) return r.param(items[i], where);
+  ++i;
+  return Param{r.word(items[i - 1].word), r.word(next->word), parse_spice_number(next->word.text),
+               r.span(items[i - 1])};
+}
+
 bool add_params(const CardReader& r, const std::vector<Item>& items, std::size_t first,
                 std::string_view where, std::vector<Param>& out) {
   for (std::size_t i = first; i < items.size(); ++i) {
-    auto p = r.param(items[i], where);
+    auto p = model_param(r, items, i, where);
     if (!p) return false;
     out.push_back(std::move(*p));
   }
@@ -48,7 +69,7 @@ std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item
       if (!add_params(r, item.args, 0, "in .model", card.params)) return std::nullopt;
       continue;
     }
-    auto p = r.param(item, "in .model");
+    auto p = model_param(r, items, i, "in .model");
     if (!p) return std::nullopt;
     card.params.push_back(std::move(*p));
   }

@@ -12,36 +12,16 @@
 #include "app/io/waveforms.hpp"
 #include "app/sweep/sweep_points.hpp"
 #include "app_test_helpers.hpp"
+#include "sweep_helpers.hpp"
 
 namespace nsspice::testing {
 namespace {
 
 class Sweep : public AppTest {
  protected:
-  // The column `name` of <dir>/<file> (a CSV with a header line; text fields allowed).
+  // The column `name` of <dir>/<file>.
   std::vector<double> column(const std::string& file, const std::string& name) {
-    std::istringstream in(read_file(dir_ / file));
-    std::string line;
-    auto fields = [](const std::string& l) {
-      std::vector<std::string> out(1);
-      for (char c : l) {
-        if (c == ',')
-          out.emplace_back();
-        else
-          out.back().push_back(c);
-      }
-      return out;
-    };
-    std::getline(in, line);
-    const auto header = fields(line);
-    const auto k = std::find(header.begin(), header.end(), name) - header.begin();
-    EXPECT_LT(static_cast<size_t>(k), header.size()) << name << " in " << file;
-    std::vector<double> out;
-    while (std::getline(in, line)) {
-      const auto f = fields(line);
-      if (static_cast<size_t>(k) < f.size() && !f[k].empty()) out.push_back(std::stod(f[k]));
-    }
-    return out;
+    return csv_column(read_file(dir_ / file), name);
   }
 };
 
@@ -221,11 +201,27 @@ TEST_F(Sweep, PlotOverlaysTheRuns) {
   std::string mc = kRc;
   mc.replace(mc.find("r=1k"), 4, "r=agauss(1k, 100, 1)");
   write("m.cir", mc + ".end\n");
-  r = nsspice("run m.cir -o m.csv --plot m.svg --runs 60 -q --save 'v(out)'");
+  r = nsspice("run m.cir -o m.csv --plot m.svg --runs 60 -q --save 'v(out)' --spec 'vend 0.6 0.7'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string svg = read_file(dir_ / "m.svg");
   EXPECT_NE(svg.find("v(out) (50 runs)"), std::string::npos);
   EXPECT_NE(svg.find("50 of 60 runs drawn"), std::string::npos);
+  // Monte Carlo: a histogram of each measurement beside the plot, with the spec's limits and
+  // the statistics of the summary table (8 bins: ⌈2·60^(1/3)⌉).
+  const auto vend = column("m.meas.csv", "vend");
+  ASSERT_EQ(vend.size(), 60u);
+  const double mean = std::accumulate(vend.begin(), vend.end(), 0.0) / 60;
+  const auto in =
+      std::count_if(vend.begin(), vend.end(), [](double v) { return v >= 0.6 && v <= 0.7; });
+  const std::string hist = read_file(dir_ / "m.vend.hist.svg");
+  EXPECT_NE(hist.find(fmt::format("vend of 60 runs (Monte Carlo, seed 1): mean {:.6g}", mean)),
+            std::string::npos)
+      << hist.substr(0, 3000);
+  EXPECT_NE(hist.find(fmt::format("yield {:.1f} % in [0.6, 0.7]", 100.0 * in / 60)),
+            std::string::npos);
+  EXPECT_NE(hist.find("vend (8 bins)"), std::string::npos);
+  EXPECT_NE(hist.find("spec [0.6, 0.7]"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "p.vend.hist.png")) << "no histogram without Monte Carlo";
 }
 
 TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {

@@ -1,0 +1,167 @@
+// What a sweep writes and prints after its runs (sweep_output.hpp).
+#include "app/cli/sweep_output.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "app/cli/interrupt.hpp"
+#include "app/io/file_write.hpp"
+#include "app/sweep/mpi_runs.hpp"
+
+namespace nsspice::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Concatenates the runs' raw files into `output` in run order (ngspice's multi-plot raw) and
+// removes them; false with `error`.
+bool join_raw(const std::vector<std::string>& parts, const std::string& output,
+              std::string& error) {
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  for (const auto& part : parts) {
+    std::ifstream in(part, std::ios::binary);
+    if (!in) continue;  // a run that could not open its file (reported with the run)
+    out << in.rdbuf();
+    if (!out) break;
+  }
+  out.close();
+  for (const auto& part : parts) fs::remove(part);
+  if (!out) error = fmt::format("writing '{}' failed: {}", output, std::strerror(errno));
+  return static_cast<bool>(out);
+}
+
+// The failed runs (with their values and diagnostics) and the runs' warnings, each once with
+// the runs that gave it. Returns the exit code so far: 3 before 2 (docs/output.md).
+int report_runs(const Prepared& p, const std::vector<RunRecord>& records) {
+  bool lost = false, stopped = false;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const auto& r = records[k];
+    if (!r.ran || r.code == 0) continue;
+    lost = lost || r.code == kOutputFailed;
+    stopped = stopped || r.code == kSimulationFailed || r.code == kBadInput;
+    print_error(fmt::format("run {} ({}): {}", k + 1, run_label(p.plan, k), r.message));
+    if (!r.diagnostics.empty()) fmt::print(stderr, "{}", r.diagnostics);
+  }
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> warned;
+  for (std::size_t k = 0; k < records.size(); ++k)
+    for (const auto& w : records[k].warnings) {
+      auto it =
+          std::find_if(warned.begin(), warned.end(), [&](const auto& x) { return x.first == w; });
+      if (it == warned.end()) it = warned.insert(warned.end(), {w, {}});
+      it->second.push_back(k + 1);
+    }
+  for (const auto& [w, ks] : warned)
+    fmt::print(stderr, "nsspice: warning: {} ({})\n", w,
+               ks.size() == records.size() ? std::string("every run")
+               : ks.size() == 1            ? fmt::format("run {}", ks[0])
+                                : fmt::format("{} runs, the first run {}", ks.size(), ks[0]));
+  return lost ? kOutputFailed : stopped ? kSimulationFailed : 0;
+}
+
+// The overlay and, for Monte Carlo, the histograms; returns the exit code so far.
+int draw_plots(const Prepared& p, const std::vector<RunRecord>& records,
+               const std::string& circuit_title, int code) {
+  if (p.overlay.path.empty()) return code;
+  OverlayPlan overlay = p.overlay;
+  const std::string runs =
+      fmt::format("{} runs{}", records.size(),
+                  p.plan.monte_carlo ? fmt::format(" (Monte Carlo, seed {})", p.plan.seed) : "");
+  overlay.title = fmt::format("{}\n{}", circuit_title, runs);
+  std::vector<bool> ok;
+  for (const auto& r : records) ok.push_back(r.ran && r.code == 0);
+  auto label = [&](std::size_t k) { return run_label(p.plan, k); };
+  if (const std::string why = draw_overlay(overlay, p.paths, ok, label); !why.empty()) {
+    print_error(fmt::format("plot '{}': {}", overlay.path, why));
+    code = code ? code : kOutputFailed;
+  }
+  if (!p.plan.monte_carlo) return code;
+  std::vector<std::string> skipped;
+  std::string error;
+  draw_histograms(overlay.path, circuit_title, runs, records, p.specs, skipped, error);
+  for (const auto& name : skipped)
+    fmt::print(stderr, "nsspice: note: no histogram of '{}': fewer than two distinct values\n",
+               name);
+  if (!error.empty()) {
+    print_error(error);
+    code = code ? code : kOutputFailed;
+  }
+  return code;
+}
+
+void print_report(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
+                  const Executed& done) {
+  const auto& records = done.records;
+  std::size_t failed = 0, not_run = 0, cut = 0;
+  for (const auto& r : records) {
+    if (!r.ran) ++not_run;
+    if (r.ran && r.code > 128) ++cut;
+    if (r.ran && r.code != 0 && r.code <= 128) ++failed;
+  }
+  const std::size_t dims = p.plan.dims.size(), n = records.size();
+  const std::string where =
+      mpi != nullptr
+          ? fmt::format("{} MPI ranks × {} job{}", mpi->size(), p.jobs, p.jobs == 1 ? "" : "s")
+          : fmt::format("{} job{}", p.jobs, p.jobs == 1 ? "" : "s");
+  fmt::print("sweep report\n");
+  fmt::print("  {:<18} {} ({} dimension{}{}), {}\n", "runs", n, dims, dims == 1 ? "" : "s",
+             p.plan.monte_carlo
+                 ? fmt::format(", {} Monte Carlo trials each, seed {}", o.runs, o.seed)
+                 : "",
+             where);
+  fmt::print("  {:<18} {} ok, {} failed{}\n", "outcome", n - failed - not_run - cut, failed,
+             not_run + cut > 0 ? fmt::format(", {} interrupted, {} not run", cut, not_run)
+                               : std::string());
+  if (mpi != nullptr) {
+    std::vector<std::size_t> per_rank(static_cast<std::size_t>(mpi->size()), 0);
+    for (std::size_t k = 0; k < records.size(); ++k)
+      if (records[k].ran) ++per_rank[static_cast<std::size_t>(done.rank[k])];
+    fmt::print("  {:<18} {}\n", "runs per rank", fmt::join(per_rank, " "));
+  }
+  fmt::print("  {:<18} {}\n", "waveforms",
+             p.raw ? p.base.output : fmt::format("{} ... {}", p.paths.front(), p.paths.back()));
+  fmt::print("  {:<18} {}\n", "measurements", p.meas_path);
+}
+
+}  // namespace
+
+int finish_sweep(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
+                 const Executed& done, const LoadedNetlist& nominal,
+                 const InterruptScope& interrupt) {
+  const auto& records = done.records;
+  int code = report_runs(p, records);
+  if (interrupt.requested()) {
+    const auto not_run =
+        std::count_if(records.begin(), records.end(), [](const RunRecord& r) { return !r.ran; });
+    fmt::print(stderr, "nsspice: interrupted by {}: {} of {} runs not started\n",
+               signal_name(interrupt.signal()), not_run, records.size());
+    if (code == 0) code = interrupted_exit_code(interrupt.signal());
+  }
+  code = draw_plots(p, records, nominal.circuit.title, code);
+  std::string error;
+  if (p.raw && !join_raw(p.paths, p.base.output, error)) {
+    print_error(error);
+    code = kOutputFailed;
+  }
+  if (const std::string why = write_whole_file(
+          p.meas_path, meas_csv(p.plan.dims, p.plan.runs, records, p.plan.monte_carlo));
+      !why.empty()) {
+    print_error(why);
+    code = kOutputFailed;
+  }
+  const auto names = measure_names(records);
+  for (const auto& s : p.specs)
+    if (std::find(names.begin(), names.end(), s.name) == names.end())
+      fmt::print(stderr, "nsspice: warning: --spec '{}': no measurement of that name\n", s.name);
+  // The measurements are the user's request: printed even with -q (only the report is quiet).
+  if (!o.quiet) print_report(o, p, mpi, done);
+  fmt::print("{}", summary_table(records, p.specs));
+  return code;
+}
+
+}  // namespace nsspice::app

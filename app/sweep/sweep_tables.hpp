@@ -1,0 +1,51 @@
+#pragma once
+// The tables of a sweep, from its runs' records (run_record.hpp):
+//   * <stem>.meas.csv: one row per run: run (from 1), trial (Monte Carlo), each dimension's
+//     value, status (ok, stopped, failed, interrupted, not run), each measurement (empty when
+//     the run has no value); numbers in their shortest exact form;
+//   * the summary: per measurement, over the runs that completed with a value, the count n,
+//     mean x̄ = Σx/n, standard deviation s = √(Σ(x − x̄)²/(n − 1)), min, max, and with a spec
+//     'NAME LO HI' the yield: the share of ALL runs with LO ≤ x ≤ HI (a failed run is out);
+//   * histograms: k = clamp(⌈2·n^(1/3)⌉, 5, 50) equal bins (Rice's rule) over [min, max] of a
+//     measurement's values; a value equal to max falls in the last bin.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/sweep/run_record.hpp"
+#include "app/sweep/sweep_points.hpp"
+
+namespace nsspice::app {
+
+// --spec 'NAME LO HI'.
+struct Spec {
+  std::string name;  // lower case
+  double lo = 0, hi = 0;
+};
+// nullopt with `error` naming the option when the text is not 'NAME LO HI' with LO ≤ HI.
+std::optional<Spec> parse_spec(const std::string& text, std::string& error);
+
+// "ok", "stopped", "failed", "interrupted" or "not run".
+const char* run_status(const RunRecord& record);
+
+// The measurement names over all records, in order of first appearance.
+std::vector<std::string> measure_names(const std::vector<RunRecord>& records);
+
+// The values of measurement `name` of the runs that completed (code 0) with a value.
+std::vector<double> measure_values(const std::vector<RunRecord>& records, const std::string& name);
+
+// The whole .meas.csv text.
+std::string meas_csv(const std::vector<SweepDimension>& dims, const std::vector<SweepRun>& runs,
+                     const std::vector<RunRecord>& records, bool monte_carlo);
+
+// The summary table (header and one line per measurement); "" without measurements.
+std::string summary_table(const std::vector<RunRecord>& records, const std::vector<Spec>& specs);
+
+struct Histogram {
+  std::vector<double> edges;  // k + 1 ascending bin edges
+  std::vector<long> counts;   // k counts
+};
+// nullopt for fewer than two distinct values (nothing to bin).
+std::optional<Histogram> histogram(const std::vector<double>& values);
+
+}  // namespace nsspice::app
