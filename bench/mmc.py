@@ -149,17 +149,24 @@ def netlist(m, ngspice=False, periods=1.0, h=H, example=False):
 #  * levels: the upper arm's voltage v(p) - v(xuM) and the lower arm's v(xl0) - v(n) equal
 #    n * Vdc/M, n = the design count of inserted submodules (reference against carriers,
 #    evaluated in closed form), within n * BAND * Vdc/M (each inserted capacitor within BAND);
-#    and n_upper + n_lower = M. Points within 1e-7 s of a carrier crossing are skipped (the CSV
+#    and n_upper + n_lower = M. Points within 1e-7 s of any carrier crossing are skipped (the CSV
 #    holds the two sides of a cut step at the same printed time).
+#  * states: at the same points, each upper submodule's voltage v(x u{k-1}) - v(x u{k}) above
+#    half a capacitor voltage (inserted) or below it (bypassed) as its design state says.
 #  * arm currents: i_upper - i_lower = i_load is KCL at the phase node; it must hold to 1e-9 of
 #    the load current's peak (rounding of the linear solves).
 BAND = 0.15
 KCL_REL = 1e-9
 
 
-def n_inserted(m, t, phase_deg):
+def inserted(m, t, phase_deg):
+    """Design states of the upper arm's submodules (True: inserted) at time t."""
     ref = 0.5 - MI / 2 * math.sin(2 * math.pi * F0 * t + math.radians(phase_deg))
-    return sum(ref > tri(FC * t + (k + 0.3) / m) for k in range(m))
+    return tuple(ref > tri(FC * t + (k + 0.3) / m) for k in range(m))
+
+
+def n_inserted(m, t, phase_deg):
+    return sum(inserted(m, t, phase_deg))
 
 
 def read_csv(path):
@@ -177,7 +184,7 @@ def physics(cols, m, phases=PHASES):
     vc = VDC / m
     t = cols["time"]
     out = {"cap_max_dev_rel": 0.0, "level_max_err_V": 0.0, "level_points": 0, "level_fail": 0,
-           "kcl_max_rel": 0.0, "levels_seen": 0}
+           "kcl_max_rel": 0.0, "levels_seen": 0, "state_fail": 0}
     i_peak = max(abs(v) for x in phases for v in cols[f"i(ll{x})"])
     seen = set()
     for x, ph in phases.items():
@@ -189,9 +196,20 @@ def physics(cols, m, phases=PHASES):
         for j, tj in enumerate(t[1:], 1):
             iu, il, ild = (cols[f"i(larm{x}u)"][j], cols[f"i(larm{x}l)"][j], cols[f"i(ll{x})"][j])
             out["kcl_max_rel"] = max(out["kcl_max_rel"], abs(iu - il - ild) / i_peak)
-            nu = n_inserted(m, tj, ph)
-            if n_inserted(m, tj - 1e-7, ph) != nu or n_inserted(m, tj + 1e-7, ph) != nu:
+            # Skip a point within 1e-7 s of any submodule's crossing (not only of a change of the
+            # count: near the reference's extremes one carrier's rising crossing and the next
+            # one's falling crossing can fall within nanoseconds, leaving the count unchanged).
+            states = inserted(m, tj, ph)
+            if inserted(m, tj - 1e-7, ph) != states or inserted(m, tj + 1e-7, ph) != states:
                 continue
+            nu = sum(states)
+            # Each upper submodule's own state against the design (inserted: v_ab above half a
+            # capacitor voltage), where the CSV holds the arm's nodes.
+            nodes = ["v(p)"] + [f"v({x}u{k})" for k in range(1, m + 1)]
+            if all(nd in cols for nd in nodes):
+                seen_states = tuple(cols[nodes[k]][j] - cols[nodes[k + 1]][j] > vc / 2
+                                    for k in range(m))
+                out["state_fail"] += seen_states != states
             vu = cols["v(p)"][j] - cols[f"v({x}u{m})"][j]
             vl = cols[f"v({x}l0)"][j] - cols["v(n)"][j]
             err = max(abs(vu - nu * vc) / max(nu, 1), abs(vl - (m - nu) * vc) / max(m - nu, 1))
@@ -201,7 +219,7 @@ def physics(cols, m, phases=PHASES):
             seen.add(nu)
     out["levels_seen"] = len(seen)
     out["ok"] = (out["cap_max_dev_rel"] <= BAND and out["level_fail"] == 0 and
-                 out["kcl_max_rel"] <= KCL_REL)
+                 out["state_fail"] == 0 and out["kcl_max_rel"] <= KCL_REL)
     return out
 
 

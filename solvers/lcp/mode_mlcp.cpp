@@ -156,6 +156,11 @@ void ModeMlcp::split(const std::vector<char>& mode, const Eigen::VectorXd& d, Ei
   lambda = u_.tail(m_);
   for (int j : free_)
     if (!mode[j]) lambda[j] = 0.0;  // exact by the mode's equation λ_j = 0
+  pair_slacks(x, lambda, d, w);
+}
+
+void ModeMlcp::pair_slacks(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                           const Eigen::VectorXd& d, Eigen::VectorXd& w) const {
   // w = C x + D λ + d row by row (the same sums in the same order as d + C x + D λ).
   w.resize(m_);
   const int* c_outer = c_rows_.outerIndexPtr();
@@ -219,14 +224,17 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
     return s + std::abs(lambda[j]) + tiny;
   };
   const double limit = -kStrict * slack * kEps;
-  Check out{true, 0.0, {}};
+  Check out{true, 0.0, {}, {}};
   // A solve that produced NaN or ∞ (a numerically singular mode matrix) satisfies nothing, and
   // NaN would pass every comparison below.
   if (!x.allFinite() || !lambda.allFinite() || !w.allFinite()) {
     out.feasible = false;
     out.residual = std::numeric_limits<double>::infinity();
     for (int j : free_)
-      if (!std::isfinite(lambda[j]) || !std::isfinite(w[j])) out.violated.push_back(j);
+      if (!std::isfinite(lambda[j]) || !std::isfinite(w[j])) {
+        out.violated.push_back(j);
+        out.severity.push_back(-std::numeric_limits<double>::infinity());
+      }
     return out;
   }
   for (int j : free_) {
@@ -237,6 +245,7 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
     if (lam < limit || wj < limit) {
       out.feasible = false;
       out.violated.push_back(j);
+      out.severity.push_back(std::min(lam, wj));
     }
   }
   if (out.residual > kStrict * slack * kEps) out.feasible = false;
@@ -277,55 +286,49 @@ bool ModeMlcp::solve_in_mode(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   return true;
 }
 
+bool ModeMlcp::solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                           std::vector<char>& mode, MlcpOutcome& outcome) {
+  const KluFactor* f = factor_for(mode);
+  if (f == nullptr) {
+    // The guess is singular (e.g. the first step of a bridge whose diodes all block, or the
+    // diodes of a converter conducting across switches that just closed): a nearby nonsingular
+    // mode is searched (above kDenseTransformMax free pairs only among a few candidates: each
+    // is a factorization).
+    if (find_base(mode, static_cast<int>(free_.size()) > kDenseTransformMax)) f = factor_for(mode);
+  }
+  if (f == nullptr) {
+    outcome.status = LcpStatus::kNumericalFailure;
+    outcome.message =
+        "the circuit equations are singular in every mode tried (a node or "
+        "sub-circuit without a path for its current, or a loop of voltage-defined "
+        "branches)";
+    return false;
+  }
+  solve_mode(*f, r, d, mode);
+  return true;
+}
+
 MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                             std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
                             Eigen::VectorXd& w) {
   ++stats_.solves;
   MlcpOutcome outcome;
   guess_ = mode;
+  const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
+                         policy_.force == LcpSolverKind::kAuto;
   const bool reduced = solve_reduced(r, d, mode);
-  const KluFactor* f = reduced ? nullptr : factor_for(mode);
-  if (!reduced && f == nullptr) {
-    // The guess is singular (e.g. the first step of a bridge whose diodes all block).
-    if (!find_base(mode)) {
-      outcome.status = LcpStatus::kNumericalFailure;
-      outcome.message =
-          "the circuit equations are singular in every mode tried (a node or "
-          "sub-circuit without a path for its current, or a loop of voltage-defined "
-          "branches)";
-      return outcome;
-    }
-    f = factor_for(mode);
-  }
+  if (!reduced && !solve_start(r, d, mode, outcome)) return outcome;
   const std::vector<char> start = capture_ ? mode : std::vector<char>();
   bool pivoted = false;
-  if (!reduced) solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
   Check c = check(lambda, w, x, d, 1.0);
   // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
   if (block_flip_ && !c.feasible) try_flip(r, d, mode, x, lambda, w, c);
-  const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
-                         policy_.force == LcpSolverKind::kAuto;
-  if (!c.feasible && by_blocks) {
-    if (!pivot_by_blocks(r, d, mode, x, lambda, w, c, outcome)) return outcome;
+  if (!c.feasible) {
     pivoted = true;
-    if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
-    if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
-  } else if (!c.feasible) {
-    // Usually a cache hit (the factor found above); after a reduced solve K(σ) is factored
-    // here, and it is nonsingular since S was (det K(σ) = det W det S) unless rounding says
-    // otherwise: then a nearby nonsingular base is searched as for a singular guess.
-    const KluFactor* base = factor_for(mode);
-    if (base == nullptr && find_base(mode)) base = factor_for(mode);
-    if (base == nullptr) {
-      outcome.status = LcpStatus::kNumericalFailure;
-      outcome.message = "the circuit equations of the step's mode are numerically singular";
-      return outcome;
-    }
-    if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) return outcome;
-    pivoted = true;
-    split(mode, d, x, lambda, w);
-    c = check(lambda, w, x, d, 1.0);
+    const bool found = by_blocks ? pivot_by_blocks(r, d, mode, x, lambda, w, c, outcome)
+                                 : pivot_dense(r, d, mode, x, lambda, w, c, outcome);
+    if (!found) return outcome;
     // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
     if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
     if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
@@ -336,6 +339,35 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   base_mode_ = mode;
   if (capture_ && !pivoted && observer_) observe_unpivoted(start, mode, r, d);
   return outcome;
+}
+
+bool ModeMlcp::pivot_dense(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                           std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                           Eigen::VectorXd& w, Check& c, MlcpOutcome& outcome) {
+  // Usually a cache hit (the factor found above); after a reduced solve K(σ) is factored
+  // here, and it is nonsingular since S was (det K(σ) = det W det S) unless rounding says
+  // otherwise: then a nearby nonsingular base is searched as for a singular guess.
+  const KluFactor* base = factor_for(mode);
+  if (base == nullptr && find_base(mode)) base = factor_for(mode);
+  if (base == nullptr) {
+    outcome.status = LcpStatus::kNumericalFailure;
+    outcome.message = "the circuit equations of the step's mode are numerically singular";
+    return false;
+  }
+  if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) {
+    // Every dense method failed (e.g. Lemke cycling in rounding on a badly scaled step): with
+    // the auto policy, block pivoting has the last word.
+    if (policy_.force != LcpSolverKind::kAuto || !solve_any(r, d, mode)) return false;
+    split(mode, d, x, lambda, w);
+    c = check(lambda, w, x, d, 1.0);
+    MlcpOutcome blocks;
+    if (!pivot_by_blocks(r, d, mode, x, lambda, w, c, blocks)) return false;
+    outcome = MlcpOutcome{};
+    return true;
+  }
+  split(mode, d, x, lambda, w);
+  c = check(lambda, w, x, d, 1.0);
+  return true;
 }
 
 bool ModeMlcp::accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
@@ -354,10 +386,12 @@ bool ModeMlcp::accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd
   return true;
 }
 
-bool ModeMlcp::find_base(std::vector<char>& mode) {
-  // Candidates in order: the last good base, single flips of the guess, all off, all on.
+bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
+  // Candidates in order: the last good base, single flips of the guess (not when quick), all
+  // off, all on.
   std::vector<std::vector<char>> candidates = {base_mode_};
   for (int j : free_) {
+    if (quick) break;
     candidates.push_back(mode);
     candidates.back()[j] = !mode[j];
   }
@@ -375,7 +409,7 @@ bool ModeMlcp::find_base(std::vector<char>& mode) {
     }
   }
   // Several independent floating parts: flip pairs one at a time where the rank grows.
-  if (n_ + m_ > kDenseRankLimit) return false;
+  if (quick || n_ + m_ > kDenseRankLimit) return false;
   std::vector<char> trial = mode;
   auto rank_of = [&](const std::vector<char>& md) {
     set_values(md);
