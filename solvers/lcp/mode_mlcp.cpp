@@ -122,7 +122,10 @@ const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
     f = cache_.get(key, symbolic_, k_);  // counted as a hit
   } else {
     set_values(mode);
-    f = cache_.get(key, symbolic_, k_);
+    // Rank as a model for later misses: the more pairs conduct, the more modes its pivot order
+    // serves (factor_cache.hpp).
+    const auto on = static_cast<int>(std::count(mode.begin(), mode.end(), 1));
+    f = cache_.get(key, symbolic_, k_, on);
   }
   last_factor_ = f;
   last_mode_ = mode;

@@ -1,6 +1,21 @@
+// LRU cache of mode factorizations with a measured choice between fresh factorizations and
+// refactored copies of a model (factor_cache.hpp).
 #include "solvers/linear/factor_cache.hpp"
 
+#include <ctime>
+
 namespace nsspice::solvers {
+namespace {
+
+// CPU time of the calling thread [s]: the cost model compares work, not the waits of a shared
+// machine.
+double thread_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace
 
 const KluFactor* FactorCache::find(const std::string& key) {
   auto it = index_.find(key);
@@ -9,8 +24,64 @@ const KluFactor* FactorCache::find(const std::string& key) {
   return &entries_.front().factor;
 }
 
+bool FactorCache::model_worth() const {
+  if (!model_.valid() || stats_.fresh_count == 0) return false;
+  const double t_fresh = stats_.fresh_seconds / static_cast<double>(stats_.fresh_count);
+  if (t_fresh < kModelMinSeconds) return false;
+  if (stats_.model_attempts < kModelTrials) return true;  // measuring
+  const long ok = stats_.model_attempts - stats_.model_failures;
+  if (ok == 0) return false;
+  const double t_model = stats_.model_seconds / static_cast<double>(ok);
+  const double p_fail =
+      static_cast<double>(stats_.model_failures) / static_cast<double>(stats_.model_attempts);
+  return t_model + p_fail * t_fresh < kModelGain * t_fresh;
+}
+
+LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a,
+                              int score) {
+  const int factorizations_before = entry.factor.factorizations();
+  const int refactorizations_before = entry.factor.refactorizations();
+  const bool use_model = model_worth();
+  const double start = thread_seconds();
+  LuStatus status;
+  if (use_model) {
+    status = entry.factor.refactor_like(model_, symbolic, a);
+  } else if (entry.factor.valid()) {
+    status = entry.factor.refactor(symbolic, a);  // a recycled entry
+  } else {
+    status = entry.factor.factor(symbolic, a);
+  }
+  const double seconds = thread_seconds() - start;
+  const int fresh = entry.factor.factorizations() - factorizations_before;
+  const int refactored = entry.factor.refactorizations() - refactorizations_before;
+  factorizations_ += fresh;
+  refactorizations_ += refactored;
+  if (use_model) {
+    ++stats_.model_attempts;
+    if (refactored > 0) {
+      stats_.model_seconds += seconds;
+    } else {
+      ++stats_.model_failures;
+    }
+  } else if (fresh > 0 && refactored == 0 && status == LuStatus::kOk) {
+    stats_.fresh_seconds += seconds;
+    ++stats_.fresh_count;
+  }
+  // A fresh factorization of a higher score becomes the model (its measures start over).
+  if (status == LuStatus::kOk && fresh > 0 && score > model_score_ &&
+      model_.copy_from(entry.factor)) {
+    model_score_ = score;
+    bytes_ -= model_bytes_;
+    model_bytes_ = model_.bytes();
+    bytes_ += model_bytes_;
+    stats_.model_attempts = stats_.model_failures = 0;
+    stats_.model_seconds = 0;
+  }
+  return status;
+}
+
 const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& symbolic,
-                                  const SparseMatrix& a) {
+                                  const SparseMatrix& a, int score) {
   if (const KluFactor* hit = find(key)) {
     ++stats_.hits;
     return hit;
@@ -29,12 +100,7 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
     entry.factor = std::move(last->factor);
     entries_.erase(last);
   }
-  const int factorizations_before = entry.factor.factorizations();
-  const int refactorizations_before = entry.factor.refactorizations();
-  const LuStatus status =
-      entry.factor.valid() ? entry.factor.refactor(symbolic, a) : entry.factor.factor(symbolic, a);
-  factorizations_ += entry.factor.factorizations() - factorizations_before;
-  refactorizations_ += entry.factor.refactorizations() - refactorizations_before;
+  const LuStatus status = compute(entry, symbolic, a, score);
   if (status != LuStatus::kOk || !entry.factor.valid()) {
     ++stats_.singular;
     if (singular_keys_.size() < kMaxSingularKeys) singular_keys_.insert(key);

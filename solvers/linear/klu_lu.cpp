@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solvers/check.hpp"
+#include "solvers/linear/klu_copy.hpp"
 #include "solvers/linear/nested_dissection.hpp"
 
 namespace nsspice::solvers {
@@ -229,6 +230,45 @@ LuStatus KluFactor::refactor(const KluSymbolic& sym, const SparseMatrix& a) {
   return factor(sym, a);
 }
 
+LuStatus KluFactor::refactor_like(const KluFactor& model, const KluSymbolic& sym,
+                                  const SparseMatrix& a) {
+  if (const LuStatus s = check_inputs(sym, a); s != LuStatus::kOk) return s;
+  const auto& handle = sym.impl_->handle;
+  const Impl& from = *model.impl_;
+  if (&model == this) return refactor(sym, a);
+  if (!model.valid() || from.numeric == nullptr || from.symbolic != handle) return factor(sym, a);
+  impl_->release();
+  impl_->numeric = copy_klu_numeric(*from.numeric, &impl_->common);
+  if (impl_->numeric == nullptr) return factor(sym, a);
+  impl_->symbolic = handle;
+  impl_->n = from.n;
+  impl_->rcond_fresh = from.rcond_fresh;
+  impl_->rgrowth_fresh = from.rgrowth_fresh;
+  if (!impl_->try_refactor(a)) return factor(sym, a);
+  impl_->ready = true;
+  ++impl_->refactorizations;
+  return LuStatus::kOk;
+}
+
+bool KluFactor::copy_from(const KluFactor& other) {
+  if (&other == this) return valid();
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  impl_->release();
+  const Impl& from = *other.impl_;
+  if (!other.valid()) return false;
+  if (from.numeric != nullptr) {
+    impl_->numeric = copy_klu_numeric(*from.numeric, &impl_->common);
+    if (impl_->numeric == nullptr) return false;
+  }
+  impl_->symbolic = from.symbolic;
+  impl_->n = from.n;
+  impl_->rcond = from.rcond;
+  impl_->rcond_fresh = from.rcond_fresh;
+  impl_->rgrowth_fresh = from.rgrowth_fresh;
+  impl_->ready = true;
+  return true;
+}
+
 Status to_status(LuStatus status) {
   switch (status) {
     case LuStatus::kOk:
@@ -263,7 +303,9 @@ void KluFactor::solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const {
 }
 
 double KluFactor::rcond() const { return valid() ? impl_->rcond : 0.0; }
-double KluFactor::bytes() const { return valid() ? static_cast<double>(impl_->common.memusage) : 0; }
+double KluFactor::bytes() const {
+  return valid() ? static_cast<double>(impl_->common.memusage) : 0;
+}
 int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
 int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
 

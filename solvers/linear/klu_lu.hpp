@@ -98,6 +98,17 @@ class KluFactor {
   // reciprocal pivot growth, small when stale pivots amplified the entries).
   LuStatus refactor(const KluSymbolic& sym, const SparseMatrix& a);
 
+  // Same pattern, new values, starting from a copy of `model`'s factorization (the same
+  // analysis): klu_refactor with the model's pivot order on the copy, without a new
+  // factorization's pivot search and allocations; accepted under the same accuracy tests as
+  // refactor() (against the model's fresh estimates), else a fresh factor(). A model of another
+  // analysis or an invalid one gives factor().
+  LuStatus refactor_like(const KluFactor& model, const KluSymbolic& sym, const SparseMatrix& a);
+
+  // Becomes a copy of `other` (its analysis, pivot order and values); false if out of memory
+  // (then invalid).
+  bool copy_from(const KluFactor& other);
+
   bool valid() const;
 
   // x = A^-1 b in place. Precondition: valid() and rhs size == n (throws
