@@ -134,6 +134,8 @@ def netlist(m, ngspice=False, periods=1.0, h=H, example=False):
                   ".control", "run", "wrdata mmc_ng.txt v(pha) i(vp)", "rusage all", ".endc"]
     else:
         lines += [".model SWM SW(VT=0 VH=0)", ".model DI D", f".tran {h:g} {t_end:g} UIC"]
+        if not example:  # the bench's fixed step, whatever the default stepping
+            lines.append(".options stepping=fixed")
         if example:  # ngspice -b runs a netlist with an output line (NetlistNgspice test)
             lines.append(".print tran v(pha) i(larmau) i(larmal) i(lla)")
     return "\n".join(lines + [".end"]) + "\n"
@@ -250,6 +252,29 @@ def phase_a_signals(m):
     return sorted(set(sig))
 
 
+def event_window(nsspice, m, tmp, args):
+    """The event mode over the full run (completes or not), and the event mode against the
+    theta-scheme over the first `--event-window` seconds (the event mode stops at 1.07 ms on these
+    converters, docs/solvers.md section 8)."""
+    path = tmp / f"mmc_{m}.cir"
+    out = {"window_s": args.event_window}
+
+    def run(p, method):
+        r = timed([nsspice, "run", p, "-o", tmp / "ev.csv", "--save", "v(pha)", "--no-progress"]
+                  + (["--method", "event"] if method == "event" else []), tmp, args.max_wall)
+        if r is None:
+            return {"ok": False, "note": f"did not finish in {args.max_wall} s"}
+        e, eout = r
+        err = re.search(r"error: (.*)", eout)
+        return {**e, "ok": e["rc"] == 0, "note": err.group(1)[:200] if err else ""}
+    out["full"] = run(path, "event")
+    wpath = tmp / f"mmc_{m}_window.cir"
+    wpath.write_text(netlist(m, periods=args.event_window * F0))
+    out["event"] = run(wpath, "event")
+    out["theta"] = run(wpath, "theta")
+    return out
+
+
 def bench(args):
     import bench_peers
     nsspice = (ROOT / args.build / "nsspice").resolve()
@@ -290,14 +315,7 @@ def bench(args):
         csv_path.unlink()
         ev = None
         if m <= args.event_max:
-            re_ = timed([nsspice, "run", path, "-o", tmp / "ev.csv", "--save", "v(pha)",
-                         "--method", "event", "--no-progress"], tmp, args.max_wall)
-            if re_ is None:
-                ev = {"ok": False, "note": f"did not finish in {args.max_wall} s"}
-            else:
-                e, eout = re_
-                err = re.search(r"error: (.*)", eout)
-                ev = {**e, "ok": e["rc"] == 0, "note": err.group(1)[:200] if err else ""}
+            ev = event_window(nsspice, m, tmp, args)
         ng = None
         if m <= args.ngspice_max:
             npath = tmp / f"mmc_ng_{m}.cir"
@@ -314,24 +332,39 @@ def bench(args):
         row = {"M": m, "nsspice": o, "physics": phys, "event": ev, "ngspice": ng}
         result["sizes"].append(row)
 
-        def cell(x):
+        def cell(x, ref):
             if x is None:
                 return "not run"
             if not x.get("ok"):
                 return "failed: " + x["note"][:120].replace("|", "/")
-            return f"{x['wall_s']:.2f} / {x['cpu_s']:.2f} ({x['wall_s'] / o['wall_s']:.1f}x)"
+            return (f"{x['wall_s']:.2f} / {x['cpu_s']:.2f} ({x['cpu_s'] / max(ref, 0.01):.1f}x "
+                    "nsspice's CPU)")
+        ev_cell = "not run"
+        if ev is not None:
+            ev_cell = (f"full period: {'completes' if ev['full']['ok'] else 'fails: ' + ev['full']['note'][:90]}"
+                       f"; first {1e3 * ev['window_s']:g} ms: event {cell(ev['event'], ev['theta']['cpu_s'])}"
+                       f", theta {ev['theta']['cpu_s']:.2f} s CPU")
         rows.append(
             f"| {m} | {o['wall_s']:.2f} / {o['cpu_s']:.2f} | {o['per_period_cpu_s']:.2f} | "
-            f"{o['peak_rss_kB'] / 1024:.0f} | {o['steps']}"
-            f" | {cell(ev)} | {cell(ng)} | cap dev {100 * phys['cap_max_dev_rel']:.1f} %, level err "
-            f"{phys['level_max_err_V']:.2f} V ({phys['levels_seen']} levels, "
-            f"{phys['level_fail']} fails), KCL {phys['kcl_max_rel']:.1e} |")
+            f"{o['peak_rss_kB'] / 1024:.0f} | {o['steps']} | {o['factorizations']} / "
+            f"{o['refactorizations']} | {ev_cell} | {cell(ng, o['cpu_s'])} | cap dev "
+            f"{100 * phys['cap_max_dev_rel']:.1f} %, level err {phys['level_max_err_V']:.2f} V "
+            f"({phys['levels_seen']} levels, {phys['level_fail']} level fails, "
+            f"{phys['state_fail']} state fails), KCL {phys['kcl_max_rel']:.1e} |")
         print(rows[-1], flush=True)
+    growth = []
+    done = [r for r in result["sizes"] if r.get("physics")]
+    for a, b in zip(done, done[1:]):
+        ca, cb = a["nsspice"]["per_period_cpu_s"], b["nsspice"]["per_period_cpu_s"]
+        if ca and cb:
+            growth.append(f"M {a['M']} -> {b['M']}: x{cb / ca:.1f} (M^{math.log(cb / ca) / math.log(b['M'] / a['M']):.2f})")
+    result["growth"] = growth
     table = (f"Load average at start: {' '.join(load)} (2 cores, shared). {args.periods} period(s) of "
              "50 Hz, fixed h = 10 us, theta = 1/2.\n\n"
              "| M | nsspice wall / CPU [s] | CPU per period [s] | RSS [MB] | steps | "
-             "event mode wall / CPU [s] (ratio) | ngspice wall / CPU [s] (ratio) | physics "
-             "(phase a) |\n|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+             "factorizations / refactorizations | event mode | ngspice wall / CPU [s] (ratio) | "
+             "physics (phase a) |\n|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) +
+             "\n\nGrowth of the CPU time per period: " + ("; ".join(growth) or "-") + "\n")
     if args.write:
         bench_peers.write_results("mmc", result, table)
     else:
@@ -351,10 +384,12 @@ def main():
             sub.choices["netlist"].add_argument(flag, type=kind, default=default)
     b = sub.add_parser("bench")
     b.add_argument("--build", default="build")
-    b.add_argument("--sizes", default="10,20,30,40,50")
+    b.add_argument("--sizes", default="10,50,200")
     b.add_argument("--periods", type=float, default=1.0)
     b.add_argument("--ngspice-max", type=int, default=10)
     b.add_argument("--event-max", type=int, default=10)
+    b.add_argument("--event-window", type=float, default=1e-3,
+                   help="seconds of the run on which the event mode is timed against theta")
     b.add_argument("--max-wall", type=float, default=120.0)
     b.add_argument("--write", action="store_true", help="write bench/results/mmc.*")
     args = ap.parse_args()

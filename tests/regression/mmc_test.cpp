@@ -107,6 +107,13 @@ std::string mmc_netlist(int m, double t_stop) {
   return s + ".model SWM SW(VT=0 VH=0)\n.model DI D\n.tran 1e-05 " + num(t_stop) + " UIC\n.end\n";
 }
 
+// The fixed-step θ-scheme at the .tran step, whatever the default stepping.
+circuit::TransientOptions fixed_steps() {
+  circuit::TransientOptions o;
+  o.adaptive = false;
+  return o;
+}
+
 struct PhysicsCheck {
   double cap_dev = 0, kcl = 0;
   long checked = 0, state_fails = 0;
@@ -173,7 +180,7 @@ TEST(Mmc, LevelsArmCurrentsAndCapacitorBalanceOverOnePeriod) {
   const auto pos = text.find(tran);
   ASSERT_NE(pos, std::string::npos);
   text.replace(pos, tran.size(), ".tran 1e-05 0.02 UIC");
-  const Waveforms r = simulate_fixed(text);
+  const Waveforms r = simulate_fixed(text, fixed_steps());
   ASSERT_TRUE(r.result.ok) << r.result.error;
   ASSERT_GT(r.t.back(), 0.02 * (1 - 1e-12));
   const PhysicsCheck c = check_all(r, kM);
@@ -187,7 +194,7 @@ TEST(Mmc, LevelsArmCurrentsAndCapacitorBalanceOverOnePeriod) {
 
 TEST(Mmc, FiftySubmodulesPerArmStartAndKeepTheirLevels) {
   constexpr int kM = 50;
-  const Waveforms r = simulate_fixed(mmc_netlist(kM, 2e-4));
+  const Waveforms r = simulate_fixed(mmc_netlist(kM, 2e-4), fixed_steps());
   ASSERT_TRUE(r.result.ok) << r.result.error;
   ASSERT_GT(r.t.back(), 2e-4 * (1 - 1e-12));
   const PhysicsCheck c = check_all(r, kM);
