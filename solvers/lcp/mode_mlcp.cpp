@@ -121,15 +121,42 @@ const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
   if (cache_.find(key) != nullptr) {
     f = cache_.get(key, symbolic_, k_);  // counted as a hit
   } else {
+    offer_template(mode);
     set_values(mode);
-    // Rank as a model for later misses: the more pairs conduct, the more modes its pivot order
-    // serves (factor_cache.hpp).
-    const auto on = static_cast<int>(std::count(mode.begin(), mode.end(), 1));
-    f = cache_.get(key, symbolic_, k_, on);
+    f = cache_.get(key, symbolic_, k_, model_score(mode));
   }
   last_factor_ = f;
   last_mode_ = mode;
   return f;
+}
+
+int ModeMlcp::model_score(const std::vector<char>& mode) const {
+  // The rank of a mode's factorization as a model for later misses (factor_cache.hpp): the more
+  // pairs conduct, the more modes its pivot order serves (a pair's "on" pivots suit its "off"
+  // row, not the reverse); switches first, since they commute all the time while diodes of
+  // converters stay off.
+  int forced_on = 0, free_on = 0;
+  for (int j = 0; j < m_; ++j) (forced_[j] ? forced_on : free_on) += mode[j] ? 1 : 0;
+  return forced_on * (m_ + 1) + free_on;
+}
+
+void ModeMlcp::offer_template(const std::vector<char>& mode) {
+  // The model of the analysis (shared by the mode systems of every step size): every switch
+  // closed, every free pair off. Its pivot order serves every switch state, so for a converter
+  // whose diodes stay off while its switches commute, every later mode system is a
+  // refactorization of a copy. (Every free pair on would serve them all too, but with ideal
+  // switches across diodes that mode is singular.)
+  const FactorModel& model = symbolic_.model();
+  if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
+  std::vector<char> tmpl(mode.size(), 0);
+  bool any = false;
+  for (int j = 0; j < m_; ++j) {
+    tmpl[j] = forced_[j];
+    any = any || forced_[j];
+  }
+  if (!any) return;  // no switches: the modes themselves are ranked by get()
+  set_values(tmpl);
+  cache_.offer_model(symbolic_, k_, model_score(tmpl));
 }
 
 void ModeMlcp::set_values(const std::vector<char>& mode) {

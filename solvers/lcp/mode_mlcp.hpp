@@ -242,6 +242,11 @@ class ModeMlcp {
   // K(σ) is singular.
   bool solve_any(const Eigen::VectorXd& r, const Eigen::VectorXd& d, const std::vector<char>& mode);
   void set_values(const std::vector<char>& mode);
+  // Offers the analysis's model the mode with every forced pair on and every free pair off
+  // (factor_cache.hpp), once per analysis and only when factorizations are costly.
+  void offer_template(const std::vector<char>& mode);
+  // The rank of a mode as a model: forced pairs on first, then free pairs on.
+  int model_score(const std::vector<char>& mode) const;
   // Replaces a singular mode by a nearby one whose K is nonsingular; false if none is found.
   // `quick` (above kDenseTransformMax free pairs): only the last base and the free pairs all off
   // or all on, not the m single flips and the rank search, each a factorization.

@@ -24,28 +24,62 @@ const KluFactor* FactorCache::find(const std::string& key) {
   return &entries_.front().factor;
 }
 
-bool FactorCache::model_worth() const {
-  if (!model_.valid() || stats_.fresh_count == 0) return false;
-  const double t_fresh = stats_.fresh_seconds / static_cast<double>(stats_.fresh_count);
+double FactorModel::mean_fresh() const {
+  return fresh_count > 0 ? fresh_seconds / static_cast<double>(fresh_count) : 0.0;
+}
+
+bool FactorModel::worth() {
+  if (!factor.valid() || fresh_count == 0) return false;
+  const double t_fresh = mean_fresh();
   if (t_fresh < kModelMinSeconds) return false;
-  if (stats_.model_attempts < kModelTrials) return true;  // measuring
-  const long ok = stats_.model_attempts - stats_.model_failures;
-  if (ok == 0) return false;
-  const double t_model = stats_.model_seconds / static_cast<double>(ok);
-  const double p_fail =
-      static_cast<double>(stats_.model_failures) / static_cast<double>(stats_.model_attempts);
+  ++misses_since_attempt;
+  if (attempts_total < kModelTrials || misses_since_attempt >= kModelProbe) return true;
+  const double ok = attempts - failures;
+  if (!(ok > 1e-9)) return false;
+  const double t_model = model_seconds / ok;
+  const double p_fail = failures / attempts;
   return t_model + p_fail * t_fresh < kModelGain * t_fresh;
+}
+
+void FactorModel::record(bool ok, double seconds) {
+  attempts = kModelMemory * attempts + 1;
+  failures = kModelMemory * failures + (ok ? 0 : 1);
+  model_seconds = kModelMemory * model_seconds + (ok ? seconds : 0);
+  ++attempts_total;
+  misses_since_attempt = 0;
+}
+
+void FactorModel::adopt(const KluFactor& fresh, int new_score) {
+  if (!factor.copy_from(fresh)) {
+    score = -1;
+    return;
+  }
+  score = new_score;
+  attempts = failures = model_seconds = 0;
+  attempts_total = 0;
+}
+
+void FactorCache::offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score) {
+  FactorModel& model = symbolic.model();
+  if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
+  model.offered = true;
+  if (score <= model.score) return;
+  KluFactor f;
+  const LuStatus status = f.factor(symbolic, a);
+  factorizations_ += f.factorizations();
+  if (status == LuStatus::kOk) model.adopt(f, score);
 }
 
 LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a,
                               int score) {
+  FactorModel& model = symbolic.model();
   const int factorizations_before = entry.factor.factorizations();
   const int refactorizations_before = entry.factor.refactorizations();
-  const bool use_model = model_worth();
+  const bool use_model = model.worth();
   const double start = thread_seconds();
   LuStatus status;
   if (use_model) {
-    status = entry.factor.refactor_like(model_, symbolic, a);
+    status = entry.factor.refactor_like(model.factor, symbolic, a);
   } else if (entry.factor.valid()) {
     status = entry.factor.refactor(symbolic, a);  // a recycled entry
   } else {
@@ -58,25 +92,14 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   refactorizations_ += refactored;
   if (use_model) {
     ++stats_.model_attempts;
-    if (refactored > 0) {
-      stats_.model_seconds += seconds;
-    } else {
-      ++stats_.model_failures;
-    }
+    if (refactored == 0) ++stats_.model_failures;
+    model.record(refactored > 0, seconds);
   } else if (fresh > 0 && refactored == 0 && status == LuStatus::kOk) {
-    stats_.fresh_seconds += seconds;
-    ++stats_.fresh_count;
+    model.fresh_seconds += seconds;
+    ++model.fresh_count;
   }
-  // A fresh factorization of a higher score becomes the model (its measures start over).
-  if (status == LuStatus::kOk && fresh > 0 && score > model_score_ &&
-      model_.copy_from(entry.factor)) {
-    model_score_ = score;
-    bytes_ -= model_bytes_;
-    model_bytes_ = model_.bytes();
-    bytes_ += model_bytes_;
-    stats_.model_attempts = stats_.model_failures = 0;
-    stats_.model_seconds = 0;
-  }
+  // A fresh factorization of a higher score becomes the model.
+  if (status == LuStatus::kOk && fresh > 0 && score > model.score) model.adopt(entry.factor, score);
   return status;
 }
 

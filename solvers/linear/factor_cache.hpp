@@ -10,18 +10,24 @@
 // A miss costs one of (docs/solvers.md §8, "Factor reuse"):
 //   * fresh:  a new KLU factorization (pivot search, allocation), time t_f;
 //   * model:  a copy of the model factorization refactored with the new values
-//             (KluFactor::refactor_like: KLU's refactorization on the model's pivot order, no
-//             allocation pattern to discover), time t_m, falling back to a fresh one when the
-//             model's pivots do not suit the new values (a fraction p of the attempts);
+//             (KluFactor::refactor_like: KLU's refactorization on the model's pivot order), time
+//             t_m, falling back to a fresh one when the model's pivots do not suit the new values
+//             (a fraction p of the attempts);
 //   * recycle: when the cache is full, the least recently used entry refactored in place
 //             (its own pivot order) — used when no model is worth it.
-// Cost model, on measured times (the thread's CPU time, means over this cache's misses): the
-// model is used when its predicted cost t_m + p·t_f is below kModelGain·t_f; the first kModelTrials
-// attempts measure it; misses whose fresh factorization takes under kModelMinSeconds never use it
-// (timer noise, and nothing to gain). The model is the fresh factorization of highest `score` seen
-// (ModeMlcp passes the number of conducting pairs: a pivot order computed with a pair
-// conducting serves the mode where it blocks, not the reverse, so the mode with most pairs on
-// is the best model).
+// The model and the measures belong to the analysis (KluSymbolic::model()): every cache that
+// factors with it shares them — the mode systems of all the step sizes of a θ-stepper, so that
+// the first factorization for a new step size can be a refactorization too.
+// Cost model, on measured times (the thread's CPU time, over the misses of every cache of the
+// analysis; the attempt measures decay by kModelMemory per attempt, so that they follow the
+// circuit's phases): the model is used when its predicted cost t_m + p·t_f is below
+// kModelGain·t_f; the first kModelTrials attempts after a new model measure it, and every
+// kModelProbe-th miss tries it anyway (a start-up transient that made it fail must not rule it
+// out for the rest of the run); while a fresh factorization takes under kModelMinSeconds it is
+// never used (timer noise, and nothing to gain). The model is
+// the factorization of highest `score` computed fresh (ModeMlcp passes the number of pairs on: a
+// pivot order computed with a pair conducting serves the mode where it blocks, not the reverse,
+// so the mode with most pairs on is the best model), or offered by offer_model().
 #include <list>
 #include <string>
 #include <unordered_map>
@@ -34,14 +40,42 @@ namespace nsspice::solvers {
 // Default memory budget of one FactorCache [bytes].
 inline constexpr double kFactorCacheBytes = 256.0 * 1024 * 1024;
 
+// The model factorization of one analysis and the measures of the cost model (header).
+struct FactorModel {
+  static constexpr double kModelGain = 0.8;
+  static constexpr int kModelTrials = 2;
+  static constexpr double kModelMinSeconds = 50e-6;
+  static constexpr double kModelMemory = 0.9;
+  static constexpr int kModelProbe = 16;
+
+  KluFactor factor;
+  int score = -1;            // of the mode it factors (−1: no model)
+  double fresh_seconds = 0;  // total time of the misses answered by a fresh factorization
+  long fresh_count = 0;
+  // Decaying counts of the model attempts since it was adopted: all, failed, and the time of the
+  // successful ones; attempts_total counts them all.
+  double attempts = 0, failures = 0, model_seconds = 0;
+  long attempts_total = 0;
+  long misses_since_attempt = 0;
+  bool offered = false;  // offer_model() was called once for this analysis
+
+  // Mean time of a fresh factorization (0 before any).
+  double mean_fresh() const;
+  // The cost model of the header: a copy of the model is the cheaper way (or it is time to
+  // probe it); counts the miss.
+  bool worth();
+  // Records an attempt: `ok` (the refactorization held) and its time.
+  void record(bool ok, double seconds);
+  // Copies `fresh` as the model of score `new_score`; the attempt measures start over.
+  void adopt(const KluFactor& fresh, int new_score);
+};
+
 struct FactorCacheStats {
   long hits = 0;
   long misses = 0;
   long singular = 0;        // requests for a singular mode (computed once, then remembered)
   long model_attempts = 0;  // misses answered by refactoring a copy of the model
   long model_failures = 0;  // among them, those that needed a fresh factorization after all
-  double fresh_seconds = 0, model_seconds = 0;  // total time of fresh / successful model misses
-  long fresh_count = 0;                         // misses answered by a fresh factorization alone
 };
 
 class FactorCache {
@@ -54,6 +88,10 @@ class FactorCache {
   // factorizations as models (higher: better).
   const KluFactor* get(const std::string& key, const KluSymbolic& symbolic, const SparseMatrix& a,
                        int score = 0);
+  // Factors `a` (a mode chosen as a model: ModeMlcp's template) and makes it the analysis's model
+  // if `score` beats the current one; once per analysis (FactorModel::offered), and only when a
+  // fresh factorization costs at least kModelMinSeconds. Counted as a factorization.
+  void offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   // Looks up without computing.
   const KluFactor* find(const std::string& key);
   void clear() {
@@ -61,20 +99,13 @@ class FactorCache {
     entries_.clear();
     index_.clear();
     singular_keys_.clear();
-    model_ = KluFactor();
-    model_score_ = -1;
   }
   const FactorCacheStats& stats() const { return stats_; }
   void count_hit() { ++stats_.hits; }
   long factorizations() const { return factorizations_; }
   long refactorizations() const { return refactorizations_; }
   int size() const { return static_cast<int>(entries_.size()); }
-  double bytes() const { return bytes_; }  // held by the cached factors and the model
-
-  // Cost model constants (header).
-  static constexpr double kModelGain = 0.8;
-  static constexpr int kModelTrials = 2;
-  static constexpr double kModelMinSeconds = 50e-6;
+  double bytes() const { return bytes_; }  // held by the cached factors (the model apart)
 
  private:
   struct Entry {
@@ -83,7 +114,6 @@ class FactorCache {
     double bytes = 0;
   };
   using List = std::list<Entry>;
-  bool model_worth() const;
   // Computes the factor of `a` into `entry` by the cheapest predicted way; updates the measures.
   LuStatus compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   int capacity_;
@@ -94,9 +124,6 @@ class FactorCache {
   // Modes whose matrix was singular (remembered so that they cost nothing the next time).
   static constexpr size_t kMaxSingularKeys = 4096;
   std::unordered_set<std::string> singular_keys_;
-  KluFactor model_;  // the factorization whose copies are refactored (header)
-  int model_score_ = -1;
-  double model_bytes_ = 0;
   FactorCacheStats stats_;
   long factorizations_ = 0;
   long refactorizations_ = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solvers/check.hpp"
+#include "solvers/linear/factor_cache.hpp"
 #include "solvers/linear/klu_copy.hpp"
 #include "solvers/linear/nested_dissection.hpp"
 
@@ -62,6 +63,7 @@ double* mutable_values(const SparseMatrix& a) { return const_cast<double*>(a.val
 struct KluSymbolic::Impl {
   std::shared_ptr<SymbolicHandle> handle;
   int n = 0;
+  std::unique_ptr<FactorModel> model = std::make_unique<FactorModel>();
 };
 
 KluSymbolic::KluSymbolic() : impl_(std::make_unique<Impl>()) {}
@@ -73,6 +75,7 @@ LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
   if (!impl_) impl_ = std::make_unique<Impl>();
   impl_->handle.reset();
   impl_->n = 0;
+  impl_->model = std::make_unique<FactorModel>();  // a new analysis: no model yet
   if (!well_formed(a)) return LuStatus::kError;
   auto handle = std::make_shared<SymbolicHandle>();
   const int n = static_cast<int>(a.rows());
@@ -107,6 +110,10 @@ LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
 }
 
 bool KluSymbolic::analyzed() const { return impl_ && impl_->handle != nullptr; }
+FactorModel& KluSymbolic::model() const {
+  NSSPICE_CHECK(impl_ != nullptr, "KluSymbolic::model: moved-from object");
+  return *impl_->model;
+}
 int KluSymbolic::rows() const { return analyzed() ? impl_->n : 0; }
 
 // ---------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ Status to_status(LuStatus status);
 inline constexpr double kKluSingularRcond = 1e-14;
 
 class KluFactor;
+struct FactorModel;  // factor_cache.hpp
 
 // Matrices of at least this order are ordered by nested dissection (METIS) without BTF, smaller
 // ones by KLU's default BTF + AMD (nested_dissection.hpp says why).
@@ -64,6 +65,9 @@ class KluSymbolic {
   LuStatus analyze(const SparseMatrix& a);
   bool analyzed() const;
   int rows() const;  // n, or 0 when not analyzed
+  // The model factorization shared by every FactorCache that factors with this analysis, and
+  // its cost measures (factor_cache.hpp). Mutable state of the analysis object: one thread.
+  FactorModel& model() const;
 
  private:
   friend class KluFactor;

@@ -157,7 +157,7 @@ TEST(FactorReuse, CacheAnswersMissesFromTheModelWithMostPairsOn) {
   ASSERT_NE(cache.get("on", sym, clamp_mode_matrix(sections, all_on), sections), nullptr);
   EXPECT_EQ(cache.factorizations(), 1);
   const Eigen::VectorXd b = rhs(static_cast<int>(sym.rows()), 4);
-  for (int k = 1; k <= FactorCache::kModelTrials; ++k) {
+  for (int k = 1; k <= FactorModel::kModelTrials; ++k) {
     std::vector<char> mode(sections, 0);
     for (int j = 0; j < sections; j += k + 1) mode[j] = 1;
     const SparseMatrix a = clamp_mode_matrix(sections, mode);
@@ -169,11 +169,11 @@ TEST(FactorReuse, CacheAnswersMissesFromTheModelWithMostPairsOn) {
     ASSERT_EQ(fresh.factor(sym, a), LuStatus::kOk);
     EXPECT_LE(rel_diff(solve_with(*f, b), solve_with(fresh, b)), 1e-10);
   }
-  EXPECT_EQ(cache.stats().model_attempts, FactorCache::kModelTrials);
+  EXPECT_EQ(cache.stats().model_attempts, FactorModel::kModelTrials);
   EXPECT_EQ(cache.stats().model_failures, 0);
   EXPECT_EQ(cache.factorizations(), 1);
-  EXPECT_EQ(cache.refactorizations(), FactorCache::kModelTrials);
-  EXPECT_EQ(cache.stats().misses, 1 + FactorCache::kModelTrials);
+  EXPECT_EQ(cache.refactorizations(), FactorModel::kModelTrials);
+  EXPECT_EQ(cache.stats().misses, 1 + FactorModel::kModelTrials);
 }
 
 }  // namespace
