@@ -270,7 +270,7 @@ class ModeMlcp {
     enum class End { kSolved, kRounding, kSingular, kLimit } end = End::kLimit;
     std::vector<char> mode;  // the last mode (kSolved, kRounding: the answer; u_ holds it)
     std::vector<char> best;  // the nonsingular mode visited with the fewest infeasible pairs
-    std::vector<int> doubt;  // the pairs ever infeasible, sorted
+    std::vector<int> doubt;  // the pairs infeasible at `best` and at the last mode, sorted
     bool current = false;    // u_ holds the solution of `mode` (false: nothing was solved)
   };
   BlockRun block_pivot(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char> start,
