@@ -46,7 +46,8 @@ def netlist(n, ngspice=False, t_end=T_END):
         lines += [f"RF{k} in n{k} 1k", f"C{k} n{k} 0 {c:.6g}", f"D{k} n{k} 0 DI"]
         if k < n:
             lines.append(f"RC{k} n{k} n{k + 1} 100")
-    model, tran = ("D(N=0.01)", f".tran {H} {t_end} 0 {H}") if ngspice else ("D", f".tran {H} {t_end}")
+    model, tran = (("D(N=0.01)", f".tran {H} {t_end} 0 {H}") if ngspice else
+                   ("D", f".tran {H} {t_end}\n.options stepping=fixed"))
     control = [".control", "run", f"wrdata clamp_ng.txt v(n1) v(n{n})", "rusage all", ".endc"]
     return "\n".join(lines + [f".model DI {model}", tran] + (control if ngspice else []) +
                      [".end"]) + "\n"

@@ -134,6 +134,8 @@ def netlist(m, ngspice=False, periods=1.0, h=H, example=False):
                   ".control", "run", "wrdata mmc_ng.txt v(pha) i(vp)", "rusage all", ".endc"]
     else:
         lines += [".model SWM SW(VT=0 VH=0)", ".model DI D", f".tran {h:g} {t_end:g} UIC"]
+        if not example:  # the bench's fixed step, whatever the default stepping
+            lines.append(".options stepping=fixed")
         if example:  # ngspice -b runs a netlist with an output line (NetlistNgspice test)
             lines.append(".print tran v(pha) i(larmau) i(larmal) i(lla)")
     return "\n".join(lines + [".end"]) + "\n"
@@ -149,17 +151,24 @@ def netlist(m, ngspice=False, periods=1.0, h=H, example=False):
 #  * levels: the upper arm's voltage v(p) - v(xuM) and the lower arm's v(xl0) - v(n) equal
 #    n * Vdc/M, n = the design count of inserted submodules (reference against carriers,
 #    evaluated in closed form), within n * BAND * Vdc/M (each inserted capacitor within BAND);
-#    and n_upper + n_lower = M. Points within 1e-7 s of a carrier crossing are skipped (the CSV
+#    and n_upper + n_lower = M. Points within 1e-7 s of any carrier crossing are skipped (the CSV
 #    holds the two sides of a cut step at the same printed time).
+#  * states: at the same points, each upper submodule's voltage v(x u{k-1}) - v(x u{k}) above
+#    half a capacitor voltage (inserted) or below it (bypassed) as its design state says.
 #  * arm currents: i_upper - i_lower = i_load is KCL at the phase node; it must hold to 1e-9 of
 #    the load current's peak (rounding of the linear solves).
 BAND = 0.15
 KCL_REL = 1e-9
 
 
-def n_inserted(m, t, phase_deg):
+def inserted(m, t, phase_deg):
+    """Design states of the upper arm's submodules (True: inserted) at time t."""
     ref = 0.5 - MI / 2 * math.sin(2 * math.pi * F0 * t + math.radians(phase_deg))
-    return sum(ref > tri(FC * t + (k + 0.3) / m) for k in range(m))
+    return tuple(ref > tri(FC * t + (k + 0.3) / m) for k in range(m))
+
+
+def n_inserted(m, t, phase_deg):
+    return sum(inserted(m, t, phase_deg))
 
 
 def read_csv(path):
@@ -177,7 +186,7 @@ def physics(cols, m, phases=PHASES):
     vc = VDC / m
     t = cols["time"]
     out = {"cap_max_dev_rel": 0.0, "level_max_err_V": 0.0, "level_points": 0, "level_fail": 0,
-           "kcl_max_rel": 0.0, "levels_seen": 0}
+           "kcl_max_rel": 0.0, "levels_seen": 0, "state_fail": 0}
     i_peak = max(abs(v) for x in phases for v in cols[f"i(ll{x})"])
     seen = set()
     for x, ph in phases.items():
@@ -189,9 +198,20 @@ def physics(cols, m, phases=PHASES):
         for j, tj in enumerate(t[1:], 1):
             iu, il, ild = (cols[f"i(larm{x}u)"][j], cols[f"i(larm{x}l)"][j], cols[f"i(ll{x})"][j])
             out["kcl_max_rel"] = max(out["kcl_max_rel"], abs(iu - il - ild) / i_peak)
-            nu = n_inserted(m, tj, ph)
-            if n_inserted(m, tj - 1e-7, ph) != nu or n_inserted(m, tj + 1e-7, ph) != nu:
+            # Skip a point within 1e-7 s of any submodule's crossing (not only of a change of the
+            # count: near the reference's extremes one carrier's rising crossing and the next
+            # one's falling crossing can fall within nanoseconds, leaving the count unchanged).
+            states = inserted(m, tj, ph)
+            if inserted(m, tj - 1e-7, ph) != states or inserted(m, tj + 1e-7, ph) != states:
                 continue
+            nu = sum(states)
+            # Each upper submodule's own state against the design (inserted: v_ab above half a
+            # capacitor voltage), where the CSV holds the arm's nodes.
+            nodes = ["v(p)"] + [f"v({x}u{k})" for k in range(1, m + 1)]
+            if all(nd in cols for nd in nodes):
+                seen_states = tuple(cols[nodes[k]][j] - cols[nodes[k + 1]][j] > vc / 2
+                                    for k in range(m))
+                out["state_fail"] += seen_states != states
             vu = cols["v(p)"][j] - cols[f"v({x}u{m})"][j]
             vl = cols[f"v({x}l0)"][j] - cols["v(n)"][j]
             err = max(abs(vu - nu * vc) / max(nu, 1), abs(vl - (m - nu) * vc) / max(m - nu, 1))
@@ -201,7 +221,7 @@ def physics(cols, m, phases=PHASES):
             seen.add(nu)
     out["levels_seen"] = len(seen)
     out["ok"] = (out["cap_max_dev_rel"] <= BAND and out["level_fail"] == 0 and
-                 out["kcl_max_rel"] <= KCL_REL)
+                 out["state_fail"] == 0 and out["kcl_max_rel"] <= KCL_REL)
     return out
 
 
@@ -230,6 +250,29 @@ def phase_a_signals(m):
             if not (arm == "l" and k == m):
                 sig.append(f"v(a{arm}{k})")
     return sorted(set(sig))
+
+
+def event_window(nsspice, m, tmp, args):
+    """The event mode over the full run (completes or not), and the event mode against the
+    theta-scheme over the first `--event-window` seconds (the event mode stops at 1.07 ms on these
+    converters, docs/solvers.md section 8)."""
+    path = tmp / f"mmc_{m}.cir"
+    out = {"window_s": args.event_window}
+
+    def run(p, method):
+        r = timed([nsspice, "run", p, "-o", tmp / "ev.csv", "--save", "v(pha)", "--no-progress"]
+                  + (["--method", "event"] if method == "event" else []), tmp, args.max_wall)
+        if r is None:
+            return {"ok": False, "note": f"did not finish in {args.max_wall} s"}
+        e, eout = r
+        err = re.search(r"error: (.*)", eout)
+        return {**e, "ok": e["rc"] == 0, "note": err.group(1)[:200] if err else ""}
+    out["full"] = run(path, "event")
+    wpath = tmp / f"mmc_{m}_window.cir"
+    wpath.write_text(netlist(m, periods=args.event_window * F0))
+    out["event"] = run(wpath, "event")
+    out["theta"] = run(wpath, "theta")
+    return out
 
 
 def bench(args):
@@ -272,14 +315,7 @@ def bench(args):
         csv_path.unlink()
         ev = None
         if m <= args.event_max:
-            re_ = timed([nsspice, "run", path, "-o", tmp / "ev.csv", "--save", "v(pha)",
-                         "--method", "event", "--no-progress"], tmp, args.max_wall)
-            if re_ is None:
-                ev = {"ok": False, "note": f"did not finish in {args.max_wall} s"}
-            else:
-                e, eout = re_
-                err = re.search(r"error: (.*)", eout)
-                ev = {**e, "ok": e["rc"] == 0, "note": err.group(1)[:200] if err else ""}
+            ev = event_window(nsspice, m, tmp, args)
         ng = None
         if m <= args.ngspice_max:
             npath = tmp / f"mmc_ng_{m}.cir"
@@ -296,24 +332,39 @@ def bench(args):
         row = {"M": m, "nsspice": o, "physics": phys, "event": ev, "ngspice": ng}
         result["sizes"].append(row)
 
-        def cell(x):
+        def cell(x, ref):
             if x is None:
                 return "not run"
             if not x.get("ok"):
                 return "failed: " + x["note"][:120].replace("|", "/")
-            return f"{x['wall_s']:.2f} / {x['cpu_s']:.2f} ({x['wall_s'] / o['wall_s']:.1f}x)"
+            return (f"{x['wall_s']:.2f} / {x['cpu_s']:.2f} ({x['cpu_s'] / max(ref, 0.01):.1f}x "
+                    "nsspice's CPU)")
+        ev_cell = "not run"
+        if ev is not None:
+            ev_cell = (f"full period: {'completes' if ev['full']['ok'] else 'fails: ' + ev['full']['note'][:90]}"
+                       f"; first {1e3 * ev['window_s']:g} ms: event {cell(ev['event'], ev['theta']['cpu_s'])}"
+                       f", theta {ev['theta']['cpu_s']:.2f} s CPU")
         rows.append(
             f"| {m} | {o['wall_s']:.2f} / {o['cpu_s']:.2f} | {o['per_period_cpu_s']:.2f} | "
-            f"{o['peak_rss_kB'] / 1024:.0f} | {o['steps']}"
-            f" | {cell(ev)} | {cell(ng)} | cap dev {100 * phys['cap_max_dev_rel']:.1f} %, level err "
-            f"{phys['level_max_err_V']:.2f} V ({phys['levels_seen']} levels, "
-            f"{phys['level_fail']} fails), KCL {phys['kcl_max_rel']:.1e} |")
+            f"{o['peak_rss_kB'] / 1024:.0f} | {o['steps']} | {o['factorizations']} / "
+            f"{o['refactorizations']} | {ev_cell} | {cell(ng, o['cpu_s'])} | cap dev "
+            f"{100 * phys['cap_max_dev_rel']:.1f} %, level err {phys['level_max_err_V']:.2f} V "
+            f"({phys['levels_seen']} levels, {phys['level_fail']} level fails, "
+            f"{phys['state_fail']} state fails), KCL {phys['kcl_max_rel']:.1e} |")
         print(rows[-1], flush=True)
+    growth = []
+    done = [r for r in result["sizes"] if r.get("physics")]
+    for a, b in zip(done, done[1:]):
+        ca, cb = a["nsspice"]["per_period_cpu_s"], b["nsspice"]["per_period_cpu_s"]
+        if ca and cb:
+            growth.append(f"M {a['M']} -> {b['M']}: x{cb / ca:.1f} (M^{math.log(cb / ca) / math.log(b['M'] / a['M']):.2f})")
+    result["growth"] = growth
     table = (f"Load average at start: {' '.join(load)} (2 cores, shared). {args.periods} period(s) of "
              "50 Hz, fixed h = 10 us, theta = 1/2.\n\n"
              "| M | nsspice wall / CPU [s] | CPU per period [s] | RSS [MB] | steps | "
-             "event mode wall / CPU [s] (ratio) | ngspice wall / CPU [s] (ratio) | physics "
-             "(phase a) |\n|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+             "factorizations / refactorizations | event mode | ngspice wall / CPU [s] (ratio) | "
+             "physics (phase a) |\n|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) +
+             "\n\nGrowth of the CPU time per period: " + ("; ".join(growth) or "-") + "\n")
     if args.write:
         bench_peers.write_results("mmc", result, table)
     else:
@@ -333,10 +384,12 @@ def main():
             sub.choices["netlist"].add_argument(flag, type=kind, default=default)
     b = sub.add_parser("bench")
     b.add_argument("--build", default="build")
-    b.add_argument("--sizes", default="10,20,30,40,50")
+    b.add_argument("--sizes", default="10,50,200")
     b.add_argument("--periods", type=float, default=1.0)
     b.add_argument("--ngspice-max", type=int, default=10)
     b.add_argument("--event-max", type=int, default=10)
+    b.add_argument("--event-window", type=float, default=1e-3,
+                   help="seconds of the run on which the event mode is timed against theta")
     b.add_argument("--max-wall", type=float, default=120.0)
     b.add_argument("--write", action="store_true", help="write bench/results/mmc.*")
     args = ap.parse_args()

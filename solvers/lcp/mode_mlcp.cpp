@@ -17,8 +17,6 @@ constexpr double kStrict = 1e4;
 // A solution that passes only with κ·kLooseFactor is returned as kInaccurate.
 constexpr double kLooseFactor = 1e4;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-// Above this size the search for a nonsingular mode does not use dense rank computations.
-constexpr int kDenseRankLimit = 600;
 
 // Entries of K(σ) for σ = all pairs on (on = true) or all off, on one common pattern.
 Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
@@ -121,12 +119,42 @@ const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
   if (cache_.find(key) != nullptr) {
     f = cache_.get(key, symbolic_, k_);  // counted as a hit
   } else {
+    offer_template(mode);
     set_values(mode);
-    f = cache_.get(key, symbolic_, k_);
+    f = cache_.get(key, symbolic_, k_, model_score(mode));
   }
   last_factor_ = f;
   last_mode_ = mode;
   return f;
+}
+
+int ModeMlcp::model_score(const std::vector<char>& mode) const {
+  // The rank of a mode's factorization as a model for later misses (factor_cache.hpp): the more
+  // pairs conduct, the more modes its pivot order serves (a pair's "on" pivots suit its "off"
+  // row, not the reverse); switches first, since they commute all the time while diodes of
+  // converters stay off.
+  int forced_on = 0, free_on = 0;
+  for (int j = 0; j < m_; ++j) (forced_[j] ? forced_on : free_on) += mode[j] ? 1 : 0;
+  return forced_on * (m_ + 1) + free_on;
+}
+
+void ModeMlcp::offer_template(const std::vector<char>& mode) {
+  // The model of the analysis (shared by the mode systems of every step size): every switch
+  // closed, every free pair off. Its pivot order serves every switch state, so for a converter
+  // whose diodes stay off while its switches commute, every later mode system is a
+  // refactorization of a copy. (Every free pair on would serve them all too, but with ideal
+  // switches across diodes that mode is singular.)
+  const FactorModel& model = symbolic_.model();
+  if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
+  std::vector<char> tmpl(mode.size(), 0);
+  bool any = false;
+  for (int j = 0; j < m_; ++j) {
+    tmpl[j] = forced_[j];
+    any = any || forced_[j];
+  }
+  if (!any) return;  // no switches: the modes themselves are ranked by get()
+  set_values(tmpl);
+  cache_.offer_model(symbolic_, k_, model_score(tmpl));
 }
 
 void ModeMlcp::set_values(const std::vector<char>& mode) {
@@ -156,6 +184,11 @@ void ModeMlcp::split(const std::vector<char>& mode, const Eigen::VectorXd& d, Ei
   lambda = u_.tail(m_);
   for (int j : free_)
     if (!mode[j]) lambda[j] = 0.0;  // exact by the mode's equation λ_j = 0
+  pair_slacks(x, lambda, d, w);
+}
+
+void ModeMlcp::pair_slacks(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                           const Eigen::VectorXd& d, Eigen::VectorXd& w) const {
   // w = C x + D λ + d row by row (the same sums in the same order as d + C x + D λ).
   w.resize(m_);
   const int* c_outer = c_rows_.outerIndexPtr();
@@ -219,14 +252,17 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
     return s + std::abs(lambda[j]) + tiny;
   };
   const double limit = -kStrict * slack * kEps;
-  Check out{true, 0.0, {}};
+  Check out{true, 0.0, {}, {}};
   // A solve that produced NaN or ∞ (a numerically singular mode matrix) satisfies nothing, and
   // NaN would pass every comparison below.
   if (!x.allFinite() || !lambda.allFinite() || !w.allFinite()) {
     out.feasible = false;
     out.residual = std::numeric_limits<double>::infinity();
     for (int j : free_)
-      if (!std::isfinite(lambda[j]) || !std::isfinite(w[j])) out.violated.push_back(j);
+      if (!std::isfinite(lambda[j]) || !std::isfinite(w[j])) {
+        out.violated.push_back(j);
+        out.severity.push_back(-std::numeric_limits<double>::infinity());
+      }
     return out;
   }
   for (int j : free_) {
@@ -237,6 +273,7 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
     if (lam < limit || wj < limit) {
       out.feasible = false;
       out.violated.push_back(j);
+      out.severity.push_back(std::min(lam, wj));
     }
   }
   if (out.residual > kStrict * slack * kEps) out.feasible = false;
@@ -283,49 +320,21 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   ++stats_.solves;
   MlcpOutcome outcome;
   guess_ = mode;
+  const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
+                         policy_.force == LcpSolverKind::kAuto;
   const bool reduced = solve_reduced(r, d, mode);
-  const KluFactor* f = reduced ? nullptr : factor_for(mode);
-  if (!reduced && f == nullptr) {
-    // The guess is singular (e.g. the first step of a bridge whose diodes all block).
-    if (!find_base(mode)) {
-      outcome.status = LcpStatus::kNumericalFailure;
-      outcome.message =
-          "the circuit equations are singular in every mode tried (a node or "
-          "sub-circuit without a path for its current, or a loop of voltage-defined "
-          "branches)";
-      return outcome;
-    }
-    f = factor_for(mode);
-  }
+  if (!reduced && !solve_start(r, d, mode, outcome)) return outcome;
   const std::vector<char> start = capture_ ? mode : std::vector<char>();
   bool pivoted = false;
-  if (!reduced) solve_mode(*f, r, d, mode);
   split(mode, d, x, lambda, w);
   Check c = check(lambda, w, x, d, 1.0);
   // One cheap block pivot: flip the violated pairs (often right when a few diodes switch).
   if (block_flip_ && !c.feasible) try_flip(r, d, mode, x, lambda, w, c);
-  const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
-                         policy_.force == LcpSolverKind::kAuto;
-  if (!c.feasible && by_blocks) {
-    if (!pivot_by_blocks(r, d, mode, x, lambda, w, c, outcome)) return outcome;
+  if (!c.feasible) {
     pivoted = true;
-    if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
-    if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
-  } else if (!c.feasible) {
-    // Usually a cache hit (the factor found above); after a reduced solve K(σ) is factored
-    // here, and it is nonsingular since S was (det K(σ) = det W det S) unless rounding says
-    // otherwise: then a nearby nonsingular base is searched as for a singular guess.
-    const KluFactor* base = factor_for(mode);
-    if (base == nullptr && find_base(mode)) base = factor_for(mode);
-    if (base == nullptr) {
-      outcome.status = LcpStatus::kNumericalFailure;
-      outcome.message = "the circuit equations of the step's mode are numerically singular";
-      return outcome;
-    }
-    if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) return outcome;
-    pivoted = true;
-    split(mode, d, x, lambda, w);
-    c = check(lambda, w, x, d, 1.0);
+    const bool found = by_blocks ? pivot_by_blocks(r, d, mode, x, lambda, w, c, outcome)
+                                 : pivot_dense(r, d, mode, x, lambda, w, c, outcome);
+    if (!found) return outcome;
     // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
     if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
     if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
@@ -336,6 +345,35 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   base_mode_ = mode;
   if (capture_ && !pivoted && observer_) observe_unpivoted(start, mode, r, d);
   return outcome;
+}
+
+bool ModeMlcp::pivot_dense(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                           std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                           Eigen::VectorXd& w, Check& c, MlcpOutcome& outcome) {
+  // Usually a cache hit (the factor found above); after a reduced solve K(σ) is factored
+  // here, and it is nonsingular since S was (det K(σ) = det W det S) unless rounding says
+  // otherwise: then a nearby nonsingular base is searched as for a singular guess.
+  const KluFactor* base = factor_for(mode);
+  if (base == nullptr && find_base(mode)) base = factor_for(mode);
+  if (base == nullptr) {
+    outcome.status = LcpStatus::kNumericalFailure;
+    outcome.message = "the circuit equations of the step's mode are numerically singular";
+    return false;
+  }
+  if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) {
+    // Every dense method failed (e.g. Lemke cycling in rounding on a badly scaled step): with
+    // the auto policy, block pivoting has the last word.
+    if (policy_.force != LcpSolverKind::kAuto || !solve_any(r, d, mode)) return false;
+    split(mode, d, x, lambda, w);
+    c = check(lambda, w, x, d, 1.0);
+    MlcpOutcome blocks;
+    if (!pivot_by_blocks(r, d, mode, x, lambda, w, c, blocks)) return false;
+    outcome = MlcpOutcome{};
+    return true;
+  }
+  split(mode, d, x, lambda, w);
+  c = check(lambda, w, x, d, 1.0);
+  return true;
 }
 
 bool ModeMlcp::accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
@@ -351,54 +389,6 @@ bool ModeMlcp::accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd
   }
   outcome.status = LcpStatus::kInaccurate;
   ++stats_.inaccurate;
-  return true;
-}
-
-bool ModeMlcp::find_base(std::vector<char>& mode) {
-  // Candidates in order: the last good base, single flips of the guess, all off, all on.
-  std::vector<std::vector<char>> candidates = {base_mode_};
-  for (int j : free_) {
-    candidates.push_back(mode);
-    candidates.back()[j] = !mode[j];
-  }
-  for (char all : {0, 1}) {
-    candidates.push_back(mode);
-    for (int j : free_) candidates.back()[j] = all;
-  }
-  for (auto& c : candidates)  // switch states are given, never searched
-    for (int j = 0; j < m_; ++j)
-      if (forced_[j]) c[j] = mode[j];
-  for (const auto& c : candidates) {
-    if (factor_for(c) != nullptr) {
-      mode = c;
-      return true;
-    }
-  }
-  // Several independent floating parts: flip pairs one at a time where the rank grows.
-  if (n_ + m_ > kDenseRankLimit) return false;
-  std::vector<char> trial = mode;
-  auto rank_of = [&](const std::vector<char>& md) {
-    set_values(md);
-    count_dense(n_ + m_);
-    return Eigen::FullPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k_)).rank();
-  };
-  auto rank = rank_of(trial);
-  for (bool grew = true; grew && rank < n_ + m_;) {
-    grew = false;
-    for (int j : free_) {
-      if (rank >= n_ + m_) break;
-      trial[j] = !trial[j];
-      const auto r = rank_of(trial);
-      if (r > rank) {
-        rank = r;
-        grew = true;
-      } else {
-        trial[j] = !trial[j];
-      }
-    }
-  }
-  if (rank < n_ + m_ || factor_for(trial) == nullptr) return false;
-  mode = trial;
   return true;
 }
 

@@ -86,6 +86,9 @@ struct ModeMlcpStats {
   // order among them.
   long dense_allocations = 0;
   long max_dense_order = 0;
+  // Block pivots whose mode system was singular and that were retried on the more violated half
+  // of the pairs (mode_mlcp_block.cpp), each one factorization.
+  long block_halvings = 0;
 };
 
 // Above this many free pairs (and with the auto policy) the mode iteration pivots by blocks on
@@ -209,6 +212,7 @@ class ModeMlcp {
   Eigen::PartialPivLU<Eigen::MatrixXd> s_lu_;
   Eigen::VectorXd g_, lambda_a_;  // right-hand side and solution λ_A of S
   Eigen::VectorXd u0_;            // pivot_on_doubt: the solution of the base mode
+  Eigen::VectorXd ex_, el_, ew_;  // evaluate(): the last solution (scratch)
   LcpPolicy policy_;
   LcpObserver observer_;
   bool capture_ = false;
@@ -238,14 +242,22 @@ class ModeMlcp {
   // K(σ) is singular.
   bool solve_any(const Eigen::VectorXd& r, const Eigen::VectorXd& d, const std::vector<char>& mode);
   void set_values(const std::vector<char>& mode);
+  // Offers the analysis's model the mode with every forced pair on and every free pair off
+  // (factor_cache.hpp), once per analysis and only when factorizations are costly.
+  void offer_template(const std::vector<char>& mode);
+  // The rank of a mode as a model: forced pairs on first, then free pairs on.
+  int model_score(const std::vector<char>& mode) const;
   // Replaces a singular mode by a nearby one whose K is nonsingular; false if none is found.
-  bool find_base(std::vector<char>& mode);
+  // `quick` (above kDenseTransformMax free pairs): only the last base and the free pairs all off
+  // or all on, not the m single flips and the rank search, each a factorization.
+  bool find_base(std::vector<char>& mode, bool quick = false);
   void solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                   const std::vector<char>& mode);
   struct Check {
     bool feasible;
     double residual;
     std::vector<int> violated;
+    std::vector<double> severity;  // per violated pair: min(λ̂_j, ŵ_j) < 0, scaled as in check()
   };
   Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
               const Eigen::VectorXd& d, double slack) const;
@@ -253,6 +265,27 @@ class ModeMlcp {
   // Flips the violated pairs of `c` and keeps the result if it passes the strict check.
   void try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                 Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c);
+  // One run of block principal pivoting from `start`, whose check is `c` (mode_mlcp_block.cpp).
+  struct BlockRun {
+    enum class End { kSolved, kRounding, kSingular, kLimit } end = End::kLimit;
+    std::vector<char> mode;  // the last mode (kSolved, kRounding: the answer; u_ holds it)
+    std::vector<char> best;  // the nonsingular mode visited with the fewest infeasible pairs
+    std::vector<int> doubt;  // the pairs infeasible at `best` and at the last mode, sorted
+    bool current = false;    // u_ holds the solution of `mode` (false: nothing was solved)
+  };
+  BlockRun block_pivot(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char> start,
+                       Check c);
+  // Flips the pairs `flip` (sorted most violated first) of `trial`, solves and checks its mode
+  // system; while that is singular, retries with the more violated half. False (trial
+  // unchanged) if even the single most violated pair gives a singular system.
+  bool pivot_block(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<int> flip,
+                   std::vector<char>& trial, Check& c);
+  // Solves the mode system of `mode` into u_ and checks it; false if it is singular.
+  bool evaluate(const Eigen::VectorXd& r, const Eigen::VectorXd& d, const std::vector<char>& mode,
+                Check& c);
+  // w = C x + D λ + d for the solution in u_.
+  void pair_slacks(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                   const Eigen::VectorXd& d, Eigen::VectorXd& w) const;
   // Block principal pivoting from `mode` (whose solution x, λ, w and check c are given) to a
   // mode that passes the check (mode_mlcp_block.cpp); the fallback on the pairs in doubt when
   // it stops. False with `outcome` filled when neither finds one.
@@ -279,6 +312,19 @@ class ModeMlcp {
   // kInaccurate, true) or not (outcome filled with the failure, false).
   bool accept_loose(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w,
                     const Eigen::VectorXd& x, const Eigen::VectorXd& d, MlcpOutcome& outcome);
+  // The guess's mode system solved into u_, or, if it is singular, that of a nonsingular mode
+  // put in `mode` (find_base); false with `outcome` filled if none is found.
+  bool solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                   MlcpOutcome& outcome);
+  // The dense transform of all free pairs solved by the policy's LCP solver (pivot_with_lemke),
+  // then the mode system of its answer split into x, λ, w and checked; block pivoting when the
+  // dense solvers fail under the auto policy.
+  bool pivot_dense(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                   Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c,
+                   MlcpOutcome& outcome);
+  // The policy of the mode iteration's LCP solves of order f: the user's, with Lemke's pivot
+  // limit lowered under the auto policy (a fallback follows; docs/solvers.md §8).
+  LcpPolicy step_policy(int f) const;
   bool pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
                         const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                         MlcpOutcome& outcome);

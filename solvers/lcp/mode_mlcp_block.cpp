@@ -26,10 +26,20 @@
 // K(σ) (KLU refactor with the stored symbolic analysis), so a step costs the iterations times
 // one factorization, independent of how many pairs each iteration flips.
 //
-// When a visited K(σ) is singular (a non-P transform: floating nodes, singular W) or the
-// iteration limit is reached, the pairs that were ever infeasible are "in doubt" and
+// Singular pivots. A block pivot whose K(σ Δ P) is singular (M not a P-matrix there: a floating
+// sub-circuit, a diode across a closed ideal switch, the capacitor of a half-bridge submodule
+// shorted by both its diodes) is retried on the more violated half of P (P sorted by the scaled
+// violation min(λ̂_j, ŵ_j) of check(), most negative first), halving until K is nonsingular or P
+// holds one pair: at most ⌈log₂ |P|⌉ extra factorizations per iteration. On a P-matrix no pivot
+// is singular and nothing changes. Without P-matrix there is no guarantee of termination: the
+// iteration limit applies, and a single pivot that stays singular ends the iteration.
+//
+// When the iteration ends that way (or at the limit), the pairs infeasible at the best
+// nonsingular mode visited (fewest infeasible pairs) and at the last one are "in doubt", and
 // pivot_on_doubt (mode_mlcp_doubt.cpp) solves the transform restricted to them from the best
-// nonsingular mode visited.
+// mode, adding the pairs its answer violates and widening the set when that LCP has no solution.
+// (All the pairs ever infeasible would be a safe but large set: 600 at the start of a 50-submodule
+// converter, where the best mode leaves 2.)
 //
 // References: J. J. Júdice, F. M. Pires, "A block principal pivoting algorithm for large-scale
 // strictly monotone linear complementarity problems", Computers & Operations Research 21(5),
@@ -54,71 +64,93 @@ constexpr int kBlockMaxIterations = 200;
 
 }  // namespace
 
-bool ModeMlcp::pivot_by_blocks(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
-                               std::vector<char>& mode, Eigen::VectorXd& x,
-                               Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c,
-                               MlcpOutcome& outcome) {
-  ++stats_.lemke_calls;
-  ++stats_.block_calls;
-  std::vector<char> in_doubt(static_cast<size_t>(m_), 0);
-  std::vector<int> doubt;
-  std::vector<char> best_mode = mode;  // the nonsingular mode with the fewest infeasible pairs
+bool ModeMlcp::evaluate(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                        const std::vector<char>& mode, Check& c) {
+  if (!solve_any(r, d, mode)) return false;
+  split(mode, d, ex_, el_, ew_);
+  c = check(el_, ew_, ex_, d, 1.0);
+  return true;
+}
+
+bool ModeMlcp::pivot_block(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                           std::vector<int> flip, std::vector<char>& trial, Check& c) {
+  for (;;) {
+    for (int j : flip) trial[j] = !trial[j];
+    if (evaluate(r, d, trial, c)) return true;
+    for (int j : flip) trial[j] = !trial[j];
+    if (flip.size() <= 1) return false;
+    flip.resize((flip.size() + 1) / 2);
+    ++stats_.block_halvings;
+  }
+}
+
+ModeMlcp::BlockRun ModeMlcp::block_pivot(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                                         std::vector<char> trial, Check c) {
+  using End = BlockRun::End;
+  BlockRun run;
+  run.best = trial;  // the nonsingular mode with the fewest infeasible pairs
   size_t best_count = c.violated.size();
   size_t ninf = std::numeric_limits<size_t>::max();
   int backups = kBackups;
-  std::vector<char> trial = mode;
-  Check ct = c;
-  Eigen::VectorXd xt = x, lt = lambda, wt = w;
+  std::vector<int> flip;
   for (int it = 0; it < kBlockMaxIterations; ++it) {
-    if (ct.feasible) {
-      mode = std::move(trial);
-      x = std::move(xt);
-      lambda = std::move(lt);
-      w = std::move(wt);
-      c = std::move(ct);
-      return true;
+    if (c.feasible || c.violated.empty()) {
+      // Feasible signs but a residual above tolerance: rounding, not a wrong mode; the
+      // caller's looser check decides.
+      run.end = c.feasible ? End::kSolved : End::kRounding;
+      break;
     }
-    // Feasible signs but a residual above tolerance: rounding, not a wrong mode; the caller's
-    // looser check decides.
-    if (ct.violated.empty()) break;
-    for (int j : ct.violated)
-      if (!in_doubt[static_cast<size_t>(j)]) {
-        in_doubt[static_cast<size_t>(j)] = 1;
-        doubt.push_back(j);
-      }
-    if (ct.violated.size() < best_count) {
-      best_count = ct.violated.size();
-      best_mode = trial;
+    if (c.violated.size() < best_count || it == 0) {
+      best_count = c.violated.size();
+      run.best = trial;
+      run.doubt = c.violated;
     }
     ++stats_.pivots;
     ++stats_.block_iterations;
-    if (ct.violated.size() < ninf) {
-      ninf = ct.violated.size();
-      backups = kBackups;
-      for (int j : ct.violated) trial[j] = !trial[j];
-    } else if (backups > 0) {
-      --backups;
-      for (int j : ct.violated) trial[j] = !trial[j];
-    } else {
-      const int j = *std::min_element(ct.violated.begin(), ct.violated.end());
-      trial[j] = !trial[j];
+    if (c.violated.size() < ninf || backups > 0) {  // block pivot (a backup if no decrease)
+      backups = c.violated.size() < ninf ? kBackups : backups - 1;
+      ninf = std::min(ninf, c.violated.size());
+      std::vector<size_t> order(c.violated.size());
+      for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return c.severity[a] < c.severity[b]; });
+      flip.clear();
+      for (size_t k : order) flip.push_back(c.violated[k]);
+    } else {  // Murty's least-index single pivot
+      flip.assign(1, *std::min_element(c.violated.begin(), c.violated.end()));
       ++stats_.block_single_pivots;
     }
-    if (!solve_any(r, d, trial)) break;  // singular K(σ): not a P-matrix transform here
-    split(trial, d, xt, lt, wt);
-    ct = check(lt, wt, xt, d, 1.0);
-  }
-  if (ct.feasible || ct.violated.empty()) {
-    // Stopped on rounding (see above): hand back the last solution for the loose check.
-    if (solve_any(r, d, trial)) {
-      mode = std::move(trial);
-      split(mode, d, x, lambda, w);
-      c = check(lambda, w, x, d, 1.0);
-      return true;
+    run.current = pivot_block(r, d, flip, trial, c);
+    if (!run.current) {  // singular even for one pair: not a P-matrix transform here
+      run.end = End::kSingular;
+      break;
     }
   }
-  std::sort(doubt.begin(), doubt.end());
-  return pivot_on_doubt(std::move(best_mode), std::move(doubt), r, d, mode, x, lambda, w, c,
+  // In doubt: the pairs infeasible at the best mode and at the last one.
+  if (!c.feasible)
+    for (int j : c.violated)
+      if (std::find(run.doubt.begin(), run.doubt.end(), j) == run.doubt.end())
+        run.doubt.push_back(j);
+  run.mode = std::move(trial);
+  std::sort(run.doubt.begin(), run.doubt.end());
+  return run;
+}
+
+bool ModeMlcp::pivot_by_blocks(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                               std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                               Eigen::VectorXd& w, Check& c, MlcpOutcome& outcome) {
+  using End = BlockRun::End;
+  ++stats_.lemke_calls;
+  ++stats_.block_calls;
+  BlockRun run = block_pivot(r, d, mode, c);
+  if (run.end == End::kSolved || run.end == End::kRounding) {
+    mode = std::move(run.mode);
+    if (!run.current) solve_any(r, d, mode);  // nonsingular: it was solved before
+    split(mode, d, x, lambda, w);
+    c = check(lambda, w, x, d, 1.0);
+    return true;
+  }
+  return pivot_on_doubt(std::move(run.best), std::move(run.doubt), r, d, mode, x, lambda, w, c,
                         outcome);
 }
 

@@ -118,7 +118,7 @@ bool ModeMlcp::pivot_on_doubt(std::vector<char> base_mode, std::vector<int> doub
     Eigen::VectorXd q, row_scale, col_scale;
     doubt_transform(*base, base_mode, doubt, r, d, M, q);
     equilibrate_lcp(M, q, row_scale, col_scale);
-    const PolicyResult lcp = solve_lcp(M, q, policy_);
+    const PolicyResult lcp = solve_lcp(M, q, step_policy(static_cast<int>(doubt.size())));
     ++stats_.methods[static_cast<size_t>(lcp.method)];
     stats_.pivots += lcp.pivots + lcp.iterations;
     if (!has_answer(lcp.status) && widen_doubt(base_mode, d, doubt)) continue;

@@ -21,6 +21,13 @@
 #include "solvers/lcp/mode_mlcp.hpp"
 
 namespace nsspice::solvers {
+namespace {
+
+// Lemke's pivot limit in the mode iteration under the auto policy: base + per pair · (f + 1).
+constexpr int kStepLemkePivotsPerPair = 20;
+constexpr int kStepLemkePivotsBase = 1000;
+
+}  // namespace
 
 void equilibrate_lcp(Eigen::MatrixXd& M, Eigen::VectorXd& q, Eigen::VectorXd& row_scale,
                      Eigen::VectorXd& col_scale) {
@@ -38,6 +45,16 @@ void equilibrate_lcp(Eigen::MatrixXd& M, Eigen::VectorXd& q, Eigen::VectorXd& ro
   }
   M = M * col_scale.asDiagonal();
   q = row_scale.cwiseProduct(q);
+}
+
+LcpPolicy ModeMlcp::step_policy(int f) const {
+  LcpPolicy policy = policy_;
+  // Lemke needs O(f) pivots on the steps of circuits; its default limit min(50 (f+1)², 10⁶) only
+  // matters when rounding makes it cycle (seen on the vanishing settle step of a 240-pair MMC: 10⁶
+  // pivots, 40 s). Under the auto policy a fallback follows, so the limit is lowered.
+  if (policy.force == LcpSolverKind::kAuto && policy.lemke.max_pivots == 0)
+    policy.lemke.max_pivots = kStepLemkePivotsPerPair * (f + 1) + kStepLemkePivotsBase;
+  return policy;
 }
 
 void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& base_mode,
@@ -89,7 +106,7 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
   const int f = static_cast<int>(free_.size());
   Transform t;
   build_transform(base, base_mode, r, d, t);
-  PolicyResult lcp = solve_lcp(t.M, t.q, policy_);
+  PolicyResult lcp = solve_lcp(t.M, t.q, step_policy(f));
   ++stats_.methods[static_cast<size_t>(lcp.method)];
   stats_.pivots += lcp.pivots + lcp.iterations;
   if (lcp.status != LcpStatus::kSolved && lcp.status != LcpStatus::kInaccurate) {

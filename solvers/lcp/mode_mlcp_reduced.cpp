@@ -97,6 +97,11 @@ bool ModeMlcp::solve_reduced(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                              const std::vector<char>& mode) {
   if (w_symbolic_ == nullptr || w_state_ < 0) return false;
   if (w_state_ == 0) {
+    // Not worth a factorization of W for a mode with too many active pairs (a converter whose
+    // switches are many: every new step size would pay one for nothing).
+    int a = 0;
+    for (int j = 0; j < m_ && a <= max_active_; ++j) a += (mode[j] || forced_[j]) ? 1 : 0;
+    if (a > max_active_) return false;
     const bool ok =
         w_factor_.factor(*w_symbolic_, w_) == LuStatus::kOk && w_factor_.rcond() >= kReducedWRcond;
     ++stats_.w_factorizations;

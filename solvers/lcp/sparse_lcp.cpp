@@ -26,8 +26,7 @@ SparseLcpResult solve_sparse_lcp(const SparseMatrix& M, const Eigen::VectorXd& q
     out.lcp.message = "the pattern of the mode systems is structurally singular";
     return out;
   }
-  ModeMlcp solver(eye, b, eye, d, c_off, std::vector<char>(static_cast<size_t>(m), 0), symbolic,
-                  8);
+  ModeMlcp solver(eye, b, eye, d, c_off, std::vector<char>(static_cast<size_t>(m), 0), symbolic, 8);
   solver.set_dense_transform_max(dense_transform_max);
   std::vector<char> mode(static_cast<size_t>(m), 0);
   Eigen::VectorXd x, z, w;

@@ -1,6 +1,21 @@
+// LRU cache of mode factorizations with a measured choice between fresh factorizations and
+// refactored copies of a model (factor_cache.hpp).
 #include "solvers/linear/factor_cache.hpp"
 
+#include <ctime>
+
 namespace nsspice::solvers {
+namespace {
+
+// CPU time of the calling thread [s]: the cost model compares work, not the waits of a shared
+// machine.
+double thread_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace
 
 const KluFactor* FactorCache::find(const std::string& key) {
   auto it = index_.find(key);
@@ -9,8 +24,87 @@ const KluFactor* FactorCache::find(const std::string& key) {
   return &entries_.front().factor;
 }
 
+double FactorModel::mean_fresh() const {
+  return fresh_count > 0 ? fresh_seconds / static_cast<double>(fresh_count) : 0.0;
+}
+
+bool FactorModel::worth() {
+  if (!factor.valid() || fresh_count == 0) return false;
+  const double t_fresh = mean_fresh();
+  if (t_fresh < kModelMinSeconds) return false;
+  ++misses_since_attempt;
+  if (attempts_total < kModelTrials || misses_since_attempt >= kModelProbe) return true;
+  const double ok = attempts - failures;
+  if (!(ok > 1e-9)) return false;
+  const double t_model = model_seconds / ok;
+  const double p_fail = failures / attempts;
+  return t_model + p_fail * t_fresh < kModelGain * t_fresh;
+}
+
+void FactorModel::record(bool ok, double seconds) {
+  attempts = kModelMemory * attempts + 1;
+  failures = kModelMemory * failures + (ok ? 0 : 1);
+  model_seconds = kModelMemory * model_seconds + (ok ? seconds : 0);
+  ++attempts_total;
+  misses_since_attempt = 0;
+}
+
+void FactorModel::adopt(const KluFactor& fresh, int new_score) {
+  if (!factor.copy_from(fresh)) {
+    score = -1;
+    return;
+  }
+  score = new_score;
+  attempts = failures = model_seconds = 0;
+  attempts_total = 0;
+}
+
+void FactorCache::offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score) {
+  FactorModel& model = symbolic.model();
+  if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
+  model.offered = true;
+  if (score <= model.score) return;
+  KluFactor f;
+  const LuStatus status = f.factor(symbolic, a);
+  factorizations_ += f.factorizations();
+  if (status == LuStatus::kOk) model.adopt(f, score);
+}
+
+LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a,
+                              int score) {
+  FactorModel& model = symbolic.model();
+  const int factorizations_before = entry.factor.factorizations();
+  const int refactorizations_before = entry.factor.refactorizations();
+  const bool use_model = model.worth();
+  const double start = thread_seconds();
+  LuStatus status;
+  if (use_model) {
+    status = entry.factor.refactor_like(model.factor, symbolic, a);
+  } else if (entry.factor.valid()) {
+    status = entry.factor.refactor(symbolic, a);  // a recycled entry
+  } else {
+    status = entry.factor.factor(symbolic, a);
+  }
+  const double seconds = thread_seconds() - start;
+  const int fresh = entry.factor.factorizations() - factorizations_before;
+  const int refactored = entry.factor.refactorizations() - refactorizations_before;
+  factorizations_ += fresh;
+  refactorizations_ += refactored;
+  if (use_model) {
+    ++stats_.model_attempts;
+    if (refactored == 0) ++stats_.model_failures;
+    model.record(refactored > 0, seconds);
+  } else if (fresh > 0 && refactored == 0 && status == LuStatus::kOk) {
+    model.fresh_seconds += seconds;
+    ++model.fresh_count;
+  }
+  // A fresh factorization of a higher score becomes the model.
+  if (status == LuStatus::kOk && fresh > 0 && score > model.score) model.adopt(entry.factor, score);
+  return status;
+}
+
 const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& symbolic,
-                                  const SparseMatrix& a) {
+                                  const SparseMatrix& a, int score) {
   if (const KluFactor* hit = find(key)) {
     ++stats_.hits;
     return hit;
@@ -29,12 +123,7 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
     entry.factor = std::move(last->factor);
     entries_.erase(last);
   }
-  const int factorizations_before = entry.factor.factorizations();
-  const int refactorizations_before = entry.factor.refactorizations();
-  const LuStatus status =
-      entry.factor.valid() ? entry.factor.refactor(symbolic, a) : entry.factor.factor(symbolic, a);
-  factorizations_ += entry.factor.factorizations() - factorizations_before;
-  refactorizations_ += entry.factor.refactorizations() - refactorizations_before;
+  const LuStatus status = compute(entry, symbolic, a, score);
   if (status != LuStatus::kOk || !entry.factor.valid()) {
     ++stats_.singular;
     if (singular_keys_.size() < kMaxSingularKeys) singular_keys_.insert(key);

@@ -3,11 +3,31 @@
 //
 // Every mode σ (set of conducting pairs) gives a matrix K(σ) with one fixed sparsity pattern,
 // so one symbolic analysis serves all of them; each cached entry is a numeric factorization.
-// On a miss the least recently used entry is recycled through a numeric refactorization
-// (KLU falls back to a fresh factorization with pivoting when that is inaccurate).
 // Memory: besides the entry count, the bytes of the cached factors are bounded by a budget
 // (kFactorCacheBytes by default): least recently used entries are dropped until the rest fits
 // (the one just computed always stays). Large circuits thus keep a few factors, small ones many.
+//
+// A miss costs one of (docs/solvers.md §8, "Factor reuse"):
+//   * fresh:  a new KLU factorization (pivot search, allocation), time t_f;
+//   * model:  a copy of the model factorization refactored with the new values
+//             (KluFactor::refactor_like: KLU's refactorization on the model's pivot order), time
+//             t_m, falling back to a fresh one when the model's pivots do not suit the new values
+//             (a fraction p of the attempts);
+//   * recycle: when the cache is full, the least recently used entry refactored in place
+//             (its own pivot order) — used when no model is worth it.
+// The model and the measures belong to the analysis (KluSymbolic::model()): every cache that
+// factors with it shares them — the mode systems of all the step sizes of a θ-stepper, so that
+// the first factorization for a new step size can be a refactorization too.
+// Cost model, on measured times (the thread's CPU time, over the misses of every cache of the
+// analysis; the attempt measures decay by kModelMemory per attempt, so that they follow the
+// circuit's phases): the model is used when its predicted cost t_m + p·t_f is below
+// kModelGain·t_f; the first kModelTrials attempts after a new model measure it, and every
+// kModelProbe-th miss tries it anyway (a start-up transient that made it fail must not rule it
+// out for the rest of the run); while a fresh factorization takes under kModelMinSeconds it is
+// never used (timer noise, and nothing to gain). The model is
+// the factorization of highest `score` computed fresh (ModeMlcp passes the number of pairs on: a
+// pivot order computed with a pair conducting serves the mode where it blocks, not the reverse,
+// so the mode with most pairs on is the best model), or offered by offer_model().
 #include <list>
 #include <string>
 #include <unordered_map>
@@ -20,10 +40,42 @@ namespace nsspice::solvers {
 // Default memory budget of one FactorCache [bytes].
 inline constexpr double kFactorCacheBytes = 256.0 * 1024 * 1024;
 
+// The model factorization of one analysis and the measures of the cost model (header).
+struct FactorModel {
+  static constexpr double kModelGain = 0.8;
+  static constexpr int kModelTrials = 2;
+  static constexpr double kModelMinSeconds = 50e-6;
+  static constexpr double kModelMemory = 0.9;
+  static constexpr int kModelProbe = 16;
+
+  KluFactor factor;
+  int score = -1;            // of the mode it factors (−1: no model)
+  double fresh_seconds = 0;  // total time of the misses answered by a fresh factorization
+  long fresh_count = 0;
+  // Decaying counts of the model attempts since it was adopted: all, failed, and the time of the
+  // successful ones; attempts_total counts them all.
+  double attempts = 0, failures = 0, model_seconds = 0;
+  long attempts_total = 0;
+  long misses_since_attempt = 0;
+  bool offered = false;  // offer_model() was called once for this analysis
+
+  // Mean time of a fresh factorization (0 before any).
+  double mean_fresh() const;
+  // The cost model of the header: a copy of the model is the cheaper way (or it is time to
+  // probe it); counts the miss.
+  bool worth();
+  // Records an attempt: `ok` (the refactorization held) and its time.
+  void record(bool ok, double seconds);
+  // Copies `fresh` as the model of score `new_score`; the attempt measures start over.
+  void adopt(const KluFactor& fresh, int new_score);
+};
+
 struct FactorCacheStats {
   long hits = 0;
   long misses = 0;
-  long singular = 0;  // requests for a singular mode (computed once, then remembered)
+  long singular = 0;        // requests for a singular mode (computed once, then remembered)
+  long model_attempts = 0;  // misses answered by refactoring a copy of the model
+  long model_failures = 0;  // among them, those that needed a fresh factorization after all
 };
 
 class FactorCache {
@@ -31,9 +83,15 @@ class FactorCache {
   explicit FactorCache(int capacity, double byte_budget = kFactorCacheBytes)
       : capacity_(capacity < 1 ? 1 : capacity), byte_budget_(byte_budget) {}
 
-  // The factorization of `a` (the matrix of mode `key`), computing it on a miss.
-  // Returns nullptr when `a` is singular (the failure is not cached).
-  const KluFactor* get(const std::string& key, const KluSymbolic& symbolic, const SparseMatrix& a);
+  // The factorization of `a` (the matrix of mode `key`), computing it on a miss (header).
+  // Returns nullptr when `a` is singular (the failure is not cached). `score` ranks fresh
+  // factorizations as models (higher: better).
+  const KluFactor* get(const std::string& key, const KluSymbolic& symbolic, const SparseMatrix& a,
+                       int score = 0);
+  // Factors `a` (a mode chosen as a model: ModeMlcp's template) and makes it the analysis's model
+  // if `score` beats the current one; once per analysis (FactorModel::offered), and only when a
+  // fresh factorization costs at least kModelMinSeconds. Counted as a factorization.
+  void offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   // Looks up without computing.
   const KluFactor* find(const std::string& key);
   void clear() {
@@ -47,7 +105,7 @@ class FactorCache {
   long factorizations() const { return factorizations_; }
   long refactorizations() const { return refactorizations_; }
   int size() const { return static_cast<int>(entries_.size()); }
-  double bytes() const { return bytes_; }  // held by the cached factors
+  double bytes() const { return bytes_; }  // held by the cached factors (the model apart)
 
  private:
   struct Entry {
@@ -56,6 +114,8 @@ class FactorCache {
     double bytes = 0;
   };
   using List = std::list<Entry>;
+  // Computes the factor of `a` into `entry` by the cheapest predicted way; updates the measures.
+  LuStatus compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   int capacity_;
   double byte_budget_;
   double bytes_ = 0;

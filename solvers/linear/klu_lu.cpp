@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "solvers/check.hpp"
+#include "solvers/linear/factor_cache.hpp"
+#include "solvers/linear/klu_copy.hpp"
 #include "solvers/linear/nested_dissection.hpp"
 
 namespace nsspice::solvers {
@@ -61,6 +63,7 @@ double* mutable_values(const SparseMatrix& a) { return const_cast<double*>(a.val
 struct KluSymbolic::Impl {
   std::shared_ptr<SymbolicHandle> handle;
   int n = 0;
+  std::unique_ptr<FactorModel> model = std::make_unique<FactorModel>();
 };
 
 KluSymbolic::KluSymbolic() : impl_(std::make_unique<Impl>()) {}
@@ -72,6 +75,7 @@ LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
   if (!impl_) impl_ = std::make_unique<Impl>();
   impl_->handle.reset();
   impl_->n = 0;
+  impl_->model = std::make_unique<FactorModel>();  // a new analysis: no model yet
   if (!well_formed(a)) return LuStatus::kError;
   auto handle = std::make_shared<SymbolicHandle>();
   const int n = static_cast<int>(a.rows());
@@ -106,6 +110,10 @@ LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
 }
 
 bool KluSymbolic::analyzed() const { return impl_ && impl_->handle != nullptr; }
+FactorModel& KluSymbolic::model() const {
+  NSSPICE_CHECK(impl_ != nullptr, "KluSymbolic::model: moved-from object");
+  return *impl_->model;
+}
 int KluSymbolic::rows() const { return analyzed() ? impl_->n : 0; }
 
 // ---------------------------------------------------------------------------------------
@@ -229,6 +237,45 @@ LuStatus KluFactor::refactor(const KluSymbolic& sym, const SparseMatrix& a) {
   return factor(sym, a);
 }
 
+LuStatus KluFactor::refactor_like(const KluFactor& model, const KluSymbolic& sym,
+                                  const SparseMatrix& a) {
+  if (const LuStatus s = check_inputs(sym, a); s != LuStatus::kOk) return s;
+  const auto& handle = sym.impl_->handle;
+  const Impl& from = *model.impl_;
+  if (&model == this) return refactor(sym, a);
+  if (!model.valid() || from.numeric == nullptr || from.symbolic != handle) return factor(sym, a);
+  impl_->release();
+  impl_->numeric = copy_klu_numeric(*from.numeric, &impl_->common);
+  if (impl_->numeric == nullptr) return factor(sym, a);
+  impl_->symbolic = handle;
+  impl_->n = from.n;
+  impl_->rcond_fresh = from.rcond_fresh;
+  impl_->rgrowth_fresh = from.rgrowth_fresh;
+  if (!impl_->try_refactor(a)) return factor(sym, a);
+  impl_->ready = true;
+  ++impl_->refactorizations;
+  return LuStatus::kOk;
+}
+
+bool KluFactor::copy_from(const KluFactor& other) {
+  if (&other == this) return valid();
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  impl_->release();
+  const Impl& from = *other.impl_;
+  if (!other.valid()) return false;
+  if (from.numeric != nullptr) {
+    impl_->numeric = copy_klu_numeric(*from.numeric, &impl_->common);
+    if (impl_->numeric == nullptr) return false;
+  }
+  impl_->symbolic = from.symbolic;
+  impl_->n = from.n;
+  impl_->rcond = from.rcond;
+  impl_->rcond_fresh = from.rcond_fresh;
+  impl_->rgrowth_fresh = from.rgrowth_fresh;
+  impl_->ready = true;
+  return true;
+}
+
 Status to_status(LuStatus status) {
   switch (status) {
     case LuStatus::kOk:
@@ -263,7 +310,9 @@ void KluFactor::solve_many(Eigen::Ref<Eigen::MatrixXd> rhs_in_out) const {
 }
 
 double KluFactor::rcond() const { return valid() ? impl_->rcond : 0.0; }
-double KluFactor::bytes() const { return valid() ? static_cast<double>(impl_->common.memusage) : 0; }
+double KluFactor::bytes() const {
+  return valid() ? static_cast<double>(impl_->common.memusage) : 0;
+}
 int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
 int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
 

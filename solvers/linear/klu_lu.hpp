@@ -39,6 +39,7 @@ Status to_status(LuStatus status);
 inline constexpr double kKluSingularRcond = 1e-14;
 
 class KluFactor;
+struct FactorModel;  // factor_cache.hpp
 
 // Matrices of at least this order are ordered by nested dissection (METIS) without BTF, smaller
 // ones by KLU's default BTF + AMD (nested_dissection.hpp says why).
@@ -64,6 +65,9 @@ class KluSymbolic {
   LuStatus analyze(const SparseMatrix& a);
   bool analyzed() const;
   int rows() const;  // n, or 0 when not analyzed
+  // The model factorization shared by every FactorCache that factors with this analysis, and
+  // its cost measures (factor_cache.hpp). Mutable state of the analysis object: one thread.
+  FactorModel& model() const;
 
  private:
   friend class KluFactor;
@@ -97,6 +101,17 @@ class KluFactor {
   // where *_fresh are the estimates of the last fresh factorization (rgrowth: KLU
   // reciprocal pivot growth, small when stale pivots amplified the entries).
   LuStatus refactor(const KluSymbolic& sym, const SparseMatrix& a);
+
+  // Same pattern, new values, starting from a copy of `model`'s factorization (the same
+  // analysis): klu_refactor with the model's pivot order on the copy, without a new
+  // factorization's pivot search and allocations; accepted under the same accuracy tests as
+  // refactor() (against the model's fresh estimates), else a fresh factor(). A model of another
+  // analysis or an invalid one gives factor().
+  LuStatus refactor_like(const KluFactor& model, const KluSymbolic& sym, const SparseMatrix& a);
+
+  // Becomes a copy of `other` (its analysis, pivot order and values); false if out of memory
+  // (then invalid).
+  bool copy_from(const KluFactor& other);
 
   bool valid() const;
 

@@ -31,8 +31,10 @@ std::string clamp_network(int n, const std::string& t_end) {
 
 TEST(ClampNetwork, BlockPivotingGivesTheWaveformOfTheDenseTransformAt1000Sections) {
   const std::string text = clamp_network(1000, "60u");
-  const Waveforms blocks = simulate_fixed(text);
-  circuit::TransientOptions dense_opt;
+  circuit::TransientOptions fixed;  // the fixed-step θ-scheme, whatever the default stepping
+  fixed.adaptive = false;
+  const Waveforms blocks = simulate_fixed(text, fixed);
+  circuit::TransientOptions dense_opt = fixed;
   dense_opt.lcp_solver = solvers::LcpSolverKind::kMurty;  // the old path's choice on this M
   const Waveforms dense = simulate_fixed(text, dense_opt);
   ASSERT_TRUE(blocks.result.ok) << blocks.result.error;

@@ -73,8 +73,8 @@ bool plain_block_rule_cycles(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   for (int k = 0; k < M.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(M, k); it; ++it)
       row_max = std::max(row_max, std::abs(it.value()));
-  const double scale = std::max({1.0, q.lpNorm<Eigen::Infinity>(),
-                                 row_max * r.z.lpNorm<Eigen::Infinity>()});
+  const double scale =
+      std::max({1.0, q.lpNorm<Eigen::Infinity>(), row_max * r.z.lpNorm<Eigen::Infinity>()});
   const double res = lcp_residual(r.z, w);
   if (res > 1e-9 * scale) return ::testing::AssertionFailure() << "residual " << res;
   return ::testing::AssertionSuccess();
@@ -129,10 +129,11 @@ TEST(BlockPivoting, ManyCopiesOfTheCyclingExampleAboveTheDenseLimit) {
 // Nonsymmetric, strictly row diagonally dominant with a positive diagonal (hence a P-matrix),
 // `per_row` off-diagonal entries in [−1, 1] per row within a band of ±30 (a circuit's locality:
 // uniformly random columns would make any sparse LU fill in completely); q uniform in [−1, 1].
-std::pair<SparseMatrix, Eigen::VectorXd> random_p_lcp(int m, int per_row, unsigned seed) {
+std::pair<SparseMatrix, Eigen::VectorXd> random_p_lcp(int m, int per_row, unsigned seed,
+                                                      int band = 30) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::uniform_int_distribution<int> offset(-30, 30);
+  std::uniform_int_distribution<int> offset(-band, band);
   Triplets t;
   Eigen::VectorXd q(m);
   for (int i = 0; i < m; ++i) {
@@ -167,18 +168,73 @@ TEST(BlockPivoting, RandomSparsePMatrixAgreesWithTheDenseSolversAt1000Pairs) {
   }
 }
 
-TEST(BlockPivoting, RandomSparsePMatrixAt10000PairsNoDenseObject) {
-  const auto [M, q] = random_p_lcp(10000, 4, 7);
-  const SparseLcpResult r = solve_sparse_lcp(M, q);
+// A large sparse LCP through the block path: solved to an independent residual, no dense object,
+// no fallback to the pairs in doubt, more than `min_on` pairs changed from the start z = 0 in at
+// most `max_iterations` sparse factorizations (not one per pair).
+void expect_large_solve(const SparseMatrix& M, const Eigen::VectorXd& q, long min_on,
+                        long max_iterations, SparseLcpResult& r) {
+  r = solve_sparse_lcp(M, q);
   ASSERT_TRUE(solves_sparse(M, q, r.lcp));
   EXPECT_EQ(r.lcp.status, LcpStatus::kSolved);
   EXPECT_EQ(r.stats.max_dense_order, 0);
   EXPECT_EQ(r.stats.doubt_calls, 0);
-  // A handful of sparse factorizations, not one per pair that changed state.
-  long changed = 0;
-  for (char b : r.lcp.z_basic) changed += b;
-  EXPECT_GT(changed, 1000);
-  EXPECT_LE(r.stats.block_iterations, 30);
+  long on = 0;
+  for (char b : r.lcp.z_basic) on += b;
+  EXPECT_GT(on, min_on);
+  EXPECT_LE(r.stats.block_iterations, max_iterations);
+}
+
+TEST(BlockPivoting, RandomSparsePMatrixAt10000PairsNoDenseObject) {
+  const auto [M, q] = random_p_lcp(10000, 4, 7);
+  SparseLcpResult r;
+  expect_large_solve(M, q, 1000, 30, r);
+}
+
+TEST(BlockPivoting, RandomSparsePMatrixAt100000Pairs) {
+  // Band ±4: the sparse factorizations of 2·10⁵ unknowns stay cheap (the test's time).
+  const auto [M, q] = random_p_lcp(100000, 2, 8, 4);
+  SparseLcpResult r;
+  expect_large_solve(M, q, 10000, 40, r);
+}
+
+// A Minkowski matrix (a Z-matrix that is a P-matrix: off-diagonal entries ≤ 0, row diagonally
+// dominant with a positive diagonal), nonsymmetric, each pair coupled to its neighbours at
+// distances 1 and `stride` (a strip of a grid); q uniform in [−1, 1]. The block pivots alone
+// converge monotonically on it (Kostreva 1978).
+std::pair<SparseMatrix, Eigen::VectorXd> minkowski_lcp(int m, int stride, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Triplets t;
+  Eigen::VectorXd q(m), diag = Eigen::VectorXd::Constant(m, 0.05);
+  for (int a = 0; a < m; ++a) {
+    for (int b : {a + 1, a + stride}) {
+      if (b >= m) continue;
+      const double x = u(gen), y = u(gen);  // a nonsymmetric coupling
+      t.emplace_back(a, b, -x);
+      t.emplace_back(b, a, -y);
+      diag[a] += x;
+      diag[b] += y;
+    }
+    q[a] = 2 * u(gen) - 1;
+  }
+  for (int a = 0; a < m; ++a) t.emplace_back(a, a, diag[a]);
+  return {sparse(m, m, t), q};
+}
+
+TEST(BlockPivoting, MinkowskiLcpAgreesWithLemkeAt1000PairsAndSolvesAt20000) {
+  {
+    const auto [M, q] = minkowski_lcp(1000, 8, 3);
+    const SparseLcpResult r = solve_sparse_lcp(M, q);
+    ASSERT_TRUE(solves_sparse(M, q, r.lcp));
+    EXPECT_EQ(r.stats.block_single_pivots, 0);  // monotone: no safeguard needed
+    const LcpResult lemke = solve_lemke(Eigen::MatrixXd(M), q);
+    ASSERT_EQ(lemke.status, LcpStatus::kSolved);
+    EXPECT_LE((r.lcp.z - lemke.z).lpNorm<Eigen::Infinity>(), 1e-9 * (1 + lemke.z.norm()));
+  }
+  const auto [M, q] = minkowski_lcp(20000, 8, 4);
+  SparseLcpResult r;
+  expect_large_solve(M, q, 2000, 40, r);
+  EXPECT_EQ(r.stats.block_single_pivots, 0);
 }
 
 // One backward-Euler step of an RC grid (g × g nodes, random conductances between neighbours,
@@ -230,8 +286,7 @@ struct GridSolve {
 
 GridSolve solve_grid(const ClampGrid& gr, int dense_transform_max) {
   KluSymbolic symbolic;
-  EXPECT_EQ(symbolic.analyze(mode_matrix_pattern(gr.w, gr.b, gr.c, gr.d, gr.c_off)),
-            LuStatus::kOk);
+  EXPECT_EQ(symbolic.analyze(mode_matrix_pattern(gr.w, gr.b, gr.c, gr.d, gr.c_off)), LuStatus::kOk);
   ModeMlcp solver(gr.w, gr.b, gr.c, gr.d, gr.c_off, std::vector<char>(gr.n, 0), symbolic, 8);
   solver.set_dense_transform_max(dense_transform_max);
   GridSolve s;
@@ -335,8 +390,7 @@ TEST(BlockPivoting, DiodeBridgesWithSingularWAgreeWithTheDenseTransform) {
   // Tank voltages of both signs; the guess "all diodes off" is singular (floating loads).
   const Bridges br({10.0, -7.0, 3.0, -0.5, 6.0, -9.0}, 0.0);
   KluSymbolic symbolic;
-  ASSERT_EQ(symbolic.analyze(mode_matrix_pattern(br.w, br.b, br.c, br.d, br.c_off)),
-            LuStatus::kOk);
+  ASSERT_EQ(symbolic.analyze(mode_matrix_pattern(br.w, br.b, br.c, br.d, br.c_off)), LuStatus::kOk);
   auto run = [&](int dense_max, std::vector<char>& mode, Eigen::VectorXd& x,
                  Eigen::VectorXd& lambda, ModeMlcpStats& stats) {
     ModeMlcp solver(br.w, br.b, br.c, br.d, br.c_off, std::vector<char>(br.m, 0), symbolic, 8);

@@ -1,0 +1,96 @@
+// A nonsingular start for the mode iteration (mode_mlcp.hpp): when the guessed mode's system
+// K(σ) is singular (a bridge whose diodes all block, with a floating load; a converter's diodes
+// conducting across switches that just closed), a nearby mode whose K is nonsingular.
+//
+// Candidates in order: the last accepted mode, the single flips of the guess, the free pairs all
+// off, all on; then, for several independent floating parts, pairs flipped one at a time where
+// the rank of K grows (a dense rank-revealing LU, up to kDenseRankLimit unknowns). Each candidate
+// costs a factorization; above kDenseTransformMax free pairs (`quick`) only the last mode and all
+// off / all on are tried — block pivoting (mode_mlcp_block.cpp) needs only some nonsingular
+// start, not the vertex Lemke would pivot from. Forced pairs keep the guess's states.
+// Reference: AB08 §12.4 (a nonsingular basis to start pivoting from).
+#include <Eigen/LU>
+
+#include "solvers/lcp/mode_mlcp.hpp"
+
+namespace nsspice::solvers {
+namespace {
+
+// Above this size the search for a nonsingular mode does not use dense rank computations.
+constexpr int kDenseRankLimit = 600;
+
+}  // namespace
+
+bool ModeMlcp::solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                           std::vector<char>& mode, MlcpOutcome& outcome) {
+  const KluFactor* f = factor_for(mode);
+  if (f == nullptr) {
+    // The guess is singular (e.g. the first step of a bridge whose diodes all block, or the
+    // diodes of a converter conducting across switches that just closed): a nearby nonsingular
+    // mode is searched (above kDenseTransformMax free pairs only among a few candidates: each
+    // is a factorization).
+    if (find_base(mode, static_cast<int>(free_.size()) > kDenseTransformMax)) f = factor_for(mode);
+  }
+  if (f == nullptr) {
+    outcome.status = LcpStatus::kNumericalFailure;
+    outcome.message =
+        "the circuit equations are singular in every mode tried (a node or "
+        "sub-circuit without a path for its current, or a loop of voltage-defined "
+        "branches)";
+    return false;
+  }
+  solve_mode(*f, r, d, mode);
+  return true;
+}
+
+bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
+  // Candidates in order: the last good base, single flips of the guess (not when quick), all
+  // off, all on.
+  std::vector<std::vector<char>> candidates = {base_mode_};
+  for (int j : free_) {
+    if (quick) break;
+    candidates.push_back(mode);
+    candidates.back()[j] = !mode[j];
+  }
+  for (char all : {0, 1}) {
+    candidates.push_back(mode);
+    for (int j : free_) candidates.back()[j] = all;
+  }
+  for (auto& c : candidates)  // switch states are given, never searched
+    for (int j = 0; j < m_; ++j)
+      if (forced_[j]) c[j] = mode[j];
+  for (const auto& c : candidates) {
+    if (factor_for(c) != nullptr) {
+      mode = c;
+      return true;
+    }
+  }
+  // Several independent floating parts: flip pairs one at a time where the rank grows.
+  if (quick || n_ + m_ > kDenseRankLimit) return false;
+  std::vector<char> trial = mode;
+  auto rank_of = [&](const std::vector<char>& md) {
+    set_values(md);
+    count_dense(n_ + m_);
+    return Eigen::FullPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k_)).rank();
+  };
+  auto rank = rank_of(trial);
+  for (bool grew = true; grew && rank < n_ + m_;) {
+    grew = false;
+    for (int j : free_) {
+      if (rank >= n_ + m_) break;
+      trial[j] = !trial[j];
+      const auto r = rank_of(trial);
+      if (r > rank) {
+        rank = r;
+        grew = true;
+      } else {
+        trial[j] = !trial[j];
+      }
+    }
+  }
+  if (rank < n_ + m_ || factor_for(trial) == nullptr) return false;
+  mode = trial;
+  return true;
+}
+
+}  // namespace nsspice::solvers

@@ -1,0 +1,180 @@
+// Factor reuse (klu_copy.hpp, KluFactor::copy_from / refactor_like, FactorCache's model):
+// copies are independent, a refactored copy of a model solves the new matrix as a fresh
+// factorization does (to 1e-10 relative), a model whose pivots do not suit the new values falls
+// back to a fresh factorization, and the cache answers misses of diode-clamp mode matrices from a
+// model factored with the pairs conducting (the pivot order that serves every mode).
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solvers/linear/factor_cache.hpp"
+#include "solvers/linear/klu_lu.hpp"
+
+namespace nsspice::solvers {
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double, int>>;
+
+SparseMatrix compressed(int n, const Triplets& t) {
+  SparseMatrix a(n, n);
+  a.setFromTriplets(t.begin(), t.end());
+  a.makeCompressed();
+  return a;
+}
+
+// The mode matrix K(σ) of a chain of `sections` RC sections fed through 1 kΩ from a source node
+// (voltage source branch current as unknown), each node clamped to ground by an ideal diode
+// (bench/clamp_network.py, one backward-Euler step of h): unknowns v_0 (source node), v_1..v_N,
+// i_V, then λ_1..λ_N. Pair rows: −v_k = 0 when conducting, λ_k = 0 when blocking; every entry of
+// both modes is in the pattern.
+SparseMatrix clamp_mode_matrix(int sections, const std::vector<char>& on) {
+  const int nx = sections + 2, n = nx + sections;
+  const double grf = 1e-3, grc = 1e-2, h = 1e-6;
+  Triplets t;
+  for (int k = 1; k <= sections; ++k) {
+    const double c = 10e-9 * (1 + 2 * (k % 7) / 7.0);
+    t.emplace_back(k, k, grf + c / h);
+    t.emplace_back(0, 0, grf);
+    t.emplace_back(0, k, -grf);
+    t.emplace_back(k, 0, -grf);
+    if (k < sections) {
+      t.emplace_back(k, k, grc);
+      t.emplace_back(k + 1, k + 1, grc);
+      t.emplace_back(k, k + 1, -grc);
+      t.emplace_back(k + 1, k, -grc);
+    }
+  }
+  t.emplace_back(0, sections + 1, 1.0);
+  t.emplace_back(sections + 1, 0, 1.0);
+  for (int j = 0; j < sections; ++j) {
+    const int node = j + 1, row = nx + j;
+    t.emplace_back(node, row, 1.0);
+    t.emplace_back(row, node, on[j] ? -1.0 : 0.0);
+    t.emplace_back(row, row, on[j] ? 0.0 : 1.0);
+  }
+  return compressed(n, t);
+}
+
+Eigen::VectorXd solve_with(const KluFactor& f, const Eigen::VectorXd& b) {
+  Eigen::VectorXd x = b;
+  f.solve(x);
+  return x;
+}
+
+double rel_diff(const Eigen::VectorXd& x, const Eigen::VectorXd& ref) {
+  return (x - ref).lpNorm<Eigen::Infinity>() / std::max(1.0, ref.lpNorm<Eigen::Infinity>());
+}
+
+Eigen::VectorXd rhs(int n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> nd;
+  Eigen::VectorXd b(n);
+  for (auto& v : b) v = nd(gen);
+  return b;
+}
+
+TEST(FactorReuse, CopyIsIndependentOfItsOriginal) {
+  const int sections = 400;
+  const SparseMatrix a = clamp_mode_matrix(sections, std::vector<char>(sections, 1));
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(a), LuStatus::kOk);
+  const Eigen::VectorXd b = rhs(static_cast<int>(a.rows()), 1);
+  const Eigen::VectorXd ref = Eigen::MatrixXd(a).partialPivLu().solve(b);
+  KluFactor copy;
+  {
+    KluFactor original;
+    ASSERT_EQ(original.factor(sym, a), LuStatus::kOk);
+    ASSERT_TRUE(copy.copy_from(original));
+    EXPECT_EQ(copy.rcond(), original.rcond());
+    EXPECT_GT(copy.bytes(), 0);
+  }  // the original is gone: the copy owns its arrays
+  EXPECT_LE(rel_diff(solve_with(copy, b), ref), 1e-10);
+  KluFactor empty;
+  EXPECT_FALSE(copy.copy_from(empty));
+  EXPECT_FALSE(copy.valid());
+}
+
+TEST(FactorReuse, RefactoredCopyOfAModelSolvesOtherModes) {
+  // A model factored with every pair conducting serves every mode (docs/solvers.md §8): the
+  // refactored copy solves each as a fresh factorization, without one.
+  const int sections = 400;
+  std::vector<char> all_on(sections, 1), all_off(sections, 0), mixed(sections, 0);
+  for (int j = 0; j < sections; j += 3) mixed[j] = 1;
+  const SparseMatrix model_matrix = clamp_mode_matrix(sections, all_on);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(model_matrix), LuStatus::kOk);
+  KluFactor model;
+  ASSERT_EQ(model.factor(sym, model_matrix), LuStatus::kOk);
+  const Eigen::VectorXd b = rhs(static_cast<int>(model_matrix.rows()), 2);
+  for (const auto& mode : {all_off, mixed}) {
+    const SparseMatrix a = clamp_mode_matrix(sections, mode);
+    KluFactor like, fresh;
+    ASSERT_EQ(like.refactor_like(model, sym, a), LuStatus::kOk);
+    EXPECT_EQ(like.refactorizations(), 1);
+    EXPECT_EQ(like.factorizations(), 0);
+    ASSERT_EQ(fresh.factor(sym, a), LuStatus::kOk);
+    EXPECT_LE(rel_diff(solve_with(like, b), solve_with(fresh, b)), 1e-10);
+  }
+  // The model itself is untouched.
+  const Eigen::VectorXd ref = Eigen::MatrixXd(model_matrix).partialPivLu().solve(b);
+  EXPECT_LE(rel_diff(solve_with(model, b), ref), 1e-10);
+}
+
+TEST(FactorReuse, ModelWhosePivotsDoNotSuitFallsBackToAFreshFactorization) {
+  // Factored with every pair blocking, the model pivots row n + j on λ_j (entry 1), which is 0
+  // once pair j conducts: the refactorization meets a zero pivot and a fresh one follows.
+  const int sections = 300;
+  const SparseMatrix off = clamp_mode_matrix(sections, std::vector<char>(sections, 0));
+  const SparseMatrix on = clamp_mode_matrix(sections, std::vector<char>(sections, 1));
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(off), LuStatus::kOk);
+  KluFactor model, like;
+  ASSERT_EQ(model.factor(sym, off), LuStatus::kOk);
+  ASSERT_EQ(like.refactor_like(model, sym, on), LuStatus::kOk);
+  EXPECT_EQ(like.factorizations(), 1);
+  EXPECT_EQ(like.refactorizations(), 0);
+  const Eigen::VectorXd b = rhs(static_cast<int>(on.rows()), 3);
+  EXPECT_LE(rel_diff(solve_with(like, b), Eigen::MatrixXd(on).partialPivLu().solve(b)), 1e-10);
+  // Another analysis: no copy, a fresh factorization.
+  KluSymbolic other;
+  ASSERT_EQ(other.analyze(on), LuStatus::kOk);
+  KluFactor from_other;
+  ASSERT_EQ(from_other.refactor_like(model, other, on), LuStatus::kOk);
+  EXPECT_EQ(from_other.factorizations(), 1);
+}
+
+TEST(FactorReuse, CacheAnswersMissesFromTheModelWithMostPairsOn) {
+  // 3000 sections: a fresh factorization takes well over kModelMinSeconds, so the cache tries
+  // the model on its first kModelTrials misses whatever the timings.
+  const int sections = 3000;
+  std::vector<char> all_on(sections, 1);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(clamp_mode_matrix(sections, all_on)), LuStatus::kOk);
+  FactorCache cache(16);
+  ASSERT_NE(cache.get("on", sym, clamp_mode_matrix(sections, all_on), sections), nullptr);
+  EXPECT_EQ(cache.factorizations(), 1);
+  const Eigen::VectorXd b = rhs(static_cast<int>(sym.rows()), 4);
+  for (int k = 1; k <= FactorModel::kModelTrials; ++k) {
+    std::vector<char> mode(sections, 0);
+    for (int j = 0; j < sections; j += k + 1) mode[j] = 1;
+    const SparseMatrix a = clamp_mode_matrix(sections, mode);
+    int on = 0;
+    for (char c : mode) on += c;
+    const KluFactor* f = cache.get("mode" + std::to_string(k), sym, a, on);
+    ASSERT_NE(f, nullptr);
+    KluFactor fresh;
+    ASSERT_EQ(fresh.factor(sym, a), LuStatus::kOk);
+    EXPECT_LE(rel_diff(solve_with(*f, b), solve_with(fresh, b)), 1e-10);
+  }
+  EXPECT_EQ(cache.stats().model_attempts, FactorModel::kModelTrials);
+  EXPECT_EQ(cache.stats().model_failures, 0);
+  EXPECT_EQ(cache.factorizations(), 1);
+  EXPECT_EQ(cache.refactorizations(), FactorModel::kModelTrials);
+  EXPECT_EQ(cache.stats().misses, 1 + FactorModel::kModelTrials);
+}
+
+}  // namespace
+}  // namespace nsspice::solvers
