@@ -54,6 +54,19 @@ int Stamper::new_branch(const std::string& signal_name) {
   return next_column++;
 }
 
+int Stamper::stored_charge(const std::string& name, int a, int k,
+                           const std::vector<std::pair<int, double>>& terms) {
+  const int q = new_branch("q(" + name + ")");
+  const int i = new_branch("i(" + name + ")");
+  g.emplace_back(q, q, 1.0);
+  for (const auto& [j, coef] : terms) b.emplace_back(q, j, coef);
+  g.emplace_back(i, i, 1.0);
+  e.emplace_back(i, q, -1.0);
+  if (a > 0) g.emplace_back(row(a), i, 1.0);
+  if (k > 0) g.emplace_back(row(k), i, -1.0);
+  return i;
+}
+
 PwlSquare pwl_square(int segments, double vmax) {
   if (segments == 6) {
     // AB08 §14.4.3 (Leenaerts–van Bokhoven): f = 0.09x; 0.314055x − 0.0224055;

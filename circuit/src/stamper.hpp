@@ -32,6 +32,14 @@ class Stamper {
                const std::string& role = "");
   int new_source(const Waveform& w);
   int new_branch(const std::string& signal_name);
+  // A stored charge q = Σ c_j λ_j (a diode's TT·i, a BJT's TF·i_F) and its current i_q = dq/dt,
+  // flowing a → k, as two new unknowns "q(<name>)" and "i(<name>)":
+  //   row q:   q − Σ c_j λ_j = 0        (G[q,q] = 1, B[q,j] = c_j)
+  //   row i_q: i_q − q' = 0             (G[i,i] = 1, E[i,q] = −1)
+  //   KCL:     +i_q at a, −i_q at k     (G[a,i] = 1, G[k,i] = −1)
+  // Returns the column of i_q.
+  int stored_charge(const std::string& name, int a, int k,
+                    const std::vector<std::pair<int, double>>& terms);
 
   Triplets e, g, b, c, d, s, c_off;
   std::vector<double> offsets;
@@ -42,8 +50,9 @@ class Stamper {
   Assembled& out_;
 };
 
-// Stamps of the nonsmooth devices (diode, Zener, switch, comparator, PWL MOS).
+// Stamps of the nonsmooth devices (diode, Zener, switch, comparator, PWL MOS, PWL BJT).
 void stamp_diode(Stamper& st, const Diode& d, int index, Assembled& out);
+void stamp_bjt(Stamper& st, const Bjt& q, int index, Assembled& out);
 void stamp_switch(Stamper& st, const Switch& sw, int index, int control_column, Assembled& out);
 void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column, Assembled& out);
 void stamp_mosfet(Stamper& st, const Mosfet& m, int index, Assembled& out);

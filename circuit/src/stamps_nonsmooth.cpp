@@ -3,7 +3,9 @@
 //
 //   diode (a → k):    w1 = v_k − v_a + RON λ1 + VF,  current a → k = λ1
 //   Zener (BV > 0):   w2 = v_a − v_k + RZ λ2 + BV,   reverse current k → a = λ2
-//   SPICE diode:      one such pair per PWL segment (V_k, r_k) of each branch (pwl_diode.hpp)
+//   SPICE diode:      one such pair per PWL segment (V_k, r_k) of each branch (pwl_diode.hpp);
+//                     TT: stored charge q = TT·(Σ λ_forward − Σ λ_breakdown), its current
+//                     dq/dt a → k (Stamper::stored_charge), part of i(d)
 //   current limit:    w1 += λ3,  w3 = ILIMIT − λ1 ⊥ λ3  (LTspice's Ilimit; revIlimit alike)
 //   switch (forced):  on: v_a − v_b − RON λ = 0;  off: λ − GOFF (v_a − v_b) = 0;  λ = i(a → b)
 //   comparator:       v_o+ − v_o− = VLOW + ΔV λ1,  u = v_i+ − v_i−,
@@ -11,6 +13,7 @@
 //   PWL MOS (NMOS):   I_ds = K/2 Σ c_i (λ_gs,i − λ_gd,i),  w = λ − (v_g − v_s|d) + a_i + VT,
 //                     K = KP·W/L (PMOS: source and drain roles mirrored, VT = −VTO)
 #include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 
@@ -62,10 +65,16 @@ void stamp_diode(Stamper& st, const Diode& dd, int index, Assembled& out) {
                              several ? "forward" : "");
   if (m.forward.empty() && m.ilimit > 0) current_limit(st, dd, index, j, m.ilimit, "limit");
   if (!m.reverse.empty() || m.bv > 0) {
-    const int z = diode_branch(st, dd, index, dd.k, dd.a, m.reverse, m.bv, m.rz, -1.0, current,
-                               "breakdown");
+    const int z =
+        diode_branch(st, dd, index, dd.k, dd.a, m.reverse, m.bv, m.rz, -1.0, current, "breakdown");
     if (m.reverse.empty() && m.rev_ilimit > 0)
       current_limit(st, dd, index, z, m.rev_ilimit, "reverse limit");
+  }
+  if (m.stored_charge > 0) {
+    std::vector<std::pair<int, double>> terms;
+    for (const auto& [j, sign] : current.lambda_terms)
+      terms.emplace_back(j, sign * m.stored_charge);
+    current.x_terms.push_back({st.stored_charge(dd.name + ".tt", dd.a, dd.k, terms), 1.0});
   }
   if (m.goff > 0) {
     st.conductance(st.g, dd.a, dd.k, m.goff);

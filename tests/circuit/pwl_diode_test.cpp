@@ -28,7 +28,8 @@ void expect_within_tolerance(const PwlFit& fit, const ExpBranch& b, const PwlTol
   }
 }
 
-TEST(PwlDiode, ThermalVoltageAt27C) { EXPECT_NEAR(kThermalVoltage, 0.0258642, 1e-7); }
+// ngspice's CONSTKoverQ·300.15 K (CONSTboltz = 1.38064852e-23, CHARGE = 1.6021766208e-19).
+TEST(PwlDiode, ThermalVoltageAt27C) { EXPECT_NEAR(kThermalVoltage, 0.02586492, 1e-8); }
 
 TEST(PwlDiode, ForwardBranchWithinTheToleranceOverTheRange) {
   const ExpBranch b = forward_1n4007();
