@@ -18,6 +18,15 @@ namespace nsspice::circuit {
 // A model parameter that was not given (NaN).
 inline constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 
+// A two-slope PWL charge from a to k (docs/devices.md, "Capacitances"):
+//   q(v) = C_lo·v + (C_hi − C_lo)·max(0, v − V_k),   v = v_a − v_k,
+// i.e. a linear capacitor C_lo (a device of its own) and, when C_hi > C_lo, one complementarity
+// pair λ = max(0, v − V_k) of the owning device with the stored charge (C_hi − C_lo)·λ.
+struct PwlCharge {
+  double c_lo = 0, c_hi = 0, kink = 0;  // [F], [F], V_k [V]
+  double excess() const { return c_hi > c_lo ? c_hi - c_lo : 0.0; }
+};
+
 struct Resistor {
   std::string name;  // lower case, as every name here
   int a = 0, b = 0;
@@ -66,7 +75,7 @@ struct DiodeModel {
   // The PWL pairs made from them (circuit/pwl_diode.hpp); empty: the ideal pairs VF/RON, BV/RZ.
   std::vector<PwlSegment> forward = {}, reverse = {};
   double stored_charge = 0;  // TT as stamped [s]: q = TT·i through the pairs (0: none)
-  double cj = 0;             // the linear junction capacitance stamped [F] (0: none)
+  PwlCharge cj = {};         // the depletion charge as stamped (CJO VJ M at .temp)
 };
 struct Diode {
   std::string name;
@@ -143,7 +152,7 @@ struct MosModel {
   bool vdmos = false;
   double rg = 0, rds = 0;                         // [Ω]; 0: none
   double cgs = 0, cgdmax = 0, cgdmin = 0, a = 1;  // [F], A [1/V]
-  double cgd_linear = 0;                          // CGD as stamped: linear [F] (pwl_models)
+  PwlCharge cgd = {};                             // CGD as stamped (pwl_transistors.cpp)
   double mu = -1.5, tcvth = 0, tnom = kUnset;     // KP(T) = KP (T/TNOM)^MU, VTO − TCVTH ΔT
   double ksubthres = 0.1;  // ngspice's weak-inversion rounding width [V] (reported, not modelled)
   DiodeModel body = {};
@@ -168,7 +177,7 @@ struct BjtModel {
   // The PWL pairs of the B-E (i_F/α_F) and B-C (i_R/α_R) junctions, as fitted, and the linear
   // junction capacitances stamped [F].
   std::vector<PwlSegment> be = {}, bc = {};
-  double cbe = 0, cbc = 0;
+  PwlCharge cbe = {}, cbc = {};
   DiodeModel be_leak = {}, bc_leak = {};  // ISE/NE, ISC/NC as SPICE diodes (used when ise, isc > 0)
 };
 struct Bjt {
@@ -230,7 +239,7 @@ struct DiodeConversion {
   PwlFit forward_fit;
   std::optional<ExpBranch> reverse;  // with BV
   PwlFit reverse_fit;
-  double cj = 0;  // the linear junction capacitance stamped [F]
+  PwlCharge cj;  // the junction charge stamped
   std::string forward_label = "forward", reverse_label = "breakdown";
 };
 

@@ -1,8 +1,11 @@
 #pragma once
-// Nonlinear SPICE capacitances turned into one linear capacitance at a stated bias range: the
-// charge-equivalent capacitance C_eq = (Q(v_hi) − Q(v_lo))/(v_hi − v_lo), which moves the
-// charge the nonlinear one moves over that swing (docs/devices.md, "Capacitances"). The math
-// is stated in circuit/src/junction_charge.cpp.
+// Nonlinear SPICE capacitances turned into a two-slope PWL charge (circuit.hpp, PwlCharge) over
+// stated bias ranges: below the kink V_k the charge-equivalent capacitance
+// C_lo = (Q(V_k) − Q(lo))/(V_k − lo), above it C_hi = (Q(hi) − Q(V_k))/(hi − V_k), so that the PWL
+// charge moves exactly the charge the nonlinear one moves from lo to V_k and from V_k to hi
+// (docs/devices.md, "Capacitances"). The math is stated in circuit/src/junction_charge.cpp.
+#include "circuit/circuit.hpp"
+
 namespace nsspice::circuit {
 
 // SPICE's depletion charge of a junction (CJO VJ M FC), Q(0) = 0.
@@ -23,6 +26,13 @@ struct VdmosGateDrainCharge {
 template <class Charge>
 double charge_equivalent(const Charge& q, double lo, double hi) {
   return hi > lo ? (q.charge(hi) - q.charge(lo)) / (hi - lo) : q.capacitance(lo);
+}
+
+// The two-slope PWL charge of q over [lo, kink] and [kink, hi] (hi ≤ kink: one slope).
+template <class Charge>
+PwlCharge two_slope(const Charge& q, double lo, double kink, double hi) {
+  const double c_lo = charge_equivalent(q, lo, kink);
+  return {c_lo, hi > kink ? charge_equivalent(q, kink, hi) : c_lo, kink};
 }
 
 }  // namespace nsspice::circuit

@@ -159,6 +159,7 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
   const int nodes = circuit.node_count();
   out.node_count = nodes;
   Stamper st(out);
+  st.charge_scale = circuit.stepping.chgtol / circuit.stepping.abstol;
   for (int k = 1; k <= nodes; ++k) st.new_branch("v(" + circuit.nodes[k] + ")");
   const std::map<std::string, int> col = branch_columns(circuit, st);
   for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {

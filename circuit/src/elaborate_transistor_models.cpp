@@ -84,7 +84,8 @@ std::vector<Spec> bjt_specs(BjtModel& q, double& sink) {
           {"tnom", &q.tnom, Range::kAny},       {"vaf", &sink, Range::kAny},
           {"va", &sink, Range::kAny},           {"var", &sink, Range::kAny},
           {"vb", &sink, Range::kAny},           {"ikf", &sink, Range::kAny},
-          {"ik", &sink, Range::kAny},           {"ikr", &sink, Range::kAny}};
+          {"ik", &sink, Range::kAny},           {"ikr", &sink, Range::kAny},
+          {"level", &sink, Range::kAny}};
 }
 
 namespace {
@@ -146,6 +147,14 @@ bool finish_bjt(const netlist::ModelCard& card, BjtModel& q,
   if (!(q.fc < 1)) {
     diags.error(card.name.span,
                 fmt::format("model '{}': FC must be below 1, got {:g}", card.name.lower, q.fc));
+    return false;
+  }
+  if (const netlist::Param* p = find(given, "level"); p && p->number && *p->number != 1) {
+    diags.error(p->raw.span,
+                fmt::format("unknown BJT LEVEL {} in model '{}': nsspice has the Ebers–Moll "
+                            "(Gummel–Poon level 1) model as PWL only; use LEVEL=1 (or leave LEVEL "
+                            "out)",
+                            p->raw.text, card.name.lower));
     return false;
   }
   const std::string what =

@@ -3,10 +3,12 @@
 //   scales:       V = Σ_sources max|V(t)|, I = Σ_sources max|I(t)|, R_min the smallest resistor
 //   current:      imax = 2·(V/(R_min + RS) + I), R_min = 0 with a capacitor or inductor
 //                 (pwl_models.cpp states why), clamped to [1 nA, 100 kA]; 1 A without any scale;
-//                 a bipolar transistor's: the same with R_min kept (estimated_bjt_imax)
+//                 a bipolar transistor's: the same with R_min kept and I times 1 + BF (a
+//                 source current into a base; estimated_bjt_imax)
 //   temperature:  T = .temp (27 °C), TNOM = the model's, else .options tnom (27 °C)
-//   capacitance:  C = (Q(hi) − Q(lo))/(hi − lo) of SPICE's depletion charge at T
-//                 (circuit/junction_charge.hpp, circuit/spice_temperature.hpp)
+//   capacitance:  the two-slope PWL charge of SPICE's depletion charge at T, kink at 0, each
+//                 slope (Q(b) − Q(a))/(b − a) over its side (circuit/junction_charge.hpp,
+//                 circuit/spice_temperature.hpp)
 #include "circuit/src/pwl_conversion.hpp"
 
 #include <fmt/format.h>
@@ -54,9 +56,10 @@ double estimated_imax(const Scales& s, double rs) {
   return i > 0 ? std::clamp(2 * i, 1e-9, 1e5) : 1.0;
 }
 
-double estimated_bjt_imax(const Scales& s, double re) {
+double estimated_bjt_imax(const Scales& s, double re, double bf) {
   Scales resistive = s;
   resistive.reactive = false;
+  resistive.amps *= 1 + bf;
   return estimated_imax(resistive, re);
 }
 
@@ -67,17 +70,22 @@ ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_cel
   return {pwl.temp + kCelsiusToKelvin, tnom + kCelsiusToKelvin};
 }
 
-LinearJunctionCap linear_junction_cap(double cjo, double vj, double m, double fc,
-                                      const ModelTemperature& t, double lo, double hi) {
+JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
+                               const ModelTemperature& t, double lo, double hi) {
   const Depletion at = depletion_at({cjo, vj}, m, t.kelvin, t.tnom_kelvin);
   const DepletionCharge q{at.cjo, at.vj, m, fc};
-  return {charge_equivalent(q, lo, hi), lo, hi, at.cjo, at.vj, m};
+  JunctionCharge out{two_slope(q, lo, 0.0, hi), ""};
+  out.summary = fmt::format("{} {}, VJ {:.3g} V, M {:.3g}{}", label, si(at.cjo, "F"), at.vj, m,
+                            charge_summary(out.q, lo, hi));
+  return out;
 }
 
-std::string LinearJunctionCap::summary(const char* label) const {
-  return fmt::format(
-      "{} {}, VJ {:.3g} V, M {:.3g} as a linear {} (the charge over {:.3g}…{:.3g} V)", label,
-      si(cjo, "F"), vj, m, si(c, "F"), lo, hi);
+std::string charge_summary(const PwlCharge& q, double lo, double hi) {
+  if (!(q.excess() > 0))
+    return fmt::format(" as a linear {} (the charge over {:.3g}…{:.3g} V)", si(q.c_lo, "F"), lo,
+                       std::max(hi, q.kink));
+  return fmt::format(" as a PWL charge: {} over {:.3g}…{:.3g} V, {} over {:.3g}…{:.3g} V",
+                     si(q.c_lo, "F"), lo, q.kink, si(q.c_hi, "F"), q.kink, hi);
 }
 
 std::string si(double x, const char* unit) {

@@ -18,8 +18,9 @@ Scales circuit_scales(const Circuit& c, const std::set<std::string>& internal);
 double estimated_imax(const Scales& s, double rs);
 // A bipolar transistor's: its junction currents flow through the circuit's resistors (a
 // coupling or bypass capacitor does not sit across a junction with nothing else), so R_min is
-// kept with capacitors and inductors too; RE is the series resistance.
-double estimated_bjt_imax(const Scales& s, double re);
+// kept with capacitors and inductors too; RE is the series resistance; a source current may be
+// a base current, amplified by up to 1 + BF.
+double estimated_bjt_imax(const Scales& s, double re, double bf);
 
 // A model's temperatures [K]: the circuit's (.temp) and its TNOM (the model's, else .options).
 struct ModelTemperature {
@@ -29,15 +30,18 @@ struct ModelTemperature {
 };
 ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_celsius);
 
-// The depletion capacitance (CJO VJ M FC at T) as the linear capacitance stamped: the
-// charge-equivalent one over [lo, hi] (circuit/junction_charge.hpp), and its report.
-struct LinearJunctionCap {
-  double c = 0, lo = 0, hi = 0;
-  std::string summary(const char* label) const;  // "CJO 15 pF ... as a linear 9.1 pF ..."
-  double cjo = 0, vj = 0, m = 0;
+// The depletion charge (CJO VJ M FC at T) as the two-slope PWL charge stamped, kink at 0: the
+// charge-equivalent capacitance over the reverse swing [lo, 0] and over the forward one [0, hi]
+// (hi: where the junction's PWL starts to conduct), with its report ("CJO 15 pF, VJ ..., as a PWL
+// charge: 9.1 pF over −20…0 V, 24 pF over 0…0.41 V").
+struct JunctionCharge {
+  PwlCharge q;
+  std::string summary;
 };
-LinearJunctionCap linear_junction_cap(double cjo, double vj, double m, double fc,
-                                      const ModelTemperature& t, double lo, double hi);
+JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
+                               const ModelTemperature& t, double lo, double hi);
+// "… as a PWL charge: C_lo over lo…kink, C_hi over kink…hi" (or "as a linear C_lo over …").
+std::string charge_summary(const PwlCharge& q, double lo, double hi);
 
 // 1 µA, 30 A, 9.8 mV: values with SI prefixes.
 std::string si(double x, const char* unit);

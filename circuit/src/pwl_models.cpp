@@ -4,9 +4,11 @@
 //
 //   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k
 //   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
-//   CJO VJ M: a linear capacitor from a to k, the charge-equivalent capacitance of the depletion
-//             charge over the reverse swing [−V_R, 0] (circuit/junction_charge.hpp), V_R the
-//             circuit's voltage scale, below BV
+//   CJO VJ M: the two-slope PWL charge of the depletion charge (circuit/junction_charge.hpp):
+//             the charge-equivalent capacitance over the reverse swing [−V_R, 0] (V_R the
+//             circuit's voltage scale, below BV) as a capacitor "<d>.cj" from a to k, plus over
+//             [0, V_1] (V_1 the first forward threshold, where the PWL starts to conduct) one
+//             pair of the diode (stamps_nonsmooth.cpp)
 //   TT:       the stored charge q = TT·i of the pairs (stamps_nonsmooth.cpp)
 //
 // both fitted over [imin, imax] within tol(v) = PWLTOL·max(1, v/1 V) (fit_pwl_branch). The
@@ -118,9 +120,10 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
   if (d.cjo > 0) {
     // The reverse swing the circuit's sources can set, below the breakdown.
     const double swing = std::min(scales.volts > 0 ? scales.volts : 1.0, bv > 0 ? bv : 1e300);
-    const LinearJunctionCap cap = linear_junction_cap(d.cjo, d.vj, d.m, d.fc, t, -swing, 0.0);
-    conv.cj = d.cj = cap.c;
-    conv.summary += "; " + cap.summary("CJO");
+    const double on = d.forward.empty() ? 0.0 : d.forward.front().threshold;
+    const JunctionCharge q = junction_charge("CJO", d.cjo, d.vj, d.m, d.fc, t, -swing, on);
+    conv.cj = d.cj = q.q;
+    conv.summary += "; " + q.summary;
   }
   d.stored_charge = d.tt;
   if (d.tt > 0) conv.summary += fmt::format("; TT {} as stored charge TT·i", si(d.tt, "s"));
@@ -197,25 +200,26 @@ void Elaborator::pwl_models() {
     if (auto* mos = std::get_if<Mosfet>(&c_.devices[k])) {
       if (auto it = converted_mos.find(mos->model.name); it != converted_mos.end())
         mos->model = *it->second;
-      if (mos->model.vdmos && mos->model.cgd_linear > 0)
-        caps.push_back({mos->name + ".cgd", mos->g, mos->d, mos->model.cgd_linear, std::nullopt});
+      if (mos->model.vdmos && mos->model.cgd.c_lo > 0)
+        caps.push_back({mos->name + ".cgd", mos->g, mos->d, mos->model.cgd.c_lo, std::nullopt});
     } else if (auto* q = std::get_if<Bjt>(&c_.devices[k])) {
       if (auto it = converted_bjt.find(q->model.name); it != converted_bjt.end())
         q->model = *it->second;
       bjt_area(*q);
       const bool npn = !q->model.pnp;
-      if (q->model.cbe > 0)
-        caps.push_back(
-            {q->name + ".cje", npn ? q->b : q->e, npn ? q->e : q->b, q->model.cbe, std::nullopt});
-      if (q->model.cbc > 0)
-        caps.push_back(
-            {q->name + ".cjc", npn ? q->b : q->c, npn ? q->c : q->b, q->model.cbc, std::nullopt});
+      if (q->model.cbe.c_lo > 0)
+        caps.push_back({q->name + ".cje", npn ? q->b : q->e, npn ? q->e : q->b, q->model.cbe.c_lo,
+                        std::nullopt});
+      if (q->model.cbc.c_lo > 0)
+        caps.push_back({q->name + ".cjc", npn ? q->b : q->c, npn ? q->c : q->b, q->model.cbc.c_lo,
+                        std::nullopt});
     } else if (auto* diode = std::get_if<Diode>(&c_.devices[k]); diode && diode->model.spice) {
       auto it = converted.find(diode->model.name);
       if (it == converted.end()) continue;  // a behavioural source's internal diode
       diode->model = *it->second;
-      if (diode->model.cj > 0 && !c_.pwl.idealize)
-        caps.push_back({diode->name + ".cj", diode->a, diode->k, diode->model.cj, std::nullopt});
+      if (diode->model.cj.c_lo > 0 && !c_.pwl.idealize)
+        caps.push_back(
+            {diode->name + ".cj", diode->a, diode->k, diode->model.cj.c_lo, std::nullopt});
     }
     for (Capacitor& cap : caps) {  // invalidates the references above
       c_.devices.push_back(std::move(cap));
@@ -237,7 +241,8 @@ void idealize_diodes(Circuit& circuit) {
       diode->model.forward.clear();
       diode->model.reverse.clear();
       diode->model.stored_charge = 0;
-      if (diode->model.cj > 0) junction_caps.insert(diode->name + ".cj");
+      if (diode->model.cj.c_lo > 0) junction_caps.insert(diode->name + ".cj");
+      diode->model.cj = {};
     }
   for (size_t k = 0; k < circuit.devices.size(); ++k) {
     const auto* cap = std::get_if<Capacitor>(&circuit.devices[k]);
@@ -253,7 +258,7 @@ void idealize_diodes(Circuit& circuit) {
     conv.summary = idealized_summary(conv.model, conv.reverse ? conv.reverse->v0 : 0.0);
     conv.forward_fit.curve = {};  // the branches and range stay, for the plot
     conv.reverse_fit.curve = {};
-    conv.cj = 0;
+    conv.cj = {};
   }
 }
 

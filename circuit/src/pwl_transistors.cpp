@@ -1,9 +1,9 @@
 // SPICE transistor models → PWL (docs/devices.md), after the element cards.
 //
 // VDMOS: the square law as any level-1 card (pwl_models.cpp, convert_mos), and here its gate-drain
-// capacitance, SPICE's C(v_gd) from CGDMAX CGDMIN A (circuit/junction_charge.hpp), as one linear
-// capacitance: the charge-equivalent one over the swing v_gd ∈ [−V, V], V = Σ_sources max|V(t)|
-// (the gate driven up with the drain low, the drain up with the gate low).
+// capacitance, SPICE's C(v_gd) from CGDMAX CGDMIN A (circuit/junction_charge.hpp), as a two-slope
+// PWL charge with the kink at v_gd = 0: the charge-equivalent capacitances over [−V, 0] (near
+// CGDMIN: the drain above the gate) and [0, V] (near CGDMAX), V = Σ_sources max|V(t)|.
 //
 // Bipolar transistors, PWL Ebers–Moll (stamps_bjt.cpp), at the model temperature
 // (IS(T) = IS·exp((T/TNOM − 1)·EG/Vt + XTI·ln(T/TNOM)), ngspice's TLEV 0):
@@ -14,8 +14,8 @@
 //
 // each fitted by fit_pwl_branch within PWLTOL over [imin, imax] (imax from the circuit's scales
 // with RE as the series resistance, estimated_bjt_imax, or .options pwlimax; the leakage branches
-// from imin/(1 + BF), base currents), and CJE VJE MJE, CJC VJC MJC as linear
-// capacitances, the charge-equivalent ones over the reverse swing [−V, 0]. AREA A: the same
+// from imin/(1 + BF), base currents), and CJE VJE MJE, CJC VJC MJC as two-slope PWL charges as a
+// diode's CJO (kink at 0, [−V, 0] and [0, V_1]). AREA A: the same
 // curves with the current scaled by A (IS·A), i.e. thresholds kept and every r_k divided by A;
 // capacitances times A (RB, RC, RE divided by A at elaboration).
 #include <fmt/format.h>
@@ -42,12 +42,9 @@ std::string Elaborator::vdmos_summary(MosModel& q, const Scales& scales) const {
   if (q.cgs > 0) out += fmt::format("; CGS {}", si(q.cgs, "F"));
   if (q.cgdmax > 0) {
     const double v = swing(scales);
-    const VdmosGateDrainCharge cgd{q.cgdmax, q.cgdmin, q.a};
-    q.cgd_linear = charge_equivalent(cgd, -v, v);
-    out += fmt::format(
-        "; CGD (CGDMAX {}, CGDMIN {}, A {:g}) as a linear {} (the charge over "
-        "v_gd −{:.3g}…{:.3g} V)",
-        si(q.cgdmax, "F"), si(q.cgdmin, "F"), q.a, si(q.cgd_linear, "F"), v, v);
+    q.cgd = two_slope(VdmosGateDrainCharge{q.cgdmax, q.cgdmin, q.a}, -v, 0.0, v);
+    out += fmt::format("; CGD (CGDMAX {}, CGDMIN {}, A {:g}) of v_gd{}", si(q.cgdmax, "F"),
+                       si(q.cgdmin, "F"), q.a, charge_summary(q.cgd, -v, v));
   }
   out += fmt::format("; sharp threshold (ngspice rounds it over KSUBTHRES = {:g} V)", q.ksubthres);
   return out;
@@ -57,7 +54,7 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
   const ModelTemperature t = model_temperature(c_.pwl, q.tnom);
   const double is = saturation_current_at(q.is, 1, q.eg, q.xti, t.kelvin, t.tnom_kelvin);
   const double af = q.bf / (1 + q.bf), ar = q.br / (1 + q.br);
-  const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_bjt_imax(scales, q.re);
+  const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_bjt_imax(scales, q.re, q.bf);
   const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
   const PwlTolerance tol{c_.pwl.tol, c_.pwl.tol};
   DiodeConversion conv;
@@ -90,14 +87,16 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
   }
   const double v = swing(scales);
   if (q.cje > 0) {
-    const LinearJunctionCap cap = linear_junction_cap(q.cje, q.vje, q.mje, q.fc, t, -v, 0.0);
-    q.cbe = cap.c;
-    conv.summary += "; " + cap.summary("CJE");
+    const JunctionCharge j =
+        junction_charge("CJE", q.cje, q.vje, q.mje, q.fc, t, -v, q.be.front().threshold);
+    q.cbe = j.q;
+    conv.summary += "; " + j.summary;
   }
   if (q.cjc > 0) {
-    const LinearJunctionCap cap = linear_junction_cap(q.cjc, q.vjc, q.mjc, q.fc, t, -v, 0.0);
-    q.cbc = cap.c;
-    conv.summary += "; " + cap.summary("CJC");
+    const JunctionCharge j =
+        junction_charge("CJC", q.cjc, q.vjc, q.mjc, q.fc, t, -v, q.bc.front().threshold);
+    q.cbc = j.q;
+    conv.summary += "; " + j.summary;
   }
   if (q.tf > 0 || q.tr > 0)
     conv.summary += fmt::format("; TF {}, TR {} as stored charge", si(q.tf, "s"), si(q.tr, "s"));
@@ -111,8 +110,7 @@ void Elaborator::bjt_area(Bjt& q) const {
   BjtModel& m = q.model;
   for (auto* segments : {&m.be, &m.bc, &m.be_leak.forward, &m.bc_leak.forward})
     for (PwlSegment& s : *segments) s.resistance /= q.area;
-  m.cbe *= q.area;
-  m.cbc *= q.area;
+  for (PwlCharge* c : {&m.cbe, &m.cbc}) c->c_lo *= q.area, c->c_hi *= q.area;
 }
 
 }  // namespace nsspice::circuit::detail

@@ -18,9 +18,13 @@
 // (the junctions conduct E → B and C → B).
 //
 // Stored charge (TF, TR): q_F = TF·α_F·i_DE from b to e, q_R = TR·α_R·i_DC from b to c
-// (Stamper::stored_charge), SPICE's diffusion charges TF·I_F and TR·I_R.
+// (Stamper::stored_charge), SPICE's diffusion charges TF·I_F and TR·I_R, each with the excess of
+// its junction's depletion PwlCharge (Stamper::charge_kink; the linear part C_lo is the capacitor
+// "<q>.cje" / "<q>.cjc").
 //
-// Signals: i(q) = I_C (into the collector), ib(q) = I_B, ie(q) = I_E.
+// Signals: i(q) = I_C (into the collector), ib(q) = I_B, ie(q) = I_E: the junction and transport
+// currents; the charges' currents (q(<q>.qbe), q(<q>.qbc) and the capacitors <q>.cje, <q>.cjc)
+// flow besides them, as a diode's do.
 #include <fmt/format.h>
 
 #include <array>
@@ -75,15 +79,17 @@ void leak_pairs(Stamper& st, const Bjt& q, int index, Terminal p, Terminal n,
   junction_pairs(st, q, index, j, node, signals);
 }
 
-void charge(Stamper& st, const Bjt& q, const std::vector<int>& pairs, double tau, double alpha,
-            Terminal p, Terminal n, const std::array<int, 3>& node, const char* label,
-            TerminalSignals& signals) {
-  if (!(tau > 0) || pairs.empty()) return;
+// The charge of a junction: τ·α·i (TF, TR) plus the excess of its depletion PwlCharge.
+void charge(Stamper& st, const Bjt& q, int index, const std::vector<int>& pairs, double tau,
+            double alpha, const PwlCharge& depletion, Terminal p, Terminal n,
+            const std::array<int, 3>& node, const char* label, Assembled& out) {
   std::vector<std::pair<int, double>> terms;
-  for (int j : pairs) terms.emplace_back(j, tau * alpha);
-  const int i = st.stored_charge(q.name + "." + label, node[p], node[n], terms);
-  signals[p].x_terms.push_back({i, 1.0});  // i_q enters the device at p and leaves at n
-  signals[n].x_terms.push_back({i, -1.0});
+  if (tau > 0)
+    for (int j : pairs) terms.emplace_back(j, tau * alpha);
+  const std::string name = q.name + "." + label;
+  if (const int j = st.charge_kink(depletion, q.name, index, node[p], node[n], name); j >= 0)
+    terms.emplace_back(j, depletion.excess());
+  st.stored_charge(name, node[p], node[n], terms, out);
 }
 
 }  // namespace
@@ -104,8 +110,8 @@ void stamp_bjt(Stamper& st, const Bjt& q, int index, Assembled& out) {
   const std::vector<int> rev = junction_pairs(st, q, index, bc, node, signals);
   if (m.ise > 0) leak_pairs(st, q, index, be.p, be.n, m.be_leak.forward, node, "ISE", signals);
   if (m.isc > 0) leak_pairs(st, q, index, bc.p, bc.n, m.bc_leak.forward, node, "ISC", signals);
-  charge(st, q, fwd, m.tf, af, be.p, be.n, node, "tf", signals);
-  charge(st, q, rev, m.tr, ar, bc.p, bc.n, node, "tr", signals);
+  charge(st, q, index, fwd, m.tf, af, m.cbe, be.p, be.n, node, "qbe", out);
+  charge(st, q, index, rev, m.tr, ar, m.cbc, bc.p, bc.n, node, "qbc", out);
   for (DerivedSignal& s : signals) out.derived.push_back(std::move(s));
 }
 
