@@ -133,7 +133,8 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
 }
 
 // A level-1 MOS card without SEGMENTS: the knots of f ≈ x² for a gate-voltage error within
-// PWLTOL·max(1, x/1 V) over the overdrive range [0, xmax], xmax = max(1 V, Σ_sources max|V| +
+// PWLTOL·max(1, v_gs/1 V) (v_gs = VT + x) over the overdrive range [0, xmax], xmax = max(1 V,
+// Σ_sources max|V| +
 // √(2·Σ_sources max|I| / K)) (the overdrive a source voltage or, at W/L ≥ 1, a source current
 // can set). A VDMOS's KP and VTO are taken at .temp first (KP·(T/TNOM)^MU, VTO ∓ TCVTH·ΔT).
 void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
@@ -150,18 +151,19 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
     if (std::isnan(q.body.tnom)) q.body.tnom = q.tnom;
   }
   const double xmax = std::max(1.0, scales.volts + std::sqrt(2 * scales.amps / q.kp));
-  q.knots = square_law_knots(c_.pwl.tol, xmax);
+  const double vt = q.pmos ? -q.vto : q.vto;
+  q.knots = square_law_knots(c_.pwl.tol, xmax, vt);
   q.segments = static_cast<int>(q.knots.size());
   double worst = 0;
   for (size_t k = 1; k < q.knots.size(); ++k)
     worst = std::max(worst, square_chord_voltage_error(q.knots[k - 1], q.knots[k]) /
-                                std::max(1.0, q.knots[k - 1]));
+                                std::max(1.0, vt + q.knots[k - 1]));
   DiodeConversion conv;
   conv.model = q.name;
   conv.kind = "SPICE MOS";
   conv.summary = fmt::format(
       "{}: {} {} square law, {} segments of f(x) = x² over 0–{:.3g} V overdrive, gate-voltage "
-      "error ≤ {}·max(1, x/1 V){}{}{}",
+      "error ≤ {}·max(1, v_gs/1 V){}{}{}",
       q.name, q.vdmos ? "VDMOS" : "level-1", q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1,
       q.knots.back(), si(worst, "V"),
       q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",

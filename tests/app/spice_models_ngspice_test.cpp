@@ -1,10 +1,11 @@
 // SPICE device models through the PWL conversion against ngspice run on the same netlist, with
 // the same models (examples/spice_*.cir, each with its .meas cards): key figures within 2 % at
-// the default tolerance, within 0.5 % at pwltol = 2 mV, and closer at 2 mV than at 50 mV
+// the default tolerance, within 0.5 % at pwltol = 2 mV, and closer at 2 mV than at 50 mV (where
+// 50 mV is more than 0.1 % off)
 // (the four diode circuits, a boost with a power Schottky, a buck with a level-1 NMOS, the
-// bipolar amplifier, the same circuits at .temp 75). Figures whose difference does not come
-// from the PWL tolerance have their own bounds, with the reason (check_figures): the VDMOS buck,
-// the bipolar switch's saturation voltage and switching delays, the diode's storage time.
+// bipolar amplifier, a VDMOS buck, some at .temp 75). Figures whose difference does not come
+// from the PWL tolerance have their own bounds, with the reason (check_figures): the bipolar
+// switch's saturation voltage and switching delays, the diode's storage time.
 // Skipped (with a message) where ngspice is not installed. Also `nsspice models` and --ideal.
 #include <gtest/gtest.h>
 
@@ -83,9 +84,13 @@ class SpiceModelsVsNgspice : public AppTest {
           << name << ": ngspice " << ref << ", nsspice " << dflt.at(name);
       EXPECT_LT(rel(fine.at(name)), 0.005)
           << name << ": ngspice " << ref << ", nsspice " << fine.at(name) << " at pwltol = 2 mV";
-      EXPECT_LT(rel(fine.at(name)), rel(coarse.at(name)))
-          << name << ": pwltol 2 mV " << fine.at(name) << " vs 50 mV " << coarse.at(name)
-          << ", ngspice " << ref;
+      // Closer at 2 mV than at 50 mV, where 50 mV is off by more than 0.1 % (below that the
+      // PWL error is not what differs most: ngspice's own time steps are that close).
+      if (rel(coarse.at(name)) > 1e-3) {
+        EXPECT_LT(rel(fine.at(name)), rel(coarse.at(name)))
+            << name << ": pwltol 2 mV " << fine.at(name) << " vs 50 mV " << coarse.at(name)
+            << ", ngspice " << ref;
+      }
     }
   }
 };
@@ -130,12 +135,7 @@ void check_figures(SpiceModelsVsNgspice& t, const std::string& example,
   }
 }
 
-// The VDMOS buck: −0.15 % at every pwltol (10 mV, 2 mV and 50 mV alike), from what is not the
-// square law's tolerance: CGD as a two-slope charge, LAMBDA and ngspice's rounded threshold.
-TEST_F(SpiceModelsVsNgspice, VdmosBuck) {
-  check_figures(*this, "spice_vdmos_buck.cir",
-                {{"vavg", 0.01, 0, 0.01, 0}, {"vmax", 0.01, 0, 0.01, 0}});
-}
+TEST_F(SpiceModelsVsNgspice, VdmosBuck) { check("spice_vdmos_buck.cir", 2); }
 
 // The saturated switch: V_CE(sat) = V_BE − V_BC + ... is a difference of two junction voltages,
 // each within pwltol: compared absolutely (2·pwltol); the delays from the input edges (10 µs,

@@ -54,6 +54,10 @@ TEST(JunctionCharge, TwoSlopeChargeMovesTheNonlinearChargeOverEachSide) {
   EXPECT_GT(p.excess(), 0);
   const PwlCharge linear = two_slope(q, -24.0, 0.0, 0.0);
   EXPECT_EQ(linear.excess(), 0) << "no forward side: one slope";
+  // A forward side whose excess charge is below 1 % of the reverse side's: one slope over all.
+  const PwlCharge small = two_slope(q, -24.0, 0.0, 0.05);
+  EXPECT_EQ(small.excess(), 0);
+  EXPECT_NEAR(small.c_lo * 24.05, q.charge(0.05) - q.charge(-24), 1e-24);
 }
 
 TEST(SpiceTemperature, AtTnomEveryValueIsTheModelsOwn) {
