@@ -179,6 +179,33 @@ TEST_F(SpiceModelsVsNgspice, ModelsCommandListsEachConversion) {
   EXPECT_EQ(bad.exit_code, 1) << bad.output;
 }
 
+// Transistor cards in `nsspice models`: the bipolar junctions (with their labels on the plot),
+// the VDMOS with its capacitances and body diode, the temperature in the heading.
+TEST_F(SpiceModelsVsNgspice, ModelsCommandListsTransistors) {
+  const fs::path bjt = variant("spice_bjt_switch.cir", 0, ".temp 50\n");
+  const CliRun r = nsspice("models '" + bjt.string() + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(".options pwltol, at 50 °C (.temp)):"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("qsw2222: NPN Ebers–Moll, B-E junction 6 segments"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("BF 255.9, BR 6.092 exact"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("TF 411 ps, TR 46.9 ns as stored charge; at 50 °C (TNOM 27 °C): IS"),
+            std::string::npos)
+      << r.output;
+  const CliRun plot = nsspice("models '" + bjt.string() + "' --plot q.png");
+  EXPECT_TRUE(plot.exit_code == 0 ? fs::exists(dir_ / "q.png")
+                                  : plot.output.find("gnuplot") != std::string::npos)
+      << plot.output;
+  const CliRun v = nsspice("models '" + variant("spice_vdmos_buck.cir", 0).string() + "'");
+  ASSERT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_NE(v.output.find("irf530x: VDMOS NMOS square law, 13 segments"), std::string::npos)
+      << v.output;
+  EXPECT_NE(v.output.find("CGD (CGDMAX 1.1 nF, CGDMIN 80 pF, A 1) of v_gd as a PWL charge"),
+            std::string::npos)
+      << v.output;
+  EXPECT_NE(v.output.find("irf530x.body: 6 segments"), std::string::npos) << v.output;
+}
+
 TEST_F(SpiceModelsVsNgspice, RunIdealFlagUsesTheIdealDiode) {
   const fs::path p = variant("spice_zener_clipper.cir", 0);
   const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress --ideal");
