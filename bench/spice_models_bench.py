@@ -1,19 +1,26 @@
-"""SPICE diode models through the PWL conversion (issue 18) against ngspice, same netlist.
+"""SPICE device models through the PWL conversion (issue 18) against ngspice, same netlist.
 
-For each examples/spice_*.cir (a 1N4007 rectifier, a 1N4148 clamp, a Zener clipper, a Schottky
-charge pump, a boost with a power Schottky, a buck with a level-1 NMOS), both simulators run the same file, its own .meas cards
-giving the key figures:
-  * wall time of the whole process (median of --reps runs after a warm-up) and the ratio
-    ngspice / nsspice;
-  * each key figure of both, and their relative difference, at the default .options pwltol
-    (10 mV) and at pwltol = 2 mV (the convergence of the PWL model to the SPICE one);
-  * nsspice's segment count (from the run report).
-Then the per-step cost of the PWL diode against the ideal one (--ideal) on the rectifier run
-for 1 s at h = 2 us (500k steps): µs/step of the stepping alone (run report), median of --reps.
+For each examples/spice_*.cir below (diode circuits, MOSFET and VDMOS bucks, bipolar stages),
+both simulators run the same file, its own .meas cards giving the key figures:
+  * whole-process wall time (median of --reps runs after a warm-up) of both, and the ratio
+    ngspice / nsspice; also the in-process times (nsspice's report "wall time", ngspice's
+    "Total analysis time") and their ratio, which leaves out process start-up;
+  * nsspice with fixed steps at the .tran TMAX (.options stepping=fixed, as ngspice's TMAX
+    bounds its steps) and, once, with error-controlled steps (.options stepping=adaptive);
+  * each key figure of both and their relative difference at the default .options pwltol
+    (10 mV) and at pwltol = 2 mV;
+  * the per-step cost of the SPICE models against the same circuit with ideal diodes (--ideal,
+    same fixed steps: the ratio of the stepping times); circuits without diodes have none;
+  * with perf on PATH (--perf): the share of the stepping spent in the backward-Euler restarts
+    that follow mode changes (perf samples under ThetaStepper::backward_euler over those under
+    ThetaStepper::step).
+Then the per-step cost of the PWL diode against the ideal one on the rectifier run for 1 s at
+h = 2 us (500k steps): us/step of the stepping alone (run report), median of --reps.
 
 Results: bench/results/spice_models.{json,md}. Usage:
-  python3 bench/spice_models_bench.py [--build build] [--reps 3]
-Python 3 standard library; needs ngspice on PATH. About 30 s.
+  python3 bench/spice_models_bench.py [--build build] [--reps 3] [--perf]
+Python 3 standard library; needs ngspice on PATH. A few minutes (the adaptive runs of the
+bucks are the slow part).
 """
 import argparse
 import json
@@ -30,8 +37,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench_peers import ROOT, counters, write_results  # noqa: E402
 
 CASES = ["spice_rectifier_1n4007.cir", "spice_clamp_1n4148.cir", "spice_zener_clipper.cir",
-         "spice_charge_pump_schottky.cir", "spice_boost_schottky.cir", "spice_mosfet_buck.cir"]
-MEAS = re.compile(r"^\s*(v[a-z]+)\s*=\s*([-+0-9.eE]+)", re.M)
+         "spice_charge_pump_schottky.cir", "spice_boost_schottky.cir", "spice_mosfet_buck.cir",
+         "spice_vdmos_buck.cir", "spice_bjt_switch.cir", "spice_bjt_amplifier.cir",
+         "spice_diode_recovery.cir"]
+MEAS = re.compile(r"^\s*([a-z]+)\s*=\s*([-+0-9.eE]+)", re.M)
 
 
 def run(cmd, cwd):
@@ -44,47 +53,90 @@ def run(cmd, cwd):
     return wall, proc.stdout + proc.stderr
 
 
-def with_tol(src, dst, tol):
-    text = src.read_text()
-    if tol:
-        text = text.replace("\n.tran", f"\n.options pwltol={tol}\n.tran", 1)
+def variant(src, dst, lines):
+    text = src.read_text().replace("\n.tran", "\n" + "".join(lines) + ".tran", 1)
     dst.write_text(text)
     return dst
 
 
-def case(name, nsspice, tmp, reps):
+def grab(pattern, text, cast=float):
+    m = re.search(pattern, text)
+    return cast(m.group(1)) if m else None
+
+
+def segments(report):
+    return {m: int(k) for m, k in re.findall(
+        r"^  (\S+): (?:\S+ \S+ square law, |\S+ Ebers–Moll, B-E junction |\S+ Ebers–Moll, E-B "
+        r"junction )?(\d+) segments?", report, re.M)}
+
+
+def perf_restart_share(cmd, tmp):
+    data = tmp / "perf.data"
+    subprocess.run(["perf", "record", "-q", "-F", "4000", "--call-graph", "dwarf,16384", "-o",
+                    str(data), *map(str, cmd)], capture_output=True, cwd=tmp, check=False)
+    rep = subprocess.run(["perf", "report", "-i", str(data), "--children", "--sort", "symbol",
+                          "-g", "none", "--stdio"], capture_output=True, text=True,
+                         check=False).stdout
+    def share(symbol):
+        m = re.search(r"^\s+([\d.]+)%\s+[\d.]+%\s+\[\.\] " + re.escape(symbol) + r"\s", rep,
+                      re.M)
+        return float(m.group(1)) if m else None
+    step, restart = share("nsspice::solvers::ThetaStepper::step"), \
+        share("nsspice::solvers::ThetaStepper::backward_euler")
+    return restart / step if step and restart is not None else None
+
+
+def case(name, nsspice, tmp, reps, use_perf):
     src = ROOT / "examples" / name
-    ns_cmd = [nsspice, "run", with_tol(src, tmp / name, None), "-o", tmp / "out.csv",
-              "--no-progress"]
+    fixed = variant(src, tmp / name, [".options stepping=fixed\n"])
+    ns_cmd = [nsspice, "run", fixed, "-o", tmp / "out.csv", "--no-progress"]
     ng_cmd = ["ngspice", "-b", src]
     run(ns_cmd, tmp), run(ng_cmd, tmp)  # warm-up
-    ns_wall, ng_wall = [], []
+    ns_wall, ng_wall, ns_in, ng_in = [], [], [], []
     for _ in range(reps):
         wall, ns_out = run(ns_cmd, tmp)
         ns_wall.append(wall)
+        ns_in.append(grab(r"wall time\s+([\d.]+) s", ns_out))
         wall, ng_out = run(ng_cmd, tmp)
         ng_wall.append(wall)
-    fine = with_tol(src, tmp / ("fine_" + name), 0.002)
+        ng_in.append(grab(r"Total analysis time \(seconds\) = ([\d.]+)", ng_out))
+    fine = variant(src, tmp / ("fine_" + name), [".options stepping=fixed\n",
+                                                 ".options pwltol=0.002\n"])
     _, fine_out = run([nsspice, "run", fine, "-o", tmp / "out.csv", "--no-progress"], tmp)
-    ng, ns, ns_fine = (dict((k, float(v)) for k, v in MEAS.findall(t))
-                       for t in (ng_out, ns_out, fine_out))
-    segments = re.findall(r"^  (\S+): (?:level-1 \S+ square law, )?(\d+) segments?", ns_out,
-                          re.M)
+    adaptive = variant(src, tmp / ("adaptive_" + name), [".options stepping=adaptive\n"])
+    ad_wall, ad_out = run([nsspice, "run", adaptive, "-o", tmp / "out.csv", "--no-progress"], tmp)
+    ng, ns, ns_fine, ns_ad = (dict((k, float(v)) for k, v in MEAS.findall(t))
+                              for t in (ng_out, ns_out, fine_out, ad_out))
     figures = {k: {"ngspice": ref, "nsspice": ns[k], "rel_diff": (ns[k] - ref) / abs(ref),
                    "nsspice_pwltol_2mV": ns_fine[k],
-                   "rel_diff_pwltol_2mV": (ns_fine[k] - ref) / abs(ref)}
+                   "rel_diff_pwltol_2mV": (ns_fine[k] - ref) / abs(ref),
+                   "nsspice_adaptive": ns_ad.get(k)}
                for k, ref in ng.items()}
-    return {"netlist": f"examples/{name}", "nsspice_wall_s": statistics.median(ns_wall),
-            "ngspice_wall_s": statistics.median(ng_wall),
-            "ratio_ngspice_over_nsspice": statistics.median(ng_wall) / statistics.median(ns_wall),
-            "segments": {m: int(k) for m, k in segments}, "figures": figures,
-            "nsspice_counters": counters(ns_out)}
+    result = {"netlist": f"examples/{name}", "nsspice_wall_s": statistics.median(ns_wall),
+              "ngspice_wall_s": statistics.median(ng_wall),
+              "ratio_ngspice_over_nsspice": statistics.median(ng_wall) / statistics.median(ns_wall),
+              "nsspice_in_process_s": statistics.median(ns_in),
+              "ngspice_analysis_s": statistics.median(ng_in),
+              "ratio_in_process": statistics.median(ng_in) / statistics.median(ns_in),
+              "nsspice_adaptive_wall_s": ad_wall,
+              "ratio_ngspice_over_nsspice_adaptive": statistics.median(ng_wall) / ad_wall,
+              "segments": segments(ns_out), "figures": figures,
+              "nsspice_counters": counters(ns_out), "nsspice_adaptive_counters": counters(ad_out),
+              "restarts": grab(r"\((\d+) backward-Euler restarts", ns_out, int)}
+    if "diode models" in ns_out and re.search(r"^  \S+: \d+ segments", ns_out, re.M):
+        _, ideal_out = run(ns_cmd + ["--ideal"], tmp)
+        pwl_us = counters(ns_out)["us_per_step_stepping"]
+        ideal_us = counters(ideal_out)["us_per_step_stepping"]
+        result["per_step_us"] = {"pwl": pwl_us, "ideal": ideal_us, "ratio": pwl_us / ideal_us}
+    if use_perf:
+        result["restart_share_of_stepping"] = perf_restart_share(ns_cmd, tmp)
+    return result
 
 
 def per_step(nsspice, tmp, reps):
     src = (ROOT / "examples" / "spice_rectifier_1n4007.cir").read_text()
     long = tmp / "rect_long.cir"
-    long.write_text(re.sub(r"^\.tran .*$", ".tran 2u 1", src, flags=re.M))
+    long.write_text(re.sub(r"^\.tran .*$", ".options stepping=fixed\n.tran 2u 1", src, flags=re.M))
     out = {}
     for label, flag in (("pwl", []), ("ideal", ["--ideal"])):
         us, c = [], None
@@ -93,48 +145,64 @@ def per_step(nsspice, tmp, reps):
                            "--no-progress", *flag], tmp)
             c = counters(text)
             us.append(c["us_per_step_stepping"])
-        out[label] = {"us_per_step_stepping": statistics.median(us), "counters": c,
-                      "pairs_note": "PWL: forward segments + 1 breakdown pair; ideal: 2 pairs"}
+        out[label] = {"us_per_step_stepping": statistics.median(us), "counters": c}
     out["ratio_pwl_over_ideal"] = out["pwl"]["us_per_step_stepping"] / \
         out["ideal"]["us_per_step_stepping"]
     return out
+
+
+def table(cases, step, reps):
+    rows = []
+    for c in cases:
+        segs = ", ".join(f"{m} {n}" for m, n in c["segments"].items())
+        ps = c.get("per_step_us")
+        per = f"{ps['ratio']:.2f}" if ps else "–"
+        share = c.get("restart_share_of_stepping")
+        share = f"{100 * share:.0f} %" if share is not None else "–"
+        for k, f in c["figures"].items():
+            rows.append(f"| {c['netlist']} | {segs} | {k} | {f['ngspice']:.5g} | "
+                        f"{100 * f['rel_diff']:+.3f} % | {100 * f['rel_diff_pwltol_2mV']:+.3f} % | "
+                        f"{c['nsspice_wall_s']:.3f} s | {c['ngspice_wall_s']:.3f} s | "
+                        f"**{c['ratio_ngspice_over_nsspice']:.1f}x** | "
+                        f"{c['ratio_in_process']:.1f}x | "
+                        f"{c['ratio_ngspice_over_nsspice_adaptive']:.2f}x | {per} | "
+                        f"{c['restarts']} | {share} |")
+    return ("| netlist | segments | figure | ngspice | nsspice − ngspice (pwltol 10 mV) | "
+            "at pwltol 2 mV | nsspice wall | ngspice wall | ngspice / nsspice | same, in process "
+            "| same, nsspice adaptive | per step PWL / ideal | BE restarts | restarts' share of "
+            "the stepping |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) +
+            "\n\nnsspice with fixed steps at the .tran TMAX unless said; wall times median of "
+            f"{reps}; in process: nsspice's report wall time against ngspice's Total analysis "
+            "time.\n\n"
+            f"Per step, rectifier 1 s at h = 2 us (stepping alone, median of {reps}): PWL "
+            f"{step['pwl']['us_per_step_stepping']:.2f} us/step, ideal diode "
+            f"{step['ideal']['us_per_step_stepping']:.2f} us/step, ratio "
+            f"{step['ratio_pwl_over_ideal']:.2f}; PWL mode changes "
+            f"{step['pwl']['counters']['mode_changes']}, LCP solves with pivoting "
+            f"{step['pwl']['counters']['lcp_solves_with_pivoting']}, factorizations "
+            f"{step['pwl']['counters']['factorizations']}.\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--perf", action="store_true", help="restarts' share by perf sampling")
     args = ap.parse_args()
     if shutil.which("ngspice") is None:
         sys.exit("ngspice is not on PATH")
+    if args.perf and shutil.which("perf") is None:
+        sys.exit("--perf: perf is not on PATH")
     nsspice = (ROOT / args.build / "nsspice").resolve()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="nsspice_models_bench_"))
     try:
-        cases = [case(name, nsspice, tmp, args.reps) for name in CASES]
+        cases = [case(name, nsspice, tmp, args.reps, args.perf) for name in CASES]
         step = per_step(nsspice, tmp, args.reps)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    rows = []
-    for c in cases:
-        for k, f in c["figures"].items():
-            segs = ", ".join(f"{m} {n}" for m, n in c["segments"].items())
-            rows.append(f"| {c['netlist']} | {segs} | {k} | "
-                        f"{f['ngspice']:.5g} | {f['nsspice']:.5g} | {100 * f['rel_diff']:+.3f} % | "
-                        f"{100 * f['rel_diff_pwltol_2mV']:+.3f} % | {c['nsspice_wall_s']:.3f} s | "
-                        f"{c['ngspice_wall_s']:.3f} s | "
-                        f"**{c['ratio_ngspice_over_nsspice']:.1f}x** |")
-    table = ("| netlist | segments (forward / square law) | figure | ngspice | "
-             "nsspice (pwltol 10 mV) | diff | diff at pwltol 2 mV | nsspice wall | ngspice wall | "
-             "ngspice / nsspice |\n"
-             "|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
-             f"Per step, rectifier 1 s at h = 2 us (stepping alone, median of {args.reps}): PWL "
-             f"{step['pwl']['us_per_step_stepping']:.2f} us/step, ideal diode "
-             f"{step['ideal']['us_per_step_stepping']:.2f} us/step, ratio "
-             f"{step['ratio_pwl_over_ideal']:.2f}; PWL mode changes "
-             f"{step['pwl']['counters']['mode_changes']}, LCP solves with pivoting "
-             f"{step['pwl']['counters']['lcp_solves_with_pivoting']}, factorizations "
-             f"{step['pwl']['counters']['factorizations']}.\n")
-    write_results("spice_models", {"cases": cases, "per_step": step, "reps": args.reps}, table)
+    write_results("spice_models", {"cases": cases, "per_step": step, "reps": args.reps},
+                  table(cases, step, args.reps))
 
 
 if __name__ == "__main__":

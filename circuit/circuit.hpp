@@ -2,6 +2,7 @@
 // The elaborated circuit: nodes numbered (0 = ground), devices with their values checked and
 // source waveforms completed with SPICE defaults. Built from the syntax tree by elaborate();
 // turned into matrices by assemble(). Adding a device = one struct in `Device` plus one stamp.
+#include <limits>
 #include <optional>
 #include <string>
 #include <variant>
@@ -13,6 +14,18 @@
 #include "solvers/lcp/policy.hpp"
 
 namespace nsspice::circuit {
+
+// A model parameter that was not given (NaN).
+inline constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+
+// A two-slope PWL charge from a to k (docs/devices.md, "Capacitances"):
+//   q(v) = C_lo·v + (C_hi − C_lo)·max(0, v − V_k),   v = v_a − v_k,
+// i.e. a linear capacitor C_lo (a device of its own) and, when C_hi > C_lo, one complementarity
+// pair λ = max(0, v − V_k) of the owning device with the stored charge (C_hi − C_lo)·λ.
+struct PwlCharge {
+  double c_lo = 0, c_hi = 0, kink = 0;  // [F], [F], V_k [V]
+  double excess() const { return c_hi > c_lo ? c_hi - c_lo : 0.0; }
+};
 
 struct Resistor {
   std::string name;  // lower case, as every name here
@@ -56,8 +69,13 @@ struct DiodeModel {
   bool spice = false;
   double is = 1e-14, n = 1, rs = 0, ibv = 1e-3, nbv = 0;  // nbv 0: N
   double cjo = 0, vj = 1, m = 0.5, fc = 0.5, tt = 0;
+  double eg = 1.11, xti = 3;           // temperature: IS(T) (circuit/spice_temperature.hpp)
+  double tnom = kUnset;                // [°C]; unset: .options tnom
+  double tcv = 0, trs1 = 0, trs2 = 0;  // BV(T) = BV − TCV·ΔT, RS(T) = RS·(1 + TRS1 ΔT + TRS2 ΔT²)
   // The PWL pairs made from them (circuit/pwl_diode.hpp); empty: the ideal pairs VF/RON, BV/RZ.
   std::vector<PwlSegment> forward = {}, reverse = {};
+  double stored_charge = 0;  // TT as stamped [s]: q = TT·i through the pairs (0: none)
+  PwlCharge cj = {};         // the depletion charge as stamped (CJO VJ M at .temp)
 };
 struct Diode {
   std::string name;
@@ -129,6 +147,15 @@ struct MosModel {
   bool spice = false;
   double lambda = 0, rd = 0, rs = 0;
   std::vector<double> knots = {};  // secant knots of f(x) ≈ x²; empty: SEGMENTS/VMAX or the table
+  // ngspice's VDMOS (docs/devices.md): K = KP (no W/L), RG, RDS, CGS, CGD from CGDMAX CGDMIN A,
+  // and the body diode (a SPICE diode from source to drain, `body`).
+  bool vdmos = false;
+  double rg = 0, rds = 0;                         // [Ω]; 0: none
+  double cgs = 0, cgdmax = 0, cgdmin = 0, a = 1;  // [F], A [1/V]
+  PwlCharge cgd = {};                             // CGD as stamped (pwl_transistors.cpp)
+  double mu = -1.5, tcvth = 0, tnom = kUnset;     // KP(T) = KP (T/TNOM)^MU, VTO − TCVTH ΔT
+  double ksubthres = 0.1;  // ngspice's weak-inversion rounding width [V] (reported, not modelled)
+  DiodeModel body = {};
 };
 struct Mosfet {
   std::string name;
@@ -136,9 +163,32 @@ struct Mosfet {
   MosModel model;
   double w = 100e-6, l = 100e-6;  // [m] (SPICE defaults)
 };
+// Bipolar transistor, PWL Ebers–Moll (docs/devices.md, "Bipolar transistors"): two junctions,
+// each a PWL diode (circuit/pwl_diode.hpp), and the transport currents α_F i_F, α_R i_R.
+struct BjtModel {
+  std::string name;
+  bool pnp = false;
+  double is = 1e-16, bf = 100, br = 1, nf = 1, nr = 1;  // Gummel–Poon names, ngspice defaults
+  double rb = 0, rc = 0, re = 0;                        // [Ω], to internal nodes
+  double ise = 0, ne = 1.5, isc = 0, nc = 2;            // base leakage diodes (0: none)
+  double cje = 0, vje = 0.75, mje = 0.33, cjc = 0, vjc = 0.75, mjc = 0.33, fc = 0.5;
+  double tf = 0, tr = 0;                     // transit times: stored charge [s]
+  double eg = 1.11, xti = 3, tnom = kUnset;  // IS(T); tnom unset: .options tnom
+  // The PWL pairs of the B-E (i_F/α_F) and B-C (i_R/α_R) junctions, as fitted, and the linear
+  // junction capacitances stamped [F].
+  std::vector<PwlSegment> be = {}, bc = {};
+  PwlCharge cbe = {}, cbc = {};
+  DiodeModel be_leak = {}, bc_leak = {};  // ISE/NE, ISC/NC as SPICE diodes (used when ise, isc > 0)
+};
+struct Bjt {
+  std::string name;
+  int c = 0, b = 0, e = 0;  // internal nodes (after RC, RB, RE)
+  BjtModel model;
+  double area = 1;
+};
 
 using Device = std::variant<Resistor, Capacitor, Inductor, VoltageSource, CurrentSource, Diode,
-                            Switch, Comparator, Vcvs, Vccs, Cccs, Ccvs, Mutual, Mosfet>;
+                            Switch, Comparator, Vcvs, Vccs, Cccs, Ccvs, Mutual, Mosfet, Bjt>;
 
 struct TranSpec {
   double tstep = 0, tstop = 0, tstart = 0, tmax = 0;  // s; tstep, tmax = 0: not given
@@ -174,9 +224,12 @@ struct PwlSettings {
   double imin = 0;    // PWLIMIN [A]; 0: imax·1e-6
   double imax = 0;    // PWLIMAX [A]; 0: estimated from the circuit's source and impedance scales
   bool idealize = false;  // IDEALIZE: every diode the ideal one (VF/RON/BV/RZ only)
+  double temp = 27;       // TEMP (.temp) [°C]: the SPICE models' temperature
+  double tnom = 27;       // TNOM [°C]: where their parameters were measured (a model's TNOM wins)
 };
 
-// One diode model's conversion, as `nsspice models` and the run report print it.
+// One model's conversion, as `nsspice models` and the run report print it. Diodes: forward
+// and breakdown branches; bipolar transistors: the B-E and B-C junctions (labels say which).
 struct DiodeConversion {
   std::string model;
   std::string summary;  // "d1n4007: 11 segments over 1 µA–30 A, max error 9.8 mV (drop …)"
@@ -185,14 +238,15 @@ struct DiodeConversion {
   PwlFit forward_fit;
   std::optional<ExpBranch> reverse;  // with BV
   PwlFit reverse_fit;
-  double cj = 0;  // the linear junction capacitance stamped [F]
+  PwlCharge cj;  // the junction charge stamped
+  std::string forward_label = "forward", reverse_label = "breakdown";
 };
 
 // .dc: one swept source; Circuit::dc[0] is the inner (fastest) sweep, [1] the outer one.
 struct DcSweepSpec {
   std::string source;  // a V or I source of the circuit
   double start = 0, stop = 0, step = 0;
-  long points = 0;  // start, start + step, ..., up to stop (within 1e-9 of a step)
+  long points = 0;         // start, start + step, ..., up to stop (within 1e-9 of a step)
   bool parameter = false;  // `source` is a top-level .param (the circuit is rebuilt per value)
 };
 // .ac DEC|OCT|LIN N FSTART FSTOP
@@ -218,9 +272,9 @@ struct Circuit {
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
   std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
-  bool op = false;                // a .op card
-  std::vector<DcSweepSpec> dc;    // the last .dc card (empty: none)
-  std::optional<AcSpec> ac;       // the last .ac card
+  bool op = false;                           // a .op card
+  std::vector<DcSweepSpec> dc;               // the last .dc card (empty: none)
+  std::optional<AcSpec> ac;                  // the last .ac card
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

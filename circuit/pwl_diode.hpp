@@ -12,8 +12,9 @@
 
 namespace nsspice::circuit {
 
-inline constexpr double kBoltzmannOverCharge = 8.617087e-5;  // k/q [V/K], ngspice's CONSTKoverQ
-inline constexpr double kNominalKelvin = 300.15;             // 27 °C, SPICE's TNOM and TEMP
+// k/q [V/K]: ngspice's CONSTKoverQ = CONSTboltz / CHARGE (CODATA 2014).
+inline constexpr double kBoltzmannOverCharge = 1.38064852e-23 / 1.6021766208e-19;
+inline constexpr double kNominalKelvin = 300.15;  // 27 °C, SPICE's TNOM and TEMP
 
 // Thermal voltage k·T/q at SPICE's nominal 27 °C: 25.864 mV.
 inline constexpr double kThermalVoltage = kBoltzmannOverCharge * kNominalKelvin;

@@ -77,7 +77,8 @@ using CardContext = std::shared_ptr<const std::vector<Diagnostic>>;
 //   D       nodes[2], model, flags (OFF), params (IC= area ...)
 //   S       nodes[4] (n+ n- nc+ nc-), model, flags (ON | OFF)
 //   W       nodes[2], refs = {controlling voltage source}, model, flags (ON | OFF)
-//   M       nodes[4] (d g s b), model, params (W= L= ...), flags (OFF)
+//   M       nodes[4] (d g s b) or nodes[3] (d g s: VDMOS), model, params (W= L= ...), flags
+//   Q       nodes[3|4] (c b e [substrate]), model, value = area (if written), params, flags
 // How the names in a behavioural expression (B V=/I=, E/G VALUE=) resolve in the flat netlist,
 // filled by flatten(): the values of the .param names it reads and, inside a subcircuit
 // instance, the flat names of the nodes in its v(...) and of the elements in its i(...).
@@ -255,10 +256,9 @@ struct GlobalCard {
   SourceSpan span;
 };
 
-using Card =
-    std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard, NodesetCard,
-                 SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard, GlobalCard, StepCard,
-                 DcCard, AcCard>;
+using Card = std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard,
+                          NodesetCard, SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard,
+                          GlobalCard, StepCard, DcCard, AcCard>;
 
 // .subckt NAME pin... [params:] [k=v ...] ... .ends [NAME]
 struct SubcktDef {

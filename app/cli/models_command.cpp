@@ -36,7 +36,7 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
     return kBadInput;
   }
   PlotRequest plot;
-  plot.title = fmt::format("{}: SPICE (dashed) and {} diode characteristics{}", o.netlist,
+  plot.title = fmt::format("{}: SPICE (dashed) and {} junction characteristics{}", o.netlist,
                            c.pwl.idealize ? "ideal" : "PWL",
                            c.pwl.idealize ? "\\n(idealized: --ideal / .options idealize, the "
                                             "ideal diode is used instead)"
@@ -46,13 +46,14 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
   plot.log_x = true;
   for (const auto& conv : c.conversions) {
     if (!(conv.forward_fit.imax > 0)) continue;  // not a SPICE card
-    plot.panels.push_back(branch_panel(conv.model + " forward", conv.forward, conv.forward_fit));
+    plot.panels.push_back(
+        branch_panel(conv.model + " " + conv.forward_label, conv.forward, conv.forward_fit));
     if (conv.reverse)
       plot.panels.push_back(
-          branch_panel(conv.model + " breakdown", *conv.reverse, conv.reverse_fit));
+          branch_panel(conv.model + " " + conv.reverse_label, *conv.reverse, conv.reverse_fit));
   }
   if (plot.panels.empty()) {
-    print_error(fmt::format("--plot: '{}' has no SPICE diode model to draw", o.netlist));
+    print_error(fmt::format("--plot: '{}' has no SPICE diode or bipolar model to draw", o.netlist));
     return kBadInput;
   }
   if (const std::string why = write_plot(plot); !why.empty()) {
@@ -77,11 +78,13 @@ int models_command(const ModelsOptions& o) {
   circuit::Circuit& c = loaded->circuit;
   if (o.ideal) circuit::idealize_diodes(c);
   if (c.conversions.empty()) {
-    fmt::print("{}: no diode models\n", o.netlist);
+    fmt::print("{}: no device models\n", o.netlist);
     return 0;
   }
-  fmt::print("diode models of {} (tolerance {:g} mV·max(1, v/1 V), .options pwltol){}:\n{}",
-             o.netlist, c.pwl.tol * 1e3, c.pwl.idealize ? ", idealized" : "",
+  const std::string at =
+      c.pwl.temp != 27 ? fmt::format(", at {:g} °C (.temp)", c.pwl.temp) : std::string();
+  fmt::print("device models of {} (tolerance {:g} mV·max(1, v/1 V), .options pwltol{}){}:\n{}",
+             o.netlist, c.pwl.tol * 1e3, at, c.pwl.idealize ? ", idealized" : "",
              format_conversions(c));
   return o.plot.empty() ? 0 : write_models_plot(o, c);
 }

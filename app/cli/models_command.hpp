@@ -1,8 +1,9 @@
 #pragma once
-// `nsspice models NETLIST [--plot FILE] [--ideal]`: every diode model of the netlist and what it
-// became (docs/devices.md, "SPICE diode models"): segments, current range, voltage error and
-// drop, one line per model; with --plot the SPICE characteristic over the PWL one, voltage
-// against current on a log axis, one panel per branch.
+// `nsspice models NETLIST [--plot FILE] [--ideal]`: every device model of the netlist (diodes,
+// MOSFETs, VDMOS, bipolar transistors) and what it became (docs/devices.md): segments, current
+// range, voltage error and drop, capacitances, one line per model; with --plot the SPICE
+// characteristic over the PWL one, voltage against current on a log axis, one panel per branch
+// (a diode's forward and breakdown branches, a bipolar transistor's two junctions).
 #include <string>
 
 #include "circuit/circuit.hpp"

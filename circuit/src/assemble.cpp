@@ -159,6 +159,7 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
   const int nodes = circuit.node_count();
   out.node_count = nodes;
   Stamper st(out);
+  st.charge_scale = circuit.stepping.chgtol / circuit.stepping.abstol;
   for (int k = 1; k <= nodes; ++k) st.new_branch("v(" + circuit.nodes[k] + ")");
   const std::map<std::string, int> col = branch_columns(circuit, st);
   for (size_t idx = 0; idx < circuit.devices.size(); ++idx) {
@@ -167,17 +168,18 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
     out.device_names.push_back(device_name(dev));
     const StampMarks before = marks(st);
     stamp_linear(st, dev, col);
-    std::visit(Overloaded{[&](const Diode& d) { detail::stamp_diode(st, d, index, out); },
-                          [&](const Switch& s) {
-                            const int control = s.model.current_controlled ? col.at(s.control) : -1;
-                            detail::stamp_switch(st, s, index, control, out);
-                          },
-                          [&](const Comparator& c) {
-                            detail::stamp_comparator(st, c, index, col.at(c.name), out);
-                          },
-                          [&](const Mosfet& m) { detail::stamp_mosfet(st, m, index, out); },
-                          [](const auto&) {}},
-               dev);
+    std::visit(
+        Overloaded{[&](const Diode& d) { detail::stamp_diode(st, d, index, out); },
+                   [&](const Switch& s) {
+                     const int control = s.model.current_controlled ? col.at(s.control) : -1;
+                     detail::stamp_switch(st, s, index, control, out);
+                   },
+                   [&](const Comparator& c) {
+                     detail::stamp_comparator(st, c, index, col.at(c.name), out);
+                   },
+                   [&](const Mosfet& m) { detail::stamp_mosfet(st, m, index, out); },
+                   [&](const Bjt& q) { detail::stamp_bjt(st, q, index, out); }, [](const auto&) {}},
+        dev);
     record(out, st, before, index);
     out.source_device.resize(out.sources.size(), index);
   }

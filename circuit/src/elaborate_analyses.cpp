@@ -1,6 +1,7 @@
 // .op, .dc and .ac cards → Circuit::op, Circuit::dc, Circuit::ac, with their values checked:
 //
-//   .dc SRC START STOP STEP:  SRC a V or I source, or a top-level .param; STEP ≠ 0 with the sign of STOP − START (any
+//   .dc SRC START STOP STEP:  SRC a V or I source, or a top-level .param; STEP ≠ 0 with the sign of
+//   STOP − START (any
 //       STEP when START = STOP); points = ⌊(STOP − START)/STEP + 1e-9⌋ + 1.
 //   .ac DEC|OCT N F1 F2:  N ≥ 1 an integer, 0 < F1 ≤ F2;   .ac LIN N F1 F2:  0 ≤ F1 ≤ F2.
 #include <fmt/format.h>
@@ -42,8 +43,8 @@ std::optional<DcSweepSpec> sweep_points(DcSweepSpec spec, netlist::SourceSpan at
   }
   const double points = std::floor(span / spec.step + 1e-9) + 1;
   if (points > kMaxPoints) {
-    diags.error(at, fmt::format("'.dc' asks for {:.3g} points (at most {:.0g})", points,
-                                kMaxPoints));
+    diags.error(at,
+                fmt::format("'.dc' asks for {:.3g} points (at most {:.0g})", points, kMaxPoints));
     return std::nullopt;
   }
   spec.points = static_cast<long>(points);
@@ -55,7 +56,8 @@ std::optional<DcSweepSpec> dc_sweep(const netlist::DcSweep& s, const Circuit& c,
   const std::string& name = s.source.lower;
   if (name == "temp") {
     diags.error(s.source.span,
-                "'.dc temp' is not supported: nsspice devices do not depend on temperature");
+                "'.dc temp' is not supported: the temperature is one value per run (.temp, "
+                ".options temp)");
     return std::nullopt;
   }
   if (s.parameter) {
@@ -63,15 +65,15 @@ std::optional<DcSweepSpec> dc_sweep(const netlist::DcSweep& s, const Circuit& c,
     return sweep_points(spec, s.step.span, diags);
   }
   const Device* d = find_device(c, name);
-  if (d == nullptr || !(std::holds_alternative<VoltageSource>(*d) ||
-                        std::holds_alternative<CurrentSource>(*d))) {
+  if (d == nullptr ||
+      !(std::holds_alternative<VoltageSource>(*d) || std::holds_alternative<CurrentSource>(*d))) {
     diags.error(s.source.span,
                 fmt::format("'.dc' sweeps an independent V or I source; '{}' {}", s.source.text,
                             d == nullptr ? "is not an element of the circuit" : "is not one"));
     return std::nullopt;
   }
-  return sweep_points(DcSweepSpec{name, s.start.value, s.stop.value, s.step.value, 0},
-                      s.step.span, diags);
+  return sweep_points(DcSweepSpec{name, s.start.value, s.stop.value, s.step.value, 0}, s.step.span,
+                      diags);
 }
 
 std::optional<AcSpec> ac_spec(const netlist::AcCard& a, netlist::Diagnostics& diags) {

@@ -61,6 +61,7 @@ void Elaborator::element(const netlist::ElementCard& e) {
   if (letter == 'v') known = {"ac", "acphase", "rser", "cpar"};
   if (letter == 'i') known = {"ac", "acphase"};
   if (letter == 'm') known = {"w", "l"};
+  if (letter == 'q') known = {"area", "m"};
   if (letter == 'b') known = {"v", "i"};
   for (const auto& p : e.params) {
     if (std::find(known.begin(), known.end(), p.name.lower) == known.end())
@@ -90,8 +91,13 @@ void Elaborator::element(const netlist::ElementCard& e) {
     case 'd':
     case 's':
     case 'w':
-    case 'm':
       nonsmooth(e, letter);
+      break;
+    case 'm':
+      mosfet(e);
+      break;
+    case 'q':
+      bjt(e);
       break;
     default:
       error(e, e.name.span,
@@ -236,6 +242,12 @@ const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, c
   return m;
 }
 
+// M and Q cards look their models up from elaborate_transistors.cpp.
+template const MosModel* Elaborator::model_of<MosModel>(const netlist::ElementCard&, const char*,
+                                                        const char*);
+template const BjtModel* Elaborator::model_of<BjtModel>(const netlist::ElementCard&, const char*,
+                                                        const char*);
+
 void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
   const std::string& name = e.name.lower;
   const bool flag_on = std::any_of(e.flags.begin(), e.flags.end(),
@@ -277,29 +289,6 @@ void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
     if (const auto* m = model_of<ComparatorModel>(e, "comparator", "COMP"))
       add(e, Comparator{name, node(e.nodes[0]), node(e.nodes[1]), node(e.nodes[2]),
                         node(e.nodes[3]), *m});
-  } else if (letter == 'm') {
-    if (!nodes_ok(e, 4, "MOSFET")) return;
-    const auto* m = model_of<MosModel>(e, "MOSFET", "NMOS or PMOS");
-    if (m == nullptr) return;
-    Mosfet q{name, node(e.nodes[0]), node(e.nodes[1]), node(e.nodes[2]), node(e.nodes[3]), *m};
-    if (auto w = param(e, "w")) q.w = *w;
-    if (auto l = param(e, "l")) q.l = *l;
-    if (!(q.w > 0) || !(q.l > 0)) {
-      error(e, e.name.span, fmt::format("MOSFET '{}' needs W > 0 and L > 0", name));
-      return;
-    }
-    // Level-1 RD, RS: resistors to the internal drain "<name>.d" and source "<name>.s".
-    if (m->rd > 0) {
-      const int d = named_node(e, name + ".d");
-      add(e, Resistor{name + ".rd", q.d, d, m->rd});
-      q.d = d;
-    }
-    if (m->rs > 0) {
-      const int s = named_node(e, name + ".s");
-      add(e, Resistor{name + ".rs", q.s, s, m->rs});
-      q.s = s;
-    }
-    add(e, q);
   }
 }
 

@@ -1,7 +1,8 @@
 // .model cards → device models. Supported types and parameters (defaults: the ideal device):
 //   D     VF RON GOFF|ROFF BV RZ      the ideal diode (and Zener)
 //         Ron Roff Vfwd Vrev Rrev Ilimit revIlimit epsilon   LTspice's idealized diode
-//         IS N RS BV IBV NBV CJO VJ M FC TT   SPICE level 1, made PWL by pwl_models.cpp
+//         IS N RS BV IBV NBV CJO VJ M FC TT EG XTI TNOM TCV TRS1 TRS2   SPICE level 1, made PWL
+//         by pwl_models.cpp
 //         (other level-1 parameters: accepted, named once in a warning)
 //   SW    VT VH RON ROFF               S element, voltage controlled; ROFF=INF or absent: open
 //   CSW   IT IH RON ROFF               W element, current controlled
@@ -9,6 +10,7 @@
 //         hysteresis |VH|, with a warning that gives the numbers
 //   COMP  VLOW|VOL VHIGH|VOH EPS       E element in comparator form
 //   NMOS PMOS  KP VTO SEGMENTS|NSEG VMAX   (LEVEL, LAMBDA, ... accepted, one warning)
+//   VDMOS, NPN, PNP: elaborate_transistor_models.cpp
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,18 +18,10 @@
 #include <limits>
 #include <set>
 
+#include "circuit/src/elaborate_model_specs.hpp"
 #include "circuit/src/elaborator.hpp"
 
 namespace nsspice::circuit::detail {
-namespace {
-
-enum class Range { kAny, kNonNegative, kPositive };
-
-struct Spec {
-  const char* name;
-  double* target;
-  Range range;
-};
 
 bool in_range(double v, Range r) {
   return std::isfinite(v) && (r == Range::kAny || (r == Range::kNonNegative ? v >= 0 : v > 0));
@@ -36,6 +30,8 @@ bool in_range(double v, Range r) {
 const char* range_text(Range r) {
   return r == Range::kPositive ? " > 0" : r == Range::kNonNegative ? " ≥ 0" : "";
 }
+
+namespace {
 
 // ROFF: a resistance, "inf"/"infinity" or absent for an open switch/diode. Returns GOFF.
 std::optional<double> off_conductance(const netlist::Param& p) {
@@ -78,7 +74,14 @@ std::vector<Spec> diode_specs(DiodeModel& d, DiodeExtras& x) {
           {"m", &d.m, Range::kNonNegative},
           {"mj", &d.m, Range::kNonNegative},
           {"fc", &d.fc, Range::kNonNegative},
-          {"tt", &d.tt, Range::kNonNegative}};
+          {"tt", &d.tt, Range::kNonNegative},
+          {"eg", &d.eg, Range::kPositive},
+          {"xti", &d.xti, Range::kAny},
+          {"tnom", &d.tnom, Range::kAny},
+          {"tcv", &d.tcv, Range::kAny},
+          {"trs", &d.trs1, Range::kAny},
+          {"trs1", &d.trs1, Range::kAny},
+          {"trs2", &d.trs2, Range::kAny}};
 }
 
 enum class DiodeFamily { kIdeal, kLtspice, kSpice, kShared };
@@ -87,8 +90,9 @@ DiodeFamily diode_family_of(const std::string& k) {
   static const std::set<std::string> ideal = {"vf", "rz"};
   static const std::set<std::string> lt = {"vfwd",      "vrev",    "rrev",      "ilimit",
                                            "revilimit", "epsilon", "revepsilon"};
-  static const std::set<std::string> spice = {"is", "js", "n",  "rs", "ibv", "nbv", "cjo", "cj0",
-                                              "cj", "vj", "pb", "m",  "mj",  "fc",  "tt"};
+  static const std::set<std::string> spice = {
+      "is", "js", "n",  "rs", "ibv", "nbv", "cjo",  "cj0", "cj",  "vj",   "pb",
+      "m",  "mj", "fc", "tt", "eg",  "xti", "tnom", "tcv", "trs", "trs1", "trs2"};
   if (ideal.contains(k)) return DiodeFamily::kIdeal;
   if (lt.contains(k)) return DiodeFamily::kLtspice;
   if (spice.contains(k)) return DiodeFamily::kSpice;
@@ -145,11 +149,6 @@ bool diode_family(const netlist::ModelCard& card, DiodeModel& d,
                                 "of Vfwd and Vrev",
                                 card.name.lower, x.epsilon, x.rev_epsilon));
   }
-  if (d.spice && d.tt > 0)
-    diags.warning(card.name.span,
-                  fmt::format("model '{}': TT = {:g} s (reverse recovery, the stored charge) is "
-                              "not modelled: the PWL diode turns off without a recovery current",
-                              card.name.lower, d.tt));
   return true;
 }
 
@@ -203,7 +202,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
   }
   Model model;
   std::vector<Spec> specs;
-  double segments = 6, level = 1;
+  double segments = 6, level = 1, sink = 0;
   const char* uses = "";
   DiodeExtras extras;
   if (type == "d") {
@@ -242,17 +241,25 @@ void Elaborator::model(const netlist::ModelCard& m) {
              {"rd", &q.rd, Range::kNonNegative},
              {"rs", &q.rs, Range::kNonNegative}};
     uses = "the PWL MOS model uses KP, VTO, RD, RS, SEGMENTS, VMAX";
+  } else if (type == "vdmos") {
+    model = MosModel{m.name.lower};
+    auto& q = std::get<MosModel>(model);
+    vdmos_defaults(q);
+    specs = vdmos_specs(q, sink);
+    uses =
+        "they have no PWL meaning; the PWL VDMOS uses VTO KP RD RS RG RDS CGS CGDMAX CGDMIN "
+        "A, MU TCVTH TNOM and its body diode's IS N RB BV IBV NBV CJO VJ M FC TT EG XTI";
+  } else if (type == "npn" || type == "pnp") {
+    model = BjtModel{m.name.lower, type == "pnp"};
+    specs = bjt_specs(std::get<BjtModel>(model), sink);
+    uses =
+        "they have no PWL meaning; the PWL Ebers–Moll model uses IS BF BR NF NR RB RC RE ISE "
+        "NE ISC NC CJE VJE MJE CJC VJC MJC FC TF TR EG XTI TNOM";
   } else {
-    const char* hint = type == "vdmos" ? ": write the VDMOS as an NMOS/PMOS LEVEL=1 card (VTO KP "
-                                         "RD RS, W=L=1) with a D for its body diode"
-                       : type == "npn" || type == "pnp"
-                           ? ": bipolar transistors have no PWL model yet (see the Q element's "
-                             "message)"
-                           : "";
     diags_.error(m.type.span,
-                 fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, "
-                             "NMOS, PMOS){}",
-                             m.type.text, hint));
+                 fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, NMOS, "
+                             "PMOS, VDMOS, NPN, PNP)",
+                             m.type.text));
     return;
   }
   std::string ignored;
@@ -260,6 +267,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
   for (const auto& p : m.params) {
     const std::string& k = p.name.lower;
     given.push_back(&p);
+    if ((k == "pchan" || k == "nchan") && type == "vdmos") continue;  // flags: finish_vdmos
     if (k == "roff" && (type == "d" || type == "sw" || type == "csw")) {
       const auto g = off_conductance(p);
       if (!g) {
@@ -287,7 +295,9 @@ void Elaborator::model(const netlist::ModelCard& m) {
     }
     *spec->target = *p.number;
   }
-  if (auto* q = std::get_if<MosModel>(&model)) {
+  if (auto* q = std::get_if<MosModel>(&model); q && q->vdmos) {
+    if (!finish_vdmos(m, *q, given, diags_)) return;
+  } else if (q) {
     q->segments = static_cast<int>(segments);
     if (q->segments < 2 || q->segments != segments)
       diags_.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
@@ -307,9 +317,13 @@ void Elaborator::model(const netlist::ModelCard& m) {
                     s->threshold + s->hysteresis, u, s->hysteresis, u, s->threshold + s->hysteresis,
                     u, s->threshold - s->hysteresis, u));
   }
+  if (auto* b = std::get_if<BjtModel>(&model); b && !finish_bjt(m, *b, given, diags_)) return;
   if (auto* d = std::get_if<DiodeModel>(&model)) {
     if (!diode_family(m, *d, given, extras, diags_)) return;
-    if (d->spice) uses = "they have no PWL meaning; the PWL model uses IS N RS BV IBV NBV, CJO";
+    if (d->spice)
+      uses =
+          "they have no PWL meaning; the PWL model uses IS N RS BV IBV NBV CJO VJ M FC TT, and "
+          "EG XTI TNOM TCV TRS1 TRS2 at .temp";
   }
   if (!ignored.empty())
     diags_.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",

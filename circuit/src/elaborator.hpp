@@ -15,11 +15,12 @@
 
 namespace nsspice::circuit::detail {
 
-using Model = std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel>;
+using Model = std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel, BjtModel>;
 
 // The circuit's source and impedance scales, for the PWL ranges (pwl_models.cpp).
 struct Scales {
-  double volts = 0, amps = 0;  // Σ max|V(t)| of the voltage sources, Σ max|I(t)| of the current ones
+  double volts = 0,
+         amps = 0;  // Σ max|V(t)| of the voltage sources, Σ max|I(t)| of the current ones
   double r_min = std::numeric_limits<double>::infinity();  // the smallest resistor
   bool reactive = false;  // a capacitor or inductor: its voltage can sit across a diode
 };
@@ -52,6 +53,7 @@ class Elaborator {
   std::map<std::string, int> node_index_;
   std::set<std::string> netlist_nodes_;                       // every node named by an element card
   std::map<std::string, const netlist::ElementCard*> cards_;  // by element name
+  std::set<std::string> model_resistors_;  // RD RS RG RDS RB RC RE of transistors (not scales)
 
   // Diagnostics about a card carry its subcircuit/include chain as notes.
   void error(const netlist::ElementCard& e, netlist::SourceSpan span, std::string message);
@@ -74,13 +76,23 @@ class Elaborator {
   void voltage_chain(const netlist::ElementCard& e, const AffineExpr& x, int from, int to,
                      const std::string& name);
   void nonsmooth(const netlist::ElementCard& e, char letter);
+  // M and Q cards (elaborate_transistors.cpp): the PWL transistor with its series resistors,
+  // capacitances and diodes as devices of their own.
+  void mosfet(const netlist::ElementCard& e);
+  void bjt(const netlist::ElementCard& e);
+  int series_resistor(const netlist::ElementCard& e, int outer, double r, const char* key);
   std::optional<Waveform> waveform(const netlist::ElementCard& e);
   std::optional<Waveform> source_function(const netlist::ElementCard& e,
                                           const netlist::SourceFunction& f);
   void add(const netlist::ElementCard& e, Device device);
   void model(const netlist::ModelCard& m);
-  DiodeConversion convert_diode(DiodeModel& d, double imax) const;
+  DiodeConversion convert_diode(DiodeModel& d, double imax, const Scales& scales) const;
   void convert_mos(MosModel& q, const Scales& scales);
+  // pwl_transistors.cpp: a VDMOS's CGD and its report; the junctions of a bipolar transistor
+  // (at area 1), then per device at its area.
+  std::string vdmos_summary(MosModel& q, const Scales& scales) const;
+  void convert_bjt(BjtModel& q, const Scales& scales);
+  void bjt_area(Bjt& q) const;
 };
 
 // .op, .dc and .ac cards into Circuit::op, dc, ac (after the elements: a .dc names a source).

@@ -57,6 +57,10 @@ inline void device_edges(const Device& dev, size_t index, std::vector<Edge>& out
                           add(m.d, m.s, Kind::kDcPath);
                           add(m.g, m.b, Kind::kNone);
                         },
+                        [&](const Bjt& q) {  // two PWL junctions: DC paths B-E and B-C
+                          add(q.b, q.e, Kind::kDcPath);
+                          add(q.b, q.c, Kind::kDcPath);
+                        },
                         [](const Mutual&) {}},
              dev);
 }

@@ -1,9 +1,15 @@
 // SPICE diode models → PWL pairs, after the element cards (docs/devices.md, "SPICE diode
-// models"). Per model, with the Shockley law and breakdown of circuit/pwl_diode.hpp:
+// models"). Per model, with the Shockley law and breakdown of circuit/pwl_diode.hpp, at the
+// model temperature T (circuit/spice_temperature.hpp: IS(T), Vt(T) = kT/q, BV − TCV·ΔT, RS(T)):
 //
 //   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k
 //   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
-//   CJO:      a linear capacitor CJO (the depletion capacitance at zero bias) from a to k
+//   CJO VJ M: the two-slope PWL charge of the depletion charge (circuit/junction_charge.hpp):
+//             the charge-equivalent capacitance over the reverse swing [−V_R, 0] (V_R the
+//             circuit's voltage scale, below BV) as a capacitor "<d>.cj" from a to k, plus over
+//             [0, V_1] (V_1 the first forward threshold, where the PWL starts to conduct) one
+//             pair of the diode (stamps_nonsmooth.cpp)
+//   TT:       the stored charge q = TT·i of the pairs (stamps_nonsmooth.cpp)
 //
 // both fitted over [imin, imax] within tol(v) = PWLTOL·max(1, v/1 V) (fit_pwl_branch). The
 // current scale, unless .options pwlimax gives it:
@@ -19,8 +25,9 @@
 // chord continues) and is warned about (pwl_range_check.cpp): set .options pwlimax then.
 //
 // Also here: level-1 MOS cards without SEGMENTS get the knots of circuit/pwl_mos.hpp over the
-// overdrive the sources can set (convert_mos); .options pwltol/pwlimin/pwlimax/idealize are read
-// (pwl_option); idealize_diodes() undoes the diode conversion for --ideal.
+// overdrive the sources can set (convert_mos); .options pwltol/pwlimin/pwlimax/idealize/temp/
+// tnom are read (pwl_option); idealize_diodes() undoes the diode conversion for --ideal. VDMOS
+// and bipolar transistors: pwl_transistors.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,61 +38,11 @@
 
 #include "circuit/elaborate.hpp"
 #include "circuit/pwl_mos.hpp"
-#include "circuit/src/elaborator.hpp"
+#include "circuit/spice_temperature.hpp"
+#include "circuit/src/pwl_conversion.hpp"
 
 namespace nsspice::circuit {
 namespace {
-
-double peak(const Waveform& wave, double t_stop) {
-  double p = 0;
-  const int n = 4000;
-  for (int s = 0; s <= n; ++s) p = std::max(p, std::abs(waveform_value(wave, t_stop * s / n)));
-  if (const auto* pulse = std::get_if<Pulse>(&wave))
-    p = std::max({p, std::abs(pulse->v1), std::abs(pulse->v2)});
-  if (const auto* pwl = std::get_if<Pwl>(&wave))
-    for (double v : pwl->v) p = std::max(p, std::abs(v));
-  if (const auto* sin = std::get_if<Sin>(&wave))
-    p = std::max(p, std::abs(sin->vo) + std::abs(sin->va));
-  return p;
-}
-
-using detail::Scales;
-
-Scales circuit_scales(const Circuit& c) {
-  Scales s;
-  const double t_stop = c.tran ? c.tran->tstop : 1.0;
-  for (const Device& d : c.devices) {
-    if (const auto* v = std::get_if<VoltageSource>(&d)) s.volts += peak(v->wave, t_stop);
-    if (const auto* i = std::get_if<CurrentSource>(&d)) s.amps += peak(i->wave, t_stop);
-    if (const auto* r = std::get_if<Resistor>(&d)) s.r_min = std::min(s.r_min, r->r);
-    s.reactive |= std::holds_alternative<Capacitor>(d) || std::holds_alternative<Inductor>(d);
-  }
-  return s;
-}
-
-double estimated_imax(const Scales& s, double rs) {
-  const double r = std::isfinite(s.r_min) && !s.reactive ? s.r_min + rs : rs;
-  const double i = (r > 0 ? s.volts / r : 0.0) + s.amps;
-  return i > 0 ? std::clamp(2 * i, 1e-9, 1e5) : 1.0;
-}
-
-// Currents and voltages with SI prefixes: 1 µA, 30 A, 9.8 mV.
-std::string si(double x, const char* unit) {
-  static const char* prefixes[] = {"p", "n", "µ", "m", "", "k", "M"};
-  int e = 4;
-  double m = x;
-  while (std::abs(m) < 1 && m != 0 && e > 0) m *= 1000, --e;
-  while (std::abs(m) >= 1000 && e < 6) m /= 1000, ++e;
-  return fmt::format("{:.3g} {}{}", m, prefixes[e], unit);
-}
-
-std::string branch_summary(const PwlFit& f, const ExpBranch& b) {
-  return fmt::format("{} segment{} over {}–{}, max error {}{} (drop {:.3g}–{:.3g} V)",
-                     f.curve.segments.size(), f.curve.segments.size() == 1 ? "" : "s",
-                     si(f.imin, "A"), si(f.imax, "A"), si(f.max_error, "V"),
-                     f.capped ? " (segment cap reached: above the tolerance)" : "",
-                     b.voltage(f.imin), b.voltage(f.imax));
-}
 
 std::string idealized_summary(const std::string& model, double bv) {
   return fmt::format(
@@ -104,6 +61,14 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
     c_.pwl.idealize = p.raw.lower.empty() || (p.number && *p.number != 0);
     return true;
   }
+  if (k == "temp" || k == "tnom") {
+    if (!p.number || !(*p.number > -kCelsiusToKelvin) || !std::isfinite(*p.number))
+      diags_.error(p.raw.span, fmt::format("{} must be a temperature above −273.15 °C, got '{}'",
+                                           p.name.text, p.raw.text));
+    else
+      (k == "temp" ? c_.pwl.temp : c_.pwl.tnom) = *p.number;
+    return true;
+  }
   double* target = k == "pwltol"    ? &c_.pwl.tol
                    : k == "pwlimin" ? &c_.pwl.imin
                    : k == "pwlimax" ? &c_.pwl.imax
@@ -117,7 +82,7 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
   return true;
 }
 
-DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
+DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scales& scales) const {
   DiodeConversion conv;
   conv.model = d.name;
   if (!d.spice) {
@@ -129,8 +94,12 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
     return conv;
   }
   const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
-  conv.forward = ExpBranch{0, d.is, 1, d.n * kThermalVoltage, d.rs};
-  if (d.bv > 0) conv.reverse = ExpBranch{d.bv, d.ibv, 0, d.nbv * kThermalVoltage, d.rs};
+  const ModelTemperature t = model_temperature(c_.pwl, d.tnom);
+  const double is = saturation_current_at(d.is, d.n, d.eg, d.xti, t.kelvin, t.tnom_kelvin);
+  const double rs = d.rs * (1 + d.trs1 * t.delta() + d.trs2 * t.delta() * t.delta());
+  const double bv = d.bv - d.tcv * t.delta();
+  conv.forward = ExpBranch{0, is, 1, d.n * t.vt(), rs};
+  if (d.bv > 0) conv.reverse = ExpBranch{bv, d.ibv, 0, d.nbv * t.vt(), rs};
   if (c_.pwl.idealize) {  // the branches and range kept for the plot, no PWL fit
     conv.kind = "idealized (IDEALIZE)";
     conv.summary = idealized_summary(d.name, d.bv);
@@ -149,69 +118,113 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax) const {
     conv.summary += "; breakdown " + branch_summary(conv.reverse_fit, *conv.reverse);
   }
   if (d.cjo > 0) {
-    conv.cj = d.cjo;
-    conv.summary += fmt::format("; CJO {} as a linear capacitance (zero bias)", si(d.cjo, "F"));
+    // The reverse swing the circuit's sources can set, below the breakdown.
+    const double swing = std::min(scales.volts > 0 ? scales.volts : 1.0, bv > 0 ? bv : 1e300);
+    const double on = d.forward.empty() ? 0.0 : d.forward.front().threshold;
+    const JunctionCharge q = junction_charge("CJO", d.cjo, d.vj, d.m, d.fc, t, -swing, on);
+    conv.cj = d.cj = q.q;
+    conv.summary += "; " + q.summary;
   }
-  if (d.tt > 0) conv.summary += "; TT not modelled";
+  d.stored_charge = d.tt;
+  if (d.tt > 0) conv.summary += fmt::format("; TT {} as stored charge TT·i", si(d.tt, "s"));
+  if (const std::string at = temperature_summary(t, d.is, is); !at.empty())
+    conv.summary += "; " + at;
   return conv;
 }
 
 // A level-1 MOS card without SEGMENTS: the knots of f ≈ x² for a gate-voltage error within
-// PWLTOL·max(1, x/1 V) over the overdrive range [0, xmax], xmax = max(1 V, Σ_sources max|V| +
-// √(2·Σ_sources max|I| / KP)) (the overdrive a source voltage or, at W/L ≥ 1, a source current
-// can set).
+// PWLTOL·max(1, v_gs/1 V) (v_gs = VT + x) over the overdrive range [0, xmax], xmax = max(1 V,
+// Σ_sources max|V| +
+// √(2·Σ_sources max|I| / K)) (the overdrive a source voltage or, at W/L ≥ 1, a source current
+// can set). A VDMOS's KP and VTO are taken at .temp first (KP·(T/TNOM)^MU, VTO ∓ TCVTH·ΔT).
 void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
+  std::string at;
+  if (q.vdmos) {
+    const ModelTemperature t = model_temperature(c_.pwl, q.tnom);
+    if (t.delta() != 0) {
+      const double kp = q.kp * std::pow(t.kelvin / t.tnom_kelvin, q.mu);
+      const double vto = q.vto - (q.pmos ? -1 : 1) * q.tcvth * t.delta();
+      at = fmt::format("; at {:g} °C: KP {:g} → {:.4g}, VTO {:g} → {:.4g} V",
+                       t.kelvin - kCelsiusToKelvin, q.kp, kp, q.vto, vto);
+      q.kp = kp, q.vto = vto;
+    }
+    if (std::isnan(q.body.tnom)) q.body.tnom = q.tnom;
+  }
   const double xmax = std::max(1.0, scales.volts + std::sqrt(2 * scales.amps / q.kp));
-  q.knots = square_law_knots(c_.pwl.tol, xmax);
+  const double vt = q.pmos ? -q.vto : q.vto;
+  q.knots = square_law_knots(c_.pwl.tol, xmax, vt);
   q.segments = static_cast<int>(q.knots.size());
   double worst = 0;
   for (size_t k = 1; k < q.knots.size(); ++k)
     worst = std::max(worst, square_chord_voltage_error(q.knots[k - 1], q.knots[k]) /
-                                std::max(1.0, q.knots[k - 1]));
+                                std::max(1.0, vt + q.knots[k - 1]));
   DiodeConversion conv;
   conv.model = q.name;
   conv.kind = "SPICE MOS";
   conv.summary = fmt::format(
-      "{}: level-1 {} square law, {} segments of f(x) = x² over 0–{:.3g} V overdrive, gate-voltage "
-      "error ≤ {}·max(1, x/1 V){}{}",
-      q.name, q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1, q.knots.back(), si(worst, "V"),
+      "{}: {} {} square law, {} segments of f(x) = x² over 0–{:.3g} V overdrive, gate-voltage "
+      "error ≤ {}·max(1, v_gs/1 V){}{}{}",
+      q.name, q.vdmos ? "VDMOS" : "level-1", q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1,
+      q.knots.back(), si(worst, "V"),
       q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",
-      q.lambda > 0 ? "; LAMBDA not modelled" : "");
+      q.lambda > 0 ? "; LAMBDA not modelled" : "", at);
+  if (q.vdmos) conv.summary += vdmos_summary(q, scales);
   c_.conversions.push_back(std::move(conv));
 }
 
 void Elaborator::pwl_models() {
-  const Scales scales = circuit_scales(c_);
+  const Scales scales = circuit_scales(c_, model_resistors_);
   std::map<std::string, const DiodeModel*> converted;
   std::map<std::string, const MosModel*> converted_mos;
-  for (auto& [name, model] : models_) {
-    auto* d = std::get_if<DiodeModel>(&model);
-    if (d == nullptr) continue;
-    const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_imax(scales, d->rs);
-    c_.conversions.push_back(convert_diode(*d, imax));
-    converted[name] = d;
-  }
+  std::map<std::string, const BjtModel*> converted_bjt;
+  const auto diode_model = [&](DiodeModel& d) {
+    const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_imax(scales, d.rs);
+    c_.conversions.push_back(convert_diode(d, imax, scales));
+    converted[d.name] = &d;
+  };
   for (auto& [name, model] : models_)
+    if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d);
+  for (auto& [name, model] : models_) {
     if (auto* q = std::get_if<MosModel>(&model); q && q->segments == 0) {
       convert_mos(*q, scales);
       converted_mos[name] = q;
+      if (q->vdmos) diode_model(q->body);
     }
+    if (auto* b = std::get_if<BjtModel>(&model)) {
+      convert_bjt(*b, scales);
+      converted_bjt[name] = b;
+    }
+  }
   const size_t count = c_.devices.size();
   for (size_t k = 0; k < count; ++k) {
+    const netlist::SourceSpan span = c_.spans[k];
+    std::vector<Capacitor> caps;  // junction capacitances, added after the loop's device
     if (auto* mos = std::get_if<Mosfet>(&c_.devices[k])) {
       if (auto it = converted_mos.find(mos->model.name); it != converted_mos.end())
         mos->model = *it->second;
-      continue;
+      if (mos->model.vdmos && mos->model.cgd.c_lo > 0)
+        caps.push_back({mos->name + ".cgd", mos->g, mos->d, mos->model.cgd.c_lo, std::nullopt});
+    } else if (auto* q = std::get_if<Bjt>(&c_.devices[k])) {
+      if (auto it = converted_bjt.find(q->model.name); it != converted_bjt.end())
+        q->model = *it->second;
+      bjt_area(*q);
+      const bool npn = !q->model.pnp;
+      if (q->model.cbe.c_lo > 0)
+        caps.push_back({q->name + ".cje", npn ? q->b : q->e, npn ? q->e : q->b, q->model.cbe.c_lo,
+                        std::nullopt});
+      if (q->model.cbc.c_lo > 0)
+        caps.push_back({q->name + ".cjc", npn ? q->b : q->c, npn ? q->c : q->b, q->model.cbc.c_lo,
+                        std::nullopt});
+    } else if (auto* diode = std::get_if<Diode>(&c_.devices[k]); diode && diode->model.spice) {
+      auto it = converted.find(diode->model.name);
+      if (it == converted.end()) continue;  // a behavioural source's internal diode
+      diode->model = *it->second;
+      if (diode->model.cj.c_lo > 0 && !c_.pwl.idealize)
+        caps.push_back(
+            {diode->name + ".cj", diode->a, diode->k, diode->model.cj.c_lo, std::nullopt});
     }
-    auto* diode = std::get_if<Diode>(&c_.devices[k]);
-    if (diode == nullptr || !diode->model.spice) continue;
-    auto it = converted.find(diode->model.name);
-    if (it == converted.end()) continue;  // a behavioural source's internal diode
-    diode->model = *it->second;
-    if (diode->model.cjo > 0 && !c_.pwl.idealize) {
-      Capacitor cj{diode->name + ".cj", diode->a, diode->k, diode->model.cjo, std::nullopt};
-      const netlist::SourceSpan span = c_.spans[k];
-      c_.devices.push_back(std::move(cj));  // invalidates `diode`
+    for (Capacitor& cap : caps) {  // invalidates the references above
+      c_.devices.push_back(std::move(cap));
       c_.spans.push_back(span);
     }
   }
@@ -229,7 +242,9 @@ void idealize_diodes(Circuit& circuit) {
     if (auto* diode = std::get_if<Diode>(&d); diode && diode->model.spice) {
       diode->model.forward.clear();
       diode->model.reverse.clear();
-      if (diode->model.cjo > 0) junction_caps.insert(diode->name + ".cj");
+      diode->model.stored_charge = 0;
+      if (diode->model.cj.c_lo > 0) junction_caps.insert(diode->name + ".cj");
+      diode->model.cj = {};
     }
   for (size_t k = 0; k < circuit.devices.size(); ++k) {
     const auto* cap = std::get_if<Capacitor>(&circuit.devices[k]);
@@ -245,7 +260,7 @@ void idealize_diodes(Circuit& circuit) {
     conv.summary = idealized_summary(conv.model, conv.reverse ? conv.reverse->v0 : 0.0);
     conv.forward_fit.curve = {};  // the branches and range stay, for the plot
     conv.reverse_fit.curve = {};
-    conv.cj = 0;
+    conv.cj = {};
   }
 }
 

@@ -7,8 +7,9 @@
 //
 //   e(a, b) = (b − a)² / (4(a + b))          (horizontal, i.e. gate-voltage, error of the chord)
 //
-// Requiring e ≤ τ_a = tol·max(1, a/1 V) on the chord starting at a gives the next knot in closed
-// form: with Δ = b − a, Δ² = 4τ_a(2a + Δ), so
+// Requiring e ≤ τ_a = tol·max(1, (VT + a)/1 V) on the chord starting at a (the tolerance at the
+// chord's smallest gate-source voltage VT + a, so at every point of it) gives the next knot in
+// closed form: with Δ = b − a, Δ² = 4τ_a(2a + Δ), so
 //
 //   b = a + 2τ_a + √(4τ_a² + 8τ_a·a),       x_0 = 0  (first chord: b = 4τ, e = b/4 = τ).
 //
@@ -24,10 +25,10 @@ namespace nsspice::circuit {
 
 double square_chord_voltage_error(double a, double b) { return (b - a) * (b - a) / (4 * (a + b)); }
 
-std::vector<double> square_law_knots(double tol, double xmax) {
+std::vector<double> square_law_knots(double tol, double xmax, double vt) {
   std::vector<double> x = {0.0};
   while (x.back() < xmax) {
-    const double a = x.back(), t = tol * std::max(1.0, a);
+    const double a = x.back(), t = tol * std::max(1.0, vt + a);
     x.push_back(a + 2 * t + std::sqrt(4 * t * t + 8 * t * a));
   }
   return x;

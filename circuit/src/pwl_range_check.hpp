@@ -1,7 +1,7 @@
 #pragma once
-// After a run: did any converted SPICE diode carry a current above the range [imin, imax] its
-// PWL fit holds in (docs/devices.md, "Current range")? Each one gets a warning with the peak and
-// the .options pwlimax that would cover it.
+// After a run: did any converted SPICE diode (or bipolar junction) carry a current above the
+// range [imin, imax] its PWL fit holds in (docs/devices.md, "Current range")? Each one gets a
+// warning with the peak and the .options pwlimax that would cover it.
 #include <Eigen/Core>
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ class PwlRangeCheck {
 
  private:
   struct Watch {
-    std::string device, model;
+    std::string device, model, forward_label, reverse_label;
     std::vector<int> forward, reverse;  // pair indices of the two branches
     double imax_forward = 0, imax_reverse = 0;
     double peak_forward = 0, peak_reverse = 0;

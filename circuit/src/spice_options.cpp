@@ -18,7 +18,6 @@ constexpr Group kGroups[] = {
     {{"klu", "sparse", "trytocompact"},
      "nsspice chooses its sparse LU itself (KLU when installed, else Eigen)"},
     {{"maxord"}, "the θ-scheme is a one-step method"},
-    {{"temp", "tnom"}, "nsspice devices do not depend on temperature"},
     {{"savecurrents", "post", "ingold", "numdgt", "nopage", "plotwinsize", "list", "node", "opts",
       "acct", "noacct", "norefvalue", "nomod", "warn", "maxwarns", "interp"},
      "it formats ngspice's or LTspice's own output; nsspice writes every signal asked for"},

@@ -1,5 +1,8 @@
 #include "circuit/src/stamper.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace nsspice::circuit::detail {
 
 void Stamper::conductance(Triplets& t, int a, int b, double gv) {
@@ -52,6 +55,27 @@ int Stamper::new_source(const Waveform& w) {
 int Stamper::new_branch(const std::string& signal_name) {
   out_.unknown_names.push_back(signal_name);
   return next_column++;
+}
+
+void Stamper::stored_charge(const std::string& name, int a, int k,
+                            const std::vector<std::pair<int, double>>& terms, Assembled& out) {
+  if (std::none_of(terms.begin(), terms.end(), [](const auto& t) { return t.second != 0; })) return;
+  const double s = charge_scale;
+  const int u = new_branch("qs(" + name + ")");
+  g.emplace_back(u, u, 1.0);
+  for (const auto& [j, coef] : terms) b.emplace_back(u, j, coef / s);
+  if (a > 0) e.emplace_back(row(a), u, s);
+  if (k > 0) e.emplace_back(row(k), u, -s);
+  out.derived.push_back({"q(" + name + ")", {}, {{u, s}}});
+}
+
+int Stamper::charge_kink(const PwlCharge& q, const std::string& device, int index, int a, int k,
+                         const std::string& role) {
+  if (!(q.excess() > 0)) return -1;
+  const int j = new_pair(device, index, q.kink, false, role);
+  pair_voltage(a, k, j);
+  d.emplace_back(j, j, 1.0);
+  return j;
 }
 
 PwlSquare pwl_square(int segments, double vmax) {

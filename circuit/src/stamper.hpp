@@ -32,18 +32,38 @@ class Stamper {
                const std::string& role = "");
   int new_source(const Waveform& w);
   int new_branch(const std::string& signal_name);
+  // A stored charge q = Σ c_j λ_j (a diode's TT·i, a BJT's TF·i_F, the excess of a PwlCharge),
+  // whose current dq/dt flows a → k, as the new unknown u = q/s "qs(<name>)", s = charge_scale:
+  // the error control's floor ABSTOL on the unknown is then CHGTOL on the charge (SPICE's), and
+  // the column's entries s/(θh) stay far from the 1e-12-against-1e10 spread of q in coulombs,
+  // which KLU's condition estimate calls singular:
+  //   row u:   u − Σ (c_j/s) λ_j = 0    (G[u,u] = 1, B[u,j] = c_j/s)
+  //   KCL:     +s u' at a, −s u' at k   (E[a,u] = s, E[k,u] = −s)
+  // u is algebraic and enters KCL through E as a capacitor's charge does; its current is not an
+  // unknown (an unknown i_q = q' would ring under the trapezoidal rule wherever q follows a stiff
+  // branch, and the error control would chase it). The charge itself is the signal "q(<name>)"
+  // = s u (Assembled::derived).
+  void stored_charge(const std::string& name, int a, int k,
+                     const std::vector<std::pair<int, double>>& terms, Assembled& out);
+  // The kink of a PwlCharge (circuit.hpp) from a to k: a pair λ = max(0, v_a − v_k − V_k),
+  // w = λ − (v_a − v_k) + V_k (D = 1), with no current of its own; its charge is added to the
+  // device's stored charge. Returns its index (none, −1, when the charge has no excess).
+  int charge_kink(const PwlCharge& q, const std::string& device, int index, int a, int k,
+                  const std::string& role);
 
   Triplets e, g, b, c, d, s, c_off;
   std::vector<double> offsets;
   std::vector<char> forced;
   int next_column = 0;
+  double charge_scale = 0.01;  // s of stored_charge: CHGTOL/ABSTOL [s] (assemble sets it)
 
  private:
   Assembled& out_;
 };
 
-// Stamps of the nonsmooth devices (diode, Zener, switch, comparator, PWL MOS).
+// Stamps of the nonsmooth devices (diode, Zener, switch, comparator, PWL MOS, PWL BJT).
 void stamp_diode(Stamper& st, const Diode& d, int index, Assembled& out);
+void stamp_bjt(Stamper& st, const Bjt& q, int index, Assembled& out);
 void stamp_switch(Stamper& st, const Switch& sw, int index, int control_column, Assembled& out);
 void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column, Assembled& out);
 void stamp_mosfet(Stamper& st, const Mosfet& m, int index, Assembled& out);

@@ -3,14 +3,22 @@
 //
 //   diode (a → k):    w1 = v_k − v_a + RON λ1 + VF,  current a → k = λ1
 //   Zener (BV > 0):   w2 = v_a − v_k + RZ λ2 + BV,   reverse current k → a = λ2
-//   SPICE diode:      one such pair per PWL segment (V_k, r_k) of each branch (pwl_diode.hpp)
+//   SPICE diode:      one such pair per PWL segment (V_k, r_k) of each branch (pwl_diode.hpp);
+//                     TT: stored charge q = TT·(Σ λ_forward − Σ λ_breakdown), its current
+//                     dq/dt a → k (Stamper::stored_charge; not part of i(d), the junction
+//                     current, as the capacitor's is not); with the excess
+//                     (C_hi − C_lo)·λ_CJ of the depletion charge, λ_CJ = max(0, v_ak − V_k)
+//                     (Stamper::charge_kink; C_lo is the capacitor "<d>.cj")
 //   current limit:    w1 += λ3,  w3 = ILIMIT − λ1 ⊥ λ3  (LTspice's Ilimit; revIlimit alike)
 //   switch (forced):  on: v_a − v_b − RON λ = 0;  off: λ − GOFF (v_a − v_b) = 0;  λ = i(a → b)
 //   comparator:       v_o+ − v_o− = VLOW + ΔV λ1,  u = v_i+ − v_i−,
 //                     w1 = 2ε λ1 − u − ε + λ2 ⊥ λ1,   w2 = 1 − λ1 ⊥ λ2   (λ1 = sat((u+ε)/2ε))
 //   PWL MOS (NMOS):   I_ds = K/2 Σ c_i (λ_gs,i − λ_gd,i),  w = λ − (v_g − v_s|d) + a_i + VT,
 //                     K = KP·W/L (PMOS: source and drain roles mirrored, VT = −VTO)
+//   VDMOS CGD:        the excess (C_hi − C_lo)·max(0, v_gd) (PMOS: v_dg) as a stored charge g → d
+//                     (C_lo is the capacitor "<m>.cgd")
 #include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 
@@ -62,11 +70,18 @@ void stamp_diode(Stamper& st, const Diode& dd, int index, Assembled& out) {
                              several ? "forward" : "");
   if (m.forward.empty() && m.ilimit > 0) current_limit(st, dd, index, j, m.ilimit, "limit");
   if (!m.reverse.empty() || m.bv > 0) {
-    const int z = diode_branch(st, dd, index, dd.k, dd.a, m.reverse, m.bv, m.rz, -1.0, current,
-                               "breakdown");
+    const int z =
+        diode_branch(st, dd, index, dd.k, dd.a, m.reverse, m.bv, m.rz, -1.0, current, "breakdown");
     if (m.reverse.empty() && m.rev_ilimit > 0)
       current_limit(st, dd, index, z, m.rev_ilimit, "reverse limit");
   }
+  std::vector<std::pair<int, double>> terms;  // the stored charge: TT·i and the CJ excess
+  if (m.stored_charge > 0)
+    for (const auto& [j, sign] : current.lambda_terms)
+      terms.emplace_back(j, sign * m.stored_charge);
+  if (const int j = st.charge_kink(m.cj, dd.name, index, dd.a, dd.k, "CJ"); j >= 0)
+    terms.emplace_back(j, m.cj.excess());
+  st.stored_charge(dd.name + ".q", dd.a, dd.k, terms, out);
   if (m.goff > 0) {
     st.conductance(st.g, dd.a, dd.k, m.goff);
     if (dd.a > 0) current.x_terms.push_back({Stamper::row(dd.a), m.goff});
@@ -140,6 +155,9 @@ void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
       id.lambda_terms.push_back({j, sign_id * gain});
     }
   }
+  const int p = m.pmos ? mos.d : mos.g, n = m.pmos ? mos.g : mos.d;
+  if (const int j = st.charge_kink(m.cgd, mos.name, index, p, n, "CGD"); j >= 0)
+    st.stored_charge(mos.name + ".cgd", p, n, {{j, m.cgd.excess()}}, out);
   out.derived.push_back(std::move(id));
 }
 

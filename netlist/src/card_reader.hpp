@@ -80,6 +80,8 @@ std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item
 std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>& items);
 std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items);
 std::optional<OptionsCard> parse_options(const CardReader& r, const std::vector<Item>& items);
+// .temp T: the options card TEMP=T (SPICE's circuit temperature in °C).
+std::optional<OptionsCard> parse_temp(const CardReader& r, const std::vector<Item>& items);
 std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>& items);
 std::optional<DcCard> parse_dc(const CardReader& r, const std::vector<Item>& items);
 std::optional<AcCard> parse_ac(const CardReader& r, const std::vector<Item>& items);

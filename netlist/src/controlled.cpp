@@ -10,6 +10,10 @@
 //   S name n+ n- nc+ nc- model [ON|OFF]  -> nodes[4], model, flags
 //   W name n+ n- vcontrol model [ON|OFF] -> nodes[2], refs {vcontrol}, model, flags
 //   M name d g s b model {NAME=VALUE} [OFF] -> nodes[4], model, params, flags
+//   M name d g s model {NAME=VALUE} [OFF]   -> nodes[3], model, ...  (VDMOS: no bulk node)
+//   Q name c b e [s] model [area] {NAME=VALUE} [OFF] -> nodes[3|4], model, value = area
+//                                           (five words: the 5th is the area when it is a
+//                                           number and the 4th is not, else c b e s model)
 //   E|G name n+ n- POLY(1) nc+ nc- p0 p1 ... -> nodes[4], functions[0] = {poly, p0 p1 ...}
 //   F|H name n+ n- POLY(1) vcontrol p0 p1 ...  -> nodes[2], refs, functions[0] likewise
 //                                           (the elaborator takes p0 + p1·x, section 5)
@@ -153,10 +157,38 @@ bool parse_current_switch(ElementContext& c) {
   return c.read_tail(5, {"on", "off"});
 }
 
+// The plain words after the element name, up to the first NAME=VALUE or OFF.
+std::size_t plain_words(const ElementContext& c) {
+  std::size_t n = 0;
+  for (std::size_t i = 1;
+       i < c.items.size() && c.items[i].is_plain() && ascii_lower(c.items[i].word.text) != "off";
+       ++i)
+    ++n;
+  return n;
+}
+
 bool parse_mosfet(ElementContext& c) {
-  if (!c.need(6, "4 nodes (drain gate source bulk) and a model name")) return false;
-  if (!c.read_nodes(1, 4) || !c.set_model(c.items[5])) return false;
-  return c.read_tail(6, {"off"});
+  // Four words: drain gate source model (ngspice's VDMOS); otherwise the bulk node too.
+  const std::size_t nodes = plain_words(c) == 4 ? 3 : 4;
+  if (!c.need(nodes + 2, "4 nodes (drain gate source bulk) and a model name")) return false;
+  if (!c.read_nodes(1, nodes) || !c.set_model(c.items[nodes + 1])) return false;
+  return c.read_tail(nodes + 2, {"off"});
+}
+
+bool parse_bjt(ElementContext& c) {
+  const std::size_t words = plain_words(c);
+  if (words < 4) {
+    c.r.error(words + 1 < c.items.size() ? c.r.span(c.items[words + 1]) : c.r.end_span(),
+              fmt::format("{} needs 3 nodes (collector base emitter) and a model name", c.what()));
+    return false;
+  }
+  if (words > 6) return c.unexpected(c.items[7]);
+  const bool area_after_three =
+      words == 5 && CardReader::is_number(c.items[5]) && !CardReader::is_number(c.items[4]);
+  const std::size_t nodes = words == 4 || area_after_three ? 3 : 4;
+  if (!c.read_nodes(1, nodes) || !c.set_model(c.items[nodes + 1])) return false;
+  if (words > nodes + 1 && !c.set_value(c.items[nodes + 2])) return false;
+  return c.read_tail(words + 1, {"off"});
 }
 
 }  // namespace nsspice::netlist::detail

@@ -6,6 +6,7 @@
 //   .tran tstep tstop [tstart [tmax]] [UIC]  |  .tran tstop [UIC]   (LTspice: tstep = 0)
 //   .ic {V '(' node ')' '=' value}            (also .nodeset)
 //   .options|.option|.opt {NAME=VALUE | FLAG}
+//   .temp T                                    (as .options TEMP=T)
 #include <fmt/format.h>
 
 #include "netlist/src/card_reader.hpp"
@@ -32,14 +33,24 @@ std::optional<Param> model_param(const CardReader& r, const std::vector<Item>& i
                r.span(items[i - 1])};
 }
 
-bool add_params(const CardReader& r, const std::vector<Item>& items, std::size_t first,
-                std::string_view where, std::vector<Param>& out) {
-  for (std::size_t i = first; i < items.size(); ++i) {
+// items[first, last) as NAME=VALUE, a tolerance (DEV/LOT VALUE), or the bare flags PCHAN / NCHAN
+// (a VDMOS's polarity, kept as a param without a value). Returns the index after the last item
+// read (a tolerance may read one past `last`), or nothing on an error.
+std::optional<std::size_t> add_params(const CardReader& r, const std::vector<Item>& items,
+                                      std::size_t first, std::size_t last, std::string_view where,
+                                      std::vector<Param>& out) {
+  std::size_t i = first;
+  for (; i < last; ++i) {
+    const std::string flag = ascii_lower(items[i].word.text);
+    if (items[i].is_plain() && (flag == "pchan" || flag == "nchan")) {
+      out.push_back(Param{r.word(items[i].word), Word{}, std::nullopt, r.span(items[i])});
+      continue;
+    }
     auto p = model_param(r, items, i, where);
-    if (!p) return false;
+    if (!p) return std::nullopt;
     out.push_back(std::move(*p));
   }
-  return true;
+  return i;
 }
 
 }  // namespace
@@ -60,19 +71,38 @@ std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item
     return std::nullopt;
   }
   card.type = r.word(type.word);
-  if (type.has_group && !add_params(r, type.args, 0, "in .model", card.params)) {
+  if (type.has_group && !add_params(r, type.args, 0, type.args.size(), "in .model", card.params)) {
     return std::nullopt;
   }
   for (std::size_t i = 3; i < items.size(); ++i) {
     const Item& item = items[i];
     if (item.word.text.empty() && item.has_group && !item.has_value) {  // "D (VF=1)"-like
-      if (!add_params(r, item.args, 0, "in .model", card.params)) return std::nullopt;
+      if (!add_params(r, item.args, 0, item.args.size(), "in .model", card.params))
+        return std::nullopt;
       continue;
     }
-    auto p = model_param(r, items, i, "in .model");
-    if (!p) return std::nullopt;
-    card.params.push_back(std::move(*p));
+    const auto next = add_params(r, items, i, i + 1, "in .model", card.params);
+    if (!next) return std::nullopt;
+    i = *next - 1;
   }
+  return card;
+}
+
+std::optional<OptionsCard> parse_temp(const CardReader& r, const std::vector<Item>& items) {
+  if (items.size() < 2) {
+    r.error(r.end_span(), ".temp needs a temperature (°C)");
+    return std::nullopt;
+  }
+  if (items.size() > 2)
+    r.warning(r.span(items[2]), ".temp: only the first temperature is used (one run)");
+  auto value = r.number(items[1]);
+  if (!value) return std::nullopt;
+  OptionsCard card;
+  card.span = r.card_span();
+  Param p{r.word(items[0].word), r.word(items[1].word), value->value, r.span(items[1])};
+  p.name.text = p.name.lower = "temp";
+  if (!value->expr.empty()) p.number.reset();  // {expr}: resolved by flatten like .options
+  card.params.push_back(std::move(p));
   return card;
 }
 

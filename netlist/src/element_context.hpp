@@ -103,12 +103,13 @@ struct ElementContext {
 bool parse_two_terminal(ElementContext& c);
 bool parse_source(ElementContext& c);
 bool parse_diode(ElementContext& c);
-// K E G F H S W M (controlled.cpp).
+// K E G F H S W M Q (controlled.cpp).
 bool parse_coupling(ElementContext& c);
 bool parse_voltage_controlled(ElementContext& c);
 bool parse_current_controlled(ElementContext& c);
 bool parse_switch(ElementContext& c);
 bool parse_current_switch(ElementContext& c);
 bool parse_mosfet(ElementContext& c);
+bool parse_bjt(ElementContext& c);
 
 }  // namespace nsspice::netlist::detail

@@ -10,7 +10,7 @@
 //   B     name n+ n- (V|I)=expr               -> nodes[2], params {v|i: expr as raw text: the
 //                                                rest of the card, braces/quotes removed}
 //   X     name node* subckt [params:] {NAME=VALUE}
-//   K E G F H S W M: controlled.cpp.   Other letters: error.
+//   K E G F H S W M Q: controlled.cpp.   Other letters: error.
 #include <fmt/format.h>
 
 #include <string>
@@ -131,8 +131,6 @@ bool parse_instance(const CardReader& r, const std::vector<Item>& items, Instanc
 // Kind of the SPICE elements nsspice does not have, or "" for an unknown letter.
 const char* unsupported_kind(char letter) {
   switch (letter) {
-    case 'q':
-      return "bipolar transistors";
     case 'j':
       return "JFETs";
     case 'z':
@@ -271,6 +269,7 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
       {'s', "switch", parse_switch},
       {'w', "current-controlled switch", parse_current_switch},
       {'m', "MOSFET", parse_mosfet},
+      {'q', "bipolar transistor", parse_bjt},
       {'b', "behavioural source", parse_behavioural},
   };
   for (const Kind& k : kKinds) {
@@ -285,15 +284,8 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
     r.error(name.span, fmt::format("unknown element type '{}' (element '{}')", upper, name.text));
   } else {
     r.error(name.span, fmt::format("unsupported element type '{}' (element '{}'): {} are not "
-                                   "supported{}",
-                                   upper, name.text, kind,
-                                   upper == "Q" ? fmt::format(" (no PWL Ebers–Moll model yet): "
-                                                              "replace '{}' by a switch (S) or a "
-                                                              "PWL macro model of diodes (D) and "
-                                                              "controlled sources (F, G), or run "
-                                                              "this netlist with ngspice",
-                                                              name.text)
-                                                : std::string()));
+                                   "supported",
+                                   upper, name.text, kind));
   }
   return std::nullopt;
 }

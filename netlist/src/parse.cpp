@@ -77,17 +77,17 @@ class Parser {
 };
 
 bool is_control_card(const std::string& k) {
-  for (const char* c : {".tran", ".op", ".dc", ".ac", ".ic", ".nodeset", ".options", ".option",
-                        ".opt", ".temp", ".print", ".save", ".probe", ".meas", ".measure",
-                        ".global", ".title", ".step"}) {
+  for (const char* c :
+       {".tran", ".op", ".dc", ".ac", ".ic", ".nodeset", ".options", ".option", ".opt", ".temp",
+        ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title", ".step"}) {
     if (k == c) return true;
   }
   return false;
 }
 
 bool is_other_analysis(const std::string& k) {
-  for (const char* c : {".noise", ".tf", ".pz", ".sens", ".disto", ".four",
-                        ".fourier", ".pss", ".sp"}) {
+  for (const char* c :
+       {".noise", ".tf", ".pz", ".sens", ".disto", ".four", ".fourier", ".pss", ".sp"}) {
     if (k == c) return true;
   }
   return false;
@@ -190,7 +190,7 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
   } else if (k == ".backanno") {
     // LTspice's back-annotation of schematic pins: no meaning for a simulation, ignored.
   } else if (k == ".temp") {
-    r.warning(keyword.span, "'.temp' ignored: nsspice devices do not depend on temperature");
+    push(detail::parse_temp(r, items));
   } else if (k == ".title") {
     net_.title.clear();
     for (std::size_t i = 1; i < items.size(); ++i) {
@@ -288,9 +288,8 @@ void Parser::control(const detail::LogicalCard& card) {
     }
   } else if (word == "set" || word == "run") {
     // accepted: nothing of ngspice's front end to set; the analysis runs anyway
-  } else if (word == "noise" || word == "tf" || word == "pz" ||
-             word == "sens" || word == "disto" || word == "fourier" || word == "pss" ||
-             word == "sp") {
+  } else if (word == "noise" || word == "tf" || word == "pz" || word == "sens" || word == "disto" ||
+             word == "fourier" || word == "pss" || word == "sp") {
     warn_once(
         fmt::format("'.control' analysis '{}' not supported, ignored (nsspice runs tran, op, "
                     "dc and ac)",

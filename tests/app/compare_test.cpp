@@ -73,6 +73,23 @@ TEST(Translate, UserModelsPassThroughUnchanged) {
   EXPECT_NE(t->notes[0].find("'mfg=Vishay' left out"), std::string::npos) << t->notes[0];
 }
 
+// Question 2 (no user models passed): a SPICE diode card (converted to PWL in nsspice) is
+// regularized like any diode; its CJO is the same linear capacitor on both sides (the
+// charge-equivalent one over the reverse swing 0…−10 V: 10 pF·(√11 − 1)/0.5/10 V = 4.633 pF,
+// docs/devices.md).
+TEST(Translate, SpiceDiodeCardsRegularizedWithTheirJunctionCapacitor) {
+  const auto c = circuit_of(
+      "t\nV1 in 0 SIN(0 10 50)\nD1 in out DS\nR1 out 0 1k\n"
+      ".model DS D(IS=2n N=1.8 RS=0.1 BV=50 IBV=1m CJO=10p TT=1u)\n.tran 10u 20m\n.end\n");
+  std::string error;
+  const auto t = app::translate_to_ngspice(c, app::TranslateOptions{}, error);
+  ASSERT_TRUE(t) << error;
+  const std::string& s = t->text;
+  EXPECT_NE(s.find(".model dnsp_d1 D(is=1e-14 n=0.05 rs="), std::string::npos) << s;
+  EXPECT_EQ(t->regularized, std::vector<std::string>{"d1"});
+  EXPECT_NE(s.find(" in out 4.633"), std::string::npos) << "the junction capacitor\n" << s;
+}
+
 TEST(Translate, IdealDevicesBecomeRegularizedModels) {
   const auto c = circuit_of(
       "t\nV1 in 0 PULSE(0 5 1u 1n 1n 5u 10u)\nD1 in out DV\nD2 0 out DI\nR1 out 0 1k\n"

@@ -28,7 +28,8 @@ void expect_within_tolerance(const PwlFit& fit, const ExpBranch& b, const PwlTol
   }
 }
 
-TEST(PwlDiode, ThermalVoltageAt27C) { EXPECT_NEAR(kThermalVoltage, 0.0258642, 1e-7); }
+// ngspice's CONSTKoverQ·300.15 K (CONSTboltz = 1.38064852e-23, CHARGE = 1.6021766208e-19).
+TEST(PwlDiode, ThermalVoltageAt27C) { EXPECT_NEAR(kThermalVoltage, 0.02586492, 1e-8); }
 
 TEST(PwlDiode, ForwardBranchWithinTheToleranceOverTheRange) {
   const ExpBranch b = forward_1n4007();
@@ -104,26 +105,31 @@ TEST(PwlDiode, IdealCurveHasZeroVoltage) { EXPECT_EQ(PwlCurve{}.voltage(1.0), 0.
 namespace nsspice::circuit {
 namespace {
 
+// The tolerance at a gate-source voltage v_gs = VT + x: tol·max(1, v_gs/1 V), for a zero and a
+// power MOSFET's threshold; the higher VT, the fewer knots.
 TEST(PwlMos, SquareLawKnotsMeetTheGateVoltageTolerance) {
-  size_t previous = 0;
-  for (double tol : {0.05, 0.01, 0.002}) {
-    const auto x = square_law_knots(tol, 10);
-    EXPECT_EQ(x.front(), 0.0);
-    EXPECT_GE(x.back(), 10.0);
-    for (size_t k = 1; k < x.size(); ++k) {
-      const double a = x[k - 1], b = x[k];
-      EXPECT_NEAR(square_chord_voltage_error(a, b), tol * std::max(1.0, a), 1e-12);
-      // Independent check: the chord's overdrive at a given x² against √(x²), sampled.
-      double worst = 0;
-      for (int s = 0; s <= 200; ++s) {
-        const double xs = a + (b - a) * s / 200, y = xs * xs;
-        worst = std::max(worst, xs - (y + a * b) / (a + b));
+  for (double vt : {0.0, 3.8}) {
+    size_t previous = 0;
+    for (double tol : {0.05, 0.01, 0.002}) {
+      const auto x = square_law_knots(tol, 10, vt);
+      EXPECT_EQ(x.front(), 0.0);
+      EXPECT_GE(x.back(), 10.0);
+      for (size_t k = 1; k < x.size(); ++k) {
+        const double a = x[k - 1], b = x[k], t = tol * std::max(1.0, vt + a);
+        EXPECT_NEAR(square_chord_voltage_error(a, b), t, 1e-12);
+        // Independent check: the chord's overdrive at a given x² against √(x²), sampled.
+        double worst = 0;
+        for (int s = 0; s <= 200; ++s) {
+          const double xs = a + (b - a) * s / 200, y = xs * xs;
+          worst = std::max(worst, xs - (y + a * b) / (a + b));
+        }
+        EXPECT_LE(worst, t * (1 + 1e-9));
       }
-      EXPECT_LE(worst, tol * std::max(1.0, a) * (1 + 1e-9));
+      EXPECT_GT(x.size(), previous) << tol;
+      previous = x.size();
     }
-    EXPECT_GT(x.size(), previous) << tol;
-    previous = x.size();
   }
+  EXPECT_LT(square_law_knots(0.01, 10, 3.8).size(), square_law_knots(0.01, 10, 0).size());
 }
 
 }  // namespace

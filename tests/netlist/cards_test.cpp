@@ -234,14 +234,12 @@ TEST(NetlistCards, OptionsAllSpellings) {
 }
 
 TEST(NetlistCards, UnknownElementIsAnErrorUnknownDotCardAWarning) {
-  auto p = parse("t\nQ1 c b e qmod\n.foo 1 2\nR1 a b 1\n");
+  auto p = parse("t\nJ1 d g s jmod\n.foo 1 2\nR1 a b 1\n");
   EXPECT_EQ(p.diags.error_count(), 1);
   EXPECT_EQ(p.diags.warning_count(), 1);
   ASSERT_EQ(p.diags.all().size(), 2u);
   EXPECT_EQ(p.diags.all()[0].message,
-            "unsupported element type 'Q' (element 'Q1'): bipolar transistors are not supported "
-            "(no PWL Ebers–Moll model yet): replace 'Q1' by a switch (S) or a PWL macro model of "
-            "diodes (D) and controlled sources (F, G), or run this netlist with ngspice");
+            "unsupported element type 'J' (element 'J1'): JFETs are not supported");
   EXPECT_EQ(p.diags.all()[0].severity, Severity::kError);
   EXPECT_EQ(p.diags.all()[1].message, "unsupported control card '.foo' ignored");
   EXPECT_EQ(p.diags.all()[1].severity, Severity::kWarning);

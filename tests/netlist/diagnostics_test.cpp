@@ -30,11 +30,9 @@ TEST(NetlistDiagnostics, CapacitorArityAfterComment) {
 }
 
 TEST(NetlistDiagnostics, UnknownElementType) {
-  EXPECT_EQ(diagnose("Q1 c b e qmod\n"),
-            "t.cir:2:1: error: unsupported element type 'Q' (element 'Q1'): bipolar transistors "
-            "are not supported (no PWL Ebers–Moll model yet): replace 'Q1' by a switch (S) or a "
-            "PWL macro model of diodes (D) and controlled sources (F, G), or run this netlist "
-            "with ngspice\nQ1 c b e qmod\n^~\n");
+  EXPECT_EQ(diagnose("J1 d g s jmod\n"),
+            "t.cir:2:1: error: unsupported element type 'J' (element 'J1'): JFETs are not "
+            "supported\nJ1 d g s jmod\n^~\n");
 }
 
 TEST(NetlistDiagnostics, UnsupportedControlCard) {

@@ -85,9 +85,9 @@ TEST_F(Cli, SyntaxErrorPointsAtTheToken) {
 }
 
 TEST_F(Cli, UnknownElementLetter) {
-  const CliRun r = fails("title\nV1 a 0 1\nQ1 a b c QMOD\nR1 a 0 1k\n.tran 1u 1m\n.end\n");
-  EXPECT_NE(r.output.find("bad.cir:3:1: error: unsupported element type 'Q' (element 'Q1'): "
-                          "bipolar transistors are not supported"),
+  const CliRun r = fails("title\nV1 a 0 1\nJ1 a b c JMOD\nR1 a 0 1k\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(r.output.find("bad.cir:3:1: error: unsupported element type 'J' (element 'J1'): "
+                          "JFETs are not supported"),
             std::string::npos)
       << r.output;
 }

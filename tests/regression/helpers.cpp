@@ -11,6 +11,15 @@
 
 namespace nsspice::testing {
 
+std::string elaboration_errors(const std::string& text) {
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const netlist::Netlist tree = netlist::parse_string(text, "t.cir", sources, diags);
+  circuit::elaborate(tree, diags);
+  EXPECT_TRUE(diags.has_errors());
+  return diags.format(sources);
+}
+
 int Waveforms::column(const std::string& name) const {
   auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) {

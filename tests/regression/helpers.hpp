@@ -23,6 +23,10 @@ struct Waveforms {
   double at(const std::string& name, size_t point) const;
 };
 
+// The diagnostics of parsing and elaborating `text` as "t.cir" (a netlist that has errors: the
+// test fails otherwise).
+std::string elaboration_errors(const std::string& text);
+
 // The text of examples/<name>.
 std::string read_example(const std::string& name);
 

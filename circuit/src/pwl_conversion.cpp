@@ -1,0 +1,114 @@
+// What the SPICE → PWL conversions share (circuit/src/pwl_conversion.hpp):
+//
+//   scales:       V = Σ_sources max|V(t)|, I = Σ_sources max|I(t)|, R_min the smallest resistor
+//   current:      imax = 2·(V/(R_min + RS) + I), R_min = 0 with a capacitor or inductor
+//                 (pwl_models.cpp states why), clamped to [1 nA, 100 kA]; 1 A without any scale;
+//                 a bipolar transistor's: the same with R_min kept and I times 1 + BF (a
+//                 source current into a base; estimated_bjt_imax)
+//   temperature:  T = .temp (27 °C), TNOM = the model's, else .options tnom (27 °C)
+//   capacitance:  the two-slope PWL charge of SPICE's depletion charge at T, kink at 0, each
+//                 slope (Q(b) − Q(a))/(b − a) over its side (circuit/junction_charge.hpp,
+//                 circuit/spice_temperature.hpp)
+#include "circuit/src/pwl_conversion.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "circuit/junction_charge.hpp"
+#include "circuit/spice_temperature.hpp"
+
+namespace nsspice::circuit::detail {
+namespace {
+
+double peak(const Waveform& wave, double t_stop) {
+  double p = 0;
+  const int n = 4000;
+  for (int s = 0; s <= n; ++s) p = std::max(p, std::abs(waveform_value(wave, t_stop * s / n)));
+  if (const auto* pulse = std::get_if<Pulse>(&wave))
+    p = std::max({p, std::abs(pulse->v1), std::abs(pulse->v2)});
+  if (const auto* pwl = std::get_if<Pwl>(&wave))
+    for (double v : pwl->v) p = std::max(p, std::abs(v));
+  if (const auto* sin = std::get_if<Sin>(&wave))
+    p = std::max(p, std::abs(sin->vo) + std::abs(sin->va));
+  return p;
+}
+
+}  // namespace
+
+Scales circuit_scales(const Circuit& c, const std::set<std::string>& internal) {
+  Scales s;
+  const double t_stop = c.tran ? c.tran->tstop : 1.0;
+  for (const Device& d : c.devices) {
+    if (const auto* v = std::get_if<VoltageSource>(&d)) s.volts += peak(v->wave, t_stop);
+    if (const auto* i = std::get_if<CurrentSource>(&d)) s.amps += peak(i->wave, t_stop);
+    if (const auto* r = std::get_if<Resistor>(&d); r && !internal.contains(r->name))
+      s.r_min = std::min(s.r_min, r->r);
+    s.reactive |= std::holds_alternative<Capacitor>(d) || std::holds_alternative<Inductor>(d);
+  }
+  return s;
+}
+
+double estimated_imax(const Scales& s, double rs) {
+  const double r = std::isfinite(s.r_min) && !s.reactive ? s.r_min + rs : rs;
+  const double i = (r > 0 ? s.volts / r : 0.0) + s.amps;
+  return i > 0 ? std::clamp(2 * i, 1e-9, 1e5) : 1.0;
+}
+
+double estimated_bjt_imax(const Scales& s, double re, double bf) {
+  Scales resistive = s;
+  resistive.reactive = false;
+  resistive.amps *= 1 + bf;
+  return estimated_imax(resistive, re);
+}
+
+double ModelTemperature::vt() const { return thermal_voltage(kelvin); }
+
+ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_celsius) {
+  const double tnom = std::isnan(model_tnom_celsius) ? pwl.tnom : model_tnom_celsius;
+  return {pwl.temp + kCelsiusToKelvin, tnom + kCelsiusToKelvin};
+}
+
+JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
+                               const ModelTemperature& t, double lo, double hi) {
+  const Depletion at = depletion_at({cjo, vj}, m, t.kelvin, t.tnom_kelvin);
+  const DepletionCharge q{at.cjo, at.vj, m, fc};
+  JunctionCharge out{two_slope(q, lo, 0.0, hi), ""};
+  out.summary = fmt::format("{} {}, VJ {:.3g} V, M {:.3g}{}", label, si(at.cjo, "F"), at.vj, m,
+                            charge_summary(out.q, lo, hi));
+  return out;
+}
+
+std::string charge_summary(const PwlCharge& q, double lo, double hi) {
+  if (!(q.excess() > 0))
+    return fmt::format(" as a linear {} (the charge over {:.3g}…{:.3g} V)", si(q.c_lo, "F"), lo,
+                       std::max(hi, q.kink));
+  return fmt::format(" as a PWL charge: {} over {:.3g}…{:.3g} V, {} over {:.3g}…{:.3g} V",
+                     si(q.c_lo, "F"), lo, q.kink, si(q.c_hi, "F"), q.kink, hi);
+}
+
+std::string si(double x, const char* unit) {
+  static const char* prefixes[] = {"p", "n", "µ", "m", "", "k", "M"};
+  int e = 4;
+  double m = x;
+  while (std::abs(m) < 1 && m != 0 && e > 0) m *= 1000, --e;
+  while (std::abs(m) >= 1000 && e < 6) m /= 1000, ++e;
+  return fmt::format("{:.3g} {}{}", m, prefixes[e], unit);
+}
+
+std::string branch_summary(const PwlFit& f, const ExpBranch& b) {
+  return fmt::format("{} segment{} over {}–{}, max error {}{} (drop {:.3g}–{:.3g} V)",
+                     f.curve.segments.size(), f.curve.segments.size() == 1 ? "" : "s",
+                     si(f.imin, "A"), si(f.imax, "A"), si(f.max_error, "V"),
+                     f.capped ? " (segment cap reached: above the tolerance)" : "",
+                     b.voltage(f.imin), b.voltage(f.imax));
+}
+
+std::string temperature_summary(const ModelTemperature& t, double is, double is_t) {
+  if (t.kelvin == t.tnom_kelvin) return "";
+  return fmt::format("at {:g} °C (TNOM {:g} °C): IS {} → {}", t.kelvin - kCelsiusToKelvin,
+                     t.tnom_kelvin - kCelsiusToKelvin, si(is, "A"), si(is_t, "A"));
+}
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,53 @@
+#pragma once
+// Internal: what the SPICE → PWL conversions share (pwl_models.cpp for diodes and MOS level 1,
+// pwl_transistors.cpp for VDMOS and bipolar transistors): the circuit's scales, the model
+// temperature, and the report's wording.
+#include <set>
+#include <string>
+
+#include "circuit/circuit.hpp"
+#include "circuit/src/elaborator.hpp"
+
+namespace nsspice::circuit::detail {
+
+// Scales of the circuit from its sources and resistors (but the transistors' own series
+// resistors, `internal`).
+Scales circuit_scales(const Circuit& c, const std::set<std::string>& internal);
+
+// The largest diode current the circuit's sources can drive (docs/devices.md, "Current range").
+double estimated_imax(const Scales& s, double rs);
+// A bipolar transistor's: its junction currents flow through the circuit's resistors (a
+// coupling or bypass capacitor does not sit across a junction with nothing else), so R_min is
+// kept with capacitors and inductors too; RE is the series resistance; a source current may be
+// a base current, amplified by up to 1 + BF.
+double estimated_bjt_imax(const Scales& s, double re, double bf);
+
+// A model's temperatures [K]: the circuit's (.temp) and its TNOM (the model's, else .options).
+struct ModelTemperature {
+  double kelvin = 300.15, tnom_kelvin = 300.15;
+  double delta() const { return kelvin - tnom_kelvin; }
+  double vt() const;  // k·T/q
+};
+ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_celsius);
+
+// The depletion charge (CJO VJ M FC at T) as the two-slope PWL charge stamped, kink at 0: the
+// charge-equivalent capacitance over the reverse swing [lo, 0] and over the forward one [0, hi]
+// (hi: where the junction's PWL starts to conduct), with its report ("CJO 15 pF, VJ ..., as a PWL
+// charge: 9.1 pF over −20…0 V, 24 pF over 0…0.41 V").
+struct JunctionCharge {
+  PwlCharge q;
+  std::string summary;
+};
+JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
+                               const ModelTemperature& t, double lo, double hi);
+// "… as a PWL charge: C_lo over lo…kink, C_hi over kink…hi" (or "as a linear C_lo over …").
+std::string charge_summary(const PwlCharge& q, double lo, double hi);
+
+// 1 µA, 30 A, 9.8 mV: values with SI prefixes.
+std::string si(double x, const char* unit);
+// "6 segments over 1 µA–30 A, max error 7 mV (drop 0.55–1.2 V)".
+std::string branch_summary(const PwlFit& f, const ExpBranch& b);
+// "at 100 °C (TNOM 27 °C): IS 7.03 nA → 2.1 µA" or "" at TNOM.
+std::string temperature_summary(const ModelTemperature& t, double is, double is_t);
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,215 @@
+// SPICE transistor cards through the PWL conversions (docs/devices.md): what a VDMOS and a
+// bipolar card become, their static characteristics against the closed forms within the
+// tolerance (square law, Ebers–Moll: exact β, junction law, V_CE(sat)), and their errors. The
+// comparisons with ngspice are in tests/app/spice_models_ngspice_test.cpp. Fixed steps
+// (.tran TSTEP and simulate_fixed) so that nothing here depends on the default stepping.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "circuit/elaborate.hpp"
+#include "circuit/junction_charge.hpp"
+#include "helpers.hpp"
+#include "netlist/parse.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+template <class T>
+const T* device(const circuit::Circuit& c, const std::string& name) {
+  for (const auto& d : c.devices)
+    if (const auto* p = std::get_if<T>(&d); p && p->name == name) return p;
+  return nullptr;
+}
+
+circuit::Circuit elaborated(const std::string& text, std::string& messages) {
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const netlist::Netlist tree = netlist::parse_string(text, "t.cir", sources, diags);
+  circuit::Circuit c = circuit::elaborate(tree, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.format(sources);
+  messages = diags.format(sources);
+  return c;
+}
+
+// The VDMOS example: every part of the card is a device of its own with the card's values;
+// CGD's two slopes move the charge of ngspice's C(v_gd) over [−34 V, 0] and [0, 34 V]
+// (34 V = 24 V + 10 V, the sources' amplitudes), checked by integrating C(v) numerically.
+TEST(SpiceVdmosModels, CardBecomesThePwlMosWithItsParts) {
+  std::string messages;
+  const circuit::Circuit c = elaborated(read_example("spice_vdmos_buck.cir"), messages);
+  EXPECT_NE(messages.find("not modelled by the PWL MOS: Lambda = 0.01 (channel-length "
+                          "modulation"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("parameters mfg, Vds, Ron, Qg are ignored"), std::string::npos)
+      << messages;
+  const auto* m = device<circuit::Mosfet>(c, "m1");
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(m->model.vdmos);
+  EXPECT_DOUBLE_EQ(m->model.kp * m->w / m->l, 8.0) << "K = KP, no W/L";
+  EXPECT_DOUBLE_EQ(m->model.vto, 3.8);
+  EXPECT_GE(m->model.knots.size(), 10u);
+  EXPECT_EQ(c.nodes[static_cast<size_t>(m->g)], "m1.g");
+  EXPECT_EQ(c.nodes[static_cast<size_t>(m->d)], "m1.d");
+  EXPECT_EQ(c.nodes[static_cast<size_t>(m->s)], "m1.s");
+  EXPECT_DOUBLE_EQ(device<circuit::Resistor>(c, "m1.rg")->r, 3.0);
+  EXPECT_DOUBLE_EQ(device<circuit::Resistor>(c, "m1.rd")->r, 0.035);
+  EXPECT_DOUBLE_EQ(device<circuit::Resistor>(c, "m1.rs")->r, 0.025);
+  EXPECT_DOUBLE_EQ(device<circuit::Capacitor>(c, "m1.cgs")->c, 0.7e-9);
+  const auto* body = device<circuit::Diode>(c, "m1.body");
+  ASSERT_NE(body, nullptr);
+  EXPECT_EQ(c.nodes[static_cast<size_t>(body->a)], "sw") << "NMOS: anode at the source";
+  EXPECT_EQ(c.nodes[static_cast<size_t>(body->k)], "in");
+  EXPECT_DOUBLE_EQ(body->model.rs, 0.04) << "RB in the body diode's branch";
+  EXPECT_DOUBLE_EQ(body->model.stored_charge, 80e-9) << "TT";
+  EXPECT_GE(body->model.forward.size(), 3u);
+  // CGD: C(v) = y + s·tanh(v) (v > 0), y + s·atan(v) (v < 0), s = ΔC/(1 + π/2), y = CGDMAX − s.
+  const double s = (1.1e-9 - 0.08e-9) / (1 + M_PI / 2), y = 1.1e-9 - s;
+  double q_neg = 0, q_pos = 0;
+  const int n = 200000;
+  for (int k = 0; k < n; ++k) {
+    const double v = 34.0 * (k + 0.5) / n;
+    q_pos += (y + s * std::tanh(v)) * 34.0 / n;
+    q_neg += (y + s * std::atan(-v)) * 34.0 / n;
+  }
+  const auto* cgd = device<circuit::Capacitor>(c, "m1.cgd");
+  ASSERT_NE(cgd, nullptr);
+  EXPECT_NEAR(cgd->c, q_neg / 34.0, 1e-6 * cgd->c);
+  EXPECT_NEAR(m->model.cgd.c_hi, q_pos / 34.0, 1e-6 * m->model.cgd.c_hi);
+}
+
+// A diode-connected VDMOS fed by a current I: the gate sits at the drain (no gate current), so
+// v(d) = VTO + √(2I/KP) + RS·I (RD carries I outside the gate loop), within the gate-voltage
+// tolerance. PCHAN mirrors it: the source at 10 V, v(d) = 10 − (|VTO| + √(2I/KP) + RS·I). Then
+// with the gate held off, a current forced from source to drain flows in the body diode:
+// v_sd = N·Vt·ln(1 + I/IS) + RB·I within the diode tolerance.
+TEST(SpiceVdmosModels, StaticCharacteristicsWithinTheTolerance) {
+  const std::string card =
+      ".model NX VDMOS(Vto=3 Kp=5 Rd=20m Rs=30m Rb=50m Is=10p N=1.2)\n"
+      ".model PX VDMOS(pchan Vto=-3 Kp=5 Rd=20m Rs=30m Rb=50m Is=10p N=1.2)\n.tran 1m 1\n.end\n";
+  const Waveforms r = simulate_fixed(
+      "t\nI1 0 d PWL(0 0 1 2)\nM1 d d 0 NX\nV2 s 0 10\nI2 dp 0 PWL(0 0 1 2)\nM2 dp dp s PX\n"
+      "I3 0 x PWL(0 0 1 2)\nM3 0 0 x NX\n" +
+      card);
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  const auto vd = r.series("v(d)"), vdp = r.series("v(dp)"), vx = r.series("v(x)");
+  const double vt = 1.38064852e-23 / 1.6021766208e-19 * 300.15;
+  int checked = 0;
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const double i = 2 * r.t[k];
+    if (i < 1e-3) continue;
+    const double x = std::sqrt(2 * i / 5), tol = 0.01 * std::max(1.0, 3 + x) + 1e-9;
+    EXPECT_NEAR(vd[k], 3 + x + 0.03 * i, tol) << "NMOS, I = " << i;
+    EXPECT_NEAR(vdp[k], 10 - (3 + x + 0.03 * i), tol) << "PMOS, I = " << i;
+    const double body = 1.2 * vt * std::log1p(i / 10e-12) + 0.05 * i;
+    EXPECT_NEAR(vx[k], body, 0.01 * std::max(1.0, body) * (1 + 1e-6)) << "body diode, I = " << i;
+    ++checked;
+  }
+  EXPECT_GT(checked, 900);
+}
+
+// Forward active, base driven by a current, collector held at 5 V: the transport currents are
+// exact, I_C = BF·I_B to rounding, and V_BE is the junction law NF·Vt·ln(1 + I_C/IS) within the
+// tolerance. The PNP mirrors it.
+TEST(SpiceBjtModels, ForwardActiveHasExactBetaAndTheJunctionLaw) {
+  const Waveforms r = simulate_fixed(
+      "t\nIB 0 b PWL(0 0 1 100u)\nVC c 0 5\nQ1 c b 0 QN\n"
+      "IBP bp 0 PWL(0 0 1 100u)\nVCP cp 0 -5\nQ2 cp bp 0 QP\n"
+      ".model QN NPN(IS=1e-14 BF=150 BR=3 RB=0 RE=0 RC=0)\n"
+      ".model QP PNP(IS=1e-14 BF=150 BR=3)\n.tran 1m 1\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  const auto ic = r.series("i(q1)"), ib = r.series("ib(q1)"), vb = r.series("v(b)");
+  const auto icp = r.series("i(q2)"), vbp = r.series("v(bp)");
+  const double vt = 1.38064852e-23 / 1.6021766208e-19 * 300.15;
+  int checked = 0;
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const double i_b = 100e-6 * r.t[k];
+    if (i_b < 1e-8) continue;
+    EXPECT_NEAR(ib[k], i_b, 1e-12 * i_b + 1e-18);
+    EXPECT_NEAR(ic[k], 150 * i_b, 1e-9 * 150 * i_b) << "I_C = BF·I_B";
+    EXPECT_NEAR(icp[k], -150 * i_b, 1e-9 * 150 * i_b) << "PNP: I_C out of the collector";
+    const double vbe = vt * std::log1p(150 * i_b / 1e-14);
+    EXPECT_NEAR(vb[k], vbe, 0.01 * (1 + 1e-6)) << "I_C = " << 150 * i_b;
+    EXPECT_NEAR(-vbp[k], vbe, 0.01 * (1 + 1e-6)) << "PNP, I_C = " << 150 * i_b;
+    ++checked;
+  }
+  EXPECT_GT(checked, 900);
+}
+
+// Saturation (Ebers–Moll, both junctions on): with forced β_f = I_C/I_B < BF,
+//   V_CE(sat) = Vt·ln[(1 + (β_f + 1)/BR) / (1 − β_f/BF)]
+// (Sedra–Smith; both junctions on the same exponential law), within two junction tolerances.
+TEST(SpiceBjtModels, SaturationVoltageIsEbersMolls) {
+  const Waveforms r = simulate_fixed(
+      "t\nIB 0 b 1m\nIC 0 c PWL(0 0 1 50m)\nQ1 c b 0 QN\n"
+      ".model QN NPN(IS=1e-14 BF=150 BR=3)\n.tran 1m 1\n.end\n");
+  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  const auto vc = r.series("v(c)");
+  const double vt = 1.38064852e-23 / 1.6021766208e-19 * 300.15;
+  int checked = 0;
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const double beta = 50e-3 * r.t[k] / 1e-3;
+    if (beta < 2 || beta > 45) continue;
+    const double exact = vt * std::log((1 + (beta + 1) / 3) / (1 - beta / 150));
+    EXPECT_NEAR(vc[k], exact, 0.02) << "β_f = " << beta;
+    ++checked;
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST(SpiceTransistorModels, BadCardsAreClearErrors) {
+  const std::string npn = elaboration_errors(
+      "t\nV1 c 0 5\nQ1 c c 0 QN\n.model QN NPN(IS=-1f NF=0 BF=100)\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(npn.find("t.cir:4:18: error: model parameter 'IS' must be a number > 0, got '-1f'"),
+            std::string::npos)
+      << npn;
+  EXPECT_NE(npn.find("t.cir:4:25: error: model parameter 'NF' must be a number > 0, got '0'"),
+            std::string::npos)
+      << npn;
+  const std::string level = elaboration_errors(
+      "t\nV1 c 0 5\nQ1 c c 0 QN\n.model QN NPN(LEVEL=4 IS=1f)\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(level.find("t.cir:4:21: error: unknown BJT LEVEL 4 in model 'qn': nsspice has the "
+                       "Ebers–Moll (Gummel–Poon level 1) model as PWL only"),
+            std::string::npos)
+      << level;
+  const std::string vdmos = elaboration_errors(
+      "t\nV1 d 0 5\nM1 d d 0 VX\n.model VX VDMOS(IS=-2p N=0 CGDMIN=2n CGDMAX=1n)\n"
+      ".tran 1u 1m\n.end\n");
+  EXPECT_NE(vdmos.find("t.cir:4:20: error: model parameter 'IS' must be a number > 0, got '-2p'"),
+            std::string::npos)
+      << vdmos;
+  EXPECT_NE(vdmos.find("t.cir:4:26: error: model parameter 'N' must be a number > 0, got '0'"),
+            std::string::npos)
+      << vdmos;
+  EXPECT_NE(vdmos.find("error: model 'vx': CGDMIN (2e-09 F) above CGDMAX (1e-09 F)"),
+            std::string::npos)
+      << vdmos;
+  const std::string nodes = elaboration_errors(
+      "t\nV1 d 0 5\nM1 d d 0 NM\nQ1 d d 0 NM\n.model NM NMOS(LEVEL=1 VTO=1 KP=1m)\n"
+      ".tran 1u 1m\n.end\n");
+  EXPECT_NE(nodes.find("t.cir:3:1: error: MOSFET 'm1' needs 4 nodes"), std::string::npos) << nodes;
+  EXPECT_NE(nodes.find("t.cir:4:10: error: model 'nm' is not a NPN or PNP model, which bipolar "
+                       "transistor 'q1' needs"),
+            std::string::npos)
+      << nodes;
+}
+
+// Unmodelled parameters with an effect are named with what they change.
+TEST(SpiceTransistorModels, EarlyVoltageAndHighInjectionAreNamed) {
+  std::string messages;
+  elaborated(
+      "t\nV1 c 0 5\nI1 0 b 10u\nQ1 c b 0 QN\n"
+      ".model QN NPN(IS=1f BF=200 VAF=74 IKF=0.3 XTB=1.5)\n.tran 1u 1m\n.end\n",
+      messages);
+  EXPECT_NE(messages.find("model 'qn': not modelled by the PWL Ebers–Moll model: VAF = 74 "
+                          "(forward Early voltage"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("IKF = 0.3 (high-injection knee"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("parameters XTB are ignored"), std::string::npos) << messages;
+}
+
+}  // namespace
+}  // namespace nsspice::testing
