@@ -42,6 +42,10 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
   line("step choice", r.step_rule);
   line("steps", fmt::format("{} accepted, {} rejected ({} backward-Euler restarts, {} breakpoints)",
                             s.steps, s.rejected_steps, s.restart_steps, s.breakpoints));
+  if (s.damped_ringing > 0)
+    line("ringing", fmt::format("{} times the trapezoidal rule's (-1)^k mode in an algebraic "
+                                "unknown was damped by backward-Euler steps",
+                                s.damped_ringing));
   if (s.steps > 0 && s.h_largest > 0)
     line("step sizes", fmt::format("{:.3g} .. {:.3g} s", s.h_smallest, s.h_largest));
   if (s.located_events > 0)

@@ -262,10 +262,13 @@ std::optional<Waveforms> read_raw(const std::string& path, std::string& error) {
 std::optional<std::vector<Waveforms>> read_raw_plots(const std::string& path, std::string& error) {
   const auto text = file_text(path, error);
   if (!text) return std::nullopt;
+  const bool utf16 = is_utf16le(*text);
+  const std::string decoded = utf16 ? utf16le_to_8bit(*text) : std::string();
+  const std::string& content = utf16 ? decoded : *text;
   std::vector<Waveforms> plots;
-  for (size_t pos = 0; pos < text->size();) {
+  for (size_t pos = 0; pos < content.size();) {
     std::string why;
-    auto plot = read_plot(*text, pos, why);
+    auto plot = read_plot(content, pos, utf16, why);
     if (!plot) {
       if (plots.empty()) {
         error = fmt::format("'{}': {}", path, why);

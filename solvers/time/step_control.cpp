@@ -106,11 +106,22 @@ double ErrorEstimator::norm(const Eigen::VectorXd& delta, const Eigen::VectorXd&
   return err;
 }
 
-double ErrorEstimator::interpolation(const TrajectoryPoint& end) const {
+double ErrorEstimator::state_norm(const Eigen::VectorXd& tau, const Eigen::VectorXd& x_end) const {
+  double err = 0;
+  for (Eigen::Index i = 0; i < tau.size(); ++i) {
+    if (!differential_[static_cast<size_t>(i)]) continue;
+    const double scale = std::max(peak_[i], std::abs(x_end[i]));
+    err = std::max(err, std::abs(tau[i]) / (state_reltol_ * scale + atol_[i]));
+  }
+  return err;
+}
+
+double ErrorEstimator::interpolation(const TrajectoryPoint& end, bool* ringing) const {
   // The quadratic through (t_{k−2}, t_{k−1}, t_k) on [t_{k−1}, t_k] is off by
   // x‴(ξ)/6 · (t − t_{k−2})(t − t_{k−1})(t − t_k), at most |x‴|/6 · (t_k − t_{k−2}) h²/4.
   // The restart point may hold the algebraic unknowns' values before a jump at the break (the
   // dense output does not use it either): three points after it are needed.
+  if (ringing != nullptr) *ringing = false;
   if (count_ < 3 || since_restart_ < 3) return -1.0;
   std::array<double, 4> ts{};
   std::array<const Eigen::VectorXd*, 4> xs{};
@@ -125,7 +136,10 @@ double ErrorEstimator::interpolation(const TrajectoryPoint& end) const {
                  d23 = ((*xs[3])[i] - (*xs[2])[i]) / h23;
     const double third = (d23 - d12) / (ts[3] - ts[1]) - (d12 - d01) / (ts[2] - ts[0]);
     const double scale = std::max(peak_[i], std::abs((*xs[3])[i]));
-    err = std::max(err, std::abs(c * third) / (reltol_ * scale + atol_[i]));
+    const double e = std::abs(c * third) / (reltol_ * scale + atol_[i]);
+    if (e > 1 && ringing != nullptr && e > err)
+      *ringing = !differential_[static_cast<size_t>(i)] && d01 * d12 < 0 && d12 * d23 < 0;
+    err = std::max(err, e);
   }
   return err;
 }

@@ -73,11 +73,18 @@ class ErrorEstimator {
                   bool candidate_only, Eigen::VectorXd& tau) const;
   // err (header) of the error δ of a step ending at x_end.
   double norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end) const;
+  // err of τ itself over the differential unknowns only: the estimate when the step's mode
+  // matrix K(σ) is singular (a degenerate mode from pivoting, pairs at λ = w = 0), so that δ
+  // cannot be filtered through it.
+  double state_norm(const Eigen::VectorXd& tau, const Eigen::VectorXd& x_end) const;
   // The error of the dense output over the step that `end` ends (the quadratic through the
   // phase's last two points and `end`), against RELTOL · peak_i + ATOL_i for every unknown:
   // the output of unknowns without a state (a node driven by a source, a function of time with
-  // a kink) is then as accurate as the states'. Negative without an estimate.
-  double interpolation(const TrajectoryPoint& end) const;
+  // a kink) is then as accurate as the states'. Negative without an estimate. `ringing` (when
+  // given) is set when the error above tolerance is an algebraic unknown whose last three
+  // differences alternate in sign: the trapezoidal rule's (−1)^k mode, which no step size
+  // removes (the caller damps it with backward-Euler steps instead).
+  double interpolation(const TrajectoryPoint& end, bool* ringing = nullptr) const;
 
   // The next step from the accepted step h and its err (negative err: no estimate, h kept).
   static double propose(double h, double err, double theta);

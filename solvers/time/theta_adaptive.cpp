@@ -63,16 +63,24 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
                                 double theta, int substeps, bool jump,
                                 const std::vector<char>& mode) {
   // δ = K(σ)⁻¹ [E τ/(θh); 0] with the step's own mode matrix (step_control.hpp).
+  ringing_ = false;
   if (!estimator_->truncation(candidate, h_eff, theta, substeps, jump, tau_)) return -1.0;
   const double theta_h = substeps > 1 ? h_eff / substeps : theta * h_eff;
   rhs_.noalias() = mlcs_.E * tau_;
   rhs_ /= theta_h;
   if (zero_d_.size() != mlcs_.m) zero_d_ = Eigen::VectorXd::Zero(mlcs_.m);
-  if (!solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, delta_, delta_lambda_, delta_w_))
-    return -1.0;
+  if (!solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, delta_, delta_lambda_, delta_w_)) {
+    // A singular mode matrix (a degenerate mode from pivoting): the states' own τ.
+    if (substeps > 1) tau_ *= substeps;
+    return std::max(estimator_->state_norm(tau_, x_new_),
+                    estimator_->interpolation(candidate.back(), &ringing_));
+  }
   if (substeps > 1) delta_ *= substeps;
   // The step's own error, and that of the dense output over it.
-  return std::max(estimator_->norm(delta_, x_new_), estimator_->interpolation(candidate.back()));
+  const double step = estimator_->norm(delta_, x_new_);
+  const double dense = estimator_->interpolation(candidate.back(), &ringing_);
+  if (step > 1) ringing_ = false;  // the step itself is too long
+  return std::max(step, dense);
 }
 
 bool ThetaStepper::flip_switches(const std::vector<int>& pairs) {
@@ -222,13 +230,19 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     const double err = in_fallback ? -1.0
                                    : step_error(candidate, h_eff, theta, substeps, jump,
                                                 loc.located ? mode_ : mode);
-    if (err > 1 && h > h_floor) {
+    // Trapezoidal ringing of an algebraic unknown (ErrorEstimator::interpolation) is damped,
+    // not resolved: the step is kept and backward-Euler steps follow (below).
+    const bool ringing = err > 1 && ringing_ && theta < 1.0;
+    if (err > 1 && h > h_floor && !ringing) {
       ++stats_.rejected_steps;
       h_next_ = ErrorEstimator::ladder_floor(ErrorEstimator::propose(h_eff, err, theta));
       continue;
     }
     bool damp = false;  // a θ-step at the floor still above tolerance: ringing (below)
-    if (err > 1) {
+    if (ringing) {
+      ++stats_.damped_ringing;
+      damp = true;
+    } else if (err > 1) {
       ++stats_.floor_steps;
       damp = theta < 1.0;
     }

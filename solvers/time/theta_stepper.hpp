@@ -105,6 +105,7 @@ struct RunStats {
   long located_events = 0;               // switching instants located inside a step
   long location_solves = 0;              // the extra solves for that
   long floor_steps = 0;                  // steps accepted at the floor step with err > 1
+  long damped_ringing = 0;  // trapezoidal ringing of an algebraic unknown damped by BE steps
   long fallback_steps = 0;               // steps of event accumulations (no location)
   double fallback_time = 0;              // time they covered [s]
   double h_smallest = 0, h_largest = 0;  // accepted step sizes (truncated ones included)
@@ -243,6 +244,7 @@ class ThetaStepper {
   double step_error(std::span<const TrajectoryPoint> candidate, double h_eff, double theta,
                     int substeps, bool jump, const std::vector<char>& mode);
   Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_;
+  bool ringing_ = false;  // step_error's dense-output error is trapezoidal ringing
   std::vector<TrajectoryPoint> candidate_;    // the points of the attempted step (scratch)
   Eigen::VectorXd g0_, g1_, g_eps_, g_prev_;  // guards (locate's scratch)
   bool zeno_event(double t);

@@ -116,7 +116,7 @@ class Errors(ScratchTest):
         self.assertIn("v(nosuch)", str(e.exception))
 
     def test_warnings_of_the_netlist_are_python_warnings(self):
-        text = RC.replace(".model DI D", ".model DI D(IS=1e-14 N=1.8 XTI=3)")
+        text = RC.replace(".model DI D", ".model DI D(IS=1e-14 N=1.8 KF=0)")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             nsspice.run(text)
