@@ -1,5 +1,6 @@
-// The error-controlled θ-scheme (.options stepping=adaptive; docs/theory.md §11) against
-// converged references: the fixed-step scheme at a step far below the adaptive one.
+// The error-controlled θ-scheme (the default; docs/theory.md §11) against converged references:
+// the fixed-step scheme at a step far below the adaptive one, or the event-driven mode. The
+// power circuits are written as SPICE users write them: TSTEP a tenth of the switching period.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,6 +81,103 @@ TEST(Adaptive, MultiplierAt100MHzMatchesTheConvergedReference) {
   ASSERT_TRUE(coarse.result.ok) << coarse.result.error;
   EXPECT_GT(std::abs(coarse.series("v(n8)").back() - v_ref), 0.05 * v_ref)
       << "the case discriminates: the fixed step at TSTEP is wrong";
+}
+
+// The maximum and the time average of signal `name` over [from, to] (the rows inside it,
+// trapezoidal rule).
+struct WindowFigures {
+  double max = -1e300, avg = 0;
+};
+WindowFigures window(const Waveforms& r, const std::string& name, double from, double to) {
+  const auto v = r.series(name);
+  WindowFigures f;
+  double area = 0, t0 = -1, t1 = 0;
+  for (size_t k = 0; k < v.size(); ++k) {
+    if (r.t[k] < from || r.t[k] > to) continue;
+    f.max = std::max(f.max, v[k]);
+    if (t0 < 0) {
+      t0 = r.t[k];
+    } else {
+      area += 0.5 * (v[k] + v[k - 1]) * (r.t[k] - r.t[k - 1]);
+    }
+    t1 = r.t[k];
+  }
+  f.avg = area / (t1 - t0);
+  return f;
+}
+
+circuit::TransientOptions event_mode() {
+  circuit::TransientOptions o;
+  o.method = circuit::TranMethod::kEvent;
+  return o;
+}
+
+// A buck-boost in discontinuous conduction, `.tran 1u 4m` at 100 kHz: the output average and
+// the inductor's peak current over the last 0.5 ms within 0.5 % of the event-driven reference
+// (measured 0.003 % and 0.0002 %); the fixed step at TSTEP is 4.6 % off (the case discriminates).
+TEST(Adaptive, DcmBuckBoostWithTstepATenthOfThePeriod) {
+  const std::string text =
+      "* DCM buck-boost\nVin in 0 12\nVg g 0 PULSE(0 5 0 1n 1n 3.999u 10u)\nS1 in sw g 0 SW1\n"
+      "L1 sw 0 10u\nD1 out sw DI\nC1 out 0 100u\nR1 out 0 50\n"
+      ".model SW1 SW(VT=2.5 VH=0.1 RON=1m ROFF=1e9)\n.model DI D\n.tran 1u 4m\n.end\n";
+  const Waveforms ref = simulate(text, event_mode(), true);
+  const Waveforms a = simulate(text);
+  const Waveforms fixed = simulate_fixed(text);
+  for (const Waveforms* r : {&ref, &a, &fixed}) ASSERT_TRUE(r->result.ok) << r->result.error;
+  const auto v_ref = window(ref, "v(out)", 3.5e-3, 4e-3), i_ref = window(ref, "i(l1)", 3.5e-3, 4e-3);
+  EXPECT_NEAR(window(a, "v(out)", 3.5e-3, 4e-3).avg, v_ref.avg, 5e-3 * std::abs(v_ref.avg));
+  EXPECT_NEAR(window(a, "i(l1)", 3.5e-3, 4e-3).max, i_ref.max, 5e-3 * i_ref.max);
+  EXPECT_GT(std::abs(window(fixed, "v(out)", 3.5e-3, 4e-3).avg - v_ref.avg),
+            0.02 * std::abs(v_ref.avg));
+}
+
+// A flyback with a 1 % leakage inductance ringing against the drain capacitance (11 MHz) after
+// every turn-off, `.tran 1u 1m`: the drain's peak (the switch stress) within 0.5 % of the
+// event-driven reference (measured 0.002 %); the output average over the last 0.2 ms, still
+// rising, within 1 % (measured 0.52 % at RELTOL 1e-3, 0.07 % at 1e-4 on 0.5 ms runs); the fixed
+// step at TSTEP misses the peak by far.
+TEST(Adaptive, FlybackDrainPeakWithTstepATenthOfThePeriod) {
+  const std::string text =
+      "* flyback\nVin in 0 24\nVg g 0 PULSE(0 10 0 10n 10n 4u 10u)\nLp in d 100u\nLs 0 s 25u\n"
+      "K1 Lp Ls 0.99\nS1 d 0 g 0 SWM\nCds d 0 100p\nD1 s out DI\nCo out 0 100u\nRL out 0 10\n"
+      ".model SWM SW(VT=5 VH=0.5 RON=10m ROFF=1e8)\n.model DI D\n.tran 1u 1m\n.end\n";
+  const Waveforms ref = simulate(text, event_mode(), true);
+  const Waveforms a = simulate(text);
+  const Waveforms fixed = simulate_fixed(text);
+  for (const Waveforms* r : {&ref, &a, &fixed}) ASSERT_TRUE(r->result.ok) << r->result.error;
+  const double peak_ref = window(ref, "v(d)", 0.8e-3, 1e-3).max;
+  const double avg_ref = window(ref, "v(out)", 0.8e-3, 1e-3).avg;
+  EXPECT_NEAR(window(a, "v(d)", 0.8e-3, 1e-3).max, peak_ref, 5e-3 * peak_ref);
+  EXPECT_NEAR(window(a, "v(out)", 0.8e-3, 1e-3).avg, avg_ref, 1e-2 * avg_ref);
+  EXPECT_LT(window(fixed, "v(d)", 0.8e-3, 1e-3).max, 0.5 * peak_ref);
+}
+
+// The event-driven mode's file (its accepted points plus its dense output every TSTEP, no
+// --grid) gives a half-wave rectifier's peak and average within 0.2 % of the converged
+// fixed-step reference.
+TEST(Adaptive, EventModeFileHoldsPeakAndAverage) {
+  const std::string text =
+      "half-wave\nV1 in 0 SIN(0 10 1k)\nD1 in out DI\nC1 out 0 1u\nR1 out 0 1k\n.model DI D\n"
+      ".tran 50u 3m\n.end\n";
+  circuit::TransientOptions fine;
+  fine.h = 0.01e-6;
+  const Waveforms ref = simulate(text, fine);
+  const Waveforms e = simulate(text, event_mode(), true);
+  ASSERT_TRUE(ref.result.ok) << ref.result.error;
+  ASSERT_TRUE(e.result.ok) << e.result.error;
+  const auto stats = [](const Waveforms& r) {
+    const auto v = r.series("v(out)");
+    double peak = 0, area = 0;
+    for (size_t k = 0; k < v.size(); ++k) {
+      peak = std::max(peak, v[k]);
+      if (k > 0) area += 0.5 * (v[k] + v[k - 1]) * (r.t[k] - r.t[k - 1]);
+    }
+    return std::pair{peak, area / (r.t.back() - r.t.front())};
+  };
+  const auto [peak_ref, avg_ref] = stats(ref);
+  const auto [peak, avg] = stats(e);
+  EXPECT_NEAR(peak, peak_ref, 2e-3 * peak_ref) << e.t.size() << " rows";
+  EXPECT_NEAR(avg, avg_ref, 2e-3 * avg_ref) << e.t.size() << " rows";
 }
 
 }  // namespace
