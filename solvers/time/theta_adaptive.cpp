@@ -111,7 +111,6 @@ bool ThetaStepper::flip_at_start(double t_next, const std::vector<int>& pairs,
   if (!any) return false;
   const Eigen::VectorXd x = x_new_, lambda = lambda_new_, w = w_new_;
   const auto inner = inner_;
-  const bool impulsive = impulsive_;
   if (ok(attempt(t_next, trial)) && trial != mode_) {
     mode = std::move(trial);
     return true;
@@ -120,7 +119,6 @@ bool ThetaStepper::flip_at_start(double t_next, const std::vector<int>& pairs,
   lambda_new_ = lambda;
   w_new_ = w;
   inner_ = inner;
-  impulsive_ = impulsive;
   mlcs_.eval_b(t_next, s_, b_next_);
   return false;
 }
@@ -226,7 +224,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     for (const auto& [ti, xi] : inner_) candidate.push_back({ti, &xi});
     candidate.push_back({t_next, &x_new_});
     const int substeps = theta == 1.0 && options_.theta < 1.0 ? options_.restart_substeps : 1;
-    const bool jump = impulsive_ && !inner_.empty();
+    const bool jump = jump_in_substeps(t_next);
     const double err = in_fallback ? -1.0
                                    : step_error(candidate, h_eff, theta, substeps, jump,
                                                 loc.located ? mode_ : mode);

@@ -158,7 +158,6 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
   Eigen::VectorXd g_lo = g0, g_hi = g1, g;
   Eigen::VectorXd x_lo, lambda_lo, w_lo;
   std::vector<std::pair<double, Eigen::VectorXd>> inner_lo;
-  bool impulsive_lo = false;
   int side = 0;
   const double tol = kLocateTol * h;
   // First estimate: the root of the quadratic through the guards at t_{k−1}, t_k and the trial
@@ -201,7 +200,6 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
       lambda_lo = lambda_new_;
       w_lo = w_new_;
       inner_lo = inner_;
-      impulsive_lo = impulsive_;
       if (side < 0) a_hi *= 0.5;
       a_lo = 1;
       side = -1;
@@ -224,7 +222,6 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
   lambda_new_.swap(lambda_lo);
   w_new_.swap(w_lo);
   inner_.swap(inner_lo);
-  impulsive_ = impulsive_lo;
   t_next_ = t_lo;
   mlcs_.eval_b(t_lo, s_, b_next_);
   outcome.residual = 0;

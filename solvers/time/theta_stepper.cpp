@@ -18,6 +18,7 @@ constexpr double kBreakpointSnap = 1e-6;
 constexpr double kJumpFactor = 4.0;
 // A restart step after a breakpoint is impulsive when its |y| exceeds the next step's by this.
 constexpr double kImpulseFactor = 10.0;
+constexpr double kVisibleJump = 1e-6;  // a state jump below this share of the state's peak is noise
 // Circuits with at least this many complementarity pairs solve their steps through the factor
 // of W when few pairs are active (ModeMlcp::enable_reduced): K(σ) has n + m unknowns, W n.
 constexpr int kReducedMinPairs = 16;
@@ -362,7 +363,9 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   Eigen::VectorXd& y_new = y_new_;
   charge_and_y(b_next_, lambda_new_, x_new_, q_new, y_new);
   update_xdot(t_next, h_eff, theta);
-  account_restart(y_new, breakpoint, outcome.mode_changed, theta);
+  account_restart(t_next, y_new, breakpoint, outcome.mode_changed, theta);
+  if (q_peak_.size() != q_new.size()) q_peak_ = Eigen::VectorXd::Zero(q_new.size());
+  q_peak_ = q_peak_.cwiseMax(q_new.cwiseAbs());
 
   ++stats_.steps;
   if (outcome.mode_changed) ++stats_.mode_changes;
@@ -473,10 +476,9 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
   // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
   const double h_s = (t_next - t_) / substeps;
   ModeMlcp& solver = solver_for(h_s);
-  Eigen::VectorXd q = q_, b, s, q_next, y_first, y_later;
+  Eigen::VectorXd q = q_, b, s;
   MlcpOutcome total;
   const std::vector<char> start = mode;
-  impulsive_ = false;
   be_substeps_ = substeps;
   inner_.clear();
   for (int j = 1; j <= substeps; ++j) {
@@ -497,21 +499,34 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
     if (j < substeps) inner_.emplace_back(t_ + j * h_s, x_new_);
     total.status = o.status == LcpStatus::kInaccurate ? o.status : total.status;
     total.residual = std::max(total.residual, o.residual);
-    q_next = mlcs_.E * x_new_;
-    // Average derivative of each substep: an impulse (state jump) puts nearly all of Δq in the
-    // first substep, far above what any later substep sees.
-    const Eigen::VectorXd y_sub = (q_next - q) / h_s;
-    if (j == 1) {
-      y_first = y_sub;
-      y_later = Eigen::VectorXd::Zero(y_sub.size());
-    } else {
-      y_later = y_later.cwiseMax(y_sub.cwiseAbs());
-    }
-    q.swap(q_next);
+    q = mlcs_.E * x_new_;
   }
-  if (substeps > 1) impulsive_ = dwarfs(y_first, y_later);
   total.mode_changed = mode != start;
   return total;
+}
+
+bool ThetaStepper::jump_in_substeps(double t_next) const {
+  // Average derivative of each backward-Euler substep of the step to t_next: an impulse (state
+  // jump) puts nearly all of Δq in the first substep, far above what any later substep sees,
+  // and moves the state visibly against its magnitude over the run (a rounding-level Δq, the
+  // residue of an interpolated crossing state over a substep cut to a sliver, is not one).
+  if (inner_.empty()) return false;
+  const size_t n = inner_.size() + 1;
+  const auto t_at = [&](size_t j) { return j == 0 ? t_ : j < n ? inner_[j - 1].first : t_next; };
+  const auto x_at = [&](size_t j) -> const Eigen::VectorXd& {
+    return j == 0 ? x_ : j < n ? inner_[j - 1].second : x_new_;
+  };
+  const double h_first = t_at(1) - t_at(0);
+  Eigen::VectorXd first = mlcs_.E * (x_at(1) - x_at(0)) / h_first;
+  Eigen::VectorXd later = Eigen::VectorXd::Zero(first.size());
+  for (size_t j = 1; j < n; ++j)
+    later =
+        later.cwiseMax((mlcs_.E * (x_at(j + 1) - x_at(j)) / (t_at(j + 1) - t_at(j))).cwiseAbs());
+  for (Eigen::Index i = 0; i < first.size(); ++i) {
+    const double peak = i < q_peak_.size() ? q_peak_[i] : 0.0;
+    if (std::abs(first[i]) * h_first <= kVisibleJump * peak) first[i] = 0;
+  }
+  return dwarfs(first, later);
 }
 
 bool ThetaStepper::y_jumped(const Eigen::VectorXd& y_new) const {
@@ -524,8 +539,8 @@ bool ThetaStepper::y_jumped(const Eigen::VectorXd& y_new) const {
   return false;
 }
 
-void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
-                                   double theta_eff) {
+void ThetaStepper::account_restart(double t_next, const Eigen::VectorXd& y_new, bool breakpoint,
+                                   bool mode_changed, double theta_eff) {
   if (restart_left_ > 0) {
     --restart_left_;
     ++stats_.restart_steps;
@@ -535,7 +550,7 @@ void ThetaStepper::account_restart(const Eigen::VectorXd& y_new, bool breakpoint
   ++since_breakpoint_;
   bool impulse = false;
   if (since_breakpoint_ == 1) {
-    impulse = impulsive_;
+    impulse = jump_in_substeps(t_next);
     restart_y_ = y_new;
   } else if (since_breakpoint_ == 2 && options_.theta == 1.0) {
     impulse = dwarfs(restart_y_, y_new.cwiseAbs());

@@ -101,13 +101,13 @@ struct RunStats {
   long cut_steps = 0;        // steps cut at a switch control crossing (the longer try rejected)
   double max_residual = 0;   // largest relative complementarity residual of a step
   // Adaptive steps.
-  long rejected_steps = 0;               // steps retried with a smaller h (error or failed solve)
-  long located_events = 0;               // switching instants located inside a step
-  long location_solves = 0;              // the extra solves for that
-  long floor_steps = 0;                  // steps accepted at the floor step with err > 1
-  long damped_ringing = 0;  // trapezoidal ringing of an algebraic unknown damped by BE steps
-  long fallback_steps = 0;               // steps of event accumulations (no location)
-  double fallback_time = 0;              // time they covered [s]
+  long rejected_steps = 0;   // steps retried with a smaller h (error or failed solve)
+  long located_events = 0;   // switching instants located inside a step
+  long location_solves = 0;  // the extra solves for that
+  long floor_steps = 0;      // steps accepted at the floor step with err > 1
+  long damped_ringing = 0;   // trapezoidal ringing of an algebraic unknown damped by BE steps
+  long fallback_steps = 0;   // steps of event accumulations (no location)
+  double fallback_time = 0;  // time they covered [s]
   double h_smallest = 0, h_largest = 0;  // accepted step sizes (truncated ones included)
   std::vector<double> impulse_times;     // end times of impulsive steps (state jumps)
 };
@@ -189,7 +189,6 @@ class ThetaStepper {
   Eigen::VectorXd q_prev_, q_prev2_;  // q at the two previous points
   double h_prev_ = 0, h_prev2_ = 0;   // the two previous step sizes
   int bdf2_pending_ = 0;              // steps until the history is reset from BDF2
-  bool impulsive_ = false;            // the last backward_euler() saw a state jump
   std::vector<char> switch_on_;       // state of each Mlcs::switches entry
   Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_, q_new_, y_new_;
   std::vector<char> mode_try_;  // the mode of the step being attempted (scratch)
@@ -244,7 +243,11 @@ class ThetaStepper {
   double step_error(std::span<const TrajectoryPoint> candidate, double h_eff, double theta,
                     int substeps, bool jump, const std::vector<char>& mode);
   Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_;
-  bool ringing_ = false;  // step_error's dense-output error is trapezoidal ringing
+  bool ringing_ = false;
+  Eigen::VectorXd q_peak_;  // max |q| over the accepted points (the visible size of a jump)
+  // A state jump in the backward-Euler substeps (inner_) of the step from t_ to t_next.
+  bool jump_in_substeps(
+      double t_next) const;  // step_error's dense-output error is trapezoidal ringing
   std::vector<TrajectoryPoint> candidate_;    // the points of the attempted step (scratch)
   Eigen::VectorXd g0_, g1_, g_eps_, g_prev_;  // guards (locate's scratch)
   bool zeno_event(double t);
@@ -268,8 +271,8 @@ class ThetaStepper {
   MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode,
                              bool fixed = false);
   bool y_jumped(const Eigen::VectorXd& y_new) const;
-  void account_restart(const Eigen::VectorXd& y_new, bool breakpoint, bool mode_changed,
-                       double theta_eff);
+  void account_restart(double t_next, const Eigen::VectorXd& y_new, bool breakpoint,
+                       bool mode_changed, double theta_eff);
 };
 
 }  // namespace nsspice::solvers

@@ -194,9 +194,10 @@ void check_tolerance_proportionality(const std::string& name, const std::string&
   for (double theta : {0.5, 1.0}) {
     double first = 0;
     for (double reltol : {1e-3, 1e-4, 1e-5}) {
-      const Waveforms r = simulate(fmt::format("{}\n{}\n.model DI D\n.options theta={} reltol={}\n"
-                                               ".tran {} {} UIC\n.end\n",
-                                               name, body, theta, reltol, t_end / 100, t_end));
+      const Waveforms r =
+          simulate(fmt::format("{}\n{}\n.model DI D\n.options theta={} reltol={}\n"
+                               ".tran {} {} UIC\n.end\n",
+                               name, body, theta, reltol, t_end / 100, t_end));
       ASSERT_TRUE(r.result.ok) << name << ": " << r.result.error;
       expect_complementarity(r);
       // Passive: the stored energy never rises by more than the local state tolerance
@@ -213,8 +214,8 @@ void check_tolerance_proportionality(const std::string& name, const std::string&
         const Eigen::Vector2d s = exact(r.t[k]);
         err = std::max({err, std::abs(v[k] - s[0]) / v_scale, std::abs(i[k] - s[1]) / i_scale});
       }
-      EXPECT_LT(err, (theta == 0.5 ? 10 : 100) * reltol) << name << " theta " << theta << " reltol " << reltol << ", "
-                                  << r.t.size() << " points";
+      EXPECT_LT(err, (theta == 0.5 ? 10 : 100) * reltol)
+          << name << " theta " << theta << " reltol " << reltol << ", " << r.t.size() << " points";
       if (reltol == 1e-3) first = err;
       if (reltol == 1e-5) {
         EXPECT_LT(err, first / 10) << name << " theta " << theta << ": error vs RELTOL";
@@ -231,8 +232,9 @@ TEST(Ab08, ErrorControlledStepsAreProportionalToReltol) {
     const LtiMode off{(Eigen::Matrix2d() << 0, 0, 0, -R / kL).finished(), {-1, R}};
     const auto ref = integrate_piecewise({off, on}, 1, {v0, -1.0}, 3.0);
     check_tolerance_proportionality(
-        "AB08 (a)", fmt::format("C1 n1 0 {} IC={}\nR1 n1 n2 10\nL1 n2 n1 1 IC=-1\nD1 n2 0 DI", kC, v0),
-        3.0, "i(l1)", [&](double t) { return ref.at(t); });
+        "AB08 (a)",
+        fmt::format("C1 n1 0 {} IC={}\nR1 n1 n2 10\nL1 n2 n1 1 IC=-1\nD1 n2 0 DI", kC, v0), 3.0,
+        "i(l1)", [&](double t) { return ref.at(t); });
   }
   {
     const LtiMode off{(Eigen::Matrix2d() << 0, -1 / kC, 1 / kL, 0).finished(), {1, 0}};
@@ -240,8 +242,9 @@ TEST(Ab08, ErrorControlledStepsAreProportionalToReltol) {
                      {-1 / R, 0}};
     const auto ref = integrate_piecewise({off, on}, 0, {v0, 0.0}, 3.0);
     check_tolerance_proportionality(
-        "AB08 (b)", fmt::format("C1 n1 0 {} IC={}\nL1 n1 0 1 IC=0\nR1 n2 n1 10\nD1 0 n2 DI", kC, v0),
-        3.0, "i(l1)", [&](double t) { return ref.at(t); });
+        "AB08 (b)",
+        fmt::format("C1 n1 0 {} IC={}\nL1 n1 0 1 IC=0\nR1 n2 n1 10\nD1 0 n2 DI", kC, v0), 3.0,
+        "i(l1)", [&](double t) { return ref.at(t); });
   }
   {
     const double Rc = 0.1, alpha = Rc / (2 * kL), wd = std::sqrt(1 / (kL * kC) - alpha * alpha);
@@ -258,8 +261,9 @@ TEST(Ab08, ErrorControlledStepsAreProportionalToReltol) {
   }
   {
     check_tolerance_proportionality(
-        "AB08 (d)", fmt::format("C1 n1 0 {} IC={}\nR1 n1 0 10\nL1 n2 n1 1 IC=-1\nD1 0 n2 DI", kC, v0),
-        0.5, "i(l1)", [&](double t) -> Eigen::Vector2d {
+        "AB08 (d)",
+        fmt::format("C1 n1 0 {} IC={}\nR1 n1 0 10\nL1 n2 n1 1 IC=-1\nD1 0 n2 DI", kC, v0), 0.5,
+        "i(l1)", [&](double t) -> Eigen::Vector2d {
           if (t == 0) return {v0, -1.0};
           return {v0 * std::exp(-t / (R * kC)), 0.0};
         });

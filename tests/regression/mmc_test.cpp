@@ -226,8 +226,8 @@ TEST(Mmc, EventModeSelectsTheStartModeOfFiftySubmodules) {
   o.dense_output = false;
   double t_last = 0;
   const auto result = circuit::run_transient(
-      c, a, o, [&](double t, const Eigen::VectorXd&, const Eigen::VectorXd&,
-                const Eigen::VectorXd&) {
+      c, a, o,
+      [&](double t, const Eigen::VectorXd&, const Eigen::VectorXd&, const Eigen::VectorXd&) {
         t_last = t;
         return t < 2e-5;
       });
