@@ -32,9 +32,7 @@ bool ok(const MlcpOutcome& o) {
 
 void ThetaStepper::mark_discontinuity() {
   // The derivatives may jump at t_: restart steps, and the error estimate starts a new phase.
-  restart_left_ = std::max(restart_left_, options_.restart_steps);
-  since_breakpoint_ = 0;
-  bdf2_pending_ = options_.restart_steps + 1;
+  restart_.discontinuity(options_.restart_steps);
   estimator_->restart(t_, x_);
   phase_break_ = true;
 }
@@ -140,7 +138,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     const double snap = 1e-12 * std::max(span_, std::abs(t_));
     const double h_floor = floor_step(span_, t_);
     const bool in_fallback = fallback_left_ > 0;
-    if (in_fallback) restart_left_ = std::max(restart_left_, 1);
+    if (in_fallback) restart_.in_accumulation();
     double h = in_fallback ? std::min(h_next_, kFallbackFraction * h_scale_) : h_next_;
     h = std::clamp(h, h_floor, h_max);
     double t_next = t_ + h;
@@ -167,7 +165,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     }
     t_next_ = t_next;
     double h_eff = t_next - t_;
-    const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
+    const double theta = restart_.theta(options_.theta);
     mode = mode_;
     MlcpOutcome outcome = attempt(t_next, mode);
     if (!ok(outcome)) {
@@ -188,7 +186,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         // the step is redone from the new state by backward Euler; a diode's new mode is the
         // MLCP's answer, taken by a backward-Euler step (no energy created at the switch).
         const bool flipped = flip_switches(loc.pairs);
-        const bool was_restart = restart_left_ > 0;
+        const bool was_restart = restart_.active();
         mark_discontinuity();
         if (++at_start_tries > kZenoEvents && zeno_event(t_)) continue;
         if (flipped || !was_restart) continue;
@@ -286,7 +284,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     h_next_ = ErrorEstimator::ladder_floor(std::min(proposal, h_max));
     if (since_event_ == 1) h_after_event_ = h_eff;
     ++since_event_;
-    if (!event && !breakpoint && mode_ == before && restart_left_ == 0)
+    if (!event && !breakpoint && mode_ == before && !restart_.active())
       h_scale_ = std::max(h_next_, h_eff);
     if (event || breakpoint) {
       mark_discontinuity();
@@ -300,8 +298,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       // loop closed by a switching pair, started off its hidden constraint) is what no step
       // size resolves: backward-Euler steps (R(∞) = 0) damp it, and the history restarts from
       // the BDF2 derivative of their points.
-      restart_left_ = std::max(restart_left_, options_.restart_steps);
-      bdf2_pending_ = options_.restart_steps + 1;
+      restart_.extend(options_.restart_steps);
       estimator_->restart(t_, x_);
     } else {
       estimator_->accept(t_, x_);

@@ -145,9 +145,7 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
     mode_[static_cast<size_t>(sw.pair)] = on;
   }
   mlcs_.eval_b(t_, s_, b_);
-  restart_left_ = options_.restart_steps;
-  since_breakpoint_ = 0;
-  bdf2_pending_ = options_.restart_steps;
+  restart_.start(options_.restart_steps);
   q_prev_ = q_prev2_ = q_;
   h_prev_ = h_prev2_ = 0;
   t_prev_ = t_pp_ = t_;
@@ -236,7 +234,7 @@ void ThetaStepper::update_xdot(double t_next, double h_eff, double theta) {
 
 MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool fixed) {
   const double h_eff = t_next - t_;
-  const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
+  const double theta = restart_.theta(options_.theta);
   mlcs_.eval_b(t_next, s_, b_next_);
   MlcpOutcome outcome;
   inner_.clear();
@@ -334,8 +332,7 @@ MlcpOutcome ThetaStepper::step_fixed() {
     if (at_start) {
       // The control had reached its threshold at the step's start (to rounding): the whole
       // step belongs to the new state.
-      restart_left_ = std::max(restart_left_, options_.restart_steps);
-      bdf2_pending_ = 0;
+      restart_.flip_at_step_start(options_.restart_steps);
       outcome = attempt(t_next, mode);
       if (!ok(outcome)) return outcome;
     } else {
@@ -343,7 +340,7 @@ MlcpOutcome ThetaStepper::step_fixed() {
     }
   }
   const double h_eff = t_next - t_;
-  const double theta = restart_left_ > 0 ? 1.0 : options_.theta;
+  const double theta = restart_.theta(options_.theta);
   if (breakpoint) ++stats_.breakpoints;
   accept_point(t_next, h_eff, theta, outcome, breakpoint, mode);
   if (on_grid) {
@@ -397,7 +394,7 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   xdot_.swap(xdot_new_);
   hist_reset_ = false;
   b_.swap(b_next_);
-  if (bdf2_pending_ > 0 && --bdf2_pending_ == 0) {
+  if (restart_.history_due()) {
     if (std::abs(h_prev_ - h_prev2_) <= kSnap * h_prev_) {
       y_ = (3.0 * q_ - 4.0 * q_prev_ + q_prev2_) / (2.0 * h_prev_);
       xdot_hist_ = (3.0 * x_ - 4.0 * x_prev_ + x_pp_) / (2.0 * h_prev_);
@@ -541,40 +538,30 @@ bool ThetaStepper::y_jumped(const Eigen::VectorXd& y_new) const {
 
 void ThetaStepper::account_restart(double t_next, const Eigen::VectorXd& y_new, bool breakpoint,
                                    bool mode_changed, double theta_eff) {
-  if (restart_left_ > 0) {
-    --restart_left_;
-    ++stats_.restart_steps;
-  }
+  if (restart_.step_taken()) ++stats_.restart_steps;
   // Impulse (state jump) in the first step after t0 or a breakpoint: within the step from its
   // backward-Euler substeps; for θ = 1 (one substep) from the first two steps' Δq/h.
-  ++since_breakpoint_;
   bool impulse = false;
-  if (since_breakpoint_ == 1) {
+  if (restart_.first_after_break()) {
     impulse = jump_in_substeps(t_next);
     restart_y_ = y_new;
-  } else if (since_breakpoint_ == 2 && options_.theta == 1.0) {
+  } else if (restart_.since_break == 2 && options_.theta == 1.0) {
     impulse = dwarfs(restart_y_, y_new.cwiseAbs());
   }
   if (impulse) {
-    stats_.impulse_times.push_back(since_breakpoint_ == 1 ? t_next_ : t_);
-    if (options_.theta < 1.0) {
-      // The point before the jump is not on the smooth branch: two more restart steps and the
-      // BDF2 history from the three points after the jump.
-      restart_left_ = std::max(restart_left_, 2);
-      bdf2_pending_ = 3;
-    }
+    stats_.impulse_times.push_back(restart_.first_after_break() ? t_next_ : t_);
+    // The point before the jump is not on the smooth branch: two more restart steps and the
+    // BDF2 history from the three points after the jump.
+    if (options_.theta < 1.0) restart_.extend(2);
   }
   if (breakpoint) {
-    restart_left_ = options_.restart_steps;
-    since_breakpoint_ = 0;
-    bdf2_pending_ = options_.restart_steps + 1;  // counted down from this step on
+    restart_.breakpoint(options_.restart_steps);
   } else if (mode_changed && options_.restart_on_jump && theta_eff < 1.0 && y_jumped(y_new)) {
     // y jumped at the switch (e.g. a capacitor put across a source): two backward-Euler steps,
     // then the trapezoidal history restarts from the BDF2 derivative of the three post-switch
     // points, y = (3q_{k} − 4q_{k−1} + q_{k−2})/(2h), accurate to O(h²): a backward-Euler
     // derivative (O(h)) would leave a (−1)^k ringing of that size in the trapezoidal rule.
-    restart_left_ = std::max(restart_left_, 2);
-    bdf2_pending_ = 3;  // counted down from this step on
+    restart_.extend(2);
   }
 }
 

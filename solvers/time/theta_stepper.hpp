@@ -52,6 +52,7 @@
 #include "solvers/linear/klu_lu.hpp"
 #include "solvers/mlcs.hpp"
 #include "solvers/time/decimal_grid.hpp"
+#include "solvers/time/restart_state.hpp"
 #include "solvers/time/step_control.hpp"
 
 namespace nsspice::solvers {
@@ -183,12 +184,10 @@ class ThetaStepper {
   bool hist_reset_ = false;
   int be_substeps_ = 0;  // the attempted step: backward Euler of this many substeps (0: θ-step)
   std::vector<char> mode_;
-  int restart_left_ = 0;
-  int since_breakpoint_ = 0;
-  Eigen::VectorXd restart_y_;
+  RestartState restart_;
+  Eigen::VectorXd restart_y_;         // y at the first point after the start or a breakpoint
   Eigen::VectorXd q_prev_, q_prev2_;  // q at the two previous points
   double h_prev_ = 0, h_prev2_ = 0;   // the two previous step sizes
-  int bdf2_pending_ = 0;              // steps until the history is reset from BDF2
   std::vector<char> switch_on_;       // state of each Mlcs::switches entry
   Eigen::VectorXd s_, b_, b_next_, r_, x_new_, lambda_new_, w_new_, q_new_, y_new_;
   std::vector<char> mode_try_;  // the mode of the step being attempted (scratch)
