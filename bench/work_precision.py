@@ -17,7 +17,8 @@ Figures the user reads, each taken from the run's own file (no --grid):
          files interpolated linearly), divided by max |y_ref|
 Errors are relative to the reference; "err" (the plot's ordinate) is the largest of the three.
 "at rows" is max |y - y_ref| at the file's own rows (reference interpolated), over max |y_ref|:
-the solver's accuracy without the error of interpolating between rows. The "print-interval
+the solver's accuracy without the error of interpolating between rows. ".meas avg/peak": the
+same average and peak as nsspice's own `--meas` computes them (nsspice runs only; not in err). The "print-interval
 floor" is the wave error of the reference itself written only every TSTEP: a run whose file has
 rows only every TSTEP (event mode, fixed steps >= TSTEP) cannot have a smaller wave error.
 
@@ -70,18 +71,22 @@ CIRCUITS = [
     {"key": "buck", "netlist": "examples/buck.cir", "tstep": 10e-9, "tstop": 2e-3,
      "signals": ["v(out)", "i(l1)"], "main": "v(out)",
      "avg": ("v(out)", 1.9e-3, 2e-3), "peak": ("v(out)", 0.0, 2e-3),
+     "meas": ("avg v(out) from=1.9m to=2m", "max v(out) from=0 to=2m"),
      "steps": [1e-7, 3e-8, 1e-8, 3e-9], "tmax": [1e-7, 1e-8]},
     {"key": "bridge", "netlist": "examples/diode_bridge.cir", "tstep": 1e-6, "tstop": 5e-3,
      "signals": ["v(n1)", "v(nl)", "v(nr)"], "main": "v(n1)",
      "avg": ("v(nl)-v(nr)", 4e-3, 5e-3), "peak": ("v(nl)-v(nr)", 4e-3, 5e-3),
+     "meas": ("avg v(nl,nr) from=4m to=5m", "max v(nl,nr) from=4m to=5m"),
      "steps": [1e-6, 3e-7, 1e-7, 3e-8], "tmax": [1e-6, 1e-7]},
     {"key": "ab08c", "netlist": "examples/rlc_diode_stop.cir", "tstep": 1e-3, "tstop": 1.5,
      "signals": ["v(n1)", "i(l1)"], "main": "v(n1)",
      "avg": ("v(n1)", 1.0, 1.5), "peak": ("i(l1)", 0.0, 1.5),
+     "meas": ("avg v(n1) from=1 to=1.5", "max i(l1) from=0 to=1.5"),
      "steps": [1e-3, 1e-4, 1e-5, 1e-6], "tmax": [1e-3, 1e-4]},
     {"key": "buckboost", "netlist": "bench/circuits/buckboost_dcm.cir", "tstep": 1e-6,
      "tstop": 3e-3, "signals": ["v(out)", "i(l1)"], "main": "v(out)",
      "avg": ("v(out)", 2.9e-3, 3e-3), "peak": ("i(l1)", 2.9e-3, 3e-3),
+     "meas": ("avg v(out) from=2.9m to=3m", "max i(l1) from=2.9m to=3m"),
      "steps": [1e-7, 3e-8, 1e-8, 3e-9], "tmax": [1e-6, 1e-7]},
 ]
 RELTOLS = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6]
@@ -205,8 +210,10 @@ def parse_report(report):
 
 def run_nsspice(exe, circ, netlist, name, args, tmp, grid, ref=None, repeat=True):
     out = tmp / f"{name}.csv"
+    meas_json = tmp / f"{name}.meas.json"
     cmd = [str(exe), "run", str(netlist), "-o", str(out), "--no-progress",
-           "--save", ",".join(circ["signals"]), *args]
+           "--save", ",".join(circ["signals"]), "--meas", circ["meas"][0], "--meas",
+           circ["meas"][1], "--meas-json", str(meas_json), *args]
     shown = " ".join(cmd).replace(str(tmp) + "/", "")
     wall, proc, exc, reps = (best_of(cmd, timeout=NS_TIMEOUT) if repeat else
                              (*timed(cmd, timeout=NS_TIMEOUT), 1))
@@ -223,8 +230,12 @@ def run_nsspice(exe, circ, netlist, name, args, tmp, grid, ref=None, repeat=True
     res["figures"] = {k: fig[k] for k in ("avg", "peak", "t_end")}
     res["_fig"] = fig
     res["rows"] = sum(1 for _ in open(out)) - 1
+    meas = [m["value"] for m in json.loads(meas_json.read_text())["measurements"]]
+    res["meas"] = {"avg": meas[0], "peak": meas[1]}
     if ref is not None:
         res["errors"] = errors(fig, ref)
+        res["errors"]["meas_avg"] = abs(meas[0] - ref["avg"]) / abs(ref["avg"])
+        res["errors"]["meas_peak"] = abs(meas[1] - ref["peak"]) / abs(ref["peak"])
     return res
 
 
@@ -482,7 +493,8 @@ def render(result):
             md.append(f" Closed form: avg {cf['avg']:.10g}, peak {cf['peak']:.10g}; event "
                       f"reference against it: avg {ec['avg']:.1e}, peak {ec['peak']:.1e}.")
         md.append("\n\n| method | setting | wall [s] | steps (rejected) | rows | avg | peak | "
-                  "wave | err | at rows |\n|---|---|---|---|---|---|---|---|---|---|\n")
+                  "wave | err | at rows | .meas avg | .meas peak |\n"
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in c["runs"]:
             if r.get("ok"):
                 e = r["errors"]
@@ -490,11 +502,12 @@ def render(result):
                     f"{r['steps']} ({r.get('rejected', 0)})")
                 md.append(f"| {r['method']} | {r['setting']} | {r['wall_s']:.3f} | {steps} | "
                           f"{r.get('rows', '—')} | {e['avg']:.1e} | {e['peak']:.1e} | "
-                          f"{e['wave']:.1e} | {e['err']:.1e} | {e['rows']:.1e} |\n")
+                          f"{e['wave']:.1e} | {e['err']:.1e} | {e['rows']:.1e} | "
+                          f"{fmt_e(e.get('meas_avg'))} | {fmt_e(e.get('meas_peak'))} |\n")
             else:
                 err = re.sub(r"\s+", " ", r.get("error", ""))[:120].replace("|", "/")
                 md.append(f"| {r['method']} | {r['setting']} | {r['wall_s']:.3f} | "
-                          f"{r.get('steps', '—')} | — | **failed**: {err} | | | | |\n")
+                          f"{r.get('steps', '—')} | — | **failed**: {err} | | | | | | |\n")
         p = c["proportionality"]
         md.append("\nAdaptive err / RELTOL: " + ", ".join(
             f"{q['reltol']:g}: {q['err']:.2g}" for q in p["per_reltol"]) +
