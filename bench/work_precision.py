@@ -27,8 +27,9 @@ file has ~2e5 rows. A second reference, the fixed theta-scheme (theta = 1/2) at 
 is run alongside and the agreement of the two on the three figures is reported (it bounds how
 far the reference itself can be trusted); for ab08c the closed form is reported too.
 
-Runs (all in one invocation, sequential, whole-process wall time; runs under 1 s are repeated
-and the best of 3 kept):
+Runs (all in one invocation, sequential; the whole process's wall time and CPU time (user +
+system, from getrusage: less sensitive to the other jobs of a shared machine), each the best of 5
+runs when the first is under 0.5 s, of 3 under 2 s):
   adaptive  nsspice run (the default: error-controlled theta-scheme), .options reltol = 1e-2 ..
             1e-6 appended to a copy of the netlist
   fixed     nsspice run --step H, four steps per circuit
@@ -39,7 +40,7 @@ and the best of 3 kept):
             of them TSTEP, ngspice's own default when TSTEP < TSTOP/50); plus a sharper
             regularization (the diode models' N = 1e-3) at two RELTOLs and the smaller TMAX. Failures ("timestep too small", timeouts) are rows.
 Ratios: for every ngspice run that finished, the cheapest nsspice adaptive (and event) run whose
-err is not larger, and ngspice's wall time over it.
+err is not larger, and ngspice's wall time over it (and the same in CPU time).
 
 Results: bench/results/work_precision.{json,md}, docs/work_precision.png (needs matplotlib and
 numpy: run with /usr/bin/python3).
@@ -51,6 +52,7 @@ import json
 import math
 import pathlib
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -155,26 +157,33 @@ def read_wrdata(path):
 
 
 # ---------------------------------------------------------------- runs
+def children_cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def timed(cmd, cwd=None, timeout=None):
-    start = time.perf_counter()
+    """Wall time, the child's CPU time (user + system), the process (None on a timeout)."""
+    cpu0, start = children_cpu(), time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False,
                               timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        return time.perf_counter() - start, None, exc
-    return time.perf_counter() - start, proc, None
+        return (time.perf_counter() - start, None), None, exc
+    return (time.perf_counter() - start, children_cpu() - cpu0), proc, None
 
 
 def best_of(cmd, cwd=None, timeout=None):
-    """Wall time (best of 3 when the first run is under 1 s) and the last process."""
-    wall, proc, exc = timed(cmd, cwd, timeout)
-    if proc is None or proc.returncode != 0 or wall >= 1.0:
-        return wall, proc, exc, 1
-    walls = [wall]
-    for _ in range(2):
-        w, proc, exc = timed(cmd, cwd, timeout)
+    """Best wall and CPU times over 5 runs when the first is under 0.5 s, 3 under 2 s, else 1;
+    the last process."""
+    (wall, cpu), proc, exc = timed(cmd, cwd, timeout)
+    reps = 1 if proc is None or proc.returncode != 0 or wall >= 2.0 else 3 if wall >= 0.5 else 5
+    walls, cpus = [wall], [cpu]
+    for _ in range(reps - 1):
+        (w, c), proc, exc = timed(cmd, cwd, timeout)
         walls.append(w)
-    return min(walls), proc, exc, 3
+        cpus.append(c)
+    return (min(walls), None if cpu is None else min(cpus)), proc, exc, reps
 
 
 def with_options(src, dst, options=(), tstep=None):
@@ -215,9 +224,9 @@ def run_nsspice(exe, circ, netlist, name, args, tmp, grid, ref=None, repeat=True
            "--save", ",".join(circ["signals"]), "--meas", circ["meas"][0], "--meas",
            circ["meas"][1], "--meas-json", str(meas_json), *args]
     shown = " ".join(cmd).replace(str(tmp) + "/", "")
-    wall, proc, exc, reps = (best_of(cmd, timeout=NS_TIMEOUT) if repeat else
-                             (*timed(cmd, timeout=NS_TIMEOUT), 1))
-    res = {"command": shown, "wall_s": wall, "reps": reps}
+    (wall, cpu), proc, exc, reps = (best_of(cmd, timeout=NS_TIMEOUT) if repeat else
+                                    (*timed(cmd, timeout=NS_TIMEOUT), 1))
+    res = {"command": shown, "wall_s": wall, "cpu_s": cpu, "reps": reps}
     if proc is None:
         res.update(ok=False, error=f"timeout after {NS_TIMEOUT:g} s")
         return res
@@ -259,9 +268,10 @@ def run_ngspice(translated, circ, reltol, tmax, tag, tmp, grid, ref):
     out = tmp / f"{name}.txt"
     deck = tmp / f"{name}.cir"
     deck.write_text(ngspice_deck(translated, circ, reltol, tmax, out.name))
-    wall, proc, exc, reps = best_of(["ngspice", "-b", deck.name], cwd=tmp, timeout=NG_TIMEOUT)
+    (wall, cpu), proc, exc, reps = best_of(["ngspice", "-b", deck.name], cwd=tmp,
+                                           timeout=NG_TIMEOUT)
     res = {"command": f"ngspice -b {deck.name}", "deck": deck.read_text(), "wall_s": wall,
-           "reps": reps, "reltol": reltol, "tmax_s": tmax}
+           "cpu_s": cpu, "reps": reps, "reltol": reltol, "tmax_s": tmax}
     if proc is None:
         res.update(ok=False, error=f"timeout after {NG_TIMEOUT:g} s")
         return res
@@ -415,8 +425,11 @@ def ratios(runs):
                     and r["errors"]["err"] <= ng["errors"]["err"]]
             if cand:
                 best = min(cand, key=lambda r: r["wall_s"])
+                best_cpu = min(cand, key=lambda r: r["cpu_s"])
                 row[method] = {"setting": best["setting"], "err": best["errors"]["err"],
-                               "wall_s": best["wall_s"], "ratio": ng["wall_s"] / best["wall_s"]}
+                               "wall_s": best["wall_s"], "ratio": ng["wall_s"] / best["wall_s"],
+                               "cpu_setting": best_cpu["setting"],
+                               "cpu_ratio": ng["cpu_s"] / best_cpu["cpu_s"]}
             else:
                 row[method] = None
         out.append(row)
@@ -458,8 +471,10 @@ def summary(result):
 
         def span(m):
             xs = [q[m]["ratio"] for q in c["ratios"] if q[m]]
+            cs = [q[m]["cpu_ratio"] for q in c["ratios"] if q[m]]
             miss = sum(1 for q in c["ratios"] if not q[m])
-            txt = f"{min(xs):.1f}× .. {max(xs):.1f}×" if xs else "—"
+            txt = (f"{min(xs):.1f}× .. {max(xs):.1f}× (CPU {min(cs):.1f}× .. {max(cs):.1f}×)"
+                   if xs else "—")
             return txt + (f" ({miss} not matched)" if miss else "")
         md.append(f"| {c['circuit']} | " + (f"{d['errors']['err']:.1e}, {d['wall_s']:.3f} s"
                                             if d else "failed") + " | " +
@@ -473,7 +488,8 @@ def render(result):
     md = ["# Work-precision: nsspice (adaptive, fixed, event) and ngspice\n",
           "Generated by `bench/work_precision.py`; see its docstring for the definitions. "
           "Errors are relative to the reference (event mode, evrtol = 1e-12); `err` is the "
-          "largest of avg, peak and wave. Wall time is the whole process (best of 3 below 1 s).\n"]
+          "largest of avg, peak and wave. Wall and CPU (user + system) time of the whole process, "
+          "each the best of 5 runs below 0.5 s, of 3 below 2 s.\n"]
     md.append(summary(result))
     for c in result["circuits"]:
         ref = c["reference"]
@@ -492,34 +508,38 @@ def render(result):
             cf, ec = ref["closed_form"], ref["event_vs_closed_form"]
             md.append(f" Closed form: avg {cf['avg']:.10g}, peak {cf['peak']:.10g}; event "
                       f"reference against it: avg {ec['avg']:.1e}, peak {ec['peak']:.1e}.")
-        md.append("\n\n| method | setting | wall [s] | steps (rejected) | rows | avg | peak | "
+        md.append("\n\n| method | setting | wall [s] | CPU [s] | steps (rejected) | rows | avg "
+                  "| peak | "
                   "wave | err | at rows | .meas avg | .meas peak |\n"
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in c["runs"]:
             if r.get("ok"):
                 e = r["errors"]
                 steps = "—" if r.get("steps") is None else (
                     f"{r['steps']} ({r.get('rejected', 0)})")
-                md.append(f"| {r['method']} | {r['setting']} | {r['wall_s']:.3f} | {steps} | "
+                md.append(f"| {r['method']} | {r['setting']} | {r['wall_s']:.3f} | "
+                          f"{r['cpu_s']:.3f} | {steps} | "
                           f"{r.get('rows', '—')} | {e['avg']:.1e} | {e['peak']:.1e} | "
                           f"{e['wave']:.1e} | {e['err']:.1e} | {e['rows']:.1e} | "
                           f"{fmt_e(e.get('meas_avg'))} | {fmt_e(e.get('meas_peak'))} |\n")
             else:
                 err = re.sub(r"\s+", " ", r.get("error", ""))[:120].replace("|", "/")
-                md.append(f"| {r['method']} | {r['setting']} | {r['wall_s']:.3f} | "
+                md.append(f"| {r['method']} | {r['setting']} | {r['wall_s']:.3f} | — | "
                           f"{r.get('steps', '—')} | — | **failed**: {err} | | | | | | |\n")
         p = c["proportionality"]
         md.append("\nAdaptive err / RELTOL: " + ", ".join(
             f"{q['reltol']:g}: {q['err']:.2g}" for q in p["per_reltol"]) +
             f"; slope of log err vs log RELTOL {p.get('slope_err', float('nan')):.2f} "
             f"(wave alone {p.get('slope_wave', float('nan')):.2f}).\n")
-        md.append("\n| ngspice run | its err | wall | cheapest adaptive as accurate | ratio | "
-                  "cheapest event as accurate | ratio |\n|---|---|---|---|---|---|---|\n")
+        md.append("\n| ngspice run | its err | wall | cheapest adaptive as accurate | ratio (of "
+                  "CPU times: cheapest in CPU) | cheapest event as accurate | ratio |\n"
+                  "|---|---|---|---|---|---|---|\n")
         for q in c["ratios"]:
             cells = []
             for m in ("adaptive", "event"):
                 x = q[m]
-                cells += ([f"{x['setting']} ({x['wall_s']:.3f} s)", f"**{x['ratio']:.1f}×**"]
+                cells += ([f"{x['setting']} ({x['wall_s']:.3f} s)",
+                           f"**{x['ratio']:.1f}×** (CPU {x['cpu_ratio']:.1f}×)"]
                           if x else ["none", "—"])
             md.append(f"| {q['ngspice_method']} {q['ngspice']} | {q['ngspice_err']:.1e} | "
                       f"{q['ngspice_wall_s']:.3f} s | " + " | ".join(cells) + " |\n")
