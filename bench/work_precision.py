@@ -18,8 +18,8 @@ Figures the user reads, each taken from the run's own file (no --grid):
 Errors are relative to the reference; "err" (the plot's ordinate) is the largest of the three.
 "at rows" is max |y - y_ref| at the file's own rows (reference interpolated), over max |y_ref|:
 the solver's accuracy without the error of interpolating between rows. ".meas avg/peak": the
-same average and peak as nsspice's own `--meas` computes them (nsspice runs only; not in err). The "print-interval
-floor" is the wave error of the reference itself written only every TSTEP: a run whose file has
+same average and peak as nsspice's own `--meas` computes them (nsspice runs only; not in err).
+The "print-interval floor" is the wave error of the reference itself written only every TSTEP: a run whose file has
 rows only every TSTEP (event mode, fixed steps >= TSTEP) cannot have a smaller wave error.
 
 Reference: nsspice --method event at evrtol = 1e-12 with the .tran print step divided so that the
@@ -38,7 +38,8 @@ runs when the first is under 0.5 s, of 3 under 2 s):
             IS = 1e-14 N = 0.05 RS = 1m, switches RON = 1m ROFF = 1G: compare's defaults), its
             .tran/.options/.control replaced: RELTOL = 1e-2 .. 1e-5 at two TMAX per circuit (one
             of them TSTEP, ngspice's own default when TSTEP < TSTOP/50); plus a sharper
-            regularization (the diode models' N = 1e-3) at two RELTOLs and the smaller TMAX. Failures ("timestep too small", timeouts) are rows.
+            regularization (the diode models' N = 1e-3) at two RELTOLs and the smaller TMAX.
+            Failures ("timestep too small", timeouts) are rows.
 Ratios: for every ngspice run that finished, the cheapest nsspice adaptive (and event) run whose
 err is not larger, and ngspice's wall time over it (and the same in CPU time).
 
@@ -502,7 +503,8 @@ def render(result):
         md.append(f"Reference avg = {ref['event']['figures']['avg']:.10g}, peak = "
                   f"{ref['event']['figures']['peak']:.10g} (event, {ref['event']['wall_s']:.2f} s)."
                   f" Fixed θ = ½ at h = {c['tstop_s'] / 1e6:g} s ({ref['fixed']['wall_s']:.2f} s)"
-                  f" against it: avg {a['avg']:.1e}, peak {a['peak']:.1e}, wave {a['wave']:.1e}. The "
+                  f" against it: avg {a['avg']:.1e}, peak {a['peak']:.1e}, "
+                  f"wave {a['wave']:.1e}. The "
                   f"reference itself written every TSTEP = {c['tstep_s']:g} s only would have a "
                   f"wave error of {ref['print_floor_wave']:.1e} (linear interpolation: the floor"
                   f" of any run whose file has rows only every TSTEP).")
