@@ -19,8 +19,9 @@ Errors are relative to the reference; "err" (the plot's ordinate) is the largest
 "at rows" is max |y - y_ref| at the file's own rows (reference interpolated), over max |y_ref|:
 the solver's accuracy without the error of interpolating between rows. ".meas avg/peak": the
 same average and peak as nsspice's own `--meas` computes them (nsspice runs only; not in err).
-The "print-interval floor" is the wave error of the reference itself written only every TSTEP: a run whose file has
-rows only every TSTEP (event mode, fixed steps >= TSTEP) cannot have a smaller wave error.
+The "print-interval floor" is the wave error of the reference itself written only every TSTEP:
+a run whose file has rows only every TSTEP (event mode, fixed steps >= TSTEP) cannot have a
+smaller wave error.
 
 Reference: nsspice --method event at evrtol = 1e-12 with the .tran print step divided so that the
 file has ~2e5 rows. A second reference, the fixed theta-scheme (theta = 1/2) at h = TSTOP / 1e6,
