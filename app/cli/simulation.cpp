@@ -77,10 +77,14 @@ void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diag
   netlist::SourceSpan at = flat.title_span;
   for (const auto& c : flat.cards)
     if (const auto* st = std::get_if<netlist::StepCard>(&c)) at = st->span;
-  for (const auto& [name, v] : sources)
+  for (const auto& [name, v] : sources) {
     diags.error(at, fmt::format("stepped source '{}' is not in the netlist", name));
-  for (const auto& [key, v] : models)
+    if (o.missing_targets != nullptr) o.missing_targets->push_back(name);
+  }
+  for (const auto& [key, v] : models) {
     diags.error(at, fmt::format("stepped model '{}' is not in the netlist", key.first));
+    if (o.missing_targets != nullptr) o.missing_targets->push_back(key.first);
+  }
 }
 
 }  // namespace
@@ -169,20 +173,20 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
   const auto start = std::chrono::steady_clock::now();
   Simulated out;
   std::vector<double> values;
-  out.result = circuit::run_transient(
-      circuit, assembled, options,
-      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
-          const Eigen::VectorXd& xdot) {
-        if (only.empty())
-          signals.evaluate(x, lambda, values);
-        else
-          signals.evaluate(x, lambda, xdot, only, values);
-        sink.row(t, values);
-        ++out.rows;
-        out.t_last = t;
-        if (progress) progress(t);
-        return !(stop && stop());
-      });
+  out.result =
+      circuit::run_transient(circuit, assembled, options,
+                             [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                                 const Eigen::VectorXd& xdot) {
+                               if (only.empty())
+                                 signals.evaluate(x, lambda, values);
+                               else
+                                 signals.evaluate(x, lambda, xdot, only, values);
+                               sink.row(t, values);
+                               ++out.rows;
+                               out.t_last = t;
+                               if (progress) progress(t);
+                               return !(stop && stop());
+                             });
   out.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -52,6 +52,9 @@ struct LoadOptions {
   std::map<std::pair<std::string, std::string>, double> model_params;
   // Receives the diagnostics (as printed) instead of stderr when set.
   std::string* diagnostics = nullptr;
+  // When set, receives the stepped sources and models that are not in the netlist (an error
+  // whatever the values: a sweep stops before its first run).
+  std::vector<std::string>* missing_targets = nullptr;
   // Flatten this netlist's parsed tree (with its sources) again instead of reading the file:
   // the netlist is parsed once for all the runs of a sweep.
   const LoadedNetlist* reuse = nullptr;

@@ -90,6 +90,41 @@ std::optional<OverlayPlan> overlay_plan(const RunOptions& o, const RunOptions& b
   return overlay;
 }
 
+// The first run's netlist, loaded before any run starts: a stepped source or model that does
+// not exist is bad input (exit 1, at the .step card), not a failure of every run; warnings that
+// only the swept values cause (a stepped model parameter the model does not use) are printed
+// once, since the runs' own diagnostics are kept quiet. A run whose values are bad (R = 0)
+// still fails alone.
+bool probe_first_run(const RunOptions& o, const LoadedNetlist& nominal, const SweepPlan& plan,
+                     bool writes, std::string& printed) {
+  if (plan.runs.empty()) return true;
+  std::string base_text, run_text;
+  LoadOptions base;
+  base.params = plan.params;
+  base.diagnostics = &base_text;
+  base.reuse = &nominal;
+  base.draw = [](bool) { return 0.0; };
+  const auto nominal_again = load_netlist(o.netlist, base);
+  LoadOptions first = load_options(plan, plan.runs[0]);
+  std::vector<std::string> missing;
+  first.diagnostics = &run_text;
+  first.reuse = &nominal;
+  first.draw = base.draw;
+  first.missing_targets = &missing;
+  const auto loaded = load_netlist(o.netlist, first);
+  if (!missing.empty()) {
+    printed = run_text +
+              "nsspice: error: a stepped source or model is not in the netlist: no run "
+              "started\n";
+    return false;
+  }
+  // A run whose values are bad fails on its own (the other runs go on).
+  if (writes && loaded && nominal_again && run_text != base_text)
+    printed += fmt::format("nsspice: warning: with the swept values of run 1 ({}):\n{}",
+                           run_label(plan, 0), run_text);
+  return true;
+}
+
 // The files and options of the runs; nullopt (with `printed`, `code`) for bad input or an
 // output directory that cannot be created (only by the rank that writes files).
 std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nominal, bool writes,
@@ -99,6 +134,7 @@ std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nomina
   auto plan = make_sweep_plan(o, nominal, printed);
   if (!plan) return std::nullopt;
   p.plan = std::move(*plan);
+  if (!probe_first_run(o, nominal, p.plan, writes, printed)) return std::nullopt;
   std::string error;
   for (const auto& text : o.specs) {
     auto s = parse_spec(text, error);
@@ -332,6 +368,7 @@ int sweep_command(const RunOptions& o, const LoadedNetlist& nominal) {
     print_error("--mpi: another rank could not prepare the runs (its netlist or options)");
     return kBadInput;
   }
+  std::cerr << printed;            // warnings of the swept values (probe_first_run)
   const InterruptScope interrupt;  // a signal stops the runs under way after their current row
   const Executed done = execute(*prepared, nominal, mpi, interrupt);
   if (!writes) return mpi->broadcast(0);

@@ -254,6 +254,29 @@ TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {
   EXPECT_NE(r.output.find("--runs"), std::string::npos) << r.output;
 }
 
+// A stepped source or model that is not in the netlist is bad input before any run (exit 1, no
+// file); a stepped model parameter the model does not use is named once, not silently swept.
+TEST_F(Sweep, SteppedTargetsMustExistAndMatter) {
+  write("s.cir",
+        "s\nV1 in 0 SIN(0 5 1k)\nD1 in out DM\nR1 out 0 1k\n.model DM D(VF=0.7)\n"
+        ".tran 10u 1m\n.step V9 list 1 2\n.end\n");
+  CliRun r = nsspice("run s.cir -o s.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("s.cir:7:1: error: stepped source 'v9' is not in the netlist"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("no run started"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "s.run1.csv"));
+  write("m.cir",
+        "m\nV1 in 0 SIN(0 5 1k)\nD1 in out DM\nR1 out 0 1k\n.model DM D(VF=0.7)\n"
+        ".tran 10u 1m\n.step DM(foo) list 1 2\n.end\n");
+  r = nsspice("run m.cir -o m.csv -q");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("with the swept values of run 1 (dm(foo)=1)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("parameters foo are ignored"), std::string::npos) << r.output;
+}
+
 TEST(SweepPoints, LinearLogarithmicAndListDimensions) {
   netlist::StepCard card;
   card.name.lower = "x";
