@@ -109,11 +109,18 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
   Eigen::VectorXd& g1 = g1_;
   guards(x_, lambda_, w_, g0);
   guards(x_new_, lambda_new_, w_new_, g1);
+  // A free pair's guard is violated below −kGuardTol times its own scale, and below the same share
+  // of the largest multiplier (an on pair) or the largest w (an off pair) of the step: a pair at
+  // λ = w = 0 to rounding (a diode across a closed ideal switch) does not cross at every step.
+  const double lambda_scale =
+      std::max(lambda_.lpNorm<Eigen::Infinity>(), lambda_new_.lpNorm<Eigen::Infinity>());
+  const double w_scale = std::max(w_.lpNorm<Eigen::Infinity>(), w_new_.lpNorm<Eigen::Infinity>());
   Eigen::VectorXd& eps = g_eps_;
   eps.resize(mlcs_.m);
   for (int j = 0; j < mlcs_.m; ++j) {
     const bool forced = !mlcs_.forced.empty() && mlcs_.forced[static_cast<size_t>(j)];
-    eps[j] = forced ? 0.0 : kGuardTol * std::max(std::abs(g0[j]), std::abs(g1[j]));
+    const double floor = kGuardTol * (mode_[static_cast<size_t>(j)] ? lambda_scale : w_scale);
+    eps[j] = forced ? 0.0 : std::max(kGuardTol * std::max(std::abs(g0[j]), std::abs(g1[j])), floor);
   }
   auto violated = [&](const Eigen::VectorXd& g) {
     std::vector<int> v;
