@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "solvers/linear/triplets.hpp"
 #include "solvers/time/decimal_grid.hpp"
@@ -19,6 +20,9 @@ constexpr double kDoublingDivisor = 31.0;
 // Step size controller: h ← h · clamp(kSafety · err^(−1/6), kShrink, kGrow); a proposed growth
 // below kKeep is not taken (the cached stage factorization is kept).
 constexpr double kSafety = 0.9, kShrink = 0.2, kGrow = 5.0, kKeep = 1.25;
+// Times closer than this fraction of max(|t|, t_stop − t_start) are one instant (a few hundred
+// units of rounding of t).
+constexpr double kSnap = 64 * std::numeric_limits<double>::epsilon();
 
 }  // namespace
 
@@ -234,7 +238,16 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
   RadauStep full, half[2];
   Eigen::VectorXd g;
   while (t_ < opt_.t_stop) {
-    const double limit = std::min(mlcs_.breakpoint_after(t_), opt_.t_stop);
+    // Breakpoints and the stop time closer than rounding are the same instant: no step of
+    // 10⁻²¹ s (whose stage matrix, E/h against G, is numerically singular) is taken to them.
+    const double snap = kSnap * std::max(std::abs(t_), span_);
+    double limit = std::min(mlcs_.breakpoint_after(t_ + snap), opt_.t_stop);
+    if (opt_.t_stop - limit <= snap) limit = opt_.t_stop;
+    if (limit - t_ <= snap) {  // at the stop time already
+      t_ = opt_.t_stop;
+      emit(t_, z_, no_rate_);
+      break;
+    }
     double h_try = opt_.fixed_step ? opt_.h_max : std::min(h, opt_.h_max);
     if (limit - t_ <= 1.1 * h_try) h_try = limit - t_;
     const bool to_limit = t_ + h_try >= limit;

@@ -1,0 +1,74 @@
+// The event-driven mode (docs/event-driven.md) at the edges of its time axis and of its mode
+// selection: PULSE sources whose corners fall on a conducting diode, a breakpoint a rounding
+// error below the stop time, and the agreement with the θ-scheme on such decks.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "helpers.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+// A diode charging a capacitor from a PULSE of period `per` (seconds, written in µs as a user
+// would) up to `tstop` µs; TSTEP 1n.
+std::string pulse_charger(const std::string& per_us, const std::string& tstop_us) {
+  const double per = std::stod(per_us) * 1e-6;
+  return fmt::format(
+      "pulse charger\nV1 in 0 PULSE(0 5 0 1n 1n {} {}u)\nR1 in a 1k\nD1 a out DI\nC1 out 0 1n\n"
+      "R2 out 0 10k\n.model DI D\n.tran 1n {}u\n.end\n",
+      0.4 * per, per_us, tstop_us);
+}
+
+circuit::TransientOptions event_mode() {
+  circuit::TransientOptions ev;
+  ev.method = circuit::TranMethod::kEvent;
+  return ev;
+}
+
+// At the end of each rise (a breakpoint) the diode conducts: the mode selection there solves
+// for increments of 10⁻⁸ V over δ while the pair's offset C x + d rounds to 10⁻¹⁶ V, which
+// failed the complementarity check ("no consistent mode after the event" at t = 1 ns or at a
+// later corner). Periods and stop times as users write them; the end value against the
+// error-controlled θ-scheme (RELTOL 10⁻³) within 0.2 %.
+TEST(EventEdges, PulseCornersOnAConductingDiode) {
+  for (const auto& [per, tstop] : {std::pair{"0.11", "3.3"},
+                                   {"0.13", "0.39"},
+                                   {"0.03", "0.21"},
+                                   {"0.19", "1.9"},
+                                   {"0.11", "3.63"}}) {
+    const std::string text = pulse_charger(per, tstop);
+    const Waveforms e = simulate(text, event_mode());
+    ASSERT_TRUE(e.result.ok) << per << " " << tstop << ": " << e.result.error;
+    const Waveforms t = simulate(text);
+    ASSERT_TRUE(t.result.ok) << t.result.error;
+    EXPECT_DOUBLE_EQ(e.t.back(), t.t.back()) << per << " " << tstop;
+    const double v_theta = t.series("v(out)").back();
+    EXPECT_NEAR(e.series("v(out)").back(), v_theta, 2e-3 * v_theta) << per << " " << tstop;
+  }
+}
+
+// TSTOP = 100 periods of 0.3 µs: the last rise starts at 100 · 0.3e-6 = 2.9999999999999997e-5,
+// a rounding error below TSTOP = 3.0000000000000001e-5. The run took a last step of 3e-21 s
+// there (an inductor's L/h of 10¹⁶ beside conductances of 0.01 S: a stage matrix at the
+// singularity threshold). The end is reached without it: no two points closer than rounding.
+TEST(EventEdges, BreakpointARoundingErrorBelowTheStopTime) {
+  const std::string text =
+      "pulse rl\nV1 in 0 PULSE(0 5 0 1n 1n 0.12u 0.3u)\nR1 in a 10\nL1 a b 10u\nD1 b out DI\n"
+      "C1 out 0 100n\nR2 out 0 100\n.model DI D\n.tran 1n 30u\n.end\n";
+  ASSERT_LT(100 * 0.3e-6, 30e-6) << "the case: the breakpoint is below the stop time";
+  const Waveforms e = simulate(text, event_mode());
+  ASSERT_TRUE(e.result.ok) << e.result.error;
+  ASSERT_GE(e.t.size(), 2u);
+  EXPECT_EQ(e.t.back(), 30e-6);
+  for (size_t k = 1; k < e.t.size(); ++k)
+    ASSERT_GT(e.t[k] - e.t[k - 1], 1e-13 * 30e-6) << "points " << k - 1 << ", " << k;
+  const Waveforms t = simulate(text);
+  ASSERT_TRUE(t.result.ok) << t.result.error;
+  const double v_theta = t.series("v(out)").back();
+  EXPECT_NEAR(e.series("v(out)").back(), v_theta, 2e-3 * std::abs(v_theta));
+}
+
+}  // namespace
+}  // namespace nsspice::testing
