@@ -30,13 +30,15 @@ std::string EventOptions::validate() const {
   if (!(t_stop > t_start)) return "the stop time must be after the start time";
   if (!(rtol > 0 && rtol < 1)) return fmt::format("evrtol must be in (0, 1), got {}", rtol);
   if (!(atol > 0)) return fmt::format("evatol must be positive, got {}", atol);
-  if (h_max < 0 || h_init < 0 || fallback_h < 0 || output_step < 0)
+  if (h_max < 0 || h_init < 0 || fallback_h < 0 || fallback_h_max < 0 || output_step < 0)
     return "step sizes must not be negative";
   if (!(time_tol > 0 && time_tol < 1e-3))
     return fmt::format("evtimetol must be in (0, 1e-3), got {}", time_tol);
   if (!(select_step > 0 && select_step < 1e-3))
     return fmt::format("the selection step must be in (0, 1e-3), got {}", select_step);
   if (zeno_events < 2 || fallback_steps < 1) return "zeno_events ≥ 2 and fallback_steps ≥ 1";
+  if (!(fallback_reltol > 0 && fallback_reltol < 1))
+    return fmt::format("the fallback's reltol must be in (0, 1), got {}", fallback_reltol);
   if (!(fallback_theta >= 0.5 && fallback_theta <= 1)) return "fallback θ must be in [0.5, 1]";
   return {};
 }
@@ -64,6 +66,7 @@ EventDriven::EventDriven(const Mlcs& mlcs, const EventOptions& options)
   if (opt_.h_init <= 0) opt_.h_init = span_ / 1000;
   opt_.h_init = std::min(opt_.h_init, opt_.h_max);
   if (opt_.fallback_h <= 0) opt_.fallback_h = span_ / 1e4;
+  if (opt_.fallback_h_max <= 0) opt_.fallback_h_max = opt_.fallback_h;
   // M = diag(E, 0).
   Triplets t;
   append_scaled(t, mlcs_.E, 0, 0, 1.0);
@@ -137,19 +140,36 @@ bool EventDriven::emit_end(const RadauStep& seg, double t) {
 }
 
 bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
+  Eigen::VectorXd u;
+  return emit_grid_points(seg.t0, t_until, [&](double tg) {
+    seg.dense((tg - seg.t0) / seg.h, u);
+    seg.rate((tg - seg.t0) / seg.h, rate_);
+    return emit(tg, u, rate_);
+  });
+}
+
+bool EventDriven::emit_grid(const ThetaStepper& stepper, double t_until) {
+  Eigen::VectorXd x, lambda;
+  return emit_grid_points(stepper.t_prev(), t_until, [&](double tg) {
+    stepper.interpolate(tg, x, lambda, rate_);
+    scratch_.resize(nz_);
+    scratch_ << x, lambda;
+    return emit(tg, scratch_, rate_);
+  });
+}
+
+bool EventDriven::emit_grid_points(double t_from, double t_until,
+                                   const std::function<bool(double)>& at) {
   if (opt_.output_step <= 0) return true;
   const double eps = 1e-9 * opt_.output_step;
   const DecimalGrid grid(opt_.t_start, opt_.output_step);  // exact decimal times
-  Eigen::VectorXd u;
   for (;;) {
     const double tg = grid.at(grid_k_);
     if (tg > t_until - eps || tg > opt_.t_stop + eps) break;
     ++grid_k_;
-    // Inside a θ-scheme interval, already passed, or before the first point wanted.
-    if (tg <= seg.t0 || tg < opt_.output_from) continue;
-    seg.dense((tg - seg.t0) / seg.h, u);
-    seg.rate((tg - seg.t0) / seg.h, rate_);
-    if (!emit(tg, u, rate_)) return false;
+    // Already passed, or before the first point wanted.
+    if (tg <= t_from || tg < opt_.output_from) continue;
+    if (!at(tg)) return false;
   }
   // A grid point on t_until itself is the integrator's point.
   const double tg = grid.at(grid_k_);
@@ -164,20 +184,30 @@ bool EventDriven::zeno(double t) {
   return static_cast<int>(recent_.size()) >= opt_.zeno_events;
 }
 
-bool EventDriven::fallback(EventOutcome& outcome) {
-  ThetaOptions to;
-  to.theta = opt_.fallback_theta;
-  to.h = opt_.fallback_h;
-  to.t_start = t_;
+bool EventDriven::zeno_fallback(EventOutcome& outcome) {
   // A Zeno interval right after the previous one (a persistent sliding or chattering mode)
   // gets twice its length, so that the cost of detecting it again stays bounded.
   const double length = opt_.fallback_steps * opt_.fallback_h;
   fallback_scale_ = t_ <= last_fallback_end_ + fallback_scale_ * length
                         ? std::min(2 * fallback_scale_, 1024.0)
                         : 1.0;
-  to.t_stop = std::min(t_ + fallback_scale_ * length, opt_.t_stop);
+  return fallback(fallback_scale_ * length, opt_.fallback_h, 0.0, outcome);
+}
+
+bool EventDriven::fallback(double length, double h0, double singular_h, EventOutcome& outcome) {
+  ThetaOptions to;
+  to.theta = opt_.fallback_theta;
+  // A Zeno interval: fixed steps (the error control of the θ-scheme would chase the chattering
+  // down to its floor step); a singular stage matrix: error-controlled steps from h0.
+  to.adaptive = singular_h > 0;
+  to.reltol = opt_.fallback_reltol;
+  to.atol = opt_.fallback_atol;
+  to.h_max = opt_.fallback_h_max;
+  to.h = to.adaptive ? std::min(h0, to.h_max) : h0;
+  to.t_start = t_;
+  to.t_stop = std::min(t_ + length, opt_.t_stop);
   to.lcp_solver = opt_.lcp_solver;
-  FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size())};
+  FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size()), singular_h};
   recent_.clear();
   if (!(to.t_stop > to.t_start)) return true;
   ThetaStepper stepper(mlcs_, to);
@@ -185,10 +215,11 @@ bool EventDriven::fallback(EventOutcome& outcome) {
   while (!stepper.finished()) {
     const MlcpOutcome o = stepper.step();
     if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
-      outcome = {false, "θ-scheme over a Zeno interval: " + o.message, o.pairs, stepper.t()};
+      outcome = {false, "θ-scheme over a fallback interval: " + o.message, o.pairs, stepper.t()};
       return false;
     }
     ++stats_.fallback_steps;
+    if (!emit_grid(stepper, stepper.t())) return false;
     z_.head(n_) = stepper.x();
     z_.tail(m_) = stepper.lambda();
     t_ = stepper.t();
@@ -255,8 +286,11 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
     std::vector<const RadauStep*> segs;
     double h_next = h;
     if (!radau(t_, h_try, z_, full)) {
-      outcome = {false, "the mode's DAE is singular (no unique solution in this mode)", {}, t_};
-      return outcome;
+      // Numerically singular at this step (a regular mode can be: E/h against G), or a mode
+      // without a unique solution: the θ-scheme, which selects its modes step by step, takes
+      // over for fallback_steps such steps; it fails in turn if no mode can go on.
+      if (!fallback(opt_.fallback_steps * h_try, h_try, h_try, outcome)) return outcome;
+      continue;
     }
     if (opt_.fixed_step) {
       segs = {&full};
@@ -334,7 +368,7 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
                   mlcs_.E * z_.head(n_), outcome))
         return outcome;
       if (!emit(t_, z_, no_rate_)) return outcome;
-      if (zeno(te) && !fallback(outcome)) return outcome;
+      if (zeno(te) && !zeno_fallback(outcome)) return outcome;
       event = true;
       break;
     }
