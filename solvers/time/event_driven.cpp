@@ -243,6 +243,26 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
                               const Observer& observer) {
   EventOutcome outcome;
   observer_ = observer;
+  if (!begin(x0, q0, lambda0, std::move(mode0), outcome)) return outcome;
+  double h = opt_.h_init;
+  Trial trial;
+  while (t_ < opt_.t_stop) {
+    if (!plan_step(h, trial)) {  // at the stop time already
+      t_ = opt_.t_stop;
+      emit(t_, z_, no_rate_);
+      break;
+    }
+    const Next next = attempt_step(h, trial, outcome);
+    if (next == Next::kStop) return outcome;
+    if (next == Next::kRetry) continue;
+    if (accept_step(trial, h, outcome) == Next::kStop) return outcome;
+  }
+  return outcome;
+}
+
+bool EventDriven::begin(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
+                        const Eigen::VectorXd& lambda0, std::vector<char> mode0,
+                        EventOutcome& outcome) {
   t_ = opt_.t_start;
   z_.resize(nz_);
   z_.head(n_) = x0;
@@ -259,133 +279,137 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
   update_scales(z_);
   set_mode_system();
   grid_k_ = 0;
-  if (!emit(t_, z_, no_rate_)) return outcome;
+  if (!emit(t_, z_, no_rate_)) return false;
   if (opt_.output_step > 0) grid_k_ = 1;
   const std::vector<char> mode_before = mode_;  // a copy: select() updates mode_
-  if (!select(t_, EventCause::kStart, mode_before, q0, outcome)) return outcome;
-  if (!emit(t_, z_, no_rate_)) return outcome;
+  if (!select(t_, EventCause::kStart, mode_before, q0, outcome)) return false;
+  return emit(t_, z_, no_rate_);
+}
 
-  double h = opt_.h_init;
-  RadauStep full, half[2];
-  Eigen::VectorXd g;
-  while (t_ < opt_.t_stop) {
-    // Breakpoints and the stop time closer than rounding are the same instant: no step of
-    // 10⁻²¹ s (whose stage matrix, E/h against G, is numerically singular) is taken to them.
-    const double snap = kSnap * std::max(std::abs(t_), span_);
-    double limit = std::min(mlcs_.breakpoint_after(t_ + snap), opt_.t_stop);
-    if (opt_.t_stop - limit <= snap) limit = opt_.t_stop;
-    if (limit - t_ <= snap) {  // at the stop time already
-      t_ = opt_.t_stop;
-      emit(t_, z_, no_rate_);
-      break;
+bool EventDriven::plan_step(double h, Trial& trial) const {
+  // Breakpoints and the stop time closer than rounding are the same instant: no step of
+  // 10⁻²¹ s (whose stage matrix, E/h against G, is numerically singular) is taken to them.
+  const double snap = kSnap * std::max(std::abs(t_), span_);
+  trial.limit = std::min(mlcs_.breakpoint_after(t_ + snap), opt_.t_stop);
+  if (opt_.t_stop - trial.limit <= snap) trial.limit = opt_.t_stop;
+  if (trial.limit - t_ <= snap) return false;
+  trial.h = opt_.fixed_step ? opt_.h_max : std::min(h, opt_.h_max);
+  if (trial.limit - t_ <= 1.1 * trial.h) trial.h = trial.limit - t_;
+  trial.to_limit = t_ + trial.h >= trial.limit;
+  trial.h_next = h;
+  return true;
+}
+
+EventDriven::Next EventDriven::attempt_step(double& h, Trial& trial, EventOutcome& outcome) {
+  // The step: one of trial.h (fixed step), or two of trial.h/2 checked against it.
+  const double h_try = trial.h;
+  if (!radau(t_, h_try, z_, full_) ||
+      (!opt_.fixed_step && (!radau(t_, h_try / 2, z_, half_[0]) ||
+                            !radau(t_ + h_try / 2, h_try / 2, half_[0].end(), half_[1])))) {
+    // Numerically singular at this step (a regular mode can be: E/h against G), or a mode
+    // without a unique solution: the θ-scheme, which selects its modes step by step, takes
+    // over for fallback_steps such steps; it fails in turn if no mode can go on.
+    return fallback(opt_.fallback_steps * h_try, h_try, h_try, outcome) ? Next::kRetry
+                                                                        : Next::kStop;
+  }
+  if (opt_.fixed_step) {
+    trial.segs = {&full_};
+    return Next::kGo;
+  }
+  double err = error_norm(z_, full_.end(), half_[1].end(), true);
+  double factor = std::clamp(kSafety * std::pow(std::max(err, 1e-30), -1.0 / 6), kShrink, kGrow);
+  if (opt_.output_step > 0) {
+    // Grid points come from the collocation polynomials, of order 3 only: the full step's
+    // polynomial at the midpoint against the half step's end estimates its error, which
+    // those of the half steps divide by 2⁴. Bounded too when a grid is asked.
+    full_.dense(0.5, scratch_);
+    const double dense = error_norm(z_, scratch_, half_[0].end(), false) * kDoublingDivisor / 16;
+    factor = std::min(
+        factor, std::clamp(kSafety * std::pow(std::max(dense, 1e-30), -0.25), kShrink, kGrow));
+    err = std::max(err, dense);
+  }
+  if (err > 1) {
+    ++stats_.rejected;
+    h = h_try * factor;
+    if (h < 1e-14 * std::max(std::abs(t_), span_)) {
+      outcome = {false, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
+      return Next::kStop;
     }
-    double h_try = opt_.fixed_step ? opt_.h_max : std::min(h, opt_.h_max);
-    if (limit - t_ <= 1.1 * h_try) h_try = limit - t_;
-    const bool to_limit = t_ + h_try >= limit;
-    // The step: one of h_try (fixed step), or two of h_try/2 checked against it.
-    std::vector<const RadauStep*> segs;
-    double h_next = h;
-    if (!radau(t_, h_try, z_, full)) {
-      // Numerically singular at this step (a regular mode can be: E/h against G), or a mode
-      // without a unique solution: the θ-scheme, which selects its modes step by step, takes
-      // over for fallback_steps such steps; it fails in turn if no mode can go on.
-      if (!fallback(opt_.fallback_steps * h_try, h_try, h_try, outcome)) return outcome;
+    return Next::kRetry;
+  }
+  if (!trial.to_limit || h_try >= h)
+    trial.h_next = factor >= 1 && factor < kKeep ? h : h_try * factor;
+  trial.segs = {&half_[0], &half_[1]};
+  return Next::kGo;
+}
+
+EventDriven::Next EventDriven::accept_step(const Trial& trial, double& h, EventOutcome& outcome) {
+  // The first guard crossing, if any.
+  for (const RadauStep* seg : trial.segs) {
+    const double seg_end =
+        seg == trial.segs.back() && trial.to_limit ? trial.limit : seg->t0 + seg->h;
+    Crossing c = first_crossing(*seg);
+    RadauStep at;
+    const double te = c.guard < 0 ? -1.0 : locate_first(*seg, c, at);
+    if (te < 0) {
+      if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return Next::kStop;
       continue;
     }
-    if (opt_.fixed_step) {
-      segs = {&full};
-    } else {
-      radau(t_, h_try / 2, z_, half[0]);
-      radau(t_ + h_try / 2, h_try / 2, half[0].end(), half[1]);
-      double err = error_norm(z_, full.end(), half[1].end(), true);
-      double factor =
-          std::clamp(kSafety * std::pow(std::max(err, 1e-30), -1.0 / 6), kShrink, kGrow);
-      if (opt_.output_step > 0) {
-        // Grid points come from the collocation polynomials, of order 3 only: the full step's
-        // polynomial at the midpoint against the half step's end estimates its error, which
-        // those of the half steps divide by 2⁴. Bounded too when a grid is asked.
-        full.dense(0.5, scratch_);
-        const double dense = error_norm(z_, scratch_, half[0].end(), false) * kDoublingDivisor / 16;
-        factor = std::min(
-            factor, std::clamp(kSafety * std::pow(std::max(dense, 1e-30), -0.25), kShrink, kGrow));
-        err = std::max(err, dense);
-      }
-      if (err > 1) {
-        ++stats_.rejected;
-        h = h_try * factor;
-        if (h < 1e-14 * std::max(std::abs(t_), span_)) {
-          outcome = {false, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
-          return outcome;
-        }
-        continue;
-      }
-      if (!to_limit || h_try >= h) h_next = factor >= 1 && factor < kKeep ? h : h_try * factor;
-      segs = {&half[0], &half[1]};
-    }
-    // The first guard crossing, if any.
-    bool event = false;
-    for (const RadauStep* seg : segs) {
-      const double seg_end = seg == segs.back() && to_limit ? limit : seg->t0 + seg->h;
-      Crossing c = first_crossing(*seg);
-      if (c.guard < 0) {
-        if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return outcome;
-        continue;
-      }
-      RadauStep at;
-      double te = locate(*seg, c, at);
-      // Another guard may have crossed before the one located: locate it on the shorter step.
-      for (int k = 0; k < 4 && te >= 0; ++k) {
-        const Crossing earlier = first_crossing(at);
-        if (earlier.guard < 0 || earlier.guard == c.guard || earlier.hi >= 1) break;
-        RadauStep at2;
-        const double te2 = locate(at, earlier, at2);
-        if (te2 < 0) break;
-        c = earlier;
-        te = te2;
-        at = at2;
-      }
-      if (te < 0) {
-        if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return outcome;
-        continue;
-      }
-      if (!emit_grid(*seg, te) || !emit_end(at, te)) return outcome;
-      t_ = te;
-      z_ = at.end();
-      update_scales(z_);
-      const std::vector<char> before = mode_;
-      guard_values(z_, g);
-      bool flipped = false;
-      for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
-        const int guard = m_ + static_cast<int>(k);
-        if (guard != c.guard && !(g[guard] <= 0)) continue;  // the located one may sit at +0
-        switch_on_[k] = !switch_on_[k];
-        mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
-        flipped = true;
-      }
-      ++stats_.events;
-      ++stats_.steps;
-      if (!select(te, flipped ? EventCause::kSwitch : EventCause::kGuard, before,
-                  mlcs_.E * z_.head(n_), outcome))
-        return outcome;
-      if (!emit(t_, z_, no_rate_)) return outcome;
-      if (zeno(te) && !zeno_fallback(outcome)) return outcome;
-      event = true;
-      break;
-    }
-    if (event) continue;
-    ++stats_.steps;
-    t_ = to_limit ? limit : t_ + h_try;
-    z_ = segs.back()->end();
-    update_scales(z_);
-    h = h_next;
-    if (to_limit && t_ < opt_.t_stop) {
-      const std::vector<char> before = mode_;
-      if (!select(t_, EventCause::kBreakpoint, before, mlcs_.E * z_.head(n_), outcome))
-        return outcome;
-      if (!emit(t_, z_, no_rate_)) return outcome;
-    }
+    if (!emit_grid(*seg, te) || !emit_end(at, te)) return Next::kStop;
+    return handle_event(te, at, c, outcome) ? Next::kRetry : Next::kStop;
   }
-  return outcome;
+  ++stats_.steps;
+  t_ = trial.to_limit ? trial.limit : t_ + trial.h;
+  z_ = trial.segs.back()->end();
+  update_scales(z_);
+  h = trial.h_next;
+  if (trial.to_limit && t_ < opt_.t_stop) {
+    const std::vector<char> before = mode_;
+    if (!select(t_, EventCause::kBreakpoint, before, mlcs_.E * z_.head(n_), outcome))
+      return Next::kStop;
+    if (!emit(t_, z_, no_rate_)) return Next::kStop;
+  }
+  return Next::kGo;
+}
+
+double EventDriven::locate_first(const RadauStep& seg, Crossing& c, RadauStep& at) {
+  double te = locate(seg, c, at);
+  // Another guard may have crossed before the one located: locate it on the shorter step.
+  for (int k = 0; k < 4 && te >= 0; ++k) {
+    const Crossing earlier = first_crossing(at);
+    if (earlier.guard < 0 || earlier.guard == c.guard || earlier.hi >= 1) break;
+    RadauStep at2;
+    const double te2 = locate(at, earlier, at2);
+    if (te2 < 0) break;
+    c = earlier;
+    te = te2;
+    at = at2;
+  }
+  return te;
+}
+
+bool EventDriven::handle_event(double te, const RadauStep& at, const Crossing& c,
+                               EventOutcome& outcome) {
+  t_ = te;
+  z_ = at.end();
+  update_scales(z_);
+  const std::vector<char> before = mode_;
+  guard_values(z_, g_);
+  bool flipped = false;
+  for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
+    const int guard = m_ + static_cast<int>(k);
+    if (guard != c.guard && !(g_[guard] <= 0)) continue;  // the located one may sit at +0
+    switch_on_[k] = !switch_on_[k];
+    mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
+    flipped = true;
+  }
+  ++stats_.events;
+  ++stats_.steps;
+  if (!select(te, flipped ? EventCause::kSwitch : EventCause::kGuard, before, mlcs_.E * z_.head(n_),
+              outcome))
+    return false;
+  if (!emit(t_, z_, no_rate_)) return false;
+  return !zeno(te) || zeno_fallback(outcome);
 }
 
 }  // namespace nsspice::solvers

@@ -180,7 +180,28 @@ class EventDriven {
   // `at_event` receives the step from seg's start to it.
   double locate(const RadauStep& seg, Crossing c, RadauStep& at_event);
 
-  // event_driven.cpp
+  // One attempted step from t_: its length, where it may end (a breakpoint or t_stop), its
+  // segments (the full step, or the two half steps of the error control) and the next step.
+  struct Trial {
+    double h = 0, limit = 0, h_next = 0;
+    bool to_limit = false;
+    std::vector<const RadauStep*> segs;
+  };
+  enum class Next { kGo, kRetry, kStop };  // go on, try again from t_, stop the run
+
+  // event_driven.cpp: the loop. begin(): the initial point and mode; plan_step(): the trial's
+  // length and limit (false: t_ is at t_stop); attempt_step(): the Radau steps and the error
+  // control (kRetry: rejected, or a θ-scheme interval was run); accept_step(): output, the first
+  // guard crossing (handle_event(): the event's mode selection and Zeno check), else the
+  // advance and a breakpoint's mode selection.
+  bool begin(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0, const Eigen::VectorXd& lambda0,
+             std::vector<char> mode0, EventOutcome& outcome);
+  bool plan_step(double h, Trial& trial) const;
+  Next attempt_step(double& h, Trial& trial, EventOutcome& outcome);
+  Next accept_step(const Trial& trial, double& h, EventOutcome& outcome);
+  // The first crossing of the step: c located, then any other guard that crossed before it.
+  double locate_first(const RadauStep& seg, Crossing& c, RadauStep& at);
+  bool handle_event(double te, const RadauStep& at, const Crossing& c, EventOutcome& outcome);
   bool radau(double t0, double h, const Eigen::VectorXd& z0, RadauStep& out);
   double error_norm(const Eigen::VectorXd& z0, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     bool algebraic) const;
@@ -228,6 +249,8 @@ class EventDriven {
   long grid_k_ = 0;
   double last_emitted_ = -1e300;
   EventStats stats_;
+  RadauStep full_, half_[2];  // the attempted step and its two halves
+  Eigen::VectorXd g_;         // guards at an event
   mutable Eigen::VectorXd s_, b_, scratch_, rate_;
   Eigen::VectorXd no_rate_;    // empty: x' = 0
   Eigen::VectorXd zero_rate_;  // x' = 0 for the observer
