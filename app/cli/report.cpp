@@ -2,9 +2,42 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "app/io/event_log.hpp"
 
 namespace nsspice::app {
+namespace {
+
+// The event mode's θ-scheme intervals: the Zeno ones (the first kShown, then a count), and the
+// ones asked for by a numerically singular stage matrix in one line.
+template <typename Line>
+void fallback_lines(const std::vector<solvers::FallbackInterval>& fallbacks, Line& line) {
+  constexpr size_t kShown = 5;
+  size_t zeno = 0, singular = 0;
+  double singular_time = 0, h_min = 0;
+  for (const auto& f : fallbacks) {
+    if (f.singular_h > 0) {
+      h_min = singular++ ? std::min(h_min, f.singular_h) : f.singular_h;
+      singular_time += f.t_end - f.t_begin;
+      continue;
+    }
+    if (zeno++ < kShown)
+      line("Zeno fallback",
+           fmt::format("{} events accumulated: theta-scheme over t = {:.9g} .. {:.9g} s", f.events,
+                       f.t_begin, f.t_end));
+  }
+  if (zeno > kShown) line("Zeno fallback", fmt::format("... {} more intervals", zeno - kShown));
+  if (singular > 0)
+    line(
+        "stiff fallback",
+        fmt::format("{} intervals, {:.3g} s in all, theta-scheme where the mode's stage matrix was "
+                    "numerically singular at the step asked for (down to {:.3g} s)",
+                    singular, singular_time, h_min));
+}
+
+}  // namespace
 
 std::string format_report(const circuit::TransientResult& r, double wall, double stepping,
                           const std::string& output, long rows) {
@@ -29,10 +62,7 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
     line("events", fmt::format("{} located ({} step-map evaluations), {} mode changes, {} mode "
                                "selections, {} state jumps",
                                e.events, e.refinements, e.mode_changes, e.selections, e.jumps));
-    for (const auto& f : e.fallbacks)
-      line("Zeno fallback",
-           fmt::format("{} events accumulated: theta-scheme over t = {:.9g} .. {:.9g} s", f.events,
-                       f.t_begin, f.t_end));
+    fallback_lines(e.fallbacks, line);
     if (!r.events.empty()) out += "  event log\n" + format_event_log(r.events, 12);
     line("wall time", fmt::format("{:.3f} s; stepping {:.3f} s", wall, stepping));
     line("output", fmt::format("{} ({} rows)", output, rows));

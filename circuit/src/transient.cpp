@@ -10,6 +10,7 @@
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
 #include "circuit/src/pwl_range_check.hpp"
+#include "circuit/src/step_bounds.hpp"
 #include "circuit/tran_settings.hpp"
 #include "solvers/time/decimal_grid.hpp"
 
@@ -114,7 +115,7 @@ SignalTable make_signals(const Circuit&, const Assembled& assembled) {
   return t;
 }
 
-namespace {
+namespace detail {
 
 // Absolute error floors per unknown (docs/theory.md, "Step selection"): VNTOL for node voltages,
 // ABSTOL for branch currents, raised to CHGTOL / C (CHGTOL / L) where the unknown carries a
@@ -143,6 +144,13 @@ std::pair<double, std::string> source_step_bound(const Circuit& circuit) {
   }
   return best;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::error_floors;
+using detail::source_step_bound;
 
 // More steps than this for one run is a source whose content cannot be resolved.
 constexpr double kMaxSteps = 1e9;

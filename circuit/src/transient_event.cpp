@@ -7,6 +7,7 @@
 #include "circuit/explain.hpp"
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/step_bounds.hpp"
 #include "circuit/tran_settings.hpp"
 #include "circuit/transient.hpp"
 
@@ -80,9 +81,18 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   eo.h_max = settings.event_h_max;
   eo.h_init = settings.output_step;
   eo.fixed_step = options.event_fixed_step;
-  // Zeno intervals go to the θ-scheme with the print interval and the netlist's θ.
-  eo.fallback_h = settings.output_step;
+  // Zeno intervals go to the θ-scheme with the netlist's θ in steps of the shortest source time
+  // scale, at most a 10⁴th of the run; modes numerically singular at the step asked for go to
+  // the error-controlled θ-scheme with the netlist's tolerances, its steps bounded as in a
+  // θ-scheme run (TMAX, else a 50th of the run, and the sources' content). Nothing here comes
+  // from TSTEP, which is a print interval.
+  const double span = settings.tstop - settings.tstart;
+  const double bound = detail::source_step_bound(circuit).first;
+  eo.fallback_h = std::min(bound, span / 1e4);
+  eo.fallback_h_max = std::min(settings.tmax > 0 ? settings.tmax : span / 50, bound);
   eo.fallback_theta = settings.theta;
+  eo.fallback_reltol = settings.stepping.reltol;
+  eo.fallback_atol = detail::error_floors(assembled, settings.stepping);
   // Dense output: --grid, else points every print interval from the collocation polynomials, so
   // that the file has no gap longer than that (peaks and averages read from it are the
   // solution's).

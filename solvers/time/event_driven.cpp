@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "solvers/linear/triplets.hpp"
 #include "solvers/time/decimal_grid.hpp"
@@ -19,6 +20,9 @@ constexpr double kDoublingDivisor = 31.0;
 // Step size controller: h ← h · clamp(kSafety · err^(−1/6), kShrink, kGrow); a proposed growth
 // below kKeep is not taken (the cached stage factorization is kept).
 constexpr double kSafety = 0.9, kShrink = 0.2, kGrow = 5.0, kKeep = 1.25;
+// Times closer than this fraction of max(|t|, t_stop − t_start) are one instant (a few hundred
+// units of rounding of t).
+constexpr double kSnap = 64 * std::numeric_limits<double>::epsilon();
 
 }  // namespace
 
@@ -26,13 +30,15 @@ std::string EventOptions::validate() const {
   if (!(t_stop > t_start)) return "the stop time must be after the start time";
   if (!(rtol > 0 && rtol < 1)) return fmt::format("evrtol must be in (0, 1), got {}", rtol);
   if (!(atol > 0)) return fmt::format("evatol must be positive, got {}", atol);
-  if (h_max < 0 || h_init < 0 || fallback_h < 0 || output_step < 0)
+  if (h_max < 0 || h_init < 0 || fallback_h < 0 || fallback_h_max < 0 || output_step < 0)
     return "step sizes must not be negative";
   if (!(time_tol > 0 && time_tol < 1e-3))
     return fmt::format("evtimetol must be in (0, 1e-3), got {}", time_tol);
   if (!(select_step > 0 && select_step < 1e-3))
     return fmt::format("the selection step must be in (0, 1e-3), got {}", select_step);
   if (zeno_events < 2 || fallback_steps < 1) return "zeno_events ≥ 2 and fallback_steps ≥ 1";
+  if (!(fallback_reltol > 0 && fallback_reltol < 1))
+    return fmt::format("the fallback's reltol must be in (0, 1), got {}", fallback_reltol);
   if (!(fallback_theta >= 0.5 && fallback_theta <= 1)) return "fallback θ must be in [0.5, 1]";
   return {};
 }
@@ -60,6 +66,7 @@ EventDriven::EventDriven(const Mlcs& mlcs, const EventOptions& options)
   if (opt_.h_init <= 0) opt_.h_init = span_ / 1000;
   opt_.h_init = std::min(opt_.h_init, opt_.h_max);
   if (opt_.fallback_h <= 0) opt_.fallback_h = span_ / 1e4;
+  if (opt_.fallback_h_max <= 0) opt_.fallback_h_max = opt_.fallback_h;
   // M = diag(E, 0).
   Triplets t;
   append_scaled(t, mlcs_.E, 0, 0, 1.0);
@@ -133,19 +140,36 @@ bool EventDriven::emit_end(const RadauStep& seg, double t) {
 }
 
 bool EventDriven::emit_grid(const RadauStep& seg, double t_until) {
+  Eigen::VectorXd u;
+  return emit_grid_points(seg.t0, t_until, [&](double tg) {
+    seg.dense((tg - seg.t0) / seg.h, u);
+    seg.rate((tg - seg.t0) / seg.h, rate_);
+    return emit(tg, u, rate_);
+  });
+}
+
+bool EventDriven::emit_grid(const ThetaStepper& stepper, double t_until) {
+  Eigen::VectorXd x, lambda;
+  return emit_grid_points(stepper.t_prev(), t_until, [&](double tg) {
+    stepper.interpolate(tg, x, lambda, rate_);
+    scratch_.resize(nz_);
+    scratch_ << x, lambda;
+    return emit(tg, scratch_, rate_);
+  });
+}
+
+bool EventDriven::emit_grid_points(double t_from, double t_until,
+                                   const std::function<bool(double)>& at) {
   if (opt_.output_step <= 0) return true;
   const double eps = 1e-9 * opt_.output_step;
   const DecimalGrid grid(opt_.t_start, opt_.output_step);  // exact decimal times
-  Eigen::VectorXd u;
   for (;;) {
     const double tg = grid.at(grid_k_);
     if (tg > t_until - eps || tg > opt_.t_stop + eps) break;
     ++grid_k_;
-    // Inside a θ-scheme interval, already passed, or before the first point wanted.
-    if (tg <= seg.t0 || tg < opt_.output_from) continue;
-    seg.dense((tg - seg.t0) / seg.h, u);
-    seg.rate((tg - seg.t0) / seg.h, rate_);
-    if (!emit(tg, u, rate_)) return false;
+    // Already passed, or before the first point wanted.
+    if (tg <= t_from || tg < opt_.output_from) continue;
+    if (!at(tg)) return false;
   }
   // A grid point on t_until itself is the integrator's point.
   const double tg = grid.at(grid_k_);
@@ -160,20 +184,30 @@ bool EventDriven::zeno(double t) {
   return static_cast<int>(recent_.size()) >= opt_.zeno_events;
 }
 
-bool EventDriven::fallback(EventOutcome& outcome) {
-  ThetaOptions to;
-  to.theta = opt_.fallback_theta;
-  to.h = opt_.fallback_h;
-  to.t_start = t_;
+bool EventDriven::zeno_fallback(EventOutcome& outcome) {
   // A Zeno interval right after the previous one (a persistent sliding or chattering mode)
   // gets twice its length, so that the cost of detecting it again stays bounded.
   const double length = opt_.fallback_steps * opt_.fallback_h;
   fallback_scale_ = t_ <= last_fallback_end_ + fallback_scale_ * length
                         ? std::min(2 * fallback_scale_, 1024.0)
                         : 1.0;
-  to.t_stop = std::min(t_ + fallback_scale_ * length, opt_.t_stop);
+  return fallback(fallback_scale_ * length, opt_.fallback_h, 0.0, outcome);
+}
+
+bool EventDriven::fallback(double length, double h0, double singular_h, EventOutcome& outcome) {
+  ThetaOptions to;
+  to.theta = opt_.fallback_theta;
+  // A Zeno interval: fixed steps (the error control of the θ-scheme would chase the chattering
+  // down to its floor step); a singular stage matrix: error-controlled steps from h0.
+  to.adaptive = singular_h > 0;
+  to.reltol = opt_.fallback_reltol;
+  to.atol = opt_.fallback_atol;
+  to.h_max = opt_.fallback_h_max;
+  to.h = to.adaptive ? std::min(h0, to.h_max) : h0;
+  to.t_start = t_;
+  to.t_stop = std::min(t_ + length, opt_.t_stop);
   to.lcp_solver = opt_.lcp_solver;
-  FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size())};
+  FallbackInterval interval{t_, to.t_stop, static_cast<long>(recent_.size()), singular_h};
   recent_.clear();
   if (!(to.t_stop > to.t_start)) return true;
   ThetaStepper stepper(mlcs_, to);
@@ -181,10 +215,11 @@ bool EventDriven::fallback(EventOutcome& outcome) {
   while (!stepper.finished()) {
     const MlcpOutcome o = stepper.step();
     if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
-      outcome = {false, "θ-scheme over a Zeno interval: " + o.message, o.pairs, stepper.t()};
+      outcome = {false, "θ-scheme over a fallback interval: " + o.message, o.pairs, stepper.t()};
       return false;
     }
     ++stats_.fallback_steps;
+    if (!emit_grid(stepper, stepper.t())) return false;
     z_.head(n_) = stepper.x();
     z_.tail(m_) = stepper.lambda();
     t_ = stepper.t();
@@ -208,6 +243,26 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
                               const Observer& observer) {
   EventOutcome outcome;
   observer_ = observer;
+  if (!begin(x0, q0, lambda0, std::move(mode0), outcome)) return outcome;
+  double h = opt_.h_init;
+  Trial trial;
+  while (t_ < opt_.t_stop) {
+    if (!plan_step(h, trial)) {  // at the stop time already
+      t_ = opt_.t_stop;
+      emit(t_, z_, no_rate_);
+      break;
+    }
+    const Next next = attempt_step(h, trial, outcome);
+    if (next == Next::kStop) return outcome;
+    if (next == Next::kRetry) continue;
+    if (accept_step(trial, h, outcome) == Next::kStop) return outcome;
+  }
+  return outcome;
+}
+
+bool EventDriven::begin(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
+                        const Eigen::VectorXd& lambda0, std::vector<char> mode0,
+                        EventOutcome& outcome) {
   t_ = opt_.t_start;
   z_.resize(nz_);
   z_.head(n_) = x0;
@@ -224,121 +279,137 @@ EventOutcome EventDriven::run(const Eigen::VectorXd& x0, const Eigen::VectorXd& 
   update_scales(z_);
   set_mode_system();
   grid_k_ = 0;
-  if (!emit(t_, z_, no_rate_)) return outcome;
+  if (!emit(t_, z_, no_rate_)) return false;
   if (opt_.output_step > 0) grid_k_ = 1;
   const std::vector<char> mode_before = mode_;  // a copy: select() updates mode_
-  if (!select(t_, EventCause::kStart, mode_before, q0, outcome)) return outcome;
-  if (!emit(t_, z_, no_rate_)) return outcome;
+  if (!select(t_, EventCause::kStart, mode_before, q0, outcome)) return false;
+  return emit(t_, z_, no_rate_);
+}
 
-  double h = opt_.h_init;
-  RadauStep full, half[2];
-  Eigen::VectorXd g;
-  while (t_ < opt_.t_stop) {
-    const double limit = std::min(mlcs_.breakpoint_after(t_), opt_.t_stop);
-    double h_try = opt_.fixed_step ? opt_.h_max : std::min(h, opt_.h_max);
-    if (limit - t_ <= 1.1 * h_try) h_try = limit - t_;
-    const bool to_limit = t_ + h_try >= limit;
-    // The step: one of h_try (fixed step), or two of h_try/2 checked against it.
-    std::vector<const RadauStep*> segs;
-    double h_next = h;
-    if (!radau(t_, h_try, z_, full)) {
-      outcome = {false, "the mode's DAE is singular (no unique solution in this mode)", {}, t_};
-      return outcome;
-    }
-    if (opt_.fixed_step) {
-      segs = {&full};
-    } else {
-      radau(t_, h_try / 2, z_, half[0]);
-      radau(t_ + h_try / 2, h_try / 2, half[0].end(), half[1]);
-      double err = error_norm(z_, full.end(), half[1].end(), true);
-      double factor =
-          std::clamp(kSafety * std::pow(std::max(err, 1e-30), -1.0 / 6), kShrink, kGrow);
-      if (opt_.output_step > 0) {
-        // Grid points come from the collocation polynomials, of order 3 only: the full step's
-        // polynomial at the midpoint against the half step's end estimates its error, which
-        // those of the half steps divide by 2⁴. Bounded too when a grid is asked.
-        full.dense(0.5, scratch_);
-        const double dense = error_norm(z_, scratch_, half[0].end(), false) * kDoublingDivisor / 16;
-        factor = std::min(
-            factor, std::clamp(kSafety * std::pow(std::max(dense, 1e-30), -0.25), kShrink, kGrow));
-        err = std::max(err, dense);
-      }
-      if (err > 1) {
-        ++stats_.rejected;
-        h = h_try * factor;
-        if (h < 1e-14 * std::max(std::abs(t_), span_)) {
-          outcome = {false, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
-          return outcome;
-        }
-        continue;
-      }
-      if (!to_limit || h_try >= h) h_next = factor >= 1 && factor < kKeep ? h : h_try * factor;
-      segs = {&half[0], &half[1]};
-    }
-    // The first guard crossing, if any.
-    bool event = false;
-    for (const RadauStep* seg : segs) {
-      const double seg_end = seg == segs.back() && to_limit ? limit : seg->t0 + seg->h;
-      Crossing c = first_crossing(*seg);
-      if (c.guard < 0) {
-        if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return outcome;
-        continue;
-      }
-      RadauStep at;
-      double te = locate(*seg, c, at);
-      // Another guard may have crossed before the one located: locate it on the shorter step.
-      for (int k = 0; k < 4 && te >= 0; ++k) {
-        const Crossing earlier = first_crossing(at);
-        if (earlier.guard < 0 || earlier.guard == c.guard || earlier.hi >= 1) break;
-        RadauStep at2;
-        const double te2 = locate(at, earlier, at2);
-        if (te2 < 0) break;
-        c = earlier;
-        te = te2;
-        at = at2;
-      }
-      if (te < 0) {
-        if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return outcome;
-        continue;
-      }
-      if (!emit_grid(*seg, te) || !emit_end(at, te)) return outcome;
-      t_ = te;
-      z_ = at.end();
-      update_scales(z_);
-      const std::vector<char> before = mode_;
-      guard_values(z_, g);
-      bool flipped = false;
-      for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
-        const int guard = m_ + static_cast<int>(k);
-        if (guard != c.guard && !(g[guard] <= 0)) continue;  // the located one may sit at +0
-        switch_on_[k] = !switch_on_[k];
-        mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
-        flipped = true;
-      }
-      ++stats_.events;
-      ++stats_.steps;
-      if (!select(te, flipped ? EventCause::kSwitch : EventCause::kGuard, before,
-                  mlcs_.E * z_.head(n_), outcome))
-        return outcome;
-      if (!emit(t_, z_, no_rate_)) return outcome;
-      if (zeno(te) && !fallback(outcome)) return outcome;
-      event = true;
-      break;
-    }
-    if (event) continue;
-    ++stats_.steps;
-    t_ = to_limit ? limit : t_ + h_try;
-    z_ = segs.back()->end();
-    update_scales(z_);
-    h = h_next;
-    if (to_limit && t_ < opt_.t_stop) {
-      const std::vector<char> before = mode_;
-      if (!select(t_, EventCause::kBreakpoint, before, mlcs_.E * z_.head(n_), outcome))
-        return outcome;
-      if (!emit(t_, z_, no_rate_)) return outcome;
-    }
+bool EventDriven::plan_step(double h, Trial& trial) const {
+  // Breakpoints and the stop time closer than rounding are the same instant: no step of
+  // 10⁻²¹ s (whose stage matrix, E/h against G, is numerically singular) is taken to them.
+  const double snap = kSnap * std::max(std::abs(t_), span_);
+  trial.limit = std::min(mlcs_.breakpoint_after(t_ + snap), opt_.t_stop);
+  if (opt_.t_stop - trial.limit <= snap) trial.limit = opt_.t_stop;
+  if (trial.limit - t_ <= snap) return false;
+  trial.h = opt_.fixed_step ? opt_.h_max : std::min(h, opt_.h_max);
+  if (trial.limit - t_ <= 1.1 * trial.h) trial.h = trial.limit - t_;
+  trial.to_limit = t_ + trial.h >= trial.limit;
+  trial.h_next = h;
+  return true;
+}
+
+EventDriven::Next EventDriven::attempt_step(double& h, Trial& trial, EventOutcome& outcome) {
+  // The step: one of trial.h (fixed step), or two of trial.h/2 checked against it.
+  const double h_try = trial.h;
+  if (!radau(t_, h_try, z_, full_) ||
+      (!opt_.fixed_step && (!radau(t_, h_try / 2, z_, half_[0]) ||
+                            !radau(t_ + h_try / 2, h_try / 2, half_[0].end(), half_[1])))) {
+    // Numerically singular at this step (a regular mode can be: E/h against G), or a mode
+    // without a unique solution: the θ-scheme, which selects its modes step by step, takes
+    // over for fallback_steps such steps; it fails in turn if no mode can go on.
+    return fallback(opt_.fallback_steps * h_try, h_try, h_try, outcome) ? Next::kRetry
+                                                                        : Next::kStop;
   }
-  return outcome;
+  if (opt_.fixed_step) {
+    trial.segs = {&full_};
+    return Next::kGo;
+  }
+  double err = error_norm(z_, full_.end(), half_[1].end(), true);
+  double factor = std::clamp(kSafety * std::pow(std::max(err, 1e-30), -1.0 / 6), kShrink, kGrow);
+  if (opt_.output_step > 0) {
+    // Grid points come from the collocation polynomials, of order 3 only: the full step's
+    // polynomial at the midpoint against the half step's end estimates its error, which
+    // those of the half steps divide by 2⁴. Bounded too when a grid is asked.
+    full_.dense(0.5, scratch_);
+    const double dense = error_norm(z_, scratch_, half_[0].end(), false) * kDoublingDivisor / 16;
+    factor = std::min(
+        factor, std::clamp(kSafety * std::pow(std::max(dense, 1e-30), -0.25), kShrink, kGrow));
+    err = std::max(err, dense);
+  }
+  if (err > 1) {
+    ++stats_.rejected;
+    h = h_try * factor;
+    if (h < 1e-14 * std::max(std::abs(t_), span_)) {
+      outcome = {false, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
+      return Next::kStop;
+    }
+    return Next::kRetry;
+  }
+  if (!trial.to_limit || h_try >= h)
+    trial.h_next = factor >= 1 && factor < kKeep ? h : h_try * factor;
+  trial.segs = {&half_[0], &half_[1]};
+  return Next::kGo;
+}
+
+EventDriven::Next EventDriven::accept_step(const Trial& trial, double& h, EventOutcome& outcome) {
+  // The first guard crossing, if any.
+  for (const RadauStep* seg : trial.segs) {
+    const double seg_end =
+        seg == trial.segs.back() && trial.to_limit ? trial.limit : seg->t0 + seg->h;
+    Crossing c = first_crossing(*seg);
+    RadauStep at;
+    const double te = c.guard < 0 ? -1.0 : locate_first(*seg, c, at);
+    if (te < 0) {
+      if (!emit_grid(*seg, seg_end) || !emit_end(*seg, seg_end)) return Next::kStop;
+      continue;
+    }
+    if (!emit_grid(*seg, te) || !emit_end(at, te)) return Next::kStop;
+    return handle_event(te, at, c, outcome) ? Next::kRetry : Next::kStop;
+  }
+  ++stats_.steps;
+  t_ = trial.to_limit ? trial.limit : t_ + trial.h;
+  z_ = trial.segs.back()->end();
+  update_scales(z_);
+  h = trial.h_next;
+  if (trial.to_limit && t_ < opt_.t_stop) {
+    const std::vector<char> before = mode_;
+    if (!select(t_, EventCause::kBreakpoint, before, mlcs_.E * z_.head(n_), outcome))
+      return Next::kStop;
+    if (!emit(t_, z_, no_rate_)) return Next::kStop;
+  }
+  return Next::kGo;
+}
+
+double EventDriven::locate_first(const RadauStep& seg, Crossing& c, RadauStep& at) {
+  double te = locate(seg, c, at);
+  // Another guard may have crossed before the one located: locate it on the shorter step.
+  for (int k = 0; k < 4 && te >= 0; ++k) {
+    const Crossing earlier = first_crossing(at);
+    if (earlier.guard < 0 || earlier.guard == c.guard || earlier.hi >= 1) break;
+    RadauStep at2;
+    const double te2 = locate(at, earlier, at2);
+    if (te2 < 0) break;
+    c = earlier;
+    te = te2;
+    at = at2;
+  }
+  return te;
+}
+
+bool EventDriven::handle_event(double te, const RadauStep& at, const Crossing& c,
+                               EventOutcome& outcome) {
+  t_ = te;
+  z_ = at.end();
+  update_scales(z_);
+  const std::vector<char> before = mode_;
+  guard_values(z_, g_);
+  bool flipped = false;
+  for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
+    const int guard = m_ + static_cast<int>(k);
+    if (guard != c.guard && !(g_[guard] <= 0)) continue;  // the located one may sit at +0
+    switch_on_[k] = !switch_on_[k];
+    mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
+    flipped = true;
+  }
+  ++stats_.events;
+  ++stats_.steps;
+  if (!select(te, flipped ? EventCause::kSwitch : EventCause::kGuard, before, mlcs_.E * z_.head(n_),
+              outcome))
+    return false;
+  if (!emit(t_, z_, no_rate_)) return false;
+  return !zeno(te) || zeno_fallback(outcome);
 }
 
 }  // namespace nsspice::solvers

@@ -35,8 +35,12 @@
 // decided by this LCP, never by state thresholds.
 //
 // Accumulating events (zeno_events events within zeno_window · (t_stop − t_start)) hand the
-// interval over to the θ-scheme (theta_stepper.hpp) for fallback_steps steps, after which the
-// event-driven integration resumes with a new mode selection.
+// interval over to the θ-scheme (theta_stepper.hpp) in steps of fallback_h for fallback_steps
+// steps, after which the event-driven integration resumes with a new mode selection. A mode
+// whose stage matrix is numerically singular at the step the error control asks for (a fast
+// transient through a large resistance beside large capacitors: E/h against G beyond the
+// factorization's conditioning) hands fallback_steps such steps over to the error-controlled
+// θ-scheme (step_control.hpp).
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <deque>
@@ -52,6 +56,8 @@
 
 namespace nsspice::solvers {
 
+class ThetaStepper;
+
 struct EventOptions {
   double t_start = 0, t_stop = 0;
   double rtol = 1e-9;         // local error per step, relative to each unknown's size
@@ -64,9 +70,15 @@ struct EventOptions {
   double jump_tol = 1e-6;     // relative change of E x over δ that counts as a jump
   int zeno_events = 64;       // Zeno: this many events within
   double zeno_window = 1e-6;  // this fraction of t_stop − t_start
-  double fallback_h = 0;      // θ-scheme step over a Zeno interval (0: (t_stop − t_start)/1e4)
-  int fallback_steps = 100;   // length of a θ-scheme interval, in steps
+  // A Zeno interval: fallback_steps θ-steps of fallback_h (0: (t_stop − t_start)/1e4). After a
+  // singular stage matrix: error-controlled θ-steps (RELTOL fallback_reltol, ATOL fallback_atol
+  // per unknown, empty: the θ-scheme's default) up to fallback_h_max (0: fallback_h).
+  double fallback_h = 0;
+  int fallback_steps = 100;
   double fallback_theta = 0.5;
+  double fallback_reltol = 1e-3;
+  Eigen::VectorXd fallback_atol;
+  double fallback_h_max = 0;
   double output_step = 0;  // > 0: also points at t_start + k·output_step (dense output)
   double output_from = 0;  // no grid points before this time (the .tran TSTART)
   LcpSolverKind lcp_solver = LcpSolverKind::kAuto;
@@ -90,7 +102,8 @@ struct EventRecord {
 
 struct FallbackInterval {
   double t_begin = 0, t_end = 0;
-  long events = 0;  // events in the window that triggered it
+  long events = 0;        // events in the window that triggered it
+  double singular_h = 0;  // > 0: triggered by a stage matrix singular at this step, not by Zeno
 };
 
 struct EventStats {
@@ -103,7 +116,7 @@ struct EventStats {
   long refinements = 0;   // step-map evaluations spent locating events
   long radau_steps = 0;   // Radau step solves of any size
   long factorizations = 0;
-  long fallback_steps = 0;  // θ-scheme steps over Zeno intervals
+  long fallback_steps = 0;  // θ-scheme steps over fallback intervals
   std::vector<FallbackInterval> fallbacks;
 };
 
@@ -167,7 +180,28 @@ class EventDriven {
   // `at_event` receives the step from seg's start to it.
   double locate(const RadauStep& seg, Crossing c, RadauStep& at_event);
 
-  // event_driven.cpp
+  // One attempted step from t_: its length, where it may end (a breakpoint or t_stop), its
+  // segments (the full step, or the two half steps of the error control) and the next step.
+  struct Trial {
+    double h = 0, limit = 0, h_next = 0;
+    bool to_limit = false;
+    std::vector<const RadauStep*> segs;
+  };
+  enum class Next { kGo, kRetry, kStop };  // go on, try again from t_, stop the run
+
+  // event_driven.cpp: the loop. begin(): the initial point and mode; plan_step(): the trial's
+  // length and limit (false: t_ is at t_stop); attempt_step(): the Radau steps and the error
+  // control (kRetry: rejected, or a θ-scheme interval was run); accept_step(): output, the first
+  // guard crossing (handle_event(): the event's mode selection and Zeno check), else the
+  // advance and a breakpoint's mode selection.
+  bool begin(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0, const Eigen::VectorXd& lambda0,
+             std::vector<char> mode0, EventOutcome& outcome);
+  bool plan_step(double h, Trial& trial) const;
+  Next attempt_step(double& h, Trial& trial, EventOutcome& outcome);
+  Next accept_step(const Trial& trial, double& h, EventOutcome& outcome);
+  // The first crossing of the step: c located, then any other guard that crossed before it.
+  double locate_first(const RadauStep& seg, Crossing& c, RadauStep& at);
+  bool handle_event(double te, const RadauStep& at, const Crossing& c, EventOutcome& outcome);
   bool radau(double t0, double h, const Eigen::VectorXd& z0, RadauStep& out);
   double error_norm(const Eigen::VectorXd& z0, const Eigen::VectorXd& a, const Eigen::VectorXd& b,
                     bool algebraic) const;
@@ -176,8 +210,16 @@ class EventDriven {
   // The end of a step segment, or t within it.
   bool emit_end(const RadauStep& seg, double t);
   bool emit_grid(const RadauStep& seg, double t_until);
+  // The grid points of a θ-scheme step (its dense output), up to t_until.
+  bool emit_grid(const ThetaStepper& stepper, double t_until);
+  // Calls `at` with every grid point in (t_from, t_until) not emitted yet.
+  bool emit_grid_points(double t_from, double t_until, const std::function<bool(double)>& at);
   bool zeno(double t);
-  bool fallback(EventOutcome& outcome);
+  // The θ-scheme from t_ over `length` (Zeno: grown when intervals follow each other) with steps
+  // of h0; `singular_h` > 0 when a singular stage matrix at that step asked for it (the steps are
+  // then error-controlled, h0 the first).
+  bool fallback(double length, double h0, double singular_h, EventOutcome& outcome);
+  bool zeno_fallback(EventOutcome& outcome);
 
   const Mlcs& mlcs_;
   EventOptions opt_;
@@ -207,6 +249,8 @@ class EventDriven {
   long grid_k_ = 0;
   double last_emitted_ = -1e300;
   EventStats stats_;
+  RadauStep full_, half_[2];  // the attempted step and its two halves
+  Eigen::VectorXd g_;         // guards at an event
   mutable Eigen::VectorXd s_, b_, scratch_, rate_;
   Eigen::VectorXd no_rate_;    // empty: x' = 0
   Eigen::VectorXd zero_rate_;  // x' = 0 for the observer

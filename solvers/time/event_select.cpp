@@ -77,7 +77,17 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
     mlcs_.eval_b(t + (k + 1) * delta_, s_, b_);
     const Eigen::VectorXd r = b_ - mlcs_.G * base + (q - mlcs_.E * base) / delta_;
     const Eigen::VectorXd offsets = mlcs_.C * base + mlcs_.d;
-    const MlcpOutcome o = select_->solve(r, offsets, mode, dx, lambda[k], w);
+    const std::vector<char> guess = mode;
+    MlcpOutcome o = select_->solve(r, offsets, mode, dx, lambda[k], w);
+    if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
+      // The increment form measures rounding against the motion over δ, but the solve's
+      // rounding is that of the terms of r (G x: mA through a kΩ beside a capacitor's E/δ),
+      // which can be larger: a conducting pair at a breakpoint then shows w_j ≈ 10⁻¹⁶ V against
+      // increments of 10⁻⁸ V. The same step solved for x⁺ itself measures it against x.
+      mode = guess;
+      o = select_->solve(b_ + q / delta_, mlcs_.d, mode, dx, lambda[k], w);
+      dx -= base;
+    }
     if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
       outcome.ok = false;
       outcome.t = t;
