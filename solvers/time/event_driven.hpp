@@ -210,10 +210,10 @@ class EventDriven {
   // The end of a step segment, or t within it.
   bool emit_end(const RadauStep& seg, double t);
   bool emit_grid(const RadauStep& seg, double t_until);
-  // The grid points of a θ-scheme step (its dense output), up to t_until.
-  bool emit_grid(const ThetaStepper& stepper, double t_until);
   // Calls `at` with every grid point in (t_from, t_until) not emitted yet.
   bool emit_grid_points(double t_from, double t_until, const std::function<bool(double)>& at);
+  // event_fallback.cpp. The grid points of a θ-scheme step (its dense output), up to t_until.
+  bool emit_grid(const ThetaStepper& stepper, double t_until);
   bool zeno(double t);
   // The θ-scheme from t_ over `length` (Zeno: grown when intervals follow each other) with steps
   // of h0; `singular_h` > 0 when a singular stage matrix at that step asked for it (the steps are
