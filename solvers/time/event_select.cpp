@@ -86,7 +86,7 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
       // increments of 10⁻⁸ V. The same step solved for x⁺ itself measures it against x.
       mode = guess;
       o = select_->solve(b_ + q / delta_, mlcs_.d, mode, dx, lambda[k], w);
-      dx -= base;
+      if (o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate) dx -= base;
     }
     if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
       outcome.ok = false;
