@@ -131,8 +131,8 @@ std::vector<std::string> draw_histograms(const std::string& plot_path, const std
     PlotRequest request;
     request.output = histogram_path(plot_path, name);
     request.xlabel = unit.empty() ? name : fmt::format("{} [{}]", name, unit);
-    request.title = fmt::format("{}\n{} of {}: mean {:.6g}, std dev {:.3g}", title, name, runs,
-                                mean, sd);
+    request.title =
+        fmt::format("{}\n{} of {}: mean {:.6g}, std dev {:.3g}", title, name, runs, mean, sd);
     request.height = 500;
     PlotPanel panel;
     panel.ylabel = "runs";
