@@ -148,7 +148,8 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                   "file format, overriding the extension: csv, raw (binary) or rawascii")
       ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
   cmd->add_option("--save", run.save,
-                  "signals written to the file, comma separated (default: all)");
+                  "signals written to the file, comma separated, repeatable (default: all)")
+      ->join(',');
   c.grid_opt =
       cmd->add_option("--grid", c.grid,
                       "resample the file on a uniform step H (source breakpoints kept exactly)")
@@ -346,7 +347,8 @@ void add_pss_files(CLI::App* cmd, RunOptions& run, const char* output_help, cons
   cmd->add_option("-o,--output", run.output, output_help);
   cmd->add_option("--format", run.format, "csv, raw (binary) or rawascii")
       ->check(CLI::IsMember({"csv", "raw", "rawascii"}, CLI::ignore_case));
-  cmd->add_option("--save", run.save, "signals written, comma separated (default: all)");
+  cmd->add_option("--save", run.save, "signals written, comma separated, repeatable (default: all)")
+      ->join(',');
   cmd->add_option("--plot", run.plot, plot_help);
   cmd->add_flag("--show", run.show, "also open the plot in a window");
 }

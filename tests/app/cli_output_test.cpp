@@ -67,6 +67,12 @@ TEST_F(Output, SaveSelectsColumnsAndGridResamples) {
             std::string::npos)
       << bad.output;
   EXPECT_FALSE(fs::exists(dir_ / "r2.csv"));
+  // --save may be repeated: the lists are joined.
+  const CliRun twice = nsspice("run rect.cir -o r3.csv --save 'v(out)' --save 'i(d1),v(in)' -q");
+  ASSERT_EQ(twice.exit_code, 0) << twice.output;
+  const auto w3 = app::read_waveforms((dir_ / "r3.csv").string(), error);
+  ASSERT_TRUE(w3) << error;
+  EXPECT_EQ(w3->names, (std::vector<std::string>{"v(out)", "i(d1)", "v(in)"}));
 }
 
 // The run evaluates only the signals something reads (file columns, a differential column's two
