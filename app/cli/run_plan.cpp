@@ -88,7 +88,8 @@ std::pair<double, std::string> expected_rows(const RunPlan& plan) {
     what = "--grid step";
   } else if (plan.event_driven || t.adaptive) {
     every = t.output_step;
-    what = t.tstep > 0 ? ".tran TSTEP (the print interval)" : "print interval (a 1000th of the run)";
+    what =
+        t.tstep > 0 ? ".tran TSTEP (the print interval)" : "print interval (a 1000th of the run)";
   } else {
     every = t.h;
     what = t.step > 0 ? "fixed step" : ".tran step";

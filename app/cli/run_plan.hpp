@@ -84,8 +84,7 @@ struct AnalysisChoice {
 // one that the netlist lacks.
 std::optional<AnalysisChoice> choose_analysis(const std::string& option,
                                               const circuit::Circuit& circuit,
-                                              const std::string& netlist_path,
-                                              std::string& error);
+                                              const std::string& netlist_path, std::string& error);
 const char* analysis_card(AnalysisKind kind);  // ".tran", ".op", ".dc", ".ac"
 
 struct RunPlan {

@@ -112,6 +112,27 @@ circuit::TransientOptions event_mode() {
   return o;
 }
 
+// The same netlist by the event mode (the reference, with its dense rows), the default
+// error-controlled steps, and the fixed step at TSTEP.
+struct ThreeRuns {
+  Waveforms ref, adaptive, fixed;
+  bool ok = false;
+  std::string error;
+};
+ThreeRuns run_three(const std::string& text) {
+  ThreeRuns r;
+  r.ref = simulate(text, event_mode(), true);
+  r.adaptive = simulate(text);
+  r.fixed = simulate_fixed(text);
+  r.ok = true;
+  for (const Waveforms* w : {&r.ref, &r.adaptive, &r.fixed})
+    if (!w->result.ok) {
+      r.ok = false;
+      r.error += w->result.error + "\n";
+    }
+  return r;
+}
+
 // A buck-boost in discontinuous conduction, `.tran 1u 4m` at 100 kHz: the output average and
 // the inductor's peak current over the last 0.5 ms within 0.5 % of the event-driven reference
 // (measured 0.003 % and 0.0002 %); the fixed step at TSTEP is 4.6 % off (the case discriminates).
@@ -120,10 +141,9 @@ TEST(Adaptive, DcmBuckBoostWithTstepATenthOfThePeriod) {
       "* DCM buck-boost\nVin in 0 12\nVg g 0 PULSE(0 5 0 1n 1n 3.999u 10u)\nS1 in sw g 0 SW1\n"
       "L1 sw 0 10u\nD1 out sw DI\nC1 out 0 100u\nR1 out 0 50\n"
       ".model SW1 SW(VT=2.5 VH=0.1 RON=1m ROFF=1e9)\n.model DI D\n.tran 1u 4m\n.end\n";
-  const Waveforms ref = simulate(text, event_mode(), true);
-  const Waveforms a = simulate(text);
-  const Waveforms fixed = simulate_fixed(text);
-  for (const Waveforms* r : {&ref, &a, &fixed}) ASSERT_TRUE(r->result.ok) << r->result.error;
+  const ThreeRuns runs = run_three(text);
+  ASSERT_TRUE(runs.ok) << runs.error;
+  const Waveforms &ref = runs.ref, &a = runs.adaptive, &fixed = runs.fixed;
   const auto v_ref = window(ref, "v(out)", 3.5e-3, 4e-3),
              i_ref = window(ref, "i(l1)", 3.5e-3, 4e-3);
   EXPECT_NEAR(window(a, "v(out)", 3.5e-3, 4e-3).avg, v_ref.avg, 5e-3 * std::abs(v_ref.avg));
@@ -142,10 +162,9 @@ TEST(Adaptive, FlybackDrainPeakWithTstepATenthOfThePeriod) {
       "* flyback\nVin in 0 24\nVg g 0 PULSE(0 10 0 10n 10n 4u 10u)\nLp in d 100u\nLs 0 s 25u\n"
       "K1 Lp Ls 0.99\nS1 d 0 g 0 SWM\nCds d 0 100p\nD1 s out DI\nCo out 0 100u\nRL out 0 10\n"
       ".model SWM SW(VT=5 VH=0.5 RON=10m ROFF=1e8)\n.model DI D\n.tran 1u 1m\n.end\n";
-  const Waveforms ref = simulate(text, event_mode(), true);
-  const Waveforms a = simulate(text);
-  const Waveforms fixed = simulate_fixed(text);
-  for (const Waveforms* r : {&ref, &a, &fixed}) ASSERT_TRUE(r->result.ok) << r->result.error;
+  const ThreeRuns runs = run_three(text);
+  ASSERT_TRUE(runs.ok) << runs.error;
+  const Waveforms &ref = runs.ref, &a = runs.adaptive, &fixed = runs.fixed;
   const double peak_ref = window(ref, "v(d)", 0.8e-3, 1e-3).max;
   const double avg_ref = window(ref, "v(out)", 0.8e-3, 1e-3).avg;
   EXPECT_NEAR(window(a, "v(d)", 0.8e-3, 1e-3).max, peak_ref, 5e-3 * peak_ref);
