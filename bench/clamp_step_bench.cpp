@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
         last = cpu_now();
         return true;
       });
-  if (!result.ok) {
-    std::fprintf(stderr, "run failed: %s\n", result.error.c_str());
+  if (!result.ok()) {
+    std::fprintf(stderr, "run failed: %s\n", result.summary.message.c_str());
     return 1;
   }
   auto mean = [](const std::vector<double>& v) {

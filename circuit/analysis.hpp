@@ -19,6 +19,7 @@
 
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "solvers/status.hpp"
 
 namespace nsspice::circuit {
 
@@ -27,11 +28,12 @@ struct StaticSolution {
   std::vector<char> mode;  // per pair: 1 = conducting (switches: on)
 };
 
-struct AnalysisResult {
-  bool ok = true;
-  std::string error;  // when !ok: what failed, where (sweep value or frequency)
-  long points = 0;    // points delivered to the observer
-  long pivots = 0;    // pivoting steps of the static MLCP solves (.op, .dc)
+// How an analysis ended (solvers::RunOutcome): kSolved, kInvalidInput (nothing to analyse, a sweep
+// the circuit cannot do), or the failed solve's status with the message (where: sweep value or
+// frequency).
+struct AnalysisResult : solvers::RunOutcome {
+  long points = 0;  // points delivered to the observer
+  long pivots = 0;  // pivoting steps of the static MLCP solves (.op, .dc)
   long mode_changes = 0;
   double max_residual = 0;  // .ac: the largest relative residual of the complex solves
 };
@@ -57,8 +59,8 @@ std::vector<double> ac_frequencies(const AcSpec& spec);
 // The small-signal response at every frequency of `circuit.ac`, about the operating point `op`.
 // observer(f, X, Λ). !ok when no source has an AC magnitude or the system is singular at some
 // frequency.
-using AcObserver = std::function<void(double f, const Eigen::VectorXcd& x,
-                                      const Eigen::VectorXcd& lambda)>;
+using AcObserver =
+    std::function<void(double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& lambda)>;
 AnalysisResult ac_sweep(const Circuit& circuit, const Assembled& assembled,
                         const StaticSolution& op, const AcObserver& observer);
 

@@ -60,6 +60,7 @@ solvers::SparseMatrix mode_matrix(const Assembled& a, const solvers::SparseMatri
 struct ModeDiagnosis {
   std::string text;       // "" when K(σ) is nonsingular (the failure then had another cause)
   bool overflow = false;  // the cause is a value out of range, not a singular circuit
+  std::vector<std::string> devices;  // the devices of the singular block, in netlist order
   // The failure message with its cause: "MESSAGE: TEXT"; for an overflow TEXT alone (the
   // solver's "singular" would be wrong); MESSAGE when there is no text.
   std::string with(const std::string& message) const;

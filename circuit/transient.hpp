@@ -4,6 +4,7 @@
 // event-driven integrator of solvers/time/event_driven.hpp (.options method=event), handing
 // every accepted point to an observer. Failures name the devices and the time.
 #include <functional>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "solvers/status.hpp"
 #include "solvers/time/event_driven.hpp"
 #include "solvers/time/theta_stepper.hpp"
 
@@ -85,9 +87,11 @@ struct CapturedLcp {
   double theta_h = 0;        // θh of the step matrix W = G + E/(θh)
 };
 
-struct TransientResult {
-  bool ok = false;
-  std::string error;      // when !ok: what happened, where, which devices
+// How the run ended (solvers::RunOutcome, in the vocabulary of solvers/status.hpp): kSolved;
+// kInaccurate when steps were accepted above the error tolerance (see warnings); kInvalidInput for
+// settings rejected before the first step; a failure status otherwise, with the message (what
+// happened, at which time and step), summary.time and the devices involved.
+struct TransientResult : solvers::RunOutcome {
   bool stopped = false;   // the observer asked to stop (an interrupt): ok, but t_end < TSTOP
   double t_end = 0;       // last accepted time
   long points = 0;        // points handed to the observer (accepted points and dense output)

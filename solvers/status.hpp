@@ -47,6 +47,16 @@ struct Summary {
   std::string describe() const;
 };
 
+// The end of a run-level computation (a transient, an analysis, a periodic steady state): a
+// Summary that starts solved; ok() while there is an answer; fail() ends it with a failure.
+struct RunOutcome {
+  Summary summary{Status::kSolved, {}, {}, std::numeric_limits<double>::quiet_NaN()};
+
+  bool ok() const { return has_answer(summary.status); }
+  void fail(Status status, std::string message, double t = std::numeric_limits<double>::quiet_NaN(),
+            std::vector<std::string> devices = {});
+};
+
 // A Summary of invalid input: status kInvalidInput with the message.
 Summary invalid_input(std::string message);
 

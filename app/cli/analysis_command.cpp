@@ -104,8 +104,8 @@ int run_op(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   const auto start = std::chrono::steady_clock::now();
   circuit::StaticSolution op;
   const AnalysisResult r = circuit::operating_point(loaded.circuit, a, op);
-  if (!r.ok) {
-    print_error(r.error);
+  if (!r.ok()) {
+    print_error(r.summary.message);
     return kSimulationFailed;
   }
   if (!o.quiet) fmt::print("{}", format_operating_point(loaded.circuit, a, signals, op));
@@ -195,8 +195,8 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   for (auto* p : {&volts, &amps})
     if (!p->series.empty()) plot.panels.push_back(std::move(*p));
   const bool written = writer.close();
-  if (!r.ok) {
-    print_error(fmt::format("DC sweep stopped: {}", r.error));
+  if (!r.ok()) {
+    print_error(fmt::format("DC sweep stopped: {}", r.summary.message));
     return kSimulationFailed;
   }
   if (!written) return write_failed(out.path);
@@ -212,8 +212,8 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   const auto start = std::chrono::steady_clock::now();
   const circuit::Circuit& c = loaded.circuit;
   circuit::StaticSolution op;
-  if (const AnalysisResult r = circuit::operating_point(c, a, op); !r.ok) {
-    print_error(r.error);
+  if (const AnalysisResult r = circuit::operating_point(c, a, op); !r.ok()) {
+    print_error(r.summary.message);
     return kSimulationFailed;
   }
   AnalysisWriter writer(out.format);
@@ -249,8 +249,8 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
         }
       });
   const bool written = writer.close();
-  if (!r.ok) {
-    print_error(fmt::format("AC analysis stopped: {}", r.error));
+  if (!r.ok()) {
+    print_error(fmt::format("AC analysis stopped: {}", r.summary.message));
     return kSimulationFailed;
   }
   if (!written) return write_failed(out.path);
@@ -333,8 +333,8 @@ bool print_operating_point(const LoadedNetlist& loaded) {
   const circuit::SignalTable signals = circuit::make_signals(loaded.circuit, a);
   circuit::StaticSolution op;
   const AnalysisResult r = circuit::operating_point(loaded.circuit, a, op);
-  if (!r.ok) {
-    print_error(fmt::format(".op: {}", r.error));
+  if (!r.ok()) {
+    print_error(fmt::format(".op: {}", r.summary.message));
     return false;
   }
   fmt::print("{}", format_operating_point(loaded.circuit, a, signals, op));

@@ -239,8 +239,8 @@ int CompareRun::reference() {
       question_ == Question::kMethods ? sim_.wall_seconds : load_seconds_ + seconds_since(t0);
   r_.nsspice.points = static_cast<long>(ns_.points());
   r_.nsspice.t_end = sim_.result.t_end;
-  r_.nsspice.failed = !sim_.result.ok;
-  r_.nsspice.failure = sim_.result.error;
+  r_.nsspice.failed = !sim_.result.ok();
+  r_.nsspice.failure = sim_.result.summary.message;
   r_.h = sim_.result.h;
   r_.theta = sim_.result.theta;
   r_.step_rule = sim_.result.step_rule;
@@ -349,8 +349,8 @@ int CompareRun::methods_peer() {
   r_.peer.wall_seconds = event.wall_seconds;
   r_.peer.points = static_cast<long>(peer_.points());
   r_.peer.t_end = event.result.t_end;
-  r_.peer.failed = !event.result.ok || event.result.t_end < r_.t_stop * (1 - 1e-9);
-  r_.peer.failure = event.result.ok ? "stopped" : event.result.error;
+  r_.peer.failed = !event.result.ok() || event.result.t_end < r_.t_stop * (1 - 1e-9);
+  r_.peer.failure = event.result.ok() ? "stopped" : event.result.summary.message;
   const std::string raw = (fs::path(dir_) / "event.raw").string();
   if (const std::string why = write_run_raw(raw, peer_.title, peer_); why.empty())
     r_.files.push_back(raw);

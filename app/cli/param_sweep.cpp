@@ -57,6 +57,7 @@ circuit::AnalysisResult param_dc_sweep(const LoadedNetlist& loaded,
       values[0] = circuit::dc_value(sweeps[0], i);
       if (values.size() > 1) values[1] = circuit::dc_value(sweeps[1], j);
       std::string error;
+      auto status = solvers::Status::kInvalidInput;  // the netlist at this value is rejected
       const auto c = circuit_at(loaded, values, error);
       circuit::StaticSolution op;
       if (c) {
@@ -64,16 +65,16 @@ circuit::AnalysisResult param_dc_sweep(const LoadedNetlist& loaded,
         const circuit::SignalTable signals = circuit::make_signals(*c, a);
         if (signals.names != signal_names) {
           error = "the circuit's signals change with the parameter";
-        } else if (const auto res = circuit::operating_point(*c, a, op); !res.ok) {
-          error = res.error;
+        } else if (const auto res = circuit::operating_point(*c, a, op); !res.ok()) {
+          error = res.summary.message;
+          status = res.summary.status;
         } else {
           observer(values, op.x, op.lambda, signals);
           ++r.points;
           continue;
         }
       }
-      r.ok = false;
-      r.error = fmt::format("at {}: {}", point_text(sweeps, values), error);
+      r.fail(status, fmt::format("at {}: {}", point_text(sweeps, values), error));
       return r;
     }
   }

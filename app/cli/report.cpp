@@ -46,9 +46,13 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
   auto line = [&](std::string_view key, const std::string& value) {
     out += fmt::format("  {:<18} {}\n", key, value);
   };
-  out += fmt::format("run report ({})\n", r.stopped ? "interrupted"
-                                          : r.ok    ? "completed"
-                                                    : "stopped early");
+  // The heading says how the run ended (solvers/status.hpp's vocabulary).
+  out += fmt::format("run report ({})\n",
+                     r.stopped            ? std::string("interrupted")
+                     : r.summary.solved() ? std::string("completed")
+                     : r.ok()
+                         ? std::string("completed, inaccurate")
+                         : fmt::format("stopped early: {}", solvers::to_string(r.summary.status)));
   if (r.method == circuit::TranMethod::kEvent) {
     const auto& e = r.event_stats;
     line("scheme",

@@ -295,8 +295,8 @@ int report_stop(const std::string& path, const Simulated& sim, WaveformWriter& w
     code = kOutputFailed;
   }
   const auto& result = sim.result;
-  if (!result.ok) {
-    print_error(fmt::format("simulation stopped: {}", result.error));
+  if (!result.ok()) {
+    print_error(fmt::format("simulation stopped: {}", result.summary.message));
     if (written)
       fmt::print(stderr,
                  "nsspice: note: '{}' holds the {} valid rows computed up to t = {:.9g} s\n", path,
@@ -465,10 +465,10 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
   if (!written) {
     out.code = kOutputFailed;
     out.message = write_failure(plan->output_path, writer.error_number());
-  } else if (!sim.result.ok) {
+  } else if (!sim.result.ok()) {
     out.code = kSimulationFailed;
-    out.message =
-        fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end, sim.result.error);
+    out.message = fmt::format("simulation stopped at t = {:.9g} s: {}", sim.result.t_end,
+                              sim.result.summary.message);
   } else if (const int signal = stop_signal(); signal != 0) {
     out.code = interrupted_exit_code(signal);
     out.message = fmt::format("interrupted at t = {:.9g} s by {}", sim.t_last, signal_name(signal));

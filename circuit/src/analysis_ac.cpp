@@ -58,8 +58,8 @@ AnalysisResult ac_sweep(const Circuit& circuit, const Assembled& a, const Static
   AnalysisResult r;
   const Eigen::VectorXcd s_ac = ac_excitation(circuit, a);
   if (s_ac.size() == 0 || s_ac.cwiseAbs().maxCoeff() == 0) {
-    r.ok = false;
-    r.error = "no source has an AC magnitude: give one, e.g. 'V1 in 0 DC 0 AC 1'";
+    r.fail(solvers::Status::kInvalidInput,
+           "no source has an AC magnitude: give one, e.g. 'V1 in 0 DC 0 AC 1'");
     return r;
   }
   const solvers::Mlcs& m = a.mlcs;
@@ -68,11 +68,10 @@ AnalysisResult ac_sweep(const Circuit& circuit, const Assembled& a, const Static
   Eigen::VectorXcd x, lambda;
   for (double f : ac_frequencies(*circuit.ac)) {
     if (!system.solve(2 * std::numbers::pi * f, u, x, lambda)) {
-      r.ok = false;
-      r.error = fmt::format(
-          "the small-signal system is singular at f = {:g} Hz (a node without a path at this "
-          "frequency, or a loop of voltage sources and inductors)",
-          f);
+      r.fail(solvers::Status::kNumericalFailure,
+             fmt::format("the small-signal system is singular at f = {:g} Hz (a node without a "
+                         "path at this frequency, or a loop of voltage sources and inductors)",
+                         f));
       return r;
     }
     r.max_residual = std::max(r.max_residual, system.residual());

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "circuit/analysis.hpp"
 #include "circuit/src/initial_point.hpp"
@@ -51,10 +52,11 @@ AnalysisResult operating_point(const Circuit&, const Assembled& a, StaticSolutio
   const solvers::OperatingPoint op = solver.solve(b);
   count(solver, r);
   if (!solved(op)) {
-    r.ok = false;
-    r.error = fmt::format(
-        "the DC operating point could not be found: {}{}", op.outcome.message,
-        detail::pair_list(a, op.outcome.pairs));
+    r.fail(op.outcome.status,
+           fmt::format("the DC operating point could not be found: {}{}", op.outcome.message,
+                       detail::pair_list(a, op.outcome.pairs)),
+           std::numeric_limits<double>::quiet_NaN(),
+           detail::failure_devices(a, {}, op.outcome.pairs));
     return r;
   }
   out = {op.x, op.lambda, op.mode};
@@ -70,10 +72,10 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
   AnalysisResult r;
   for (const auto& sweep : circuit.dc) {
     if (!sweep.parameter) continue;
-    r.ok = false;
-    r.error = fmt::format("'{}' is a .param: its sweep rebuilds the circuit from the netlist "
-                          "for every value (app/cli/param_sweep.hpp)",
-                          sweep.source);
+    r.fail(solvers::Status::kInvalidInput,
+           fmt::format("'{}' is a .param: its sweep rebuilds the circuit from the netlist "
+                       "for every value (app/cli/param_sweep.hpp)",
+                       sweep.source));
     return r;
   }
   const solvers::Mlcs& m = a.mlcs;
@@ -95,11 +97,13 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
       const solvers::OperatingPoint op = solver.solve(b);
       if (!solved(op)) {
         count(solver, r);
-        r.ok = false;
         std::string at = fmt::format("{} = {:g}", circuit.dc[0].source, values[0]);
         if (values.size() > 1) at += fmt::format(", {} = {:g}", circuit.dc[1].source, values[1]);
-        r.error = fmt::format("no DC solution at {}: {}{}", at, op.outcome.message,
-                              detail::pair_list(a, op.outcome.pairs));
+        r.fail(op.outcome.status,
+               fmt::format("no DC solution at {}: {}{}", at, op.outcome.message,
+                           detail::pair_list(a, op.outcome.pairs)),
+               std::numeric_limits<double>::quiet_NaN(),
+               detail::failure_devices(a, {}, op.outcome.pairs));
         return r;
       }
       observer(values, op.x, op.lambda);

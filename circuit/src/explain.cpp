@@ -181,7 +181,14 @@ ModeDiagnosis explain_mode(const Assembled& a, double delta, const std::vector<c
   if (delta > 0) w += a.mlcs.E / delta;
   const solvers::SparseMatrix k = mode_matrix(a, w, mode);
   const solvers::SingularBlock block = solvers::find_singular_block(k);
-  return {explain_singular(a, block, k), block.kind == solvers::SingularBlock::Kind::kOverflow};
+  ModeDiagnosis d{
+      explain_singular(a, block, k), block.kind == solvers::SingularBlock::Kind::kOverflow, {}};
+  std::vector<int> touched = block.columns;
+  touched.insert(touched.end(), block.rows.begin(), block.rows.end());
+  for (int dev : devices_of(a, touched))
+    if (dev >= 0 && dev < static_cast<int>(a.device_names.size()))
+      d.devices.push_back(a.device_names[static_cast<std::size_t>(dev)]);
+  return d;
 }
 
 }  // namespace nsspice::circuit

@@ -2,6 +2,7 @@
 #include "circuit/src/initial_point.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -11,9 +12,19 @@
 namespace nsspice::circuit::detail {
 
 std::string pair_list(const Assembled& a, const std::vector<int>& pairs) {
-  std::string out;
-  for (int j : pairs) out += (out.empty() ? "" : ", ") + a.pair_names[static_cast<size_t>(j)];
-  return out.empty() ? "" : " (devices: " + out + ")";
+  std::vector<std::string> names;
+  for (int j : pairs) names.push_back(a.pair_names[static_cast<size_t>(j)]);
+  return names.empty() ? "" : fmt::format(" (devices: {})", fmt::join(names, ", "));
+}
+
+std::vector<std::string> failure_devices(const Assembled& a, const ModeDiagnosis& why,
+                                         const std::vector<int>& pairs) {
+  std::vector<std::string> names = why.devices;
+  for (int j : pairs) {
+    const std::string& name = a.pair_names[static_cast<size_t>(j)];
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
 }
 
 namespace {
@@ -81,6 +92,8 @@ InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
                           why.overflow ? ""
                                        : "; if the circuit has no DC path for some node, give "
                                          "initial conditions and use '.tran ... UIC'");
+    p.status = op.outcome.status;
+    p.devices = failure_devices(a, why, op.outcome.pairs);
     return p;
   }
   p.x = op.x.head(a.mlcs.n);

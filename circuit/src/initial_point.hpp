@@ -6,13 +6,17 @@
 
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "circuit/explain.hpp"
+#include "solvers/status.hpp"
 
 namespace nsspice::circuit::detail {
 
 struct InitialPoint {
   Eigen::VectorXd x, q, lambda;
   std::vector<char> mode;
-  std::string error;
+  std::string error;  // empty, else why there is no initial point (status says how it failed)
+  solvers::Status status = solvers::Status::kSolved;
+  std::vector<std::string> devices;  // on failure: the devices involved
 };
 
 // UIC (.tran ... UIC): node voltages from .ic (others 0), inductor currents and capacitor
@@ -22,5 +26,9 @@ InitialPoint initial_point(const Circuit& circuit, const Assembled& assembled);
 
 // " (devices: D1, D2)" for the given pairs, or "".
 std::string pair_list(const Assembled& a, const std::vector<int>& pairs);
+
+// The devices involved in a failure: the singular block's, then the given pairs' (each once).
+std::vector<std::string> failure_devices(const Assembled& a, const ModeDiagnosis& why,
+                                         const std::vector<int>& pairs);
 
 }  // namespace nsspice::circuit::detail

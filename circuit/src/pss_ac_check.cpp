@@ -141,7 +141,7 @@ bool window(const solvers::Mlcs& mlcs, const solvers::EventOptions& base, State&
   };
   const solvers::EventOutcome out =
       integrator.run(state.x, mlcs.E * state.x, state.lambda, state.mode, observe);
-  if (!out.ok) {
+  if (!out.ok()) {
     error = fmt::format("check transient at t = {:.9g} s: {}", out.t, out.message);
     return false;
   }

@@ -71,7 +71,7 @@ bool EventMap::run(const PssState& from, PssState& to, std::string& error,
   const solvers::EventOutcome out =
       integrator.run(from.x, a_.mlcs.E * from.x, from.lambda, from.mode, record);
   start_ = from.x;
-  if (!out.ok) {
+  if (!out.ok()) {
     error = fmt::format("at t = {:.9g} s of a period: {}{}", out.t, out.message,
                         pair_list(a_, out.pairs));
     orbit_.clear();

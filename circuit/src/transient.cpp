@@ -181,7 +181,7 @@ namespace {
 
 // The θ-stepper's options from the resolved settings (tran_settings.hpp): the fixed step, or
 // error control with its step bounds; the report's step rule and warnings go to `result`. False
-// with result.error when a source cannot be resolved.
+// (kInvalidInput) when a source cannot be resolved.
 bool theta_options(const Circuit& circuit, const Assembled& assembled, const TranSettings& s,
                    const TransientOptions& options, solvers::ThetaOptions& opt,
                    TransientResult& result) {
@@ -230,10 +230,11 @@ bool theta_options(const Circuit& circuit, const Assembled& assembled, const Tra
   const double cap = s.tmax > 0 ? s.tmax : span / 50;
   opt.h_max = std::min(cap, bound);
   if (span / opt.h_max > kMaxSteps) {
-    result.error = fmt::format(
-        "source '{}' changes on a time scale of {:.3g} s: resolving it over the {:.3g} s run "
-        "needs {:.3g} steps; shorten the run or check the source's frequency",
-        bound_source, 4 * bound, span, span / opt.h_max);
+    result.fail(solvers::Status::kInvalidInput,
+                fmt::format("source '{}' changes on a time scale of {:.3g} s: resolving it over "
+                            "the {:.3g} s run needs {:.3g} steps; shorten the run or check the "
+                            "source's frequency",
+                            bound_source, 4 * bound, span, span / opt.h_max));
     return false;
   }
   opt.h = std::min(s.output_step, opt.h_max) / 10;
@@ -253,17 +254,21 @@ bool theta_options(const Circuit& circuit, const Assembled& assembled, const Tra
   return true;
 }
 
-// The failure of a step, naming the devices of a singular mode (explain.hpp).
-std::string step_failure(const Assembled& assembled, const solvers::ThetaStepper& stepper,
-                         double theta, const solvers::MlcpOutcome& outcome) {
+// Ends `result` with the failure of a step, naming the devices of a singular mode
+// (explain.hpp).
+void fail_step(TransientResult& result, const Assembled& assembled,
+               const solvers::ThetaStepper& stepper, double theta,
+               const solvers::MlcpOutcome& outcome) {
   const ModeDiagnosis why =
       outcome.status == solvers::LcpStatus::kNumericalFailure
           ? explain_mode(assembled, theta * (stepper.t_next() - stepper.t()), stepper.mode())
           : ModeDiagnosis{};
-  return fmt::format("at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
-                     why.with(fmt::format("{}{} [{}]", outcome.message,
-                                          detail::pair_list(assembled, outcome.pairs),
-                                          solvers::to_string(outcome.status))));
+  result.fail(outcome.status,
+              fmt::format("at t = {:.9g} s (step from {:.9g} s): {}", stepper.t_next(), stepper.t(),
+                          why.with(fmt::format("{}{} [{}]", outcome.message,
+                                               detail::pair_list(assembled, outcome.pairs),
+                                               solvers::to_string(outcome.status)))),
+              stepper.t_next(), detail::failure_devices(assembled, why, outcome.pairs));
 }
 
 // The points handed to the observer: every accepted point from TSTART, and (dense output) the
@@ -312,7 +317,8 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
                                         const TransientOptions& options, const Observer& observer) {
   TransientResult result;
   if (!circuit.tran) {
-    result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
+    result.fail(solvers::Status::kInvalidInput,
+                "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')");
     return result;
   }
   const TranSettings settings = resolve_tran_settings(circuit, options);
@@ -323,12 +329,12 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
   result.h = opt.h;
   result.theta = opt.theta;
   if (std::string why = opt.validate(); !why.empty()) {
-    result.error = why;
+    result.fail(solvers::Status::kInvalidInput, std::move(why));
     return result;
   }
   detail::InitialPoint init = detail::initial_point(circuit, assembled);
   if (!init.error.empty()) {
-    result.error = init.error;
+    result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
   solvers::ThetaStepper stepper(assembled.mlcs, opt);
@@ -353,7 +359,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     capture.after_step(result.captured);
     if (outcome.status != solvers::LcpStatus::kSolved &&
         outcome.status != solvers::LcpStatus::kInaccurate) {
-      result.error = step_failure(assembled, stepper, opt.theta, outcome);
+      fail_step(result, assembled, stepper, opt.theta, outcome);
       break;
     }
     if (cuts.active()) {
@@ -368,12 +374,16 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
   result.t_end = stepper.t();
   result.stopped = !go_on;
   result.stats = stepper.stats();
-  if (result.stats.floor_steps > 0)
+  if (result.stats.floor_steps > 0) {
     result.warnings.push_back(fmt::format(
         "{} steps were accepted at the smallest step ({:.3g} s) with an error estimate above "
         "RELTOL: the result there is less accurate than asked",
         result.stats.floor_steps, solvers::ThetaStepper::floor_step(settings.tstop)));
-  result.ok = result.error.empty();
+    if (result.summary.solved()) {
+      result.summary.status = solvers::Status::kInaccurate;
+      result.summary.message = result.warnings.back();
+    }
+  }
   return result;
 }
 }  // namespace

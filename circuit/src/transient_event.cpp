@@ -67,7 +67,8 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   TransientResult result;
   result.method = TranMethod::kEvent;
   if (!circuit.tran) {
-    result.error = "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')";
+    result.fail(solvers::Status::kInvalidInput,
+                "no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')");
     return result;
   }
   const TranSettings settings = resolve_tran_settings(circuit, options);
@@ -104,16 +105,17 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   result.theta = eo.fallback_theta;
   result.event_rtol = eo.rtol;
   if (std::string why = eo.validate(); !why.empty()) {
-    result.error = why;
+    result.fail(solvers::Status::kInvalidInput, std::move(why));
     return result;
   }
   if (eo.fixed_step && !(eo.h_max > 0)) {
-    result.error = "fixed steps need a step (--step or .options evmaxstep)";
+    result.fail(solvers::Status::kInvalidInput,
+                "fixed steps need a step (--step or .options evmaxstep)");
     return result;
   }
   detail::InitialPoint init = detail::initial_point(circuit, assembled);
   if (!init.error.empty()) {
-    result.error = init.error;
+    result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
   solvers::EventDriven integrator(assembled.mlcs, eo);
@@ -146,16 +148,17 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
   add_cuts(cut_list, result.events);
   detail::report_cuts(cut_list, result.warnings);
   result.h = eo.h_max;
-  if (!outcome.ok) {
+  if (!outcome.ok()) {
     // A singular mode: the elements of its singular block (the pencil (E, G) of a mode whose
     // DAE has no unique solution is singular for every step, so one δ serves).
     const double delta = settings.output_step;
     const ModeDiagnosis why = explain_mode(assembled, delta, integrator.mode());
-    result.error =
+    result.fail(
+        outcome.status,
         fmt::format("at t = {:.12g} s: {}", outcome.t,
-                    why.with(outcome.message + detail::pair_list(assembled, outcome.pairs)));
+                    why.with(outcome.message + detail::pair_list(assembled, outcome.pairs))),
+        outcome.t, detail::failure_devices(assembled, why, outcome.pairs));
   }
-  result.ok = result.error.empty();
   return result;
 }
 

@@ -33,6 +33,14 @@ std::string Summary::describe() const {
   return out;
 }
 
+void RunOutcome::fail(Status status, std::string message, double t,
+                      std::vector<std::string> devices) {
+  summary.status = status;
+  summary.message = std::move(message);
+  summary.time = t;
+  summary.devices = std::move(devices);
+}
+
 Summary invalid_input(std::string message) {
   Summary s;
   s.status = Status::kInvalidInput;

@@ -260,7 +260,7 @@ EventDriven::Next EventDriven::attempt_step(double& h, Trial& trial, EventOutcom
     ++stats_.rejected;
     h = h_try * factor;
     if (h < 1e-14 * std::max(std::abs(t_), span_)) {
-      outcome = {false, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
+      outcome = {Status::kNoConvergence, fmt::format("step size underflow ({:.3g} s)", h), {}, t_};
       return Next::kStop;
     }
     return Next::kRetry;

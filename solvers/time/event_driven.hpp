@@ -52,6 +52,7 @@
 
 #include "solvers/lcp/mode_mlcp.hpp"
 #include "solvers/mlcs.hpp"
+#include "solvers/status.hpp"
 #include "solvers/time/radau_iia.hpp"
 
 namespace nsspice::solvers {
@@ -120,11 +121,14 @@ struct EventStats {
   std::vector<FallbackInterval> fallbacks;
 };
 
+// How a run ended, in the status vocabulary of solvers/status.hpp.
 struct EventOutcome {
-  bool ok = true;
+  Status status = Status::kSolved;
   std::string message;     // on failure: what went wrong
   std::vector<int> pairs;  // on failure: the pairs involved
   double t = 0;            // on failure: where
+
+  bool ok() const { return has_answer(status); }
 };
 
 // The pattern of every mode's J (union over modes; event_select.cpp).

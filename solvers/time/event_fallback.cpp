@@ -45,7 +45,7 @@ bool EventDriven::fallback(double length, double h0, double singular_h, EventOut
   while (!stepper.finished()) {
     const MlcpOutcome o = stepper.step();
     if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
-      outcome = {false, "θ-scheme over a fallback interval: " + o.message, o.pairs, stepper.t()};
+      outcome = {o.status, "θ-scheme over a fallback interval: " + o.message, o.pairs, stepper.t()};
       return false;
     }
     ++stats_.fallback_steps;

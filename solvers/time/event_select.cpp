@@ -89,7 +89,7 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
       if (o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate) dx -= base;
     }
     if (o.status != LcpStatus::kSolved && o.status != LcpStatus::kInaccurate) {
-      outcome.ok = false;
+      outcome.status = o.status;
       outcome.t = t;
       outcome.pairs = o.pairs;
       outcome.message = "no consistent mode after the event: " + o.message;

@@ -44,15 +44,15 @@ struct Sweep {
 };
 Sweep sweep_of(const Ready& r) {
   Sweep out;
-  const AnalysisResult res = dc_sweep(
-      r.e.circuit, r.a,
-      [&](std::span<const double> s, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
-        out.sweep.emplace_back(s.begin(), s.end());
-        std::vector<double> v;
-        r.signals.evaluate(x, l, v);
-        out.values.push_back(v);
-      });
-  EXPECT_TRUE(res.ok) << res.error;
+  const AnalysisResult res =
+      dc_sweep(r.e.circuit, r.a,
+               [&](std::span<const double> s, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
+                 out.sweep.emplace_back(s.begin(), s.end());
+                 std::vector<double> v;
+                 r.signals.evaluate(x, l, v);
+                 out.values.push_back(v);
+               });
+  EXPECT_TRUE(res.ok()) << res.summary.message;
   return out;
 }
 
@@ -65,7 +65,7 @@ TEST(OperatingPoint, BridgeAgainstHandAnalysis) {
   EXPECT_TRUE(r.e.circuit.op);
   StaticSolution op;
   const AnalysisResult res = operating_point(r.e.circuit, r.a, op);
-  ASSERT_TRUE(res.ok) << res.error;
+  ASSERT_TRUE(res.ok()) << res.summary.message;
   std::vector<double> v;
   r.signals.evaluate(op.x, op.lambda, v);
   const double i = (10 - 1.4) / 102;
@@ -141,10 +141,11 @@ TEST(DcSweep, AParameterSweepIsMarkedAndLeftToTheCaller) {
   ASSERT_EQ(r.e.circuit.dc.size(), 1u);
   EXPECT_TRUE(r.e.circuit.dc[0].parameter);
   EXPECT_EQ(r.e.circuit.dc[0].points, 4);
-  const AnalysisResult res = dc_sweep(
-      r.e.circuit, r.a, [](std::span<const double>, const Eigen::VectorXd&, const Eigen::VectorXd&) {});
-  EXPECT_FALSE(res.ok);
-  EXPECT_NE(res.error.find("'rl' is a .param"), std::string::npos) << res.error;
+  const AnalysisResult res =
+      dc_sweep(r.e.circuit, r.a,
+               [](std::span<const double>, const Eigen::VectorXd&, const Eigen::VectorXd&) {});
+  EXPECT_FALSE(res.ok());
+  EXPECT_NE(res.summary.message.find("'rl' is a .param"), std::string::npos) << res.summary.message;
 }
 
 TEST(AnalysisCards, BadCardsAreErrorsAtTheirPlace) {
@@ -152,7 +153,8 @@ TEST(AnalysisCards, BadCardsAreErrorsAtTheirPlace) {
     std::string card, message;
   };
   const std::vector<Case> cases = {
-      {".dc R1 0 1 0.1", "t.cir:4:5: error: '.dc' sweeps an independent V or I source; 'R1' is not one"},
+      {".dc R1 0 1 0.1",
+       "t.cir:4:5: error: '.dc' sweeps an independent V or I source; 'R1' is not one"},
       {".dc VX 0 1 0.1", "'VX' is not an element of the circuit"},
       {".dc V1 0 1 -0.1", "error: '.dc' step -0.1 does not lead from 0 to 1"},
       {".dc temp 0 100 10", "'.dc temp' is not supported"},
@@ -191,16 +193,15 @@ struct AcPoints {
 AcPoints ac_of(const Ready& r) {
   StaticSolution op;
   const AnalysisResult o = operating_point(r.e.circuit, r.a, op);
-  EXPECT_TRUE(o.ok) << o.error;
+  EXPECT_TRUE(o.ok()) << o.summary.message;
   AcPoints out;
-  const AnalysisResult res =
-      ac_sweep(r.e.circuit, r.a, op, [&](double f, const Eigen::VectorXcd& x,
-                                         const Eigen::VectorXcd& l) {
+  const AnalysisResult res = ac_sweep(
+      r.e.circuit, r.a, op, [&](double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
         out.f.push_back(f);
         out.x.push_back(x);
         out.lambda.push_back(l);
       });
-  EXPECT_TRUE(res.ok) << res.error;
+  EXPECT_TRUE(res.ok()) << res.summary.message;
   EXPECT_LT(res.max_residual, 1e-13);
   return out;
 }
@@ -217,9 +218,11 @@ TEST(Ac, SeriesRlcEqualsTheTransferFunction) {
     const double w = 2 * std::numbers::pi * p.f[k];
     const cd vc = u / (1.0 - w * w * L * C + cd(0, w * R * C));
     const cd il = cd(0, w * C) * vc;
-    EXPECT_LT(std::abs(p.x[k][static_cast<Eigen::Index>(r.index("v(b)"))] - vc), 1e-9 * std::abs(vc))
+    EXPECT_LT(std::abs(p.x[k][static_cast<Eigen::Index>(r.index("v(b)"))] - vc),
+              1e-9 * std::abs(vc))
         << p.f[k];
-    EXPECT_LT(std::abs(p.x[k][static_cast<Eigen::Index>(r.index("i(l1)"))] - il), 1e-9 * std::abs(il))
+    EXPECT_LT(std::abs(p.x[k][static_cast<Eigen::Index>(r.index("i(l1)"))] - il),
+              1e-9 * std::abs(il))
         << p.f[k];
   }
 }
@@ -248,8 +251,8 @@ TEST(Ac, ConductingDiodeEqualsAShort) {
   const Ready with_diode = ready("d\nV1 in 0 DC 5 AC 1\nD1 a b DI\n" + body);
   const Ready shorted = ready("d\nV1 in 0 DC 5 AC 1\nVD a b 0\n" + body);
   const Ready blocking = ready("d\nV1 in 0 DC -5 AC 1\nD1 a b DI\n" + body);
-  const Ready open = ready("d\nV1 in 0 DC -5 AC 1\nRD b 0 1\n" +
-                           body.substr(0, body.find("R2")) + body.substr(body.find("C2")));
+  const Ready open = ready("d\nV1 in 0 DC -5 AC 1\nRD b 0 1\n" + body.substr(0, body.find("R2")) +
+                           body.substr(body.find("C2")));
   const AcPoints d = ac_of(with_diode), s = ac_of(shorted), b = ac_of(blocking), o = ac_of(open);
   ASSERT_EQ(d.f.size(), s.f.size());
   for (size_t k = 0; k < d.f.size(); ++k) {
@@ -269,11 +272,11 @@ TEST(Ac, ConductingDiodeEqualsAShort) {
 TEST(Ac, WithoutAnAcSourceItSaysSo) {
   const Ready r = ready("t\nV1 a 0 1\nR1 a 0 1k\n.ac dec 1 1 10\n.end\n");
   StaticSolution op;
-  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok);
-  const AnalysisResult res =
-      ac_sweep(r.e.circuit, r.a, op, [](double, const Eigen::VectorXcd&, const Eigen::VectorXcd&) {});
-  EXPECT_FALSE(res.ok);
-  EXPECT_NE(res.error.find("no source has an AC magnitude"), std::string::npos);
+  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok());
+  const AnalysisResult res = ac_sweep(
+      r.e.circuit, r.a, op, [](double, const Eigen::VectorXcd&, const Eigen::VectorXcd&) {});
+  EXPECT_FALSE(res.ok());
+  EXPECT_NE(res.summary.message.find("no source has an AC magnitude"), std::string::npos);
 }
 
 }  // namespace

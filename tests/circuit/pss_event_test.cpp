@@ -89,7 +89,7 @@ TransientTail event_transient(const EventCase& c, double tstop, int count, Eigen
         }
         return true;
       });
-  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.ok()) << r.summary.message;
   return tail;
 }
 

@@ -56,7 +56,7 @@ Orbit last_period(const Circuit& c, const Assembled& a, double period, double h)
         }
         return true;
       });
-  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.ok()) << r.summary.message;
   return o;
 }
 

@@ -43,32 +43,68 @@ constexpr const char* kSwitchShortsSource =
 
 TEST(SingularStop, StepNamesTheSourceAndTheSwitchAndTheTime) {
   const TransientResult r = run(kSwitchShortsSource);
-  ASSERT_FALSE(r.ok);
+  ASSERT_FALSE(r.ok());
   EXPECT_NEAR(r.t_end, 0.5e-3, 1e-6);
-  EXPECT_NE(r.error.find("at t = 0.0005"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("[numerical failure]: numerically singular; unknowns not determined: "
-                         "i(v1), lambda(s1) (devices: v1, s1); dependent (or empty) equations: "
-                         "branch equation of v1, complementarity row of s1 (devices: v1, s1)"),
-            std::string::npos)
-      << r.error;
+  EXPECT_NE(r.summary.message.find("at t = 0.0005"), std::string::npos) << r.summary.message;
+  EXPECT_NE(
+      r.summary.message.find("[numerical failure]: numerically singular; unknowns not determined: "
+                             "i(v1), lambda(s1) (devices: v1, s1); dependent (or empty) equations: "
+                             "branch equation of v1, complementarity row of s1 (devices: v1, s1)"),
+      std::string::npos)
+      << r.summary.message;
 }
 
 TEST(SingularStop, EventDrivenStepNamesTheSourceAndTheSwitch) {
   const TransientResult r = run(kSwitchShortsSource, with_method(TranMethod::kEvent));
-  ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("at t = 0.0005"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("(devices: v1, s1)"), std::string::npos) << r.error;
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.summary.message.find("at t = 0.0005"), std::string::npos) << r.summary.message;
+  EXPECT_NE(r.summary.message.find("(devices: v1, s1)"), std::string::npos) << r.summary.message;
+}
+
+// Issue 14: both methods end in the one status vocabulary (solvers/status.hpp), with the time
+// and the devices as data, not only in the message.
+TEST(RunSummary, BothMethodsCarryStatusTimeAndDevicesOfAFailedStep) {
+  for (TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
+    const TransientResult r = run(kSwitchShortsSource, with_method(method));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.summary.status, solvers::Status::kNumericalFailure) << r.summary.message;
+    EXPECT_NEAR(r.summary.time, 0.5e-3, 2e-6);
+    EXPECT_EQ(r.summary.devices, (std::vector<std::string>{"v1", "s1"}));
+    EXPECT_NE(r.summary.describe().find("numerical failure"), std::string::npos)
+        << r.summary.describe();
+  }
+}
+
+TEST(RunSummary, SolvedRunRejectedInputAndFailedOperatingPointAreToldApart) {
+  const std::string rc = "t\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\n.tran 10u 2m\n";
+  for (TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
+    const TransientResult ok = run(rc, with_method(method));
+    EXPECT_EQ(ok.summary.status, solvers::Status::kSolved) << ok.summary.message;
+    EXPECT_TRUE(ok.summary.message.empty());
+    EXPECT_TRUE(ok.ok());
+    // No .tran card: invalid input, not a numerical outcome.
+    const TransientResult none = run("t\nV1 a 0 1\nR1 a 0 1\n", with_method(method));
+    EXPECT_EQ(none.summary.status, solvers::Status::kInvalidInput);
+    EXPECT_FALSE(none.ok());
+    EXPECT_NE(none.summary.message.find("no .tran card"), std::string::npos);
+  }
+  // The operating point fails before the first step: the time is 0 and the devices are named.
+  const TransientResult op = run("t\nV1 a 0 1\nR1 a 0 1\nC1 a b 1u\nC2 b 0 1u\n.tran 1u 1m\n");
+  EXPECT_EQ(op.summary.status, solvers::Status::kNumericalFailure);
+  EXPECT_EQ(op.summary.time, 0.0);
+  EXPECT_EQ(op.summary.devices, (std::vector<std::string>{"c1", "c2"}));
 }
 
 TEST(SingularStop, OperatingPointNamesTheFloatingNodeAndItsCapacitors) {
   const TransientResult r = run("t\nV1 a 0 1\nR1 a 0 1\nC1 a b 1u\nC2 b 0 1u\n.tran 1u 1m\n");
-  ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("the DC operating point could not be found"), std::string::npos);
-  EXPECT_NE(r.error.find("structurally singular (structural rank 2 of 3); unknowns not "
-                         "determined: v(b) (devices: c1, c2); dependent (or empty) equations: "
-                         "KCL at b (devices: c1, c2)"),
-            std::string::npos)
-      << r.error;
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.summary.message.find("the DC operating point could not be found"), std::string::npos);
+  EXPECT_NE(
+      r.summary.message.find("structurally singular (structural rank 2 of 3); unknowns not "
+                             "determined: v(b) (devices: c1, c2); dependent (or empty) equations: "
+                             "KCL at b (devices: c1, c2)"),
+      std::string::npos)
+      << r.summary.message;
 }
 
 TEST(SingularStop, ModeMatrixIsTheModeSystemOfTheSolver) {
@@ -102,8 +138,8 @@ TEST(SingularStop, ModeMatrixIsTheModeSystemOfTheSolver) {
 TEST(SingularStop, OverflowIsNamedAsSuchNotAsASingularCircuit) {
   // 1e308 V across 1e-308 Ω: G holds 1e308, the solver's pivots look like zeros.
   const TransientResult r = run("t\nV1 a 0 1e308\nR1 a 0 1e-308\n.tran 1u 1m\n");
-  ASSERT_FALSE(r.ok);
-  EXPECT_EQ(r.error,
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.summary.message,
             "the DC operating point could not be found: overflow: values beyond the range double "
             "precision can solve with (|x| > 1e+150): matrix[KCL at a, v(a)] = 1e+308 (devices: "
             "v1, r1); the matrix is not singular, its values are out of range");
@@ -141,7 +177,7 @@ std::vector<CutWarning> cut_warnings(const TransientResult& r) {
 
 TEST(InductorCut, ThetaSchemeReportsTheCutWithItsImpulse) {
   const TransientResult r = run(kCut);
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r.ok()) << r.summary.message;
   const auto cuts = cut_warnings(r);
   ASSERT_EQ(cuts.size(), 1u) << ::testing::PrintToString(r.warnings);
   EXPECT_NEAR(cuts[0].t, kTs, 1e-6);
@@ -154,7 +190,7 @@ TEST(InductorCut, ThetaSchemeReportsTheCutWithItsImpulse) {
 
 TEST(InductorCut, EventDrivenLogsTheCutWithItsImpulse) {
   const TransientResult r = run(kCut, with_method(TranMethod::kEvent));
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r.ok()) << r.summary.message;
   const auto cuts = cut_warnings(r);
   ASSERT_EQ(cuts.size(), 1u) << ::testing::PrintToString(r.warnings);
   const auto it = std::find_if(r.events.begin(), r.events.end(),
@@ -184,7 +220,7 @@ TEST(InductorCut, AFreewheelingDiodeTakesTheCurrentAndNothingIsReported) {
   text.insert(text.find(".model"), "D1 c b DM\n.model DM D\n");
   for (const TranMethod method : {TranMethod::kTheta, TranMethod::kEvent}) {
     const TransientResult r = run(text, with_method(method));
-    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_TRUE(r.ok()) << r.summary.message;
     EXPECT_TRUE(cut_warnings(r).empty()) << ::testing::PrintToString(r.warnings);
     for (const auto& w : r.warnings) EXPECT_EQ(w.find("cuts the current"), std::string::npos) << w;
   }
@@ -198,10 +234,10 @@ TEST(InductorCut, AFiniteRoffIsAPathAndNothingIsReported) {
       "t\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\n"
       "Vc ctl 0 PWL(0 1 0.4995m 1 0.5005m 0)\n.tran 1u 1m UIC\n";
   const TransientResult finite = run(base + ".model SW SW(VT=0.5 RON=0 ROFF=100k)\n");
-  ASSERT_TRUE(finite.ok) << finite.error;
+  ASSERT_TRUE(finite.ok()) << finite.summary.message;
   EXPECT_TRUE(cut_warnings(finite).empty()) << ::testing::PrintToString(finite.warnings);
   const TransientResult ideal = run(base + ".model SW SW(VT=0.5 RON=0)\n");
-  ASSERT_TRUE(ideal.ok) << ideal.error;
+  ASSERT_TRUE(ideal.ok()) << ideal.summary.message;
   ASSERT_EQ(cut_warnings(ideal).size(), 1u) << ::testing::PrintToString(ideal.warnings);
   EXPECT_NEAR(cut_warnings(ideal)[0].t, 0.5e-3, 1e-9);
 }
@@ -212,7 +248,7 @@ TEST(InductorCut, ManyCutsAreCountedAfterTheFirstTen) {
       "t\nV1 a 0 1\nR1 a b 1\nL1 b c 1m\nS1 c 0 ctl 0 SW\n"
       "Vc ctl 0 PULSE(1 0 10u 1n 1n 10u 20u)\n.model SW SW(VT=0.5 RON=0)\n.tran 1u 1m UIC\n";
   const TransientResult r = run(text);
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r.ok()) << r.summary.message;
   EXPECT_EQ(cut_warnings(r).size(), 10u);
   const std::string& last = r.warnings.back();
   EXPECT_NE(last.find("40 more inductor currents cut by opening switches"), std::string::npos)
@@ -242,7 +278,7 @@ TEST(StopHook, ObserverFalseStopsBothMethodsAfterThatPoint) {
           t_last = t;
           return seen < 100;  // stop after the 100th point
         });
-    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.ok()) << r.summary.message;
     EXPECT_TRUE(r.stopped);
     EXPECT_EQ(seen, 100);  // no point after the one that said stop
     EXPECT_EQ(r.points, 100);
@@ -253,7 +289,7 @@ TEST(StopHook, ObserverFalseStopsBothMethodsAfterThatPoint) {
       run_transient(e.circuit, a, {},
                     [](double, const Eigen::VectorXd&, const Eigen::VectorXd&,
                        const Eigen::VectorXd&) { return true; });
-  EXPECT_TRUE(full.ok);
+  EXPECT_TRUE(full.ok());
   EXPECT_FALSE(full.stopped);
   EXPECT_NEAR(full.t_end, 10e-3, 1e-12);
 }

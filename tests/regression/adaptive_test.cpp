@@ -44,13 +44,13 @@ TEST(Adaptive, RectifierErrorFallsWithReltol) {
   circuit::TransientOptions fine;
   fine.h = 0.1e-6;
   const Waveforms ref = simulate(with_reltol(1e-3), fine);
-  ASSERT_TRUE(ref.result.ok) << ref.result.error;
+  ASSERT_TRUE(ref.result.ok()) << ref.result.summary.message;
   const auto v_ref = ref.series("v(out)");
   double errors[2] = {0, 0};
   const double reltols[2] = {1e-3, 1e-5};
   for (int k = 0; k < 2; ++k) {
     const Waveforms a = simulate(with_reltol(reltols[k]), adaptive());
-    ASSERT_TRUE(a.result.ok) << a.result.error;
+    ASSERT_TRUE(a.result.ok()) << a.result.summary.message;
     EXPECT_LT(a.result.stats.steps, 600000 / 100) << "far fewer steps than the reference";
     const auto v = a.series("v(out)");
     for (size_t i = 0; i < a.t.size(); ++i)
@@ -71,14 +71,14 @@ TEST(Adaptive, MultiplierAt100MHzMatchesTheConvergedReference) {
   circuit::TransientOptions fine;
   fine.h = 0.05e-9;
   const Waveforms ref = simulate(text, fine);
-  ASSERT_TRUE(ref.result.ok) << ref.result.error;
+  ASSERT_TRUE(ref.result.ok()) << ref.result.summary.message;
   const double v_ref = ref.series("v(n8)").back();
   const Waveforms a = simulate(text, adaptive());
-  ASSERT_TRUE(a.result.ok) << a.result.error;
+  ASSERT_TRUE(a.result.ok()) << a.result.summary.message;
   EXPECT_NEAR(a.series("v(n8)").back(), v_ref, 5e-3 * v_ref);
   EXPECT_GT(a.result.stats.located_events, 100);
   const Waveforms coarse = simulate_fixed(text);  // h = TSTEP = 5 ns
-  ASSERT_TRUE(coarse.result.ok) << coarse.result.error;
+  ASSERT_TRUE(coarse.result.ok()) << coarse.result.summary.message;
   EXPECT_GT(std::abs(coarse.series("v(n8)").back() - v_ref), 0.05 * v_ref)
       << "the case discriminates: the fixed step at TSTEP is wrong";
 }
@@ -126,9 +126,9 @@ ThreeRuns run_three(const std::string& text) {
   r.fixed = simulate_fixed(text);
   r.ok = true;
   for (const Waveforms* w : {&r.ref, &r.adaptive, &r.fixed})
-    if (!w->result.ok) {
+    if (!w->result.ok()) {
       r.ok = false;
-      r.error += w->result.error + "\n";
+      r.error += w->result.summary.message + "\n";
     }
   return r;
 }
@@ -183,8 +183,8 @@ TEST(Adaptive, EventModeFileHoldsPeakAndAverage) {
   fine.h = 0.01e-6;
   const Waveforms ref = simulate(text, fine);
   const Waveforms e = simulate(text, event_mode(), true);
-  ASSERT_TRUE(ref.result.ok) << ref.result.error;
-  ASSERT_TRUE(e.result.ok) << e.result.error;
+  ASSERT_TRUE(ref.result.ok()) << ref.result.summary.message;
+  ASSERT_TRUE(e.result.ok()) << e.result.summary.message;
   const auto stats = [](const Waveforms& r) {
     const auto v = r.series("v(out)");
     double peak = 0, area = 0;
@@ -208,11 +208,11 @@ TEST(Adaptive, StateJumpsReportedOnlyWhereAStateJumps) {
   const Waveforms d = simulate(
       "AB08 (d)\nC1 n1 0 0.025330295910584444 IC=39.47841760435743\nR1 n1 0 10\n"
       "L1 n2 n1 1 IC=-1\nD1 0 n2 DI\n.model DI D\n.tran 5m 0.5 UIC\n.end\n");
-  ASSERT_TRUE(d.result.ok) << d.result.error;
+  ASSERT_TRUE(d.result.ok()) << d.result.summary.message;
   ASSERT_EQ(d.result.stats.impulse_times.size(), 1u);
   EXPECT_LT(d.result.stats.impulse_times.front(), 1e-3);
   const Waveforms buck = simulate(read_example("buck.cir"));
-  ASSERT_TRUE(buck.result.ok) << buck.result.error;
+  ASSERT_TRUE(buck.result.ok()) << buck.result.summary.message;
   EXPECT_GT(buck.result.stats.located_events, 100);
   EXPECT_TRUE(buck.result.stats.impulse_times.empty())
       << buck.result.stats.impulse_times.size() << " reported, first at "

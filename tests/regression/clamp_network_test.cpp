@@ -37,8 +37,8 @@ TEST(ClampNetwork, BlockPivotingGivesTheWaveformOfTheDenseTransformAt1000Section
   circuit::TransientOptions dense_opt = fixed;
   dense_opt.lcp_solver = solvers::LcpSolverKind::kMurty;  // the old path's choice on this M
   const Waveforms dense = simulate_fixed(text, dense_opt);
-  ASSERT_TRUE(blocks.result.ok) << blocks.result.error;
-  ASSERT_TRUE(dense.result.ok) << dense.result.error;
+  ASSERT_TRUE(blocks.result.ok()) << blocks.result.summary.message;
+  ASSERT_TRUE(dense.result.ok()) << dense.result.summary.message;
   const auto& sb = blocks.result.stats;
   const auto& sd = dense.result.stats;
   EXPECT_GT(sb.lemke_calls, 0) << "no step needed pivoting: the test does not test anything";

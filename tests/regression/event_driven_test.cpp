@@ -51,7 +51,7 @@ TEST(EventDriven, CircuitC_StopTimeAndFrozenVoltageToTightTolerance) {
   const Waveforms r =
       simulate(ab08(fmt::format("C1 n1 0 {} IC=1\nR1 n1 n2 0.1\nL1 n2 n3 1 IC=0\nD1 n3 0 DI", kC),
                     1.5, "evrtol=1e-12"));
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   expect_complementarity(r);
   const auto times = event_times(r, "d1");
   ASSERT_EQ(times.size(), 1u) << "one stop, nothing else";
@@ -100,7 +100,7 @@ void check_switching_instants(const TwoMode& c) {
   const auto ref = integrate_piecewise(c.modes, c.mode0, c.s0, t_end);
   ASSERT_GE(ref.events.size(), 1u);
   const Waveforms r = simulate(ab08(c.body, t_end, "evrtol=1e-12"));
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   expect_complementarity(r);
   const auto times = event_times(r, "d1");
   ASSERT_EQ(times.size(), ref.events.size()) << c.name;
@@ -130,7 +130,7 @@ void check_order(const TwoMode& c, double t_end, std::vector<double> steps) {
     o.h = h;
     o.event_fixed_step = true;
     const Waveforms r = simulate(ab08(c.body, t_end, ""), o);
-    ASSERT_TRUE(r.result.ok) << r.result.error;
+    ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
     const Eigen::Vector2d s = ref.at(t_end);
     errors.push_back(std::abs(r.series("v(n1)").back() - s[0]) / std::abs(c.s0[0]));
   }
@@ -152,7 +152,7 @@ TEST(EventDriven, CircuitD_JumpAtStartIsLogged) {
   const Waveforms r = simulate(
       ab08(fmt::format("C1 n1 0 {} IC={}\nR1 n1 0 10\nL1 n2 n1 1 IC=-1\nD1 0 n2 DI", kC, v0), 0.5,
            "evrtol=1e-11"));
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   ASSERT_FALSE(r.result.events.empty());
   const auto& jump = r.result.events.front();
   EXPECT_EQ(jump.t, 0.0);
@@ -178,7 +178,7 @@ TEST(EventDriven, ZenerRlcSlidingEntryAndExit) {
       ".tran 5m 15.5 UIC\n.end\n",
       kC, 1 / kC);
   const Waveforms r = simulate(text);
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   expect_complementarity(r);
   const auto times = event_times(r, "d1");
   std::vector<double> before, after;
@@ -203,7 +203,7 @@ TEST(EventDriven, ZenerRlcSlidingEntryAndExit) {
   theta.method = circuit::TranMethod::kTheta;
   theta.h = 1e-4;
   const Waveforms ts = simulate(text, theta);
-  ASSERT_TRUE(ts.result.ok) << ts.result.error;
+  ASSERT_TRUE(ts.result.ok()) << ts.result.summary.message;
   EXPECT_NEAR(value_at(ts, ts.series("v(c)"), 15.0), vc, 2e-4);
 }
 
@@ -218,7 +218,7 @@ TEST(EventDriven, BuckSteadyStateMatchesClosedForm) {
       "D1 0 sw DI\nL1 sw out 100u IC=0\nC1 out 0 10u IC=0\nR1 out 0 10\n.model SWI SW(VT=0.5)\n"
       ".model DI D\n.options method=event evrtol=1e-10\n.tran 10n 5m UIC\n.end\n";
   const Waveforms r = simulate(text);
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   // Closed form, state (i_L, v_C, 1).
   auto mode = [&](double v_sw) {
     Eigen::Matrix3d a;
@@ -263,7 +263,7 @@ TEST(EventDriven, ZenoRelayFallsBackToTimeStepping) {
   const Waveforms r = simulate(
       "relay\nI1 0 c DC 1m\nC1 c 0 1u\nS1 c 0 c 0 SREL\n.model SREL SW(VT=0.5 VH=0 RON=100)\n"
       ".options method=event\n.tran 1u 2m UIC\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   const auto& st = r.result.event_stats;
   ASSERT_FALSE(st.fallbacks.empty()) << "the Zeno interval is reported";
   EXPECT_NEAR(st.fallbacks.front().t_begin, 0.5e-3, 1e-9) << "v(c) reaches 0.5 V at 0.5 ms";
@@ -283,11 +283,11 @@ TEST(EventDriven, AgreesWithTimeSteppingAsStepShrinks) {
     ev.event_rtol = 1e-10;
     ev.output_step = h;
     const Waveforms e = simulate(text, ev);
-    ASSERT_TRUE(e.result.ok) << e.result.error;
+    ASSERT_TRUE(e.result.ok()) << e.result.summary.message;
     circuit::TransientOptions th;
     th.h = h;
     const Waveforms t = simulate(text, th);
-    ASSERT_TRUE(t.result.ok) << t.result.error;
+    ASSERT_TRUE(t.result.ok()) << t.result.summary.message;
     double diff = 0;
     const auto v = t.series("v(out)"), ve = e.series("v(out)");
     for (size_t k = 0; k < t.t.size(); ++k)
@@ -308,9 +308,9 @@ TEST(EventDriven, EveryExampleRuns) {
     circuit::TransientOptions ev;
     ev.method = circuit::TranMethod::kEvent;
     const Waveforms e = simulate(text, ev);
-    ASSERT_TRUE(e.result.ok) << name << ": " << e.result.error;
+    ASSERT_TRUE(e.result.ok()) << name << ": " << e.result.summary.message;
     const Waveforms t = simulate(text);
-    ASSERT_TRUE(t.result.ok) << name << ": " << t.result.error;
+    ASSERT_TRUE(t.result.ok()) << name << ": " << t.result.summary.message;
     EXPECT_NEAR(e.t.back(), t.t.back(), 1e-12 * t.t.back()) << name;
     for (const char* signal : {"v(out)", "v(n1)", "v(c)"}) {
       if (std::find(t.names.begin(), t.names.end(), signal) == t.names.end()) continue;

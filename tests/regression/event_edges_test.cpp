@@ -41,9 +41,9 @@ TEST(EventEdges, PulseCornersOnAConductingDiode) {
                                    {"0.11", "3.63"}}) {
     const std::string text = pulse_charger(per, tstop);
     const Waveforms e = simulate(text, event_mode());
-    ASSERT_TRUE(e.result.ok) << per << " " << tstop << ": " << e.result.error;
+    ASSERT_TRUE(e.result.ok()) << per << " " << tstop << ": " << e.result.summary.message;
     const Waveforms t = simulate(text);
-    ASSERT_TRUE(t.result.ok) << t.result.error;
+    ASSERT_TRUE(t.result.ok()) << t.result.summary.message;
     EXPECT_DOUBLE_EQ(e.t.back(), t.t.back()) << per << " " << tstop;
     const double v_theta = t.series("v(out)").back();
     EXPECT_NEAR(e.series("v(out)").back(), v_theta, 2e-3 * v_theta) << per << " " << tstop;
@@ -60,13 +60,13 @@ TEST(EventEdges, BreakpointARoundingErrorBelowTheStopTime) {
       "C1 out 0 100n\nR2 out 0 100\n.model DI D\n.tran 1n 30u\n.end\n";
   ASSERT_LT(100 * 0.3e-6, 30e-6) << "the case: the breakpoint is below the stop time";
   const Waveforms e = simulate(text, event_mode());
-  ASSERT_TRUE(e.result.ok) << e.result.error;
+  ASSERT_TRUE(e.result.ok()) << e.result.summary.message;
   ASSERT_GE(e.t.size(), 2u);
   EXPECT_EQ(e.t.back(), 30e-6);
   for (size_t k = 1; k < e.t.size(); ++k)
     ASSERT_GT(e.t[k] - e.t[k - 1], 1e-13 * 30e-6) << "points " << k - 1 << ", " << k;
   const Waveforms t = simulate(text);
-  ASSERT_TRUE(t.result.ok) << t.result.error;
+  ASSERT_TRUE(t.result.ok()) << t.result.summary.message;
   const double v_theta = t.series("v(out)").back();
   EXPECT_NEAR(e.series("v(out)").back(), v_theta, 2e-3 * std::abs(v_theta));
 }
@@ -83,13 +83,13 @@ TEST(EventEdges, ResonantConverterThroughAStiffCommutation) {
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 12, ".tran 10n 100u");
   const Waveforms e = simulate(text, event_mode());
-  ASSERT_TRUE(e.result.ok) << e.result.error;
+  ASSERT_TRUE(e.result.ok()) << e.result.summary.message;
   const auto& fallbacks = e.result.event_stats.fallbacks;
   ASSERT_FALSE(fallbacks.empty());
   EXPECT_GT(fallbacks.front().singular_h, 0) << "reported as a singular stage matrix";
   text.replace(at, 14, ".options reltol=1e-6\n.tran 10n 100u");
   const Waveforms t = simulate(text);
-  ASSERT_TRUE(t.result.ok) << t.result.error;
+  ASSERT_TRUE(t.result.ok()) << t.result.summary.message;
   for (const char* signal : {"v(n)", "v(b)", "i(lr)"}) {
     const double ref = t.series(signal).back();
     EXPECT_NEAR(e.series(signal).back(), ref, 2e-4 * std::abs(ref)) << signal;
@@ -107,7 +107,7 @@ TEST(EventEdges, ZenoFallbackStepsResolveTheSources) {
       "relay and rc\nI1 0 c DC 1m\nC1 c 0 1u\nS1 c 0 c 0 SREL\n"
       ".model SREL SW(VT=0.5 VH=0 RON=100)\nV2 s 0 SIN(0 1 10k)\nR2 s o 1k\nC2 o 0 10n\n"
       ".options method=event\n.tran 100u 2m UIC\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   ASSERT_FALSE(r.result.event_stats.fallbacks.empty()) << "the case: a Zeno interval";
   const double w = 2 * std::numbers::pi * 1e4, tau = 1e-5, wt = w * tau;
   auto closed_form = [&](double t) {
@@ -133,12 +133,12 @@ TEST(EventEdges, MultiplierAt100MHzWithoutSpuriousZeno) {
       "C6 n4 n6 10p\nD6 n5 n6 DI\nC7 n5 n7 10p\nD7 n6 n7 DI\nC8 n6 n8 10p\nD8 n7 n8 DI\n"
       "RL n8 0 100k\n.model DI D\n.tran 0.1u 1u\n.end\n";
   const Waveforms e = simulate(text, event_mode());
-  ASSERT_TRUE(e.result.ok) << e.result.error;
+  ASSERT_TRUE(e.result.ok()) << e.result.summary.message;
   EXPECT_TRUE(e.result.event_stats.fallbacks.empty())
       << "first at t = " << e.result.event_stats.fallbacks.front().t_begin;
   EXPECT_GT(e.result.event_stats.events, 1000);
   const Waveforms t = simulate(text);
-  ASSERT_TRUE(t.result.ok) << t.result.error;
+  ASSERT_TRUE(t.result.ok()) << t.result.summary.message;
   const double v_theta = t.series("v(n8)").back();
   EXPECT_NEAR(e.series("v(n8)").back(), v_theta, 5e-3 * v_theta);
 }

@@ -27,7 +27,7 @@ TEST(Examples, EveryExampleRuns) {
     SCOPED_TRACE(entry.path().filename().string());
     // The fixed-step θ-scheme: complementarity to 1e-9 at every point.
     const Waveforms r = simulate_fixed(read(entry.path()));
-    EXPECT_TRUE(r.result.ok) << r.result.error;
+    EXPECT_TRUE(r.result.ok()) << r.result.summary.message;
     EXPECT_GT(r.t.size(), 10u);
     expect_complementarity(r);
     // Error-controlled steps (the default): at a pair's edge (λ = w = 0) the steps can be very
@@ -36,7 +36,7 @@ TEST(Examples, EveryExampleRuns) {
     circuit::TransientOptions adaptive;
     adaptive.adaptive = true;
     const Waveforms a = simulate(read(entry.path()), adaptive);
-    EXPECT_TRUE(a.result.ok) << a.result.error;
+    EXPECT_TRUE(a.result.ok()) << a.result.summary.message;
     expect_complementarity(a, 1e-5);
     const std::string text = read(entry.path());
     EXPECT_NE(text.find("What it shows"), std::string::npos) << "each example says what it shows";
@@ -47,7 +47,7 @@ TEST(Examples, EveryExampleRuns) {
 
 TEST(Examples, ClipperHoldsAtForwardVoltagePlusOnResistanceDrop) {
   const Waveforms r = simulate_fixed(read(std::string(NSSPICE_EXAMPLES_DIR) + "/clipper_vf.cir"));
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   const auto v = r.series("v(out)");
   // At the input peak 5 V: i = (5 − 0.7)/(1000 + 10), v = 0.7 + 10 i = 0.742574 V.
   const double expected = 0.7 + 10 * (5 - 0.7) / 1010;

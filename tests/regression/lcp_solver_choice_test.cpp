@@ -40,12 +40,12 @@ Waveforms bridge(LcpSolverKind kind, bool block_flip) {
 
 TEST(LcpSolverChoice, DiodeBridgeSameWaveformWithLemkeMurtyEnum) {
   const Waveforms ref = bridge(LcpSolverKind::kAuto, true);
-  ASSERT_TRUE(ref.result.ok) << ref.result.error;
+  ASSERT_TRUE(ref.result.ok()) << ref.result.summary.message;
   for (LcpSolverKind kind :
        {LcpSolverKind::kLemke, LcpSolverKind::kMurty, LcpSolverKind::kEnumeration}) {
     const Waveforms r = bridge(kind, false);
     const std::string name(solvers::to_string(kind));
-    ASSERT_TRUE(r.result.ok) << name << ": " << r.result.error;
+    ASSERT_TRUE(r.result.ok()) << name << ": " << r.result.summary.message;
     const auto& s = r.result.stats;
     EXPECT_GT(s.lcp_methods[static_cast<size_t>(kind)], 0) << name << " answered no step";
     EXPECT_EQ(s.lcp_methods[static_cast<size_t>(kind)], s.lemke_calls) << name;
@@ -60,7 +60,7 @@ TEST(LcpSolverChoice, DiodeBridgeSameWaveformWithLemkeMurtyEnum) {
 
 TEST(LcpSolverChoice, OptionsCardSelectsTheMethod) {
   const Waveforms r = simulate_fixed(std::string(kBridge) + ".options lcpsolver=Murty\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   EXPECT_EQ(r.circuit.lcp_solver, LcpSolverKind::kMurty);
 }
 

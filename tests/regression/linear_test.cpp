@@ -48,7 +48,7 @@ double error_at(const Case& c, double h, double theta) {
   circuit::TransientOptions opt;
   opt.theta = theta;
   const Waveforms r = simulate_fixed(text, opt);
-  EXPECT_TRUE(r.result.ok) << r.result.error;
+  EXPECT_TRUE(r.result.ok()) << r.result.summary.message;
   const auto v = r.series(c.signal);
   for (size_t k = 0; k < r.t.size(); ++k)
     if (std::abs(r.t[k] - c.t_check) < 1e-3 * h) return std::abs(v[k] - c.exact(r.t[k]));
@@ -82,7 +82,7 @@ TEST(Linear, RlcEnergyNeverIncreases) {
     opt.theta = theta;
     const Waveforms r =
         simulate_fixed(rlc().netlist.replace(rlc().netlist.find("{h}"), 3, "5u"), opt);
-    ASSERT_TRUE(r.result.ok);
+    ASSERT_TRUE(r.result.ok());
     expect_energy_non_increasing(r);
   }
 }
@@ -91,7 +91,7 @@ TEST(Linear, DcOperatingPointOfADivider) {
   // No UIC: the run starts from the DC point, v(b) = 10·2k/3k, and stays there.
   const Waveforms r =
       simulate_fixed("divider\nV1 a 0 10\nR1 a b 1k\nR2 b 0 2k\nC1 b 0 1u\n.tran 1u 10u\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   for (double v : r.series("v(b)")) EXPECT_NEAR(v, 20.0 / 3.0, 1e-12);
   EXPECT_NEAR(r.at("i(v1)", 0), -10.0 / 3000.0, 1e-15);
 }

@@ -183,7 +183,7 @@ TEST(Mmc, LevelsArmCurrentsAndCapacitorBalanceOverOnePeriod) {
   ASSERT_NE(pos, std::string::npos);
   text.replace(pos, tran.size(), ".tran 1e-05 0.02 UIC");
   const Waveforms r = simulate_fixed(text, fixed_steps());
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   ASSERT_GT(r.t.back(), 0.02 * (1 - 1e-12));
   const PhysicsCheck c = check_all(r, kM);
   EXPECT_EQ(c.levels.size(), static_cast<size_t>(kM + 1));
@@ -197,7 +197,7 @@ TEST(Mmc, LevelsArmCurrentsAndCapacitorBalanceOverOnePeriod) {
 TEST(Mmc, FiftySubmodulesPerArmStartAndKeepTheirLevels) {
   constexpr int kM = 50;
   const Waveforms r = simulate_fixed(mmc_netlist(kM, 2e-4), fixed_steps());
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   ASSERT_GT(r.t.back(), 2e-4 * (1 - 1e-12));
   const PhysicsCheck c = check_all(r, kM);
   EXPECT_GT(c.checked, 100);
@@ -217,7 +217,7 @@ TEST(Mmc, ErrorControlledStepsLocateEverySubmodulesSwitching) {
   const auto fixed = text.find(".options stepping=fixed");
   if (fixed != std::string::npos) text.erase(fixed, std::string(".options stepping=fixed").size());
   const Waveforms r = simulate(text);
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   EXPECT_GT(r.result.stats.located_events, 20);  // 55 in 0.2 ms
   const PhysicsCheck c = check_all(r, kM);
   EXPECT_GT(c.checked, 100);
@@ -249,7 +249,7 @@ TEST(Mmc, EventModeSelectsTheStartModeOfFiftySubmodules) {
         t_last = t;
         return t < 2e-5;
       });
-  ASSERT_TRUE(result.ok) << result.error;
+  ASSERT_TRUE(result.ok()) << result.summary.message;
   EXPECT_TRUE(result.stopped);
   EXPECT_GE(t_last, 2e-5);
 }

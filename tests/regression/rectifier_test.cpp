@@ -19,7 +19,7 @@ namespace {
 
 TEST(Rectifier, MatchesTheAnalyticSolutionAndDoesNotRing) {
   const Waveforms r = simulate_fixed(read_example("rectifier.cir"));
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   expect_complementarity(r);
   const double V = 10, w = 2 * std::numbers::pi * 50, R = 1e3, C = 10e-6, h = 10e-6;
   const double t_off = (std::numbers::pi - std::atan(w * R * C)) / w;

@@ -55,7 +55,7 @@ TEST(SpiceMosModels, LevelOneCardMeetsTheSquareLawWithinTheTolerance) {
   const Waveforms r = simulate_fixed(
       "t\nI1 0 d PWL(0 0 1 10m)\nM1 d d 0 0 NM W=10u L=1u\n"
       ".model NM NMOS(LEVEL=1 VTO=0.7 KP=100u RD=5 RS=3 LAMBDA=0.01)\n.tran 1m 1\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   EXPECT_NE(r.diagnostics.find("LAMBDA = 0.01 /V (channel-length modulation"), std::string::npos)
       << r.diagnostics;
   const auto v = r.series("v(d)");
@@ -84,7 +84,7 @@ TEST(SpiceDiodeModels, MixingIdealAndSpiceParametersIsAnError) {
 
 TEST(SpiceDiodeModels, BareModelStaysIdeal) {
   const Waveforms r = simulate_fixed("t\n" + kSweep + ".model DM D\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   const auto* d = diode(r, "d1");
   ASSERT_NE(d, nullptr);
   EXPECT_FALSE(d->model.spice);
@@ -99,7 +99,7 @@ TEST(SpiceDiodeModels, SpiceCardBecomesPairsAndAJunctionCapacitor) {
       "t\n" + kSweep +
       ".options pwlimax=2\n"
       ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u CJO=4p M=0.4 KF=0 AF=1)\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   EXPECT_NE(r.diagnostics.find("parameters KF, AF are ignored (they have no PWL meaning"),
             std::string::npos)
       << r.diagnostics;
@@ -148,10 +148,10 @@ TEST(SpiceDiodeModels, SpiceCardBecomesPairsAndAJunctionCapacitor) {
 TEST(SpiceDiodeModels, CurrentAboveTheFittedRangeIsWarned) {
   const std::string card = ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u)\n.end\n";
   const Waveforms inside = simulate_fixed("t\n" + kSweep + card);
-  ASSERT_TRUE(inside.result.ok) << inside.result.error;
+  ASSERT_TRUE(inside.result.ok()) << inside.result.summary.message;
   EXPECT_TRUE(inside.result.warnings.empty()) << inside.result.warnings.front();
   const Waveforms above = simulate_fixed("t\n" + kSweep + ".options pwlimax=0.1\n" + card);
-  ASSERT_TRUE(above.result.ok) << above.result.error;
+  ASSERT_TRUE(above.result.ok()) << above.result.summary.message;
   const auto id = above.series("i(d1)");
   const double peak = -*std::min_element(id.begin(), id.end());
   ASSERT_EQ(above.result.warnings.size(), 2u) << "the forward peak is ~0.11 A, the reverse ~1 A";
@@ -168,7 +168,7 @@ TEST(SpiceDiodeModels, CurrentAboveTheFittedRangeIsWarned) {
 TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
   const std::string card = ".model DM D(IS=2.52n N=1.752 RS=0.568 CJO=4p)\n.end\n";
   const Waveforms r = simulate_fixed("t\n" + kSweep + ".options idealize\n" + card);
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   EXPECT_TRUE(diode(r, "d1")->model.forward.empty());
   EXPECT_EQ(capacitor(r.circuit, "d1.cj"), nullptr);
   EXPECT_EQ(r.circuit.conversions[0].kind, "idealized (IDEALIZE)");
@@ -192,7 +192,7 @@ TEST(SpiceDiodeModels, LtspiceIdealizedDiodeMatchesItsClosedForm) {
   const Waveforms r = simulate_fixed(
       "t\n" + kSweep +
       ".model DM D(Ron=0.5 Vfwd=0.7 Vrev=3 Rrev=2 Ilimit=0.1 revIlimit=0.5)\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   const auto va = r.series("v(a)"), id = r.series("i(d1)");
   bool limited = false, reverse_limited = false;
   for (size_t k = 0; k < r.t.size(); ++k) {
@@ -209,7 +209,7 @@ TEST(SpiceDiodeModels, LtspiceIdealizedDiodeMatchesItsClosedForm) {
 
 TEST(SpiceDiodeModels, LtspiceDefaultsRonOneOhm) {
   const Waveforms r = simulate_fixed("t\n" + kSweep + ".model DM D(Vfwd=0.7)\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   EXPECT_DOUBLE_EQ(diode(r, "d1")->model.ron, 1.0);
   EXPECT_NEAR(r.series("i(d1)").back(), (2 - 0.7) / 11, 1e-9);
 }

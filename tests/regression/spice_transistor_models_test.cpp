@@ -93,7 +93,7 @@ TEST(SpiceVdmosModels, StaticCharacteristicsWithinTheTolerance) {
       "t\nI1 0 d PWL(0 0 1 2)\nM1 d d 0 NX\nV2 s 0 10\nI2 dp 0 PWL(0 0 1 2)\nM2 dp dp s PX\n"
       "I3 0 x PWL(0 0 1 2)\nM3 0 0 x NX\n" +
       card);
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   const auto vd = r.series("v(d)"), vdp = r.series("v(dp)"), vx = r.series("v(x)");
   const double vt = 1.38064852e-23 / 1.6021766208e-19 * 300.15;
   int checked = 0;
@@ -119,7 +119,7 @@ TEST(SpiceBjtModels, ForwardActiveHasExactBetaAndTheJunctionLaw) {
       "IBP bp 0 PWL(0 0 1 100u)\nVCP cp 0 -5\nQ2 cp bp 0 QP\n"
       ".model QN NPN(IS=1e-14 BF=150 BR=3 RB=0 RE=0 RC=0)\n"
       ".model QP PNP(IS=1e-14 BF=150 BR=3)\n.tran 1m 1\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   const auto ic = r.series("i(q1)"), ib = r.series("ib(q1)"), vb = r.series("v(b)");
   const auto icp = r.series("i(q2)"), vbp = r.series("v(bp)");
   const double vt = 1.38064852e-23 / 1.6021766208e-19 * 300.15;
@@ -145,7 +145,7 @@ TEST(SpiceBjtModels, SaturationVoltageIsEbersMolls) {
   const Waveforms r = simulate_fixed(
       "t\nIB 0 b 1m\nIC 0 c PWL(0 0 1 50m)\nQ1 c b 0 QN\n"
       ".model QN NPN(IS=1e-14 BF=150 BR=3)\n.tran 1m 1\n.end\n");
-  ASSERT_TRUE(r.result.ok) << r.diagnostics << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   const auto vc = r.series("v(c)");
   const double vt = 1.38064852e-23 / 1.6021766208e-19 * 300.15;
   int checked = 0;
