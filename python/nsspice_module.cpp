@@ -271,6 +271,8 @@ py::dict report_of(const app::RunOutcome& o, double started, double finished) {
   d["refactorizations"] = s.refactorizations;
   d["cache_hits"] = s.cache_hits;
   d["cache_misses"] = s.cache_misses;
+  d["max_dense_order"] = s.max_dense_order;
+  d["factor_peak_bytes"] = s.factor_peak_bytes;
   d["max_residual"] = s.max_residual;
   d["events"] = r.event_stats.events;
   d["stepping_seconds"] = o.stepping_seconds;

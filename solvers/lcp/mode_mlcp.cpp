@@ -64,7 +64,7 @@ SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
 
 ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
                    const SparseMatrix& d, const SparseMatrix& c_off, std::vector<char> forced,
-                   const KluSymbolic& symbolic, int cache_capacity)
+                   const KluSymbolic& symbolic, int cache_capacity, FactorBudget* budget)
     : n_(static_cast<int>(w.rows())),
       m_(static_cast<int>(d.rows())),
       c_(c),
@@ -76,7 +76,7 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
       w_(w),
       b_(b),
       symbolic_(symbolic),
-      cache_(std::max(cache_capacity, 2)) {
+      cache_(std::max(cache_capacity, 2), budget) {
   forced_.resize(static_cast<size_t>(m_), 0);
   for (int j = 0; j < m_; ++j)
     if (!forced_[static_cast<size_t>(j)]) free_.push_back(j);
@@ -106,14 +106,27 @@ ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMat
       b_col_max_[it.col()] = std::max(b_col_max_[it.col()], std::abs(it.value()));
 }
 
+double ModeMlcp::bytes() const {
+  auto sparse = [](const auto& a) {
+    return static_cast<double>(a.nonZeros()) * (sizeof(double) + sizeof(int)) +
+           static_cast<double>(a.outerSize() + 1) * sizeof(int);
+  };
+  double b = sparse(c_) + sparse(d_) + sparse(k_) + sparse(c_rows_) + sparse(d_rows_) +
+             sparse(c_off_rows_) + sparse(w_abs_rows_) + sparse(w_) + sparse(b_);
+  b += static_cast<double>(on_values_.size() + off_values_.size()) * sizeof(double);
+  b += static_cast<double>(y_cols_.size()) * n_ * sizeof(double);
+  b += static_cast<double>(u_.size() + u0_.size() + ex_.size() + el_.size() + ew_.size() + 4 * m_) *
+       sizeof(double);
+  if (w_factor_.valid()) b += w_factor_.bytes();
+  return b;
+}
+
 const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
   // Steady operation asks for the same mode step after step: answer without building the key.
-  // (The pointer stays valid: the cache only drops its least recently used entry, never the
-  // one returned last.)
-  if (last_factor_ != nullptr && mode == last_mode_) {
-    cache_.count_hit();
+  // (The pointer is checked against the cache's most recent entry: a budget shared with the
+  // solvers of other step sizes may have dropped it since.)
+  if (last_factor_ != nullptr && mode == last_mode_ && cache_.front_hit(last_factor_) != nullptr)
     return last_factor_;
-  }
   const std::string key = mode_key(mode);
   const KluFactor* f = nullptr;
   if (cache_.find(key) != nullptr) {

@@ -133,10 +133,12 @@ class ModeMlcp {
   // `symbolic` must be the analysis of mode_matrix_pattern(w, b, c, d, c_off) and outlive this
   // object. Pairs with forced[j] = 1 are externally switched branches (ideal switches): their
   // mode is given by the caller, never checked or pivoted; their off row is
-  // C_off_j x + λ_j = 0 (free pairs: λ_j = 0, C_off_j = 0).
+  // C_off_j x + λ_j = 0 (free pairs: λ_j = 0, C_off_j = 0). The factor cache's bytes count
+  // against `budget` when given (shared with other solvers; it must outlive this object),
+  // otherwise against a budget of its own.
   ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
            const SparseMatrix& d, const SparseMatrix& c_off, std::vector<char> forced,
-           const KluSymbolic& symbolic, int cache_capacity);
+           const KluSymbolic& symbolic, int cache_capacity, FactorBudget* budget = nullptr);
 
   // Solves the MLCP for right-hand side r and offsets d. `mode` is the guess on entry and the
   // accepted mode on return (mode[j] = 1: pair j conducts). x, lambda, w receive the solution.
@@ -175,6 +177,9 @@ class ModeMlcp {
 
   const ModeMlcpStats& stats() const { return stats_; }
   const FactorCache& cache() const { return cache_; }
+  // Memory held by this solver's own structures (matrices, scratch, W's factor and columns of
+  // the reduced path), the factor cache apart [bytes].
+  double bytes() const;
 
  private:
   int n_, m_;

@@ -2,6 +2,7 @@
 // refactored copies of a model (factor_cache.hpp).
 #include "solvers/linear/factor_cache.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 namespace nsspice::solvers {
@@ -17,11 +18,74 @@ double thread_seconds() {
 
 }  // namespace
 
+void FactorBudget::add(double bytes) {
+  bytes_ += bytes;
+  peak_ = std::max(peak_, bytes_);
+}
+
+void FactorBudget::enforce(const FactorCache& keep) {
+  while (bytes_ > limit_) {
+    // The least recently used entry among every cache's last one (a few caches: a linear scan).
+    FactorCache* victim = nullptr;
+    long oldest = 0;
+    for (FactorCache* c : caches_) {
+      if (c->entries_.empty() || (c == &keep && c->entries_.size() == 1)) continue;
+      const long used = c->entries_.back().used;
+      if (victim == nullptr || used < oldest) {
+        victim = c;
+        oldest = used;
+      }
+    }
+    if (victim == nullptr) return;  // only the entry just computed is left
+    victim->drop_last();
+    ++evictions_;
+  }
+}
+
+FactorCache::FactorCache(int capacity, double byte_budget)
+    : capacity_(capacity < 1 ? 1 : capacity), own_budget_(byte_budget), budget_(&own_budget_) {
+  budget_->caches_.push_back(this);
+}
+
+FactorCache::FactorCache(int capacity, FactorBudget* shared)
+    : capacity_(capacity < 1 ? 1 : capacity), budget_(shared != nullptr ? shared : &own_budget_) {
+  budget_->caches_.push_back(this);
+}
+
+FactorCache::~FactorCache() {
+  budget_->bytes_ -= bytes_;
+  auto& caches = budget_->caches_;
+  caches.erase(std::remove(caches.begin(), caches.end(), this), caches.end());
+}
+
+void FactorCache::clear() {
+  budget_->bytes_ -= bytes_;
+  bytes_ = 0;
+  entries_.clear();
+  index_.clear();
+  singular_keys_.clear();
+}
+
+void FactorCache::drop_last() {
+  bytes_ -= entries_.back().bytes;
+  budget_->bytes_ -= entries_.back().bytes;
+  index_.erase(entries_.back().key);
+  entries_.pop_back();
+}
+
 const KluFactor* FactorCache::find(const std::string& key) {
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   entries_.splice(entries_.begin(), entries_, it->second);
+  entries_.front().used = budget_->tick();
   return &entries_.front().factor;
+}
+
+const KluFactor* FactorCache::front_hit(const KluFactor* f) {
+  if (f == nullptr || entries_.empty() || &entries_.front().factor != f) return nullptr;
+  entries_.front().used = budget_->tick();
+  ++stats_.hits;
+  return f;
 }
 
 double FactorModel::mean_fresh() const {
@@ -120,6 +184,7 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
     auto last = std::prev(entries_.end());
     index_.erase(last->key);
     bytes_ -= last->bytes;
+    budget_->bytes_ -= last->bytes;
     entry.factor = std::move(last->factor);
     entries_.erase(last);
   }
@@ -131,14 +196,12 @@ const KluFactor* FactorCache::get(const std::string& key, const KluSymbolic& sym
   }
   entry.key = key;
   entry.bytes = entry.factor.bytes();
+  entry.used = budget_->tick();
   bytes_ += entry.bytes;
+  budget_->add(entry.bytes);
   entries_.push_front(std::move(entry));
   index_[key] = entries_.begin();
-  while (bytes_ > byte_budget_ && entries_.size() > 1) {  // drop the least recently used
-    bytes_ -= entries_.back().bytes;
-    index_.erase(entries_.back().key);
-    entries_.pop_back();
-  }
+  budget_->enforce(*this);  // drop the least recently used (of every cache sharing the budget)
   return &entries_.front().factor;
 }
 

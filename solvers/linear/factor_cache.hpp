@@ -6,6 +6,9 @@
 // Memory: besides the entry count, the bytes of the cached factors are bounded by a budget
 // (kFactorCacheBytes by default): least recently used entries are dropped until the rest fits
 // (the one just computed always stays). Large circuits thus keep a few factors, small ones many.
+// Several caches may share one budget (FactorBudget: the mode systems of all the step sizes of
+// one run): the least recently used entry among all of them is dropped first, so that the run's
+// factors never hold more than the one budget, however many step sizes it meets.
 //
 // A miss costs one of (docs/solvers.md §8, "Factor reuse"):
 //   * fresh:  a new KLU factorization (pivot search, allocation), time t_f;
@@ -32,13 +35,42 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "solvers/linear/klu_lu.hpp"
 
 namespace nsspice::solvers {
 
-// Default memory budget of one FactorCache [bytes].
+// Default memory budget of one FactorCache, or of the caches sharing one FactorBudget [bytes].
 inline constexpr double kFactorCacheBytes = 256.0 * 1024 * 1024;
+
+class FactorCache;
+
+// One byte budget shared by several FactorCaches, with one least-recently-used order across them
+// (header). Must outlive the caches registered with it; not copyable.
+class FactorBudget {
+ public:
+  explicit FactorBudget(double bytes = kFactorCacheBytes) : limit_(bytes) {}
+  FactorBudget(const FactorBudget&) = delete;
+  FactorBudget& operator=(const FactorBudget&) = delete;
+  double limit() const { return limit_; }
+  double bytes() const { return bytes_; }  // held now by the factors of every cache
+  double peak() const { return peak_; }    // the most held at once
+  long evictions() const { return evictions_; }
+
+ private:
+  friend class FactorCache;
+  long tick() { return ++clock_; }
+  void add(double bytes);
+  // Drops least recently used entries of the registered caches until the total fits; the front
+  // entry of `keep` (the one just computed) stays.
+  void enforce(const FactorCache& keep);
+  double limit_;
+  double bytes_ = 0, peak_ = 0;
+  long clock_ = 0;
+  long evictions_ = 0;
+  std::vector<FactorCache*> caches_;
+};
 
 // The model factorization of one analysis and the measures of the cost model (header).
 struct FactorModel {
@@ -80,8 +112,13 @@ struct FactorCacheStats {
 
 class FactorCache {
  public:
-  explicit FactorCache(int capacity, double byte_budget = kFactorCacheBytes)
-      : capacity_(capacity < 1 ? 1 : capacity), byte_budget_(byte_budget) {}
+  // A cache with a budget of its own, or sharing `shared` (which must outlive it; nullptr: a
+  // budget of its own of kFactorCacheBytes).
+  explicit FactorCache(int capacity, double byte_budget = kFactorCacheBytes);
+  FactorCache(int capacity, FactorBudget* shared);
+  ~FactorCache();
+  FactorCache(const FactorCache&) = delete;
+  FactorCache& operator=(const FactorCache&) = delete;
 
   // The factorization of `a` (the matrix of mode `key`), computing it on a miss (header).
   // Returns nullptr when `a` is singular (the failure is not cached). `score` ranks fresh
@@ -94,30 +131,33 @@ class FactorCache {
   void offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   // Looks up without computing.
   const KluFactor* find(const std::string& key);
-  void clear() {
-    bytes_ = 0;
-    entries_.clear();
-    index_.clear();
-    singular_keys_.clear();
-  }
+  // `f` if it is still the most recently used entry (the one returned last; the budget shared
+  // with other caches may have dropped it since): counted as a hit. Otherwise nullptr.
+  const KluFactor* front_hit(const KluFactor* f);
+  void clear();
   const FactorCacheStats& stats() const { return stats_; }
-  void count_hit() { ++stats_.hits; }
   long factorizations() const { return factorizations_; }
   long refactorizations() const { return refactorizations_; }
   int size() const { return static_cast<int>(entries_.size()); }
   double bytes() const { return bytes_; }  // held by the cached factors (the model apart)
+  const FactorBudget& budget() const { return *budget_; }
 
  private:
+  friend class FactorBudget;
   struct Entry {
     std::string key;
     KluFactor factor;
     double bytes = 0;
+    long used = 0;  // the budget's clock at the last use
   };
   using List = std::list<Entry>;
   // Computes the factor of `a` into `entry` by the cheapest predicted way; updates the measures.
   LuStatus compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a, int score);
+  // Drops the least recently used entry.
+  void drop_last();
   int capacity_;
-  double byte_budget_;
+  FactorBudget own_budget_;
+  FactorBudget* budget_;
   double bytes_ = 0;
   List entries_;  // most recently used first
   std::unordered_map<std::string, List::iterator> index_;

@@ -22,6 +22,13 @@ constexpr double kVisibleJump = 1e-6;  // a state jump below this share of the s
 // Circuits with at least this many complementarity pairs solve their steps through the factor
 // of W when few pairs are active (ModeMlcp::enable_reduced): K(σ) has n + m unknowns, W n.
 constexpr int kReducedMinPairs = 16;
+// The mode-system solvers of the step sizes met (solver_for): at most kMaxSolvers, and at most
+// kMinSolvers while their own structures (ModeMlcp::bytes, O(nnz) each) exceed kSolverBytes —
+// with error control nearly every step has a size of its own, so that the count, not reuse,
+// would set the memory of a large circuit.
+constexpr int kMaxSolvers = 32;
+constexpr int kMinSolvers = 4;
+constexpr double kSolverBytes = 128.0 * 1024 * 1024;
 // Some component of `first` exceeds kImpulseFactor times the same component of `later`.
 bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
   const double floor = 1e-12 * first.lpNorm<Eigen::Infinity>();
@@ -74,24 +81,42 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
     it->second.last_use = solver_clock_;
     return *it->second.solver;
   }
-  if (solvers_.size() >= 32) {  // odd step sizes (breakpoints, crossings): keep their counts
-    auto oldest = std::min_element(
-        solvers_.begin(), solvers_.end(),
-        [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
-    retire(*oldest->second.solver);
-    solvers_.erase(oldest);
-  }
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
   auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off, mlcs_.forced,
-                                           symbolic_, options_.cache_capacity);
+                                           symbolic_, options_.cache_capacity, &factor_budget_);
   LcpPolicy policy;
   policy.force = options_.lcp_solver;
   solver->set_lcp_policy(policy);
   solver->set_block_flip(options_.block_flip);
   if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
   attach(*solver, theta_h);
+  evict_solvers(solver->bytes());
+  ++stats_.step_solvers;
+  stats_.max_live_solvers =
+      std::max(stats_.max_live_solvers, static_cast<long>(solvers_.size()) + 1);
   return *solvers_.emplace(key, SolverEntry{std::move(solver), solver_clock_}).first->second.solver;
+}
+
+void ThetaStepper::evict_solvers(double new_bytes) {
+  // Odd step sizes (breakpoints, crossings, every error-controlled step) each get a solver: keep
+  // at most kMaxSolvers, and while their structures exceed kSolverBytes at most kMinSolvers
+  // (their counts are kept; their factors count against the run's one FactorBudget).
+  auto oldest = [this] {
+    return std::min_element(solvers_.begin(), solvers_.end(), [](const auto& a, const auto& b) {
+      return a.second.last_use < b.second.last_use;
+    });
+  };
+  double bytes = new_bytes;
+  for (const auto& [key, entry] : solvers_) bytes += entry.solver->bytes();
+  while (!solvers_.empty() &&
+         (static_cast<int>(solvers_.size()) >= kMaxSolvers ||
+          (static_cast<int>(solvers_.size()) >= kMinSolvers && bytes > kSolverBytes))) {
+    auto it = oldest();
+    bytes -= it->second.solver->bytes();
+    retire(*it->second.solver);
+    solvers_.erase(it);
+  }
 }
 
 void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
@@ -119,6 +144,7 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   s.refactorizations += solver.cache().refactorizations();
   s.cache_hits += solver.cache().stats().hits;
   s.cache_misses += solver.cache().stats().misses;
+  s.max_dense_order = std::max(s.max_dense_order, m.max_dense_order);
 }
 
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -574,12 +600,15 @@ void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
   s.refactorizations += from.refactorizations;
   s.cache_hits += from.cache_hits;
   s.cache_misses += from.cache_misses;
+  s.max_dense_order = std::max(s.max_dense_order, from.max_dense_order);
 }
 
 RunStats ThetaStepper::stats() const {
   RunStats s = stats_;
   add_counts_into(retired_, s);
   for (const auto& [key, entry] : solvers_) add_counts(*entry.solver, s);
+  s.factor_peak_bytes = factor_budget_.peak();
+  s.factor_budget_bytes = factor_budget_.limit();
   return s;
 }
 

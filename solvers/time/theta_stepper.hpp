@@ -110,7 +110,15 @@ struct RunStats {
   long fallback_steps = 0;   // steps of event accumulations (no location)
   double fallback_time = 0;  // time they covered [s]
   double h_smallest = 0, h_largest = 0;  // accepted step sizes (truncated ones included)
-  std::vector<double> impulse_times;     // end times of impulsive steps (state jumps)
+  // Memory: the largest order of a dense square matrix built by the mode iteration (LCP
+  // transforms, Schur complements, rank tests; ModeMlcpStats::max_dense_order), and the most
+  // bytes the factor caches of all step sizes held at once (one FactorBudget per run).
+  long max_dense_order = 0;
+  double factor_peak_bytes = 0;
+  double factor_budget_bytes = 0;     // that budget
+  long step_solvers = 0;              // mode-system solvers built (one per step size θh met)
+  long max_live_solvers = 0;          // the most of them held at once
+  std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
 };
 
 class ThetaStepper {
@@ -163,6 +171,9 @@ class ThetaStepper {
   SparseMatrix pattern_;  // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
   KluSymbolic w_symbolic_;  // pattern of W = G + E/(θh), for ModeMlcp's reduced solves
+  // One memory budget for the factors of every step size's solver (declared before them, so
+  // that it outlives them).
+  FactorBudget factor_budget_;
   struct SolverEntry {
     std::unique_ptr<ModeMlcp> solver;
     long last_use = 0;
@@ -255,6 +266,9 @@ class ThetaStepper {
 
   ModeMlcp& solver_for(double theta_h);
   void attach(ModeMlcp& solver, double theta_h);
+  // Retires the least recently used solvers before one of `new_bytes` joins them (the limits of
+  // theta_stepper.cpp).
+  void evict_solvers(double new_bytes);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);

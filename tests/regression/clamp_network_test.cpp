@@ -4,11 +4,13 @@
 // it, reached by naming its LCP method): the same mode at every point and the same waveform.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
 
 #include "helpers.hpp"
+#include "solvers/lcp/mode_mlcp.hpp"
 #include "solvers/lcp/policy.hpp"
 
 namespace nsspice::testing {
@@ -60,6 +62,56 @@ TEST(ClampNetwork, BlockPivotingGivesTheWaveformOfTheDenseTransformAt1000Section
   }
   EXPECT_GT(conducting, 1000);
   EXPECT_LE(x_err, 1e-9 * x_scale);
+}
+
+// The most pairs whose state (λ_j > 0: conducting) differs between consecutive points.
+long max_pairs_changed(const Waveforms& run) {
+  long most = 0;
+  for (size_t p = 1; p < run.lambda.size(); ++p) {
+    long changed = 0;
+    for (Eigen::Index j = 0; j < run.lambda[p].size(); ++j)
+      changed += (run.lambda[p][j] > 0) != (run.lambda[p - 1][j] > 0);
+    most = std::max(most, changed);
+  }
+  return most;
+}
+
+// Memory of mass switching at the circuit level (issue 20): over the whole 2 ms (four events at
+// which all 1000 clamps switch within one step), no dense matrix of order above kDoubtMax — the
+// dense transform of all pairs would be 1000 × 1000 — with fixed steps (block pivoting) and with
+// the default error control (location of the switching instants), and the factor caches of all
+// step sizes within the run's one budget. The same counter sees the dense transform when a method
+// is named (--lcp-solver murty), so that the bound fails if the dense fallback on all pairs came
+// back.
+TEST(ClampNetwork, MassSwitchingBuildsNoDenseMatrixOfAllPairs) {
+  const int n = 1000;
+  const std::string text = clamp_network(n, "2m");
+  circuit::TransientOptions fixed;
+  fixed.adaptive = false;
+  const Waveforms blocks = simulate_fixed(text, fixed);
+  ASSERT_TRUE(blocks.result.ok) << blocks.result.error;
+  const auto& sb = blocks.result.stats;
+  EXPECT_GT(sb.lemke_calls, 0) << "no step needed pivoting: the test does not test anything";
+  EXPECT_GE(max_pairs_changed(blocks), 9 * n / 10);
+  EXPECT_GT(sb.max_dense_order, 0);
+  EXPECT_LE(sb.max_dense_order, solvers::kDoubtMax);
+  EXPECT_LT(sb.max_dense_order, n);
+  EXPECT_GT(sb.factor_peak_bytes, 0);
+  EXPECT_LE(sb.factor_peak_bytes, sb.factor_budget_bytes);
+
+  const Waveforms adaptive = simulate(text);
+  ASSERT_TRUE(adaptive.result.ok) << adaptive.result.error;
+  const auto& sa = adaptive.result.stats;
+  EXPECT_GE(max_pairs_changed(adaptive), 9 * n / 10);
+  EXPECT_LE(sa.max_dense_order, solvers::kDoubtMax);
+  EXPECT_GT(sa.step_solvers, 32) << "error control met few step sizes: the budget is not shared";
+  EXPECT_LE(sa.factor_peak_bytes, sa.factor_budget_bytes);
+
+  circuit::TransientOptions dense_opt = fixed;
+  dense_opt.lcp_solver = solvers::LcpSolverKind::kMurty;
+  const Waveforms dense = simulate_fixed(clamp_network(n, "60u"), dense_opt);
+  ASSERT_TRUE(dense.result.ok) << dense.result.error;
+  EXPECT_GE(dense.result.stats.max_dense_order, n);
 }
 
 }  // namespace

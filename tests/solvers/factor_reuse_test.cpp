@@ -176,5 +176,51 @@ TEST(FactorReuse, CacheAnswersMissesFromTheModelWithMostPairsOn) {
   EXPECT_EQ(cache.stats().misses, 1 + FactorModel::kModelTrials);
 }
 
+// Two caches sharing one FactorBudget (the solvers of two step sizes): the bytes of both count
+// against it, the least recently used entry of either goes first, the entry just computed stays,
+// and a cache whose most recent entry was dropped by the other no longer answers for it.
+TEST(FactorReuse, CachesSharingABudgetDropTheLeastRecentlyUsedOfEither) {
+  const int sections = 200;
+  std::vector<char> off(sections, 0);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(clamp_mode_matrix(sections, std::vector<char>(sections, 1))),
+            LuStatus::kOk);
+  auto mode_matrix = [&](int k) {
+    std::vector<char> mode = off;
+    for (int j = 0; j < sections; j += k + 1) mode[j] = 1;
+    return clamp_mode_matrix(sections, mode);
+  };
+  KluFactor probe;
+  ASSERT_EQ(probe.factor(sym, mode_matrix(1)), LuStatus::kOk);
+  const double one = probe.bytes();
+  ASSERT_GT(one, 0);
+  // Room for three factors (the sizes of these modes differ by a few per cent at most).
+  FactorBudget budget(3.5 * one);
+  FactorCache a(16, &budget), b(16, &budget);
+  const KluFactor* a1 = a.get("1", sym, mode_matrix(1));
+  ASSERT_NE(a1, nullptr);
+  ASSERT_NE(b.get("2", sym, mode_matrix(2)), nullptr);
+  ASSERT_NE(a.get("3", sym, mode_matrix(3)), nullptr);
+  EXPECT_EQ(budget.evictions(), 0);
+  EXPECT_NEAR(budget.bytes(), a.bytes() + b.bytes(), 1e-9 * budget.bytes());
+  EXPECT_EQ(a.front_hit(a1), nullptr);                  // "3" is a's most recent entry now
+  ASSERT_NE(b.get("4", sym, mode_matrix(4)), nullptr);  // over the budget: a's "1" goes
+  EXPECT_EQ(budget.evictions(), 1);
+  EXPECT_EQ(a.find("1"), nullptr);
+  EXPECT_NE(b.find("2"), nullptr);                        // touched: now more recent than a's "3"
+  const KluFactor* b5 = b.get("5", sym, mode_matrix(5));  // a's "3" goes, a is empty
+  ASSERT_NE(b5, nullptr);
+  EXPECT_EQ(a.size(), 0);
+  EXPECT_EQ(b.size(), 3);
+  EXPECT_LE(budget.bytes(), budget.limit());
+  EXPECT_LE(budget.peak(), budget.limit() + 1.1 * one);
+  EXPECT_GE(budget.peak(), 3 * 0.9 * one);
+  EXPECT_EQ(b.front_hit(b5), b5);
+  // a's next factor drops b's least recently used ("4"); b's most recent stays valid.
+  ASSERT_NE(a.get("6", sym, mode_matrix(6)), nullptr);
+  EXPECT_EQ(b.find("4"), nullptr);
+  EXPECT_EQ(b.front_hit(b5), b5);
+}
+
 }  // namespace
 }  // namespace nsspice::solvers
