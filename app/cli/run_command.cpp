@@ -29,6 +29,7 @@
 #include "app/plot/plot_layout.hpp"
 #include "circuit/elaborate.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
+#include "solvers/lcp/mode_mlcp.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -349,6 +350,26 @@ int write_run_view(const RunOptions& o, const RunPlan& plan, const std::string& 
   return code;
 }
 
+// Empty when the LCP method and --dump-mlcp suit the circuit's number of complementarity pairs
+// (mode_mlcp.hpp: named methods and dumps form the dense transform of all pairs), else the
+// option and why not.
+std::string dense_limits(const RunOptions& o, const RunPlan& plan,
+                         const circuit::Assembled& assembled) {
+  if (plan.event_driven) return {};
+  int free_pairs = 0;
+  for (int j = 0; j < assembled.mlcs.m; ++j)
+    free_pairs += assembled.mlcs.forced.empty() || !assembled.mlcs.forced[j] ? 1 : 0;
+  const solvers::LcpSolverKind kind = plan.tran.lcp_solver;
+  if (std::string why = solvers::named_method_limit(free_pairs, kind); !why.empty())
+    return fmt::format("{}{}: {}", o.lcp_solver.empty() ? ".options lcpsolver=" : "--lcp-solver ",
+                       solvers::to_string(kind), why);
+  if (o.dump_step > 0 || o.dump_time) {
+    if (std::string why = solvers::dump_limit(free_pairs, kind); !why.empty())
+      return fmt::format("{}: {}", o.dump_step > 0 ? "--dump-mlcp" : "--dump-mlcp-time", why);
+  }
+  return {};
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -383,7 +404,7 @@ int run_command(const RunOptions& o) {
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
   // Everything the user asked for is merged and checked before anything is written.
   auto plan = make_run_plan(o, *loaded, signals.names, error, signals.rate_names);
-  if (!plan) {
+  if (!plan || !(error = dense_limits(o, *plan, assembled)).empty()) {
     print_error(error);
     return kBadInput;
   }

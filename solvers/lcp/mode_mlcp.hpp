@@ -96,6 +96,16 @@ struct ModeMlcpStats {
 inline constexpr int kDenseTransformMax = 256;
 // The largest set of pairs in doubt handed to a dense LCP solver by the block path.
 inline constexpr int kDoubtMax = 512;
+// A method named by the user (--lcp-solver, .options lcpsolver) solves the dense transform of all
+// free pairs ((n + m) × f and f × f doubles): refused above this many free pairs.
+inline constexpr int kNamedMethodMaxPairs = 1000;
+
+// Empty when LCP method `kind` may solve the steps of a circuit of `free_pairs` complementarity
+// pairs (auto: always; a named method: up to kNamedMethodMaxPairs), else why not.
+std::string named_method_limit(int free_pairs, LcpSolverKind kind);
+// Empty when a step's LCP can be written (--dump-mlcp) for `free_pairs` pairs solved by `kind`
+// (the auto policy forms it only up to kDenseTransformMax pairs), else why not.
+std::string dump_limit(int free_pairs, LcpSolverKind kind);
 
 // Row and column equilibration of LCP(M, q) in place: rows by max(|M_k·|, |q_k|), then columns
 // by their max (scales of 1 for zero rows/columns); z = col_scale ∘ ẑ recovers the unscaled z.

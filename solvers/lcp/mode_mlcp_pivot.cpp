@@ -47,6 +47,25 @@ void equilibrate_lcp(Eigen::MatrixXd& M, Eigen::VectorXd& q, Eigen::VectorXd& ro
   q = row_scale.cwiseProduct(q);
 }
 
+std::string named_method_limit(int free_pairs, LcpSolverKind kind) {
+  if (kind == LcpSolverKind::kAuto || free_pairs <= kNamedMethodMaxPairs) return {};
+  const double bytes = 8.0 * free_pairs * free_pairs;
+  return fmt::format(
+      "a named LCP method ({}) solves the dense transform of all {} complementarity pairs "
+      "(over {:.0f} MB); it is allowed up to {} pairs. The auto policy pivots by blocks on sparse "
+      "factors above {} pairs",
+      to_string(kind), free_pairs, bytes / 1048576.0, kNamedMethodMaxPairs, kDenseTransformMax);
+}
+
+std::string dump_limit(int free_pairs, LcpSolverKind kind) {
+  if (kind != LcpSolverKind::kAuto || free_pairs <= kDenseTransformMax) return {};
+  return fmt::format(
+      "the circuit has {} complementarity pairs; above {} the auto policy pivots by blocks on "
+      "sparse factors and never forms a step's LCP, so there is none to write (name a method "
+      "with --lcp-solver to dump one, up to {} pairs)",
+      free_pairs, kDenseTransformMax, kNamedMethodMaxPairs);
+}
+
 LcpPolicy ModeMlcp::step_policy(int f) const {
   LcpPolicy policy = policy_;
   // Lemke needs O(f) pivots on the steps of circuits; its default limit min(50 (f+1)², 10⁶) only
@@ -87,8 +106,11 @@ void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& b
 
 void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vector<char>& mode,
                                  const Eigen::VectorXd& r, const Eigen::VectorXd& d) {
-  // Above the dense limit the transform of all pairs is never built, not even for a dump.
-  if (static_cast<int>(free_.size()) > dense_transform_max_) return;
+  // Above the dense limit (auto policy) the transform of all pairs is never built, not even for
+  // a dump (dump_limit).
+  if (static_cast<int>(free_.size()) > dense_transform_max_ &&
+      policy_.force == LcpSolverKind::kAuto)
+    return;
   const KluFactor* base = factor_for(start);
   if (base == nullptr) return;
   const Eigen::VectorXd u_keep = u_;  // the accepted solution stays in u_
@@ -101,9 +123,14 @@ void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vect
 bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
                                 const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                                 std::vector<char>& mode, MlcpOutcome& outcome) {
-  ++stats_.lemke_calls;
   // Forced pairs (switches) are equations in every mode and take no part in the LCP.
   const int f = static_cast<int>(free_.size());
+  if (std::string why = named_method_limit(f, policy_.force); !why.empty()) {
+    outcome.status = LcpStatus::kInvalidInput;
+    outcome.message = std::move(why);
+    return false;
+  }
+  ++stats_.lemke_calls;
   Transform t;
   build_transform(base, base_mode, r, d, t);
   PolicyResult lcp = solve_lcp(t.M, t.q, step_policy(f));

@@ -15,6 +15,7 @@
 
 #include "helpers.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
+#include "solvers/lcp/mode_mlcp.hpp"
 #include "solvers/lcp/policy.hpp"
 
 namespace nsspice::testing {
@@ -120,6 +121,70 @@ TEST(LcpSolverChoice, UnknownNamesAreErrorsWithASuggestion) {
   out.clear();
   EXPECT_EQ(run_cli(dir, "run good.cir -o g.csv --lcp-solver enum", out), 0) << out;
   fs::remove_all(dir);
+}
+
+// bench/clamp_network.py's netlist of `n` sections (every node clamped by an ideal diode, all
+// clamps turning on within a few steps after 8 µs, C of 10–28 nF so that some steps need
+// pivoting), 30 steps of 1 µs.
+std::string clamps(int n, const std::string& extra = "") {
+  std::string s = "clamp network\nV1 in 0 SIN(-0.05 1 1k)\n";
+  for (int k = 1; k <= n; ++k) {
+    const std::string i = std::to_string(k);
+    s += "RF" + i + " in n" + i + " 1k\nC" + i + " n" + i + " 0 " +
+         std::to_string(10 + 20 * (k % 7) / 7) + "n\nD" + i + " n" + i + " 0 DI\n";
+    if (k < n) s += "RC" + i + " n" + i + " n" + std::to_string(k + 1) + " 100\n";
+  }
+  return s + ".model DI D\n.tran 1u 30u\n.options stepping=fixed\n" + extra + ".end\n";
+}
+
+// A named method solves the dense transform of all pairs: refused above kNamedMethodMaxPairs
+// (option named, exit 1, no file; the library run stops with the reason), and --dump-mlcp is
+// refused where the auto policy never forms a step's LCP (above kDenseTransformMax pairs) but
+// writes the dump of a named method up to its limit.
+TEST(LcpSolverChoice, NamedMethodsAndDumpsRespectTheDenseLimits) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("nsspice_lcp_dense_limit_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const int big = solvers::kNamedMethodMaxPairs + 1, mid = solvers::kDenseTransformMax + 44;
+  std::ofstream(dir / "big.cir") << clamps(big);
+  std::ofstream(dir / "big_pgs.cir") << clamps(big, ".options lcpsolver=pgs\n");
+  std::ofstream(dir / "mid.cir") << clamps(mid);
+  std::string out;
+  EXPECT_EQ(run_cli(dir, "run big.cir -o b.csv -q --lcp-solver lemke", out), 1) << out;
+  EXPECT_NE(out.find("--lcp-solver lemke: a named LCP method (lemke) solves the dense transform "
+                     "of all 1001 complementarity pairs"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("allowed up to 1000 pairs"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "b.csv"));
+  out.clear();
+  EXPECT_EQ(run_cli(dir, "run big_pgs.cir -o b.csv -q", out), 1) << out;
+  EXPECT_NE(out.find(".options lcpsolver=pgs: a named LCP method (pgs)"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "b.csv"));
+  out.clear();
+  EXPECT_EQ(run_cli(dir, "run mid.cir -o m.csv -q --dump-mlcp 12", out), 1) << out;
+  EXPECT_NE(out.find("--dump-mlcp: the circuit has 300 complementarity pairs; above 256 the auto "
+                     "policy pivots by blocks"),
+            std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(dir / "m.csv"));
+  EXPECT_FALSE(fs::exists(dir / "m.step12.lcp"));
+  out.clear();
+  EXPECT_EQ(run_cli(dir, "run mid.cir -o m.csv -q --dump-mlcp 12 --lcp-solver murty", out), 0)
+      << out;
+  std::string error;
+  const auto dump = solvers::read_lcp_dump((dir / "m.step12.lcp").string(), &error);
+  ASSERT_TRUE(dump) << error;
+  EXPECT_EQ(dump->q.size(), mid);
+  fs::remove_all(dir);
+  // The library (sweeps, Python) stops the run with the same reason.
+  circuit::TransientOptions opt;
+  opt.lcp_solver = LcpSolverKind::kLemke;
+  const Waveforms lib = simulate_fixed(clamps(big), opt);
+  EXPECT_FALSE(lib.result.ok);
+  EXPECT_NE(lib.result.error.find("allowed up to 1000 pairs"), std::string::npos)
+      << lib.result.error;
 }
 
 }  // namespace
