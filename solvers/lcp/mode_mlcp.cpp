@@ -327,6 +327,21 @@ bool ModeMlcp::solve_in_mode(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   return true;
 }
 
+bool ModeMlcp::solve_if_mode_holds(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                                   const std::vector<char>& mode, Eigen::VectorXd& x,
+                                   Eigen::VectorXd& lambda, Eigen::VectorXd& w,
+                                   MlcpOutcome& outcome) {
+  if (!solve_any(r, d, mode)) return false;
+  split(mode, d, x, lambda, w);
+  const Check c = check(lambda, w, x, d, 1.0);
+  if (!c.feasible) return false;
+  ++stats_.solves;
+  outcome = MlcpOutcome{};
+  outcome.residual = c.residual;
+  base_mode_ = mode;
+  return true;
+}
+
 MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                             std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
                             Eigen::VectorXd& w) {

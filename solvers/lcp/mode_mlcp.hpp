@@ -161,6 +161,14 @@ class ModeMlcp {
                      const std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
                      Eigen::VectorXd& w);
 
+  // solve()'s first stage alone: the mode system of `mode` and its check. True when `mode` is the
+  // step's answer (x, λ, w then hold the solution, `outcome` its residual: the same answer and
+  // counts as solve()); false when some pair violates it or K(σ) is singular (nothing pivoted:
+  // the fixed-step θ-scheme then goes straight to the backward-Euler redo of a switching step).
+  bool solve_if_mode_holds(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                           const std::vector<char>& mode, Eigen::VectorXd& x,
+                           Eigen::VectorXd& lambda, Eigen::VectorXd& w, MlcpOutcome& outcome);
+
   // The LCP method and options used when pivoting (default: the auto order of policy.hpp).
   void set_lcp_policy(const LcpPolicy& policy) { policy_ = policy; }
   // Called with every LCP handed to the LCP solver; with `capture` also once per solve that

@@ -279,6 +279,26 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
       }
       return outcome;
     }
+    if (!options_.adaptive && !capture_) {
+      // A step whose mode changes is redone by backward Euler (switching_step), so its own LCP
+      // need not be solved: the mode check in the previous mode says whether it changes, and the
+      // backward-Euler substeps find the new mode (one resolution instead of two, each costing
+      // factorizations of K(σ) when many pairs switch). The θ-step's full answer is computed
+      // only if the redo fails.
+      if (solver.solve_if_mode_holds(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_, outcome))
+        return outcome;
+      std::vector<char> trial = mode;
+      const MlcpOutcome redo = backward_euler(t_next, options_.restart_substeps, trial);
+      if (ok(redo)) {
+        ++stats_.switching_steps;
+        outcome = redo;
+        outcome.mode_changed = true;  // the previous mode does not hold over the step
+        mode = std::move(trial);
+        return outcome;
+      }
+      be_substeps_ = 0;
+      inner_.clear();
+    }
     outcome = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
     if (ok(outcome) && outcome.mode_changed && !options_.adaptive)
       switching_step(t_next, mode, outcome);
