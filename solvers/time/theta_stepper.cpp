@@ -27,6 +27,9 @@ constexpr int kReducedMinPairs = 16;
 // with error control nearly every step has a size of its own, so that the count, not reuse,
 // would set the memory of a large circuit.
 constexpr int kMaxSolvers = 32;
+// Fixed steps: rounds of flips at a step's start (and re-solves) before its crossings are taken
+// as they are (a switch chattering at its threshold).
+constexpr int kStartFlipRounds = 8;
 constexpr int kMinSolvers = 4;
 constexpr double kSolverBytes = 128.0 * 1024 * 1024;
 // Some component of `first` exceeds kImpulseFactor times the same component of `later`.
@@ -355,10 +358,14 @@ MlcpOutcome ThetaStepper::step_fixed() {
   MlcpOutcome outcome = attempt(t_next, mode);
   if (!ok(outcome)) return outcome;
   // Switches driven by the circuit (or by sources between breakpoints): cut the step at the
-  // first crossing, so that the state changes on a step boundary.
+  // first crossing, so that the state changes on a step boundary. A flip at the step's start
+  // re-solves the step in the new state, whose other crossings inside the step are then looked
+  // for again (otherwise each would be taken only at the next step's start: up to one step late,
+  // and a cascade of such late flips along the carriers of a multilevel converter).
   std::vector<int> flips;
-  const double frac = switch_crossing(flips);
-  if (!flips.empty()) {
+  for (int round = 0; round < kStartFlipRounds; ++round) {
+    const double frac = switch_crossing(flips);
+    if (flips.empty()) break;
     const double t_cross = t_ + frac * (t_next - t_);
     const bool at_start = t_cross <= t_ + kBreakpointSnap * h;
     if (!at_start && t_cross < t_next - kBreakpointSnap * h) {
@@ -375,15 +382,15 @@ MlcpOutcome ThetaStepper::step_fixed() {
       mode_[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
       ++stats_.switch_events;
     }
-    if (at_start) {
-      // The control had reached its threshold at the step's start (to rounding): the whole
-      // step belongs to the new state.
-      restart_.flip_at_step_start(options_.restart_steps);
-      outcome = attempt(t_next, mode);
-      if (!ok(outcome)) return outcome;
-    } else {
+    if (!at_start) {
       breakpoint = true;  // the topology changes here: restart as after a source corner
+      break;
     }
+    // The control had reached its threshold at the step's start (to rounding): the whole step
+    // belongs to the new state.
+    restart_.flip_at_step_start(options_.restart_steps);
+    outcome = attempt(t_next, mode);
+    if (!ok(outcome)) return outcome;
   }
   const double h_eff = t_next - t_;
   const double theta = restart_.theta(options_.theta);

@@ -225,6 +225,33 @@ TEST(Mmc, ErrorControlledStepsLocateEverySubmodulesSwitching) {
   EXPECT_LE(c.kcl, 1e-9);
 }
 
+// Fixed steps: a switch flipping at a step's start re-solves the step in the new state, and the
+// crossings inside that step are looked for again. S1's control reaches its threshold at the
+// grid point 30 µs, S2's (a ramp with no corner there) crosses at 35 µs: the step 30–40 µs is cut
+// at 35 µs and S2 conducts at 40 µs. (Before, S2's crossing was taken only at the next step's
+// start, 5 µs late — the cascade of late submodules of bench/mmc.py at M = 200: 64 wrong states
+// in 2 ms.)
+TEST(Mmc, FixedStepsLookForCrossingsAgainAfterAFlipAtTheStepStart) {
+  const std::string text =
+      "two switches: one flips at a step start, the other inside that step\n"
+      "VC1 c1 0 PWL(0 -1 30u 0 40u 1)\nVC2 c2 0 PWL(0 -1 70u 1)\nVS s 0 DC 1\n"
+      "S1 s o1 c1 0 SWM\nR1 o1 0 1k\nC1 o1 0 1p\nS2 s o2 c2 0 SWM\nR2 o2 0 1k\nC2 o2 0 1p\n"
+      ".model SWM SW(VT=0 VH=0)\n.tran 10u 100u\n.end\n";
+  const Waveforms r = simulate_fixed(text);
+  ASSERT_TRUE(r.result.ok) << r.result.error;
+  bool cut = false;
+  for (size_t p = 0; p < r.t.size(); ++p) {
+    cut = cut || std::abs(r.t[p] - 35e-6) < 1e-12;
+    const double s2_control = -1 + 2 * r.t[p] / 70e-6;
+    if (std::abs(r.t[p] - 35e-6) < 1e-12) continue;  // the cut point: old state at its time
+    EXPECT_NEAR(r.at("v(o2)", p), s2_control > 0 ? 1.0 : 0.0, 1e-6) << "t = " << r.t[p];
+    if (r.t[p] > 30.5e-6) {
+      EXPECT_NEAR(r.at("v(o1)", p), 1.0, 1e-6) << "t = " << r.t[p];
+    }
+  }
+  EXPECT_TRUE(cut) << "no step ended at S2's crossing (35 us)";
+}
+
 TEST(Mmc, EventModeSelectsTheStartModeOfFiftySubmodules) {
   // At the UIC start every switch is open and the arm inductors drive their currents through the
   // diodes: the event mode's mode selection over a vanishing backward-Euler step (10⁻⁹ of the
