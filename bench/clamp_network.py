@@ -4,8 +4,8 @@
 Circuit (N sections, one sine source):
   V1 in 0 SIN(-0.05 1 1k)   (offset: no zero crossing on the step grid, no degenerate step)
   section k = 1..N:  RF{k} in n{k} 1k          (every section fed from the one sine)
-                     C{k}  n{k} 0  C_k          (C_k = 10 nF * (1 + (k mod 7)/7): tau 10..19 us)
-                     RC{k} n{k} n{k+1} 10k      (k < N: neighbouring sections coupled)
+                     C{k}  n{k} 0  C_k          (C_k = 10 nF * (1 + 2 (k mod 7)/7): 10..27 nF)
+                     RC{k} n{k} n{k+1} 100      (k < N: neighbouring sections coupled)
                      D{k}  n{k} 0  DI           (each node clamped to ground by an ideal diode)
 In the positive half periods every node is clamped at 0 V (all N diodes conduct); at each zero
 crossing of the sine all of them turn off in the same step; after the negative half they turn on
