@@ -89,7 +89,7 @@ TEST(ClampNetwork, MassSwitchingBuildsNoDenseMatrixOfAllPairs) {
   circuit::TransientOptions fixed;
   fixed.adaptive = false;
   const Waveforms blocks = simulate_fixed(text, fixed);
-  ASSERT_TRUE(blocks.result.ok) << blocks.result.error;
+  ASSERT_TRUE(blocks.result.ok()) << blocks.result.summary.message;
   const auto& sb = blocks.result.stats;
   EXPECT_GT(sb.lemke_calls, 0) << "no step needed pivoting: the test does not test anything";
   EXPECT_GE(max_pairs_changed(blocks), 9 * n / 10);
@@ -100,7 +100,7 @@ TEST(ClampNetwork, MassSwitchingBuildsNoDenseMatrixOfAllPairs) {
   EXPECT_LE(sb.factor_peak_bytes, sb.factor_budget_bytes);
 
   const Waveforms adaptive = simulate(text);
-  ASSERT_TRUE(adaptive.result.ok) << adaptive.result.error;
+  ASSERT_TRUE(adaptive.result.ok()) << adaptive.result.summary.message;
   const auto& sa = adaptive.result.stats;
   EXPECT_GE(max_pairs_changed(adaptive), 9 * n / 10);
   EXPECT_LE(sa.max_dense_order, solvers::kDoubtMax);
@@ -110,7 +110,7 @@ TEST(ClampNetwork, MassSwitchingBuildsNoDenseMatrixOfAllPairs) {
   circuit::TransientOptions dense_opt = fixed;
   dense_opt.lcp_solver = solvers::LcpSolverKind::kMurty;
   const Waveforms dense = simulate_fixed(clamp_network(n, "60u"), dense_opt);
-  ASSERT_TRUE(dense.result.ok) << dense.result.error;
+  ASSERT_TRUE(dense.result.ok()) << dense.result.summary.message;
   EXPECT_GE(dense.result.stats.max_dense_order, n);
 }
 

@@ -183,9 +183,9 @@ TEST(LcpSolverChoice, NamedMethodsAndDumpsRespectTheDenseLimits) {
   opt.lcp_solver = LcpSolverKind::kLemke;
   opt.block_flip = false;  // the first mode change pivots (a flip may settle it otherwise)
   const Waveforms lib = simulate_fixed(clamps(big), opt);
-  EXPECT_FALSE(lib.result.ok);
-  EXPECT_NE(lib.result.error.find("allowed up to 1000 pairs"), std::string::npos)
-      << lib.result.error;
+  EXPECT_FALSE(lib.result.ok());
+  EXPECT_NE(lib.result.summary.message.find("allowed up to 1000 pairs"), std::string::npos)
+      << lib.result.summary.message;
 }
 
 }  // namespace

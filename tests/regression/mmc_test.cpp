@@ -238,7 +238,7 @@ TEST(Mmc, FixedStepsLookForCrossingsAgainAfterAFlipAtTheStepStart) {
       "S1 s o1 c1 0 SWM\nR1 o1 0 1k\nC1 o1 0 1p\nS2 s o2 c2 0 SWM\nR2 o2 0 1k\nC2 o2 0 1p\n"
       ".model SWM SW(VT=0 VH=0)\n.tran 10u 100u\n.end\n";
   const Waveforms r = simulate_fixed(text);
-  ASSERT_TRUE(r.result.ok) << r.result.error;
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
   bool cut = false;
   for (size_t p = 0; p < r.t.size(); ++p) {
     cut = cut || std::abs(r.t[p] - 35e-6) < 1e-12;
