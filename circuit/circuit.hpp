@@ -240,6 +240,13 @@ struct DiodeConversion {
   PwlFit reverse_fit;
   PwlCharge cj;  // the junction charge stamped
   std::string forward_label = "forward", reverse_label = "breakdown";
+  // A bipolar transistor's ISE/NE and ISC/NC base-leakage branches (labels "ISE", "ISC").
+  struct Leak {
+    std::string label;
+    ExpBranch branch;
+    PwlFit fit;
+  };
+  std::vector<Leak> leaks;
 };
 
 // .dc: one swept source; Circuit::dc[0] is the inner (fastest) sweep, [1] the outer one.
@@ -272,9 +279,11 @@ struct Circuit {
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
   std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
-  bool op = false;                           // a .op card
-  std::vector<DcSweepSpec> dc;               // the last .dc card (empty: none)
-  std::optional<AcSpec> ac;                  // the last .ac card
+  // The bias knots placed (pwl_bias_knots.cpp), one line per junction: "q1 B-E: ...".
+  std::vector<std::string> bias_knots;
+  bool op = false;              // a .op card
+  std::vector<DcSweepSpec> dc;  // the last .dc card (empty: none)
+  std::optional<AcSpec> ac;     // the last .ac card
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -38,7 +38,7 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
   PlotRequest plot;
   plot.title = fmt::format("{}: SPICE (dashed) and {} junction characteristics{}", o.netlist,
                            c.pwl.idealize ? "ideal" : "PWL",
-                           c.pwl.idealize ? "\\n(idealized: --ideal / .options idealize, the "
+                           c.pwl.idealize ? "\n(idealized: --ideal / .options idealize, the "
                                             "ideal diode is used instead)"
                                           : "");
   plot.output = o.plot;
@@ -69,6 +69,7 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
 std::string format_conversions(const circuit::Circuit& circuit) {
   std::string out;
   for (const auto& conv : circuit.conversions) out += fmt::format("  {}\n", conv.summary);
+  for (const std::string& knot : circuit.bias_knots) out += fmt::format("  {}\n", knot);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "circuit/src/elaborator.hpp"
+#include "circuit/src/pwl_bias_knots.hpp"
 #include "circuit/src/spice_options.hpp"
 #include "circuit/topology.hpp"
 #include "netlist/suggest.hpp"
@@ -253,6 +254,7 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags) 
   e.pwl_models();
   detail::elaborate_analyses(netlist.cards, circuit, diags);
   if (!diags.has_errors()) check_topology(circuit, diags);
+  if (!diags.has_errors()) detail::place_bias_knots(circuit);
   return circuit;
 }
 

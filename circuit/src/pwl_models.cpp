@@ -86,11 +86,14 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
   DiodeConversion conv;
   conv.model = d.name;
   if (!d.spice) {
-    conv.kind = d.vf > 0 || d.ron > 0 || d.bv > 0 || d.ilimit > 0 ? "PWL as written" : "ideal";
-    conv.summary =
-        fmt::format("{}: {} (VF {:g} V, RON {:g} Ω{}{}), exact", d.name, conv.kind, d.vf, d.ron,
-                    d.bv > 0 ? fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz) : "",
-                    d.ilimit > 0 ? fmt::format(", Ilimit {:g} A", d.ilimit) : "");
+    conv.kind = d.vf > 0 || d.ron > 0 || d.bv > 0 || d.ilimit > 0 || d.goff > 0 ? "PWL as written"
+                                                                                : "ideal";
+    std::string values = fmt::format("VF {:g} V, RON {:g} Ω", d.vf, d.ron);
+    if (d.goff > 0) values += fmt::format(", ROFF {:g} Ω", 1 / d.goff);
+    if (d.bv > 0) values += fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz);
+    if (d.ilimit > 0) values += fmt::format(", Ilimit {:g} A", d.ilimit);
+    if (d.rev_ilimit > 0) values += fmt::format(", revIlimit {:g} A", d.rev_ilimit);
+    conv.summary = fmt::format("{}: {} ({}), exact", d.name, conv.kind, values);
     return conv;
   }
   const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;

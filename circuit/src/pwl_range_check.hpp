@@ -1,15 +1,21 @@
 #pragma once
-// After a run: did any converted SPICE diode (or bipolar junction) carry a current above the
-// range [imin, imax] its PWL fit holds in (docs/devices.md, "Current range")? Each one gets a
-// warning with the peak and the .options pwlimax that would cover it.
+// After a run, two checks of every converted SPICE junction branch (docs/devices.md):
+//  * range: did its current go above the range [imin, imax] its PWL fit holds in? A warning
+//    with the peak and the .options pwlimax that would cover it;
+//  * small signal: did its current stay inside one PWL segment whose incremental resistance is
+//    not one the SPICE curve takes over that excursion (beyond kSmallSignalTolerance)? A
+//    warning with both resistances: small-signal gains through that junction are off.
 #include <Eigen/Core>
 #include <string>
 #include <vector>
 
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "circuit/src/pwl_junctions.hpp"
 
 namespace nsspice::circuit::detail {
+
+inline constexpr double kSmallSignalTolerance = 0.05;
 
 class PwlRangeCheck {
  public:
@@ -20,10 +26,10 @@ class PwlRangeCheck {
 
  private:
   struct Watch {
-    std::string device, model, forward_label, reverse_label;
-    std::vector<int> forward, reverse;  // pair indices of the two branches
-    double imax_forward = 0, imax_reverse = 0;
-    double peak_forward = 0, peak_reverse = 0;
+    JunctionBranch junction;
+    PwlCurve curve;  // as stamped (area applied)
+    double lo = 0, hi = 0;
+    bool seen = false;
   };
   std::vector<Watch> watches_;
 };

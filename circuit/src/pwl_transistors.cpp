@@ -82,6 +82,7 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
     // Base currents: the range of the junction's divided by 1 + BF.
     const PwlFit fit = fit_pwl_branch(branch, imin / (1 + q.bf), imax, tol);
     leak->forward = fit.curve.segments;
+    conv.leaks.push_back({label, branch, fit});
     conv.summary +=
         fmt::format("; {} {} leakage {}", label, si(i_s, "A"), branch_summary(fit, branch));
   }
