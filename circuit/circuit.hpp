@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "circuit/pwl_diode.hpp"
+#include "circuit/pwl_mos.hpp"
 #include "circuit/waveform.hpp"
 #include "netlist/source.hpp"
 #include "solvers/lcp/policy.hpp"
@@ -143,9 +144,13 @@ struct MosModel {
   int segments = 6;  // PWL segments of f(x) ≈ x² (6: the AB08 §14.4.3 table)
   double vmax = 5;   // for segments ≠ 6: breakpoints spread on [0, vmax]
   // SPICE level 1 (docs/devices.md): knots of f from PWLTOL (circuit/pwl_mos.hpp) when SEGMENTS
-  // is not given; RD, RS: series resistors to internal nodes; LAMBDA accepted, not modelled.
+  // is not given; RD, RS: series resistors to internal nodes; LAMBDA: K times lambda_factor =
+  // 1 + λ·|v_ds| at the initial point (pwl_mos_bias.cpp); IS: the bulk diodes (`body`).
   bool spice = false;
   double lambda = 0, rd = 0, rs = 0;
+  double lambda_factor = 1;
+  double bias_x = 0;               // the bias overdrive x0 of a bias knot (0: none)
+  SquareLawPairs bias_law = {};    // with a bias knot (pwl_mos_bias.cpp): f as stamped
   std::vector<double> knots = {};  // secant knots of f(x) ≈ x²; empty: SEGMENTS/VMAX or the table
   // ngspice's VDMOS (docs/devices.md): K = KP (no W/L), RG, RDS, CGS, CGD from CGDMAX CGDMIN A,
   // and the body diode (a SPICE diode from source to drain, `body`).
@@ -279,8 +284,9 @@ struct Circuit {
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
   std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
-  // The bias knots placed (pwl_bias_knots.cpp), one line per junction: "q1 B-E: ...".
-  std::vector<std::string> bias_knots;
+  // What was fitted at the initial point, one line per device part: the bias knots
+  // (pwl_bias_knots.cpp: "q1 B-E: bias knot at ...") and LAMBDA (pwl_mos_bias.cpp).
+  std::vector<std::string> bias_notes;
   bool op = false;              // a .op card
   std::vector<DcSweepSpec> dc;  // the last .dc card (empty: none)
   std::optional<AcSpec> ac;     // the last .ac card

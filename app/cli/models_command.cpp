@@ -69,7 +69,7 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
 std::string format_conversions(const circuit::Circuit& circuit) {
   std::string out;
   for (const auto& conv : circuit.conversions) out += fmt::format("  {}\n", conv.summary);
-  for (const std::string& knot : circuit.bias_knots) out += fmt::format("  {}\n", knot);
+  for (const std::string& knot : circuit.bias_notes) out += fmt::format("  {}\n", knot);
   return out;
 }
 

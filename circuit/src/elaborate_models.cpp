@@ -161,7 +161,7 @@ bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
   for (const netlist::Param* p : given) {
     const std::string& k = p->name.lower;
     segments_given |= k == "segments" || k == "nseg" || k == "vmax";
-    spice |= k == "level" || k == "lambda" || k == "rd" || k == "rs";
+    spice |= k == "level" || k == "lambda" || k == "rd" || k == "rs" || k == "is";
     if (k == "level" && p->number && *p->number != 1) {
       diags.error(p->raw.span,
                   fmt::format("unknown MOS LEVEL {} in model '{}': nsspice has the level-1 square "
@@ -173,12 +173,11 @@ bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
   }
   q.spice = spice;
   if (spice && !segments_given) q.segments = 0;
-  if (q.lambda > 0)
-    diags.warning(card.name.span,
-                  fmt::format("model '{}': LAMBDA = {:g} /V (channel-length modulation, a product "
-                              "of two voltages) is not modelled: the PWL MOS has a flat saturation "
-                              "current",
-                              card.name.lower, q.lambda));
+  // The bulk junctions (ngspice's MOS1: IS·(e^{v/Vt} − 1) from bulk to drain and to source, no
+  // series resistance, N = 1): a SPICE diode model for both (elaborate_transistors.cpp).
+  q.body.name = q.name + ".bulk";
+  q.body.spice = spice;
+  q.body.xti = 0;  // MOS1's IS(T) has no XTI term
   return true;
 }
 
@@ -239,8 +238,9 @@ void Elaborator::model(const netlist::ModelCard& m) {
              {"level", &level, Range::kPositive},
              {"lambda", &q.lambda, Range::kNonNegative},
              {"rd", &q.rd, Range::kNonNegative},
-             {"rs", &q.rs, Range::kNonNegative}};
-    uses = "the PWL MOS model uses KP, VTO, RD, RS, SEGMENTS, VMAX";
+             {"rs", &q.rs, Range::kNonNegative},
+             {"is", &q.body.is, Range::kPositive}};
+    uses = "the PWL MOS model uses KP, VTO, LAMBDA, RD, RS, IS, SEGMENTS, VMAX";
   } else if (type == "vdmos") {
     model = MosModel{m.name.lower};
     auto& q = std::get<MosModel>(model);

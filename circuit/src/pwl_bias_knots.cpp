@@ -105,7 +105,7 @@ void place_bias_knots(Circuit& c) {
     }
   }
   for (size_t k = 0; k < n; ++k)
-    if (fits[k].bias > 0) c.bias_knots.push_back(knot_summary(branches[k], chords[k], fits[k]));
+    if (fits[k].bias > 0) c.bias_notes.push_back(knot_summary(branches[k], chords[k], fits[k]));
 }
 
 }  // namespace nsspice::circuit::detail

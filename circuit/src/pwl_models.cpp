@@ -82,7 +82,11 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
   return true;
 }
 
-DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scales& scales) const {
+DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
+                                          bool keep_r_min) const {
+  const double imax = c_.pwl.imax > 0 ? c_.pwl.imax
+                      : keep_r_min    ? estimated_bjt_imax(scales, d.rs, 0)
+                                      : estimated_imax(scales, d.rs);
   DiodeConversion conv;
   conv.model = d.name;
   if (!d.spice) {
@@ -114,7 +118,8 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
   conv.kind = "SPICE";
   conv.forward_fit = fit_pwl_branch(conv.forward, imin, imax, tol);
   d.forward = conv.forward_fit.curve.segments;
-  conv.summary = fmt::format("{}: {}", d.name, branch_summary(conv.forward_fit, conv.forward));
+  conv.summary = fmt::format("{}: {} ({})", d.name, branch_summary(conv.forward_fit, conv.forward),
+                             imax_reason(c_.pwl, scales, rs, "RS", keep_r_min));
   if (conv.reverse) {
     conv.reverse_fit = fit_pwl_branch(*conv.reverse, imin, imax, tol);
     d.reverse = conv.reverse_fit.curve.segments;
@@ -170,7 +175,7 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
       q.name, q.vdmos ? "VDMOS" : "level-1", q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1,
       q.knots.back(), si(worst, "V"),
       q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",
-      q.lambda > 0 ? "; LAMBDA not modelled" : "", at);
+      q.lambda > 0 ? "; LAMBDA as K·(1 + λ·v_ds) at each device's initial point (below)" : "", at);
   if (q.vdmos) conv.summary += vdmos_summary(q, scales);
   c_.conversions.push_back(std::move(conv));
 }
@@ -180,18 +185,18 @@ void Elaborator::pwl_models() {
   std::map<std::string, const DiodeModel*> converted;
   std::map<std::string, const MosModel*> converted_mos;
   std::map<std::string, const BjtModel*> converted_bjt;
-  const auto diode_model = [&](DiodeModel& d) {
-    const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_imax(scales, d.rs);
-    c_.conversions.push_back(convert_diode(d, imax, scales));
+  const auto diode_model = [&](DiodeModel& d, bool keep_r_min) {
+    c_.conversions.push_back(convert_diode(d, scales, keep_r_min));
     converted[d.name] = &d;
   };
   for (auto& [name, model] : models_)
-    if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d);
+    if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d, false);
   for (auto& [name, model] : models_) {
     if (auto* q = std::get_if<MosModel>(&model); q && q->segments == 0) {
       convert_mos(*q, scales);
       converted_mos[name] = q;
-      if (q->vdmos) diode_model(q->body);
+      // A level-1 card's bulk diodes carry at most a channel's current (R_min kept).
+      if (q->vdmos || q->spice) diode_model(q->body, !q->vdmos);
     }
     if (auto* b = std::get_if<BjtModel>(&model)) {
       convert_bjt(*b, scales);
