@@ -123,7 +123,8 @@ TEST_F(AnalysisCli, DcSweepWritesTheSweepColumnAndPlots) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string raw = read_file(dir_ / "clip.raw");
   EXPECT_NE(raw.find("Plotname: DC transfer characteristic\nFlags: real\n"), std::string::npos);
-  EXPECT_NE(raw.find("\t0\tv(v-sweep)\tvoltage\n\t1\tv(out)\tvoltage\n"), std::string::npos) << raw;
+  EXPECT_NE(raw.find("\t0\tv(v-sweep)\tvoltage\n\t1\tv(out)\tvoltage\n"), std::string::npos)
+      << raw;
   EXPECT_EQ(raw_values(raw, 3).size(), 9u);
 }
 
@@ -178,8 +179,8 @@ TEST_F(AnalysisCli, AcWritesDbAndPhaseColumnsComplexRawAndABodePlot) {
 TEST_F(AnalysisCli, AcMatchesNgspice) {
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed";
   write("rlc.cir", kRlc);
-  write("ng.cir",
-        std::string(kRlc).replace(std::string(kRlc).find(".ac"), 0, ".options filetype=ascii\n"));
+  write("ng.cir", std::string(kRlc).replace(std::string(kRlc).find(".ac"), 0,
+                                             ".options filetype=ascii\n"));
   auto ng = run_shell("cd '" + dir_.string() + "' && ngspice -b -r ng.raw ng.cir");
   ASSERT_EQ(ng.exit_code, 0) << ng.output;
   auto r = nsspice("run rlc.cir -o ns.raw --format rawascii -q");
@@ -235,8 +236,7 @@ TEST_F(AnalysisCli, TranRunsAndTheOpIsPrintedWhenBothAreThere) {
 
 TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
   int count = 0;
-  for (const auto& entry :
-       fs::directory_iterator(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses")) {
+  for (const auto& entry : fs::directory_iterator(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses")) {
     if (entry.path().extension() != ".cir") continue;
     SCOPED_TRACE(entry.path().filename().string());
     EXPECT_NE(read_file(entry.path()).find("What it shows"), std::string::npos);
@@ -250,8 +250,7 @@ TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
 
 TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   const std::string buck = std::string(NSSPICE_EXAMPLES_DIR) + "/buck.cir";
-  auto r = nsspice("pss '" + buck +
-                   "' --period 10u --steps 200 --compare-transient 2000 -o p.csv "
+  auto r = nsspice("pss '" + buck + "' --period 10u --steps 200 --compare-transient 2000 -o p.csv "
                    "--save 'v(out),i(l1)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Newton iterations"), std::string::npos) << r.output;

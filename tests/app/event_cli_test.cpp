@@ -22,8 +22,8 @@ TEST_F(EventCli, EventLogAndReport) {
   EXPECT_NE(r.output.find("d1         on->off  (guard)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rect.events.csv"), std::string::npos) << r.output;
   const std::string log = read_file(dir_ / "rect.events.csv");
-  ASSERT_EQ(
-      log.rfind("time,device,transition,cause,impulse,jump_signal,jump_from,jump_to,pair\n", 0), 0u)
+  ASSERT_EQ(log.rfind("time,device,transition,cause,impulse,jump_signal,jump_from,jump_to,pair\n", 0),
+            0u)
       << log;
   // The diode turns off where C dv/dt + v/R = 0: tan(ωt) = −ωRC, t = (π − atan(ωRC))/ω.
   const double w = 2 * M_PI * 50, t_off = (M_PI - std::atan(w * 1e-2)) / w;
