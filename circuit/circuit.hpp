@@ -70,8 +70,9 @@ struct DiodeModel {
   bool spice = false;
   double is = 1e-14, n = 1, rs = 0, ibv = 1e-3, nbv = 0;  // nbv 0: N
   double cjo = 0, vj = 1, m = 0.5, fc = 0.5, tt = 0;
-  double eg = 1.11, xti = 3;           // temperature: IS(T) (circuit/spice_temperature.hpp)
-  double tnom = kUnset;                // [°C]; unset: .options tnom
+  double isr = 0, nr = 2, ikf = 0;  // recombination current, its N, high-injection knee
+  double eg = 1.11, xti = 3;        // temperature: IS(T) (circuit/spice_temperature.hpp)
+  double tnom = kUnset;             // [°C]; unset: .options tnom
   double tcv = 0, trs1 = 0, trs2 = 0;  // BV(T) = BV − TCV·ΔT, RS(T) = RS·(1 + TRS1 ΔT + TRS2 ΔT²)
   // The PWL pairs made from them (circuit/pwl_diode.hpp); empty: the ideal pairs VF/RON, BV/RZ.
   std::vector<PwlSegment> forward = {}, reverse = {};

@@ -20,13 +20,20 @@ inline constexpr double kNominalKelvin = 300.15;  // 27 °C, SPICE's TNOM and TE
 inline constexpr double kThermalVoltage = kBoltzmannOverCharge * kNominalKelvin;
 
 struct ExpBranch {
-  double v0 = 0;                   // V0 [V]
-  double i0 = 1e-14;               // I0 [A] > 0
-  double c = 1;                    // 1: Shockley (v(0) = V0); 0: pure exponential (v(I0) = V0)
-  double nvt = kThermalVoltage;    // n·Vt [V] > 0
-  double rs = 0;                   // RS [Ω] ≥ 0
-  double voltage(double i) const;  // v(i)
-  double slope(double i) const;    // dv/di
+  double v0 = 0;                 // V0 [V]
+  double i0 = 1e-14;             // I0 [A] > 0
+  double c = 1;                  // 1: Shockley (v(0) = V0); 0: pure exponential (v(I0) = V0)
+  double nvt = kThermalVoltage;  // n·Vt [V] > 0
+  double rs = 0;                 // RS [Ω] ≥ 0
+  // ngspice's forward extras (c = 1, V0 = 0; pwl_diode.cpp), the junction current at v:
+  //   c_d(v) = I0·(e^{v/nVt} − 1) + ISR·(e^{v/(NR·Vt)} − 1)·((1 − v/VJ)² + 0.005)^{M/2}
+  //   i(v)   = c_d / (1 + √(c_d/IKF))                      (IKF = 0: i = c_d)
+  double isr = 0, nrvt = 0, vj = 1, m = 0.5;  // ISR [A] (0: none), NR·Vt [V], VJ [V], M
+  double ikf = 0;                             // IKF [A] (0: none)
+  bool extended() const { return isr > 0 || ikf > 0; }
+  double junction_current(double v) const;  // i(v) of the extended junction
+  double voltage(double i) const;           // v(i)
+  double slope(double i) const;             // dv/di
 };
 
 // Voltage tolerance at a drop v: max(rel·v, abs). Default: 1 % of the drop or 10 mV.

@@ -75,6 +75,10 @@ std::vector<Spec> diode_specs(DiodeModel& d, DiodeExtras& x) {
           {"mj", &d.m, Range::kNonNegative},
           {"fc", &d.fc, Range::kNonNegative},
           {"tt", &d.tt, Range::kNonNegative},
+          {"isr", &d.isr, Range::kNonNegative},
+          {"nr", &d.nr, Range::kPositive},
+          {"ikf", &d.ikf, Range::kNonNegative},
+          {"ik", &d.ikf, Range::kNonNegative},
           {"eg", &d.eg, Range::kPositive},
           {"xti", &d.xti, Range::kAny},
           {"tnom", &d.tnom, Range::kAny},
@@ -91,8 +95,8 @@ DiodeFamily diode_family_of(const std::string& k) {
   static const std::set<std::string> lt = {"vfwd",      "vrev",    "rrev",      "ilimit",
                                            "revilimit", "epsilon", "revepsilon"};
   static const std::set<std::string> spice = {
-      "is", "js", "n",  "rs", "ibv", "nbv", "cjo",  "cj0", "cj",  "vj",   "pb",
-      "m",  "mj", "fc", "tt", "eg",  "xti", "tnom", "tcv", "trs", "trs1", "trs2"};
+      "is", "js", "n",  "rs",  "ibv",  "nbv", "cjo", "cj0",  "cj",   "vj",  "pb", "m",   "mj",
+      "fc", "tt", "eg", "xti", "tnom", "tcv", "trs", "trs1", "trs2", "isr", "nr", "ikf", "ik"};
   if (ideal.contains(k)) return DiodeFamily::kIdeal;
   if (lt.contains(k)) return DiodeFamily::kLtspice;
   if (spice.contains(k)) return DiodeFamily::kSpice;
@@ -322,8 +326,8 @@ void Elaborator::model(const netlist::ModelCard& m) {
     if (!diode_family(m, *d, given, extras, diags_)) return;
     if (d->spice)
       uses =
-          "they have no PWL meaning; the PWL model uses IS N RS BV IBV NBV CJO VJ M FC TT, and "
-          "EG XTI TNOM TCV TRS1 TRS2 at .temp";
+          "they have no PWL meaning; the PWL model uses IS N RS ISR NR IKF BV IBV NBV CJO VJ M FC "
+          "TT, and EG XTI TNOM TCV TRS1 TRS2 at .temp";
   }
   if (!ignored.empty())
     diags_.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",

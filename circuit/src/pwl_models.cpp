@@ -3,6 +3,7 @@
 // model temperature T (circuit/spice_temperature.hpp: IS(T), Vt(T) = kT/q, BV − TCV·ΔT, RS(T)):
 //
 //   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k
+//             (with ISR/NR, IKF: ngspice's junction current, inverted: circuit/pwl_diode.hpp)
 //   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
 //   CJO VJ M: the two-slope PWL charge of the depletion charge (circuit/junction_charge.hpp):
 //             the charge-equivalent capacitance over the reverse swing [−V_R, 0] (V_R the
@@ -106,6 +107,13 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   const double rs = d.rs * (1 + d.trs1 * t.delta() + d.trs2 * t.delta() * t.delta());
   const double bv = d.bv - d.tcv * t.delta();
   conv.forward = ExpBranch{0, is, 1, d.n * t.vt(), rs};
+  if (d.isr > 0) {  // ngspice's recombination current, with its generation factor at VJ(T)
+    conv.forward.isr = saturation_current_at(d.isr, d.nr, d.eg, d.xti, t.kelvin, t.tnom_kelvin);
+    conv.forward.nrvt = d.nr * t.vt();
+    conv.forward.vj = depletion_at({d.cjo, d.vj}, d.m, t.kelvin, t.tnom_kelvin).vj;
+    conv.forward.m = d.m;
+  }
+  conv.forward.ikf = d.ikf;
   if (d.bv > 0) conv.reverse = ExpBranch{bv, d.ibv, 0, d.nbv * t.vt(), rs};
   if (c_.pwl.idealize) {  // the branches and range kept for the plot, no PWL fit
     conv.kind = "idealized (IDEALIZE)";
@@ -120,6 +128,11 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   d.forward = conv.forward_fit.curve.segments;
   conv.summary = fmt::format("{}: {} ({})", d.name, branch_summary(conv.forward_fit, conv.forward),
                              imax_reason(c_.pwl, scales, rs, "RS", keep_r_min));
+  if (d.isr > 0 || d.ikf > 0)
+    conv.summary +=
+        fmt::format("; the forward branch with{}{}",
+                    d.isr > 0 ? fmt::format(" ISR {} NR {:g}", si(d.isr, "A"), d.nr) : "",
+                    d.ikf > 0 ? fmt::format(" IKF {}", si(d.ikf, "A")) : "");
   if (conv.reverse) {
     conv.reverse_fit = fit_pwl_branch(*conv.reverse, imin, imax, tol);
     d.reverse = conv.reverse_fit.curve.segments;

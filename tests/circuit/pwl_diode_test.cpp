@@ -96,6 +96,34 @@ TEST(PwlDiode, SegmentCapIsReported) {
   EXPECT_GT(fit.max_error, 1e-4);
 }
 
+// ngspice's forward extras: ISR/NR with the generation factor, and IKF. v(i) inverts i(v),
+// v'(i) is its derivative, and the fit meets the tolerance with a convex pair form.
+TEST(PwlDiode, RecombinationAndHighInjectionBranches) {
+  ExpBranch zener{0, 3.2e-17, 1, kThermalVoltage, 1.1};
+  zener.isr = 2.4e-9, zener.nrvt = 2 * kThermalVoltage, zener.vj = 0.75, zener.m = 0.33;
+  ExpBranch knee{0, 2.55e-9, 1, 1.75 * kThermalVoltage, 0.042};
+  knee.ikf = 0.5;
+  for (const ExpBranch& b : {zener, knee}) {
+    for (double i : {1e-6, 1e-3, 0.3, 5.0}) {
+      const double v = b.voltage(i), vj = v - b.rs * i;
+      EXPECT_NEAR(b.junction_current(vj), i, 1e-9 * i) << i;
+      const double h = 1e-4 * i;
+      EXPECT_NEAR(b.slope(i), (b.voltage(i + h) - b.voltage(i - h)) / (2 * h), 1e-4 * b.slope(i));
+    }
+    const PwlTolerance tol;
+    const PwlFit fit = fit_pwl_branch(b, 1e-6, 10, tol);
+    EXPECT_FALSE(fit.capped);
+    expect_within_tolerance(fit, b, tol);
+    for (const PwlSegment& s : fit.curve.segments) EXPECT_GT(s.resistance, 0) << "convex";
+  }
+  // IKF: at currents well above it the junction law is e^{v/(2n·Vt)}: the drop per decade
+  // doubles, 2·n·Vt·ln 10.
+  ExpBranch far = knee;
+  far.rs = 0;
+  EXPECT_NEAR(far.voltage(500) - far.voltage(50), 2 * 1.75 * kThermalVoltage * std::log(10.0),
+              0.01);
+}
+
 TEST(PwlDiode, IdealCurveHasZeroVoltage) { EXPECT_EQ(PwlCurve{}.voltage(1.0), 0.0); }
 
 // The bias knot (fit_pwl_branch_at_bias): the same voltage bound, convex pair form, and at the
