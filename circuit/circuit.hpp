@@ -253,6 +253,10 @@ struct DiodeConversion {
     PwlFit fit;
   };
   std::vector<Leak> leaks;
+  // A MOS card's square law (kind "SPICE MOS"): its secant knots in overdrive, VT (NMOS sense),
+  // KP [A/V²], for the plot.
+  std::vector<double> mos_knots;
+  double mos_vt = 0, mos_kp = 0;
 };
 
 // .dc: one swept source; Circuit::dc[0] is the inner (fastest) sweep, [1] the outer one.

@@ -182,6 +182,9 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
   DiodeConversion conv;
   conv.model = q.name;
   conv.kind = "SPICE MOS";
+  conv.mos_knots = q.knots;
+  conv.mos_vt = vt;
+  conv.mos_kp = q.kp;
   conv.summary = fmt::format(
       "{}: {} {} square law, {} segments of f(x) = x² over 0–{:.3g} V overdrive, gate-voltage "
       "error ≤ {}·max(1, v_gs/1 V){}{}{}",
