@@ -126,8 +126,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   conv.kind = "SPICE";
   conv.forward_fit = fit_pwl_branch(conv.forward, imin, imax, tol);
   d.forward = conv.forward_fit.curve.segments;
-  conv.summary = fmt::format("{}: {} ({})", d.name, branch_summary(conv.forward_fit, conv.forward),
-                             imax_reason(c_.pwl, scales, rs, "RS", keep_r_min));
+  conv.summary = fmt::format("{}: {}", d.name, branch_summary(conv.forward_fit, conv.forward));
   if (d.isr > 0 || d.ikf > 0)
     conv.summary +=
         fmt::format("; the forward branch with{}{}",
@@ -150,6 +149,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   if (d.tt > 0) conv.summary += fmt::format("; TT {} as stored charge TT·i", si(d.tt, "s"));
   if (const std::string at = temperature_summary(t, d.is, is); !at.empty())
     conv.summary += "; " + at;
+  conv.summary += "; " + imax_reason(c_.pwl, scales, rs, "RS", keep_r_min);
   return conv;
 }
 
@@ -208,12 +208,13 @@ void Elaborator::pwl_models() {
   for (auto& [name, model] : models_)
     if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d, false);
   for (auto& [name, model] : models_) {
-    if (auto* q = std::get_if<MosModel>(&model); q && q->segments == 0) {
+    auto* q = std::get_if<MosModel>(&model);
+    if (q && q->segments == 0) {
       convert_mos(*q, scales);
       converted_mos[name] = q;
-      // A level-1 card's bulk diodes carry at most a channel's current (R_min kept).
-      if (q->vdmos || q->spice) diode_model(q->body, !q->vdmos);
     }
+    // A level-1 card's bulk diodes carry at most a channel's current (R_min kept).
+    if (q && (q->vdmos || q->spice)) diode_model(q->body, !q->vdmos);
     if (auto* b = std::get_if<BjtModel>(&model)) {
       convert_bjt(*b, scales);
       converted_bjt[name] = b;

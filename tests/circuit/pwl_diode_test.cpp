@@ -148,7 +148,9 @@ TEST(PwlDiode, BiasKnotIsTheTangentWithinTheBound) {
       EXPECT_EQ(active_segment(fit.curve, fit.bias_hi * 0.999).index, at.index);
       for (size_t k = 0; k < fit.curve.segments.size(); ++k) {
         EXPECT_GT(fit.curve.segments[k].resistance, 0);
-        if (k > 0) EXPECT_GT(fit.curve.segments[k].threshold, fit.curve.segments[k - 1].threshold);
+        if (k > 0) {
+          EXPECT_GT(fit.curve.segments[k].threshold, fit.curve.segments[k - 1].threshold);
+        }
       }
       // At most two segments more than the chord fit (the tangent splits one chord's span).
       EXPECT_LE(fit.curve.segments.size(),
@@ -214,7 +216,9 @@ TEST(PwlMos, BiasKnotIsTheTangentWithinTheTolerance) {
       EXPECT_NEAR((f.value(x0 + h) - f.value(x0 - h)) / (2 * h), 2 * x0, 1e-6);
       for (size_t i = 0; i < f.c.size(); ++i) {
         EXPECT_GT(f.c[i], 0) << "convex";
-        if (i > 0) EXPECT_GT(f.a[i], f.a[i - 1]);
+        if (i > 0) {
+          EXPECT_GT(f.a[i], f.a[i - 1]);
+        }
       }
       // Horizontal error: for the exact overdrive s, the PWL's overdrive at f = s² (bisection).
       for (int k = 1; k <= 400; ++k) {
