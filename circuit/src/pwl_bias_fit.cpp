@@ -13,6 +13,9 @@
 //   left   the chords of fit_pwl_branch over [imin, i_L], right: over [i_R, imax]
 //   v_PWL  = min(left chords, T, right chords)
 //
+// (T is then the active line over the part of [i_L, i_R] between the breakpoints next to i_b:
+// a neighbouring chord, raised by its fit's shift, may undercut T near i_L or i_R.)
+//
 // Bound: every chord line lies within [v − tol, v + tol] over its own span and above v + δ ≥ v
 // outside it (a chord of a concave function, raised by its fit's shift δ ≥ 0), and T ≥ v; so
 // the minimum is ≥ v − tol everywhere and ≤ the line owning each i, ≤ v + tol: the bound
@@ -112,7 +115,13 @@ PwlFit fit_pwl_branch_at_bias(const ExpBranch& branch, double imin, double imax,
       {branch.voltage(i_bias) - branch.slope(i_bias) * i_bias, branch.slope(i_bias)}};
   for (const auto& [lo, hi] : {std::pair{imin, fit.bias_lo}, std::pair{fit.bias_hi, imax}}) {
     if (!(hi > lo * (1 + 1e-9))) continue;
-    const PwlFit part = fit_pwl_branch(branch, lo, hi, tol, max_segments);
+    // Raised to the bound (δ = tol at the part's low end): the right part's first chord meets
+    // T at i_R, where both err by tol (the left part's last chord meets it near i_L likewise
+    // when tol is flat there, PWLTOL·max(1, v/1 V) at drops below 1 V).
+    // (fit_pwl_branch places the knots for any shift up to δ0 = tol(v(lo)); the largest keeps
+    // the bound, the error band then [δ0 − e, δ0] rather than centred.)
+    PwlFit part = fit_pwl_branch(branch, lo, hi, tol, max_segments);
+    part.shift = tol.at(branch.voltage(lo));
     fit.capped |= part.capped;
     chord_lines(part, branch, lines);
   }
@@ -122,6 +131,11 @@ PwlFit fit_pwl_branch_at_bias(const ExpBranch& branch, double imin, double imax,
   for (double i : breaks)
     if (i > imin && i < imax) fit.knots.push_back(i);
   fit.knots.push_back(imax);
+  // Where the tangent is the active line: the neighbouring chords, raised by their shift, may
+  // cut into its span [i_L, i_R] (they cross T where T − v has not yet reached tol).
+  const auto above = std::upper_bound(fit.knots.begin(), fit.knots.end(), i_bias);
+  fit.bias_hi = std::min(fit.bias_hi, *above);
+  fit.bias_lo = std::max(fit.bias_lo, *(above - 1));
   fit.capped |= static_cast<int>(fit.curve.segments.size()) > max_segments;
   fit.max_error = pwl_voltage_error(fit.curve, branch, imin, imax);
   return fit;
