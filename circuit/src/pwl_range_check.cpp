@@ -5,7 +5,9 @@
 //
 //   range:         peak > A·imax  → the last chord continues, the voltage bound is left
 //   small signal:  A·imin ≤ i_lo and i_lo, i_hi on the same segment k with incremental
-//                  resistance r_k = 1/Σ_{m ≤ k} 1/r_m, and |r_k/r − 1| > kSmallSignalTolerance,
+//                  resistance r_k = 1/Σ_{m ≤ k} 1/r_m outside [v'(i_hi/A), v'(i_lo/A)]/A (a
+//                  slope the curve takes within the excursion: a large signal's mean), and
+//                  |r_k/r − 1| > kSmallSignalTolerance,
 //                  r = v'(ī/A)/A the SPICE curve's small-signal resistance at the time average
 //                  ī = ∫ i dt / ∫ dt (trapezoids) → the run's signal through the junction sees
 //                  r_k, not the model's r.
@@ -52,8 +54,12 @@ std::string small_signal_warning(const JunctionBranch& j, const PwlCurve& curve,
   if (!(lo >= a * j.imin) || !(hi <= a * j.imax)) return "";
   const ActiveSegment s_lo = active_segment(curve, lo), s_hi = active_segment(curve, hi);
   if (s_lo.index != s_hi.index) return "";
+
   const double r = s_lo.resistance, r_spice = j.branch.slope(mean / a) / a;
   if (std::abs(r / r_spice - 1) <= kSmallSignalTolerance) return "";
+  // A slope the SPICE curve takes within the excursion (v' falls with i): a large signal that
+  // sees the curve's mean slope, not a small one off the bias.
+  if (r >= j.branch.slope(hi / a) / a && r <= j.branch.slope(lo / a) / a) return "";
   return fmt::format(
       "{} (model '{}'): over the second half of the run the {} current stayed within one PWL "
       "segment ({}–{}, average {}), whose incremental resistance {} differs from the SPICE "
