@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "circuit/pwl_diode.hpp"
+#include "circuit/pwl_mos.hpp"
 #include "circuit/waveform.hpp"
 #include "netlist/source.hpp"
 #include "solvers/lcp/policy.hpp"
@@ -69,8 +70,9 @@ struct DiodeModel {
   bool spice = false;
   double is = 1e-14, n = 1, rs = 0, ibv = 1e-3, nbv = 0;  // nbv 0: N
   double cjo = 0, vj = 1, m = 0.5, fc = 0.5, tt = 0;
-  double eg = 1.11, xti = 3;           // temperature: IS(T) (circuit/spice_temperature.hpp)
-  double tnom = kUnset;                // [°C]; unset: .options tnom
+  double isr = 0, nr = 2, ikf = 0;  // recombination current, its N, high-injection knee
+  double eg = 1.11, xti = 3;        // temperature: IS(T) (circuit/spice_temperature.hpp)
+  double tnom = kUnset;             // [°C]; unset: .options tnom
   double tcv = 0, trs1 = 0, trs2 = 0;  // BV(T) = BV − TCV·ΔT, RS(T) = RS·(1 + TRS1 ΔT + TRS2 ΔT²)
   // The PWL pairs made from them (circuit/pwl_diode.hpp); empty: the ideal pairs VF/RON, BV/RZ.
   std::vector<PwlSegment> forward = {}, reverse = {};
@@ -143,9 +145,13 @@ struct MosModel {
   int segments = 6;  // PWL segments of f(x) ≈ x² (6: the AB08 §14.4.3 table)
   double vmax = 5;   // for segments ≠ 6: breakpoints spread on [0, vmax]
   // SPICE level 1 (docs/devices.md): knots of f from PWLTOL (circuit/pwl_mos.hpp) when SEGMENTS
-  // is not given; RD, RS: series resistors to internal nodes; LAMBDA accepted, not modelled.
+  // is not given; RD, RS: series resistors to internal nodes; LAMBDA: K times lambda_factor =
+  // 1 + λ·|v_ds| at the initial point (pwl_mos_bias.cpp); IS: the bulk diodes (`body`).
   bool spice = false;
   double lambda = 0, rd = 0, rs = 0;
+  double lambda_factor = 1;
+  double bias_x = 0;               // the bias overdrive x0 of a bias knot (0: none)
+  SquareLawPairs bias_law = {};    // with a bias knot (pwl_mos_bias.cpp): f as stamped
   std::vector<double> knots = {};  // secant knots of f(x) ≈ x²; empty: SEGMENTS/VMAX or the table
   // ngspice's VDMOS (docs/devices.md): K = KP (no W/L), RG, RDS, CGS, CGD from CGDMAX CGDMIN A,
   // and the body diode (a SPICE diode from source to drain, `body`).
@@ -240,6 +246,17 @@ struct DiodeConversion {
   PwlFit reverse_fit;
   PwlCharge cj;  // the junction charge stamped
   std::string forward_label = "forward", reverse_label = "breakdown";
+  // A bipolar transistor's ISE/NE and ISC/NC base-leakage branches (labels "ISE", "ISC").
+  struct Leak {
+    std::string label;
+    ExpBranch branch;
+    PwlFit fit;
+  };
+  std::vector<Leak> leaks;
+  // A MOS card's square law (kind "SPICE MOS"): its secant knots in overdrive, VT (NMOS sense),
+  // KP [A/V²], for the plot.
+  std::vector<double> mos_knots;
+  double mos_vt = 0, mos_kp = 0;
 };
 
 // .dc: one swept source; Circuit::dc[0] is the inner (fastest) sweep, [1] the outer one.
@@ -272,9 +289,12 @@ struct Circuit {
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
   std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
-  bool op = false;                           // a .op card
-  std::vector<DcSweepSpec> dc;               // the last .dc card (empty: none)
-  std::optional<AcSpec> ac;                  // the last .ac card
+  // What was fitted at the initial point, one line per device part: the bias knots
+  // (pwl_bias_knots.cpp: "q1 B-E: bias knot at ...") and LAMBDA (pwl_mos_bias.cpp).
+  std::vector<std::string> bias_notes;
+  bool op = false;              // a .op card
+  std::vector<DcSweepSpec> dc;  // the last .dc card (empty: none)
+  std::optional<AcSpec> ac;     // the last .ac card
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

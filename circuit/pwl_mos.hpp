@@ -13,4 +13,17 @@ std::vector<double> square_law_knots(double tol, double xmax, double vt);
 // The largest horizontal error of the chord of x² over [a, b]: (b − a)²/(4(a + b)).
 double square_chord_voltage_error(double a, double b);
 
+// f(x) = Σ_i c_i·max(0, x − a_i), the pair form of the PWL square law.
+struct SquareLawPairs {
+  std::vector<double> a, c;
+  double value(double x) const;
+};
+
+// The bias knot of the square law (pwl_mos.cpp): the secants of square_law_knots(tol, xmax,
+// vt), but over [x0 − h, x0 + h] (h = √(2·x0·tol·max(1, VT)) the tangent 2·x0·x − x0², whose
+// horizontal error (s − x0)²/(2·x0) at the exact overdrive s stays within the tolerance there:
+// f(x0) = x0², f'(x0) = 2·x0 (the transconductance of the square law at its bias).
+SquareLawPairs square_law_with_tangent(double tol, double xmax, double vt, double x0);
+double square_tangent_half_span(double tol, double vt, double x0);  // h
+
 }  // namespace nsspice::circuit

@@ -30,21 +30,47 @@ PlotPanel branch_panel(std::string title, const circuit::ExpBranch& b, const cir
   return panel;
 }
 
+// A MOS card's square law in saturation per unit W/L: v_gs against I_D = KP/2·x², SPICE
+// (v_gs = VT + √(2·I_D/KP)) and PWL (the secants of x² through the knots, inverted), on the
+// log-current axis of the junction panels, over I_D = KP/2·(10⁻³·xmax)² … KP/2·xmax².
+PlotPanel mos_panel(const circuit::DiodeConversion& conv) {
+  PlotPanel panel{conv.model + " saturation, per W/L = 1", std::string("V_GS [V]"), {}, false};
+  PlotSeries spice{std::string("SPICE"), {}, {}, true, 0, false};
+  PlotSeries pwl{std::string("PWL"), {}, {}, false, 1, false};
+  const std::vector<double>& x = conv.mos_knots;
+  const double xmax = x.back(), kp = conv.mos_kp;
+  const double lo = 0.5 * kp * 1e-6 * xmax * xmax, hi = 0.5 * kp * xmax * xmax;
+  const int n = 400;
+  for (int s = 0; s < n; ++s) {
+    const double i = lo * std::pow(hi / lo, s / (n - 1.0)), y = 2 * i / kp;
+    size_t k = 1;
+    while (k + 1 < x.size() && x[k] * x[k] < y) ++k;
+    const double overdrive = x[k - 1] + (y - x[k - 1] * x[k - 1]) / (x[k - 1] + x[k]);
+    spice.t.push_back(i);
+    spice.y.push_back(conv.mos_vt + std::sqrt(y));
+    pwl.t.push_back(i);
+    pwl.y.push_back(conv.mos_vt + overdrive);
+  }
+  panel.series = {std::move(spice), std::move(pwl)};
+  return panel;
+}
+
 int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
   if (!plot_extension_ok(o.plot)) {
     print_error(fmt::format("--plot '{}': the plot must be a .png, .svg or .pdf file", o.plot));
     return kBadInput;
   }
   PlotRequest plot;
-  plot.title = fmt::format("{}: SPICE (dashed) and {} junction characteristics{}", o.netlist,
+  plot.title = fmt::format("{}: SPICE (dashed) and {} device characteristics{}", o.netlist,
                            c.pwl.idealize ? "ideal" : "PWL",
-                           c.pwl.idealize ? "\\n(idealized: --ideal / .options idealize, the "
+                           c.pwl.idealize ? "\n(idealized: --ideal / .options idealize, the "
                                             "ideal diode is used instead)"
                                           : "");
   plot.output = o.plot;
   plot.xlabel = "current [A]";
   plot.log_x = true;
   for (const auto& conv : c.conversions) {
+    if (conv.mos_knots.size() > 1) plot.panels.push_back(mos_panel(conv));
     if (!(conv.forward_fit.imax > 0)) continue;  // not a SPICE card
     plot.panels.push_back(
         branch_panel(conv.model + " " + conv.forward_label, conv.forward, conv.forward_fit));
@@ -53,7 +79,8 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
           branch_panel(conv.model + " " + conv.reverse_label, *conv.reverse, conv.reverse_fit));
   }
   if (plot.panels.empty()) {
-    print_error(fmt::format("--plot: '{}' has no SPICE diode or bipolar model to draw", o.netlist));
+    print_error(
+        fmt::format("--plot: '{}' has no SPICE diode, transistor or MOS model to draw", o.netlist));
     return kBadInput;
   }
   if (const std::string why = write_plot(plot); !why.empty()) {
@@ -69,6 +96,7 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
 std::string format_conversions(const circuit::Circuit& circuit) {
   std::string out;
   for (const auto& conv : circuit.conversions) out += fmt::format("  {}\n", conv.summary);
+  for (const std::string& knot : circuit.bias_notes) out += fmt::format("  {}\n", knot);
   return out;
 }
 

@@ -186,10 +186,10 @@ void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
   fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
 }
 
-// The diode model conversions (SPICE → PWL, idealized), after the report.
+// The device model conversions (SPICE → PWL, idealized) and bias knots, after the report.
 void print_conversions(const RunOptions& o, const circuit::Circuit& circuit) {
   const std::string lines = format_conversions(circuit);
-  if (!o.quiet && !lines.empty()) fmt::print("diode models\n{}", lines);
+  if (!o.quiet && !lines.empty()) fmt::print("device models\n{}", lines);
 }
 
 // The plot request: one panel per layout entry, marks at state jumps and logged events.

@@ -157,6 +157,7 @@ void emit(Builder& b, const circuit::VoltageSource& d) { emit_source<'v'>(b, d);
 void emit(Builder& b, const circuit::CurrentSource& d) { emit_source<'i'>(b, d); }
 
 void emit(Builder& b, const circuit::Diode& d) {
+  if (b.skip.contains(d.name)) return;
   // a -[probe 0 V]- p -[VF]- q -[D]- k, and GOFF from p to k: the probe sees i(d).
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
   const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
@@ -267,8 +268,10 @@ void emit(Builder& b, const circuit::Mosfet& d) {
   const std::string mname = "mnsp_" + sanitize(d.name);
   b.line(fmt::format("{} {} {} {} {} {} W={} L={}", Builder::element('m', d.name), p, b.node(d.g),
                      b.node(d.s), b.node(d.b), mname, num(d.w), num(d.l)));
-  b.model(fmt::format(".model {} {}(LEVEL=1 KP={} VTO={} LAMBDA=0)", mname,
-                      d.model.pmos ? "PMOS" : "NMOS", num(d.model.kp), num(d.model.vto)));
+  // A SPICE card's bulk diodes (nsspice's "<m>.dbd", "<m>.dbs", skipped) are ngspice's own.
+  b.model(fmt::format(".model {} {}(LEVEL=1 KP={} VTO={} LAMBDA=0{})", mname,
+                      d.model.pmos ? "PMOS" : "NMOS", num(d.model.kp), num(d.model.vto),
+                      d.model.spice ? " IS=" + num(d.model.body.is) : ""));
   b.regularized(d.name);
   b.note(fmt::format("{}: nsspice's piecewise-linear square law vs SPICE level 1", d.name));
 }
@@ -314,6 +317,10 @@ std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
             "devices replaced by regularized SPICE models"
           : "* translated by nsspice compare: ideal devices replaced by regularized SPICE models");
   if (o.user_models != nullptr) plan_user_devices(b);
+  for (const auto& device : c.devices)  // a level-1 MOSFET's bulk diodes: ngspice's MOS has them
+    if (const auto* m = std::get_if<circuit::Mosfet>(&device);
+        m && m->model.spice && !m->model.vdmos)
+      for (const char* suffix : {".dbd", ".dbs"}) b.skip.insert(m->name + suffix);
   for (const auto& device : c.devices) {
     std::visit(
         [&](const auto& d) {

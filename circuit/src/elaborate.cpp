@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "circuit/src/elaborator.hpp"
+#include "circuit/src/pwl_bias_knots.hpp"
+#include "circuit/src/pwl_mos_bias.hpp"
 #include "circuit/src/spice_options.hpp"
 #include "circuit/topology.hpp"
 #include "netlist/suggest.hpp"
@@ -253,6 +255,10 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags) 
   e.pwl_models();
   detail::elaborate_analyses(netlist.cards, circuit, diags);
   if (!diags.has_errors()) check_topology(circuit, diags);
+  if (!diags.has_errors()) {
+    detail::place_mos_bias(circuit);
+    detail::place_bias_knots(circuit);
+  }
   return circuit;
 }
 

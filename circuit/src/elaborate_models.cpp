@@ -75,6 +75,10 @@ std::vector<Spec> diode_specs(DiodeModel& d, DiodeExtras& x) {
           {"mj", &d.m, Range::kNonNegative},
           {"fc", &d.fc, Range::kNonNegative},
           {"tt", &d.tt, Range::kNonNegative},
+          {"isr", &d.isr, Range::kNonNegative},
+          {"nr", &d.nr, Range::kPositive},
+          {"ikf", &d.ikf, Range::kNonNegative},
+          {"ik", &d.ikf, Range::kNonNegative},
           {"eg", &d.eg, Range::kPositive},
           {"xti", &d.xti, Range::kAny},
           {"tnom", &d.tnom, Range::kAny},
@@ -91,8 +95,8 @@ DiodeFamily diode_family_of(const std::string& k) {
   static const std::set<std::string> lt = {"vfwd",      "vrev",    "rrev",      "ilimit",
                                            "revilimit", "epsilon", "revepsilon"};
   static const std::set<std::string> spice = {
-      "is", "js", "n",  "rs", "ibv", "nbv", "cjo",  "cj0", "cj",  "vj",   "pb",
-      "m",  "mj", "fc", "tt", "eg",  "xti", "tnom", "tcv", "trs", "trs1", "trs2"};
+      "is", "js", "n",  "rs",  "ibv",  "nbv", "cjo", "cj0",  "cj",   "vj",  "pb", "m",   "mj",
+      "fc", "tt", "eg", "xti", "tnom", "tcv", "trs", "trs1", "trs2", "isr", "nr", "ikf", "ik"};
   if (ideal.contains(k)) return DiodeFamily::kIdeal;
   if (lt.contains(k)) return DiodeFamily::kLtspice;
   if (spice.contains(k)) return DiodeFamily::kSpice;
@@ -161,7 +165,7 @@ bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
   for (const netlist::Param* p : given) {
     const std::string& k = p->name.lower;
     segments_given |= k == "segments" || k == "nseg" || k == "vmax";
-    spice |= k == "level" || k == "lambda" || k == "rd" || k == "rs";
+    spice |= k == "level" || k == "lambda" || k == "rd" || k == "rs" || k == "is";
     if (k == "level" && p->number && *p->number != 1) {
       diags.error(p->raw.span,
                   fmt::format("unknown MOS LEVEL {} in model '{}': nsspice has the level-1 square "
@@ -173,12 +177,11 @@ bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
   }
   q.spice = spice;
   if (spice && !segments_given) q.segments = 0;
-  if (q.lambda > 0)
-    diags.warning(card.name.span,
-                  fmt::format("model '{}': LAMBDA = {:g} /V (channel-length modulation, a product "
-                              "of two voltages) is not modelled: the PWL MOS has a flat saturation "
-                              "current",
-                              card.name.lower, q.lambda));
+  // The bulk junctions (ngspice's MOS1: IS·(e^{v/Vt} − 1) from bulk to drain and to source, no
+  // series resistance, N = 1): a SPICE diode model for both (elaborate_transistors.cpp).
+  q.body.name = q.name + ".bulk";
+  q.body.spice = spice;
+  q.body.xti = 0;  // MOS1's IS(T) has no XTI term
   return true;
 }
 
@@ -239,8 +242,9 @@ void Elaborator::model(const netlist::ModelCard& m) {
              {"level", &level, Range::kPositive},
              {"lambda", &q.lambda, Range::kNonNegative},
              {"rd", &q.rd, Range::kNonNegative},
-             {"rs", &q.rs, Range::kNonNegative}};
-    uses = "the PWL MOS model uses KP, VTO, RD, RS, SEGMENTS, VMAX";
+             {"rs", &q.rs, Range::kNonNegative},
+             {"is", &q.body.is, Range::kPositive}};
+    uses = "the PWL MOS model uses KP, VTO, LAMBDA, RD, RS, IS, SEGMENTS, VMAX";
   } else if (type == "vdmos") {
     model = MosModel{m.name.lower};
     auto& q = std::get<MosModel>(model);
@@ -322,8 +326,8 @@ void Elaborator::model(const netlist::ModelCard& m) {
     if (!diode_family(m, *d, given, extras, diags_)) return;
     if (d->spice)
       uses =
-          "they have no PWL meaning; the PWL model uses IS N RS BV IBV NBV CJO VJ M FC TT, and "
-          "EG XTI TNOM TCV TRS1 TRS2 at .temp";
+          "they have no PWL meaning; the PWL model uses IS N RS ISR NR IKF BV IBV NBV CJO VJ M FC "
+          "TT, and EG XTI TNOM TCV TRS1 TRS2 at .temp";
   }
   if (!ignored.empty())
     diags_.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",

@@ -2,8 +2,9 @@
 // takes, their defaults (ngspice's) and what has no PWL meaning (docs/devices.md):
 //
 //   VDMOS  VTO KP RD RS RG RDS CGS CGDMAX CGDMIN A, body diode IS N RB BV IBV NBV CJO VJ M FC TT
-//          EG XTI, MU TCVTH TNOM; PCHAN/NCHAN flags. LAMBDA THETA MTRIODE KSUBTHRES: warned
-//          with the size of what they change; the rest of ngspice's list named once.
+//          EG XTI, MU TCVTH TNOM; PCHAN/NCHAN flags. LAMBDA at the initial point
+//          (pwl_mos_bias.cpp); THETA MTRIODE KSUBTHRES: warned with the size of what they change;
+//          the rest of ngspice's list named once.
 //   NPN/PNP  IS BF BR NF NR RB RC RE ISE NE ISC NC CJE VJE MJE CJC VJC MJC FC TF TR EG XTI TNOM;
 //          VAF VAR IKF IKR warned with their effect; the rest named once.
 #include <fmt/format.h>
@@ -127,10 +128,7 @@ bool finish_vdmos(const netlist::ModelCard& card, MosModel& q,
     return false;
   }
   std::string what =
-      unmodelled(given, {{"lambda",
-                          "channel-length modulation: the saturation current grows by λ·v_ds, "
-                          "the triode current by that factor too; the PWL MOS has neither"},
-                         {"theta", "mobility reduction: ngspice divides KP by 1 + θ·v_gs"},
+      unmodelled(given, {{"theta", "mobility reduction: ngspice divides KP by 1 + θ·v_gs"},
                          {"rq", "quasi-saturation"},
                          {"subshift", "shift of the weak-inversion curve"}});
   if (const netlist::Param* p = find(given, "mtriode"); p && p->number && *p->number != 1)

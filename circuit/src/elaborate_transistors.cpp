@@ -2,7 +2,8 @@
 // device of its own, named after the transistor, so that it is stamped, reported and probed as
 // any other:
 //
-//   MOS level 1:   d ── RD "m.rd" ── m.d,   s ── RS "m.rs" ── m.s          (when RD, RS > 0)
+//   MOS level 1:   d ── RD "m.rd" ── m.d,   s ── RS "m.rs" ── m.s          (when RD, RS > 0);
+//                  SPICE cards: the bulk diodes "m.dbd" b → m.d, "m.dbs" b → m.s (PMOS reversed)
 //   VDMOS:         also g ── RG "m.rg" ── m.g, RDS "m.rds" from d to s, CGS "m.cgs" from m.g to
 //                  m.s, the body diode "m.body" from s to d (PMOS: d to s) with RB in its PWL
 //                  branch; CGD "m.cgd" (m.g to m.d) is added with the PWL conversion
@@ -63,8 +64,20 @@ void Elaborator::mosfet(const netlist::ElementCard& e) {
   }
   q.d = series_resistor(e, d, m->rd, "d");
   q.s = series_resistor(e, s, m->rs, "s");
+  if (!m->vdmos && m->spice) bulk_diodes(e, q);
   if (m->vdmos && m->cgs > 0) add(e, Capacitor{name + ".cgs", q.g, q.s, m->cgs, std::nullopt});
   add(e, q);
+}
+
+// A level-1 MOSFET's bulk junctions, SPICE diodes "m.dbd" (bulk → internal drain) and "m.dbs"
+// (bulk → internal source), PMOS reversed; one whose two ends are one node (bulk tied to the
+// source) is left out: it never conducts. With the bulk on the source, "m.dbd" is the body diode.
+void Elaborator::bulk_diodes(const netlist::ElementCard& e, const Mosfet& q) {
+  const bool n = !q.model.pmos;
+  for (const auto& [key, node] : {std::pair{"dbd", q.d}, std::pair{"dbs", q.s}}) {
+    if (node == q.b) continue;
+    add(e, Diode{fmt::format("{}.{}", q.name, key), n ? q.b : node, n ? node : q.b, q.model.body});
+  }
 }
 
 void Elaborator::bjt(const netlist::ElementCard& e) {

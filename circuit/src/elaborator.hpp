@@ -86,8 +86,10 @@ class Elaborator {
                                           const netlist::SourceFunction& f);
   void add(const netlist::ElementCard& e, Device device);
   void model(const netlist::ModelCard& m);
-  DiodeConversion convert_diode(DiodeModel& d, double imax, const Scales& scales) const;
+  // keep_r_min: imax estimated with the smallest resistor kept (a MOSFET's bulk diodes).
+  DiodeConversion convert_diode(DiodeModel& d, const Scales& scales, bool keep_r_min = false) const;
   void convert_mos(MosModel& q, const Scales& scales);
+  void bulk_diodes(const netlist::ElementCard& e, const Mosfet& q);
   // pwl_transistors.cpp: a VDMOS's CGD and its report; the junctions of a bipolar transistor
   // (at area 1), then per device at its area.
   std::string vdmos_summary(MosModel& q, const Scales& scales) const;

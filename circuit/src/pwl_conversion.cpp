@@ -63,6 +63,20 @@ double estimated_bjt_imax(const Scales& s, double re, double bf) {
   return estimated_imax(resistive, re);
 }
 
+std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, const char* rs_name,
+                        bool keep_r_min, double gain) {
+  if (pwl.imax > 0) return "imax from .options pwlimax";
+  if (!(s.volts > 0) && !(s.amps > 0)) return "imax 1 A: the circuit has no source scale";
+  const bool zeroed = !keep_r_min && s.reactive && std::isfinite(s.r_min);
+  const double r_min = std::isfinite(s.r_min) && !zeroed ? s.r_min : 0.0;
+  return fmt::format(
+      "imax estimated as 2·(ΣV {}/(R_min {} + {} {}) + {}ΣI {}){}, clamped to 1 nA–100 kA; "
+      ".options pwlimax sets it",
+      si(s.volts, "V"), si(r_min, "Ω"), rs_name, si(rs, "Ω"),
+      gain != 1 ? fmt::format("{:g}·", gain) : "", si(s.amps, "A"),
+      zeroed ? " (R_min 0: a capacitor or inductor can sit across the diode)" : "");
+}
+
 double ModelTemperature::vt() const { return thermal_voltage(kelvin); }
 
 ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_celsius) {

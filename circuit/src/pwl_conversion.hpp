@@ -21,6 +21,11 @@ double estimated_imax(const Scales& s, double rs);
 // kept with capacitors and inductors too; RE is the series resistance; a source current may be
 // a base current, amplified by up to 1 + BF.
 double estimated_bjt_imax(const Scales& s, double re, double bf);
+// How imax was chosen, for the report: "imax from .options pwlimax" or "imax estimated as
+// 2·(ΣV 24 V/(R_min 0 Ω + RS 34 mΩ) + ΣI 0 A) (R_min 0: ...); .options pwlimax sets it".
+// keep_r_min: R_min kept with capacitors (estimated_bjt_imax); gain: the factor of ΣI.
+std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, const char* rs_name,
+                        bool keep_r_min = false, double gain = 1);
 
 // A model's temperatures [K]: the circuit's (.temp) and its TNOM (the model's, else .options).
 struct ModelTemperature {

@@ -27,6 +27,12 @@
 // above imax the last chord continues with its slope (the PWL voltage then runs above v(i),
 // the exact slope falling to RS).
 //
+// Extended forward branch (ngspice's ISR/NR recombination and IKF high injection, the
+// junction current i(v) of circuit/pwl_diode.hpp): v(i) by bisection in v, v'(i) = 1/i'(v) + RS,
+// the tangent point by bisection; the same placement, which needs v(i) concave (i(v) convex:
+// IKF keeps it, d ln i/dv falling from 1/(n·Vt) to 1/(2n·Vt) no faster than it can; ISR's
+// generation factor is checked by the tests, the pair form's r_k > 0).
+//
 // Conversion to the pair form: chord conductances G_k = (i_k − i_{k−1})/(v_k − v_{k−1}) increase
 // (convexity); V_1 = v(i_0) + δ − i_0/G_1, r_1 = 1/G_1; V_k = v(i_{k−1}) + δ,
 // r_k = 1/(G_k − G_{k−1}) for k ≥ 2.
@@ -37,9 +43,60 @@
 
 namespace nsspice::circuit {
 
-double ExpBranch::voltage(double i) const { return v0 + nvt * std::log(i / i0 + c) + rs * i; }
+namespace {
 
-double ExpBranch::slope(double i) const { return nvt / (i + c * i0) + rs; }
+// The extended junction (ISR/NR, IKF): c_d(v), and its derivative.
+struct JunctionLaw {
+  double cd = 0, dcd = 0;
+};
+JunctionLaw junction_law(const ExpBranch& b, double v) {
+  const double e = std::exp(v / b.nvt);
+  JunctionLaw j{b.i0 * (e - 1), b.i0 * e / b.nvt};
+  if (b.isr > 0) {
+    const double er = std::exp(v / b.nrvt), u = 1 - v / b.vj, t = u * u + 0.005;
+    const double g = std::pow(t, b.m / 2), dg = -b.m * u / b.vj * std::pow(t, b.m / 2 - 1);
+    j.cd += b.isr * (er - 1) * g;
+    j.dcd += b.isr * (er / b.nrvt * g + (er - 1) * dg);
+  }
+  return j;
+}
+
+// The junction voltage carrying i > 0 (bisection in v on [0, v_hi], i(v) increasing): v_hi is
+// where the Shockley term alone reaches the c_d that IKF needs, u = √c_d the root of
+// u² − (i/√IKF)·u − i = 0 (the ISR term only lowers the voltage).
+double junction_voltage(const ExpBranch& b, double i) {
+  double cd = i;
+  if (b.ikf > 0) {
+    const double k = i / std::sqrt(b.ikf), u = 0.5 * (k + std::sqrt(k * k + 4 * i));
+    cd = u * u;
+  }
+  double lo = 0, hi = b.nvt * std::log1p(cd / b.i0);
+  for (int it = 0; it < 100 && hi - lo > 1e-15 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (b.junction_current(mid) < i ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+double ExpBranch::junction_current(double v) const {
+  const double cd = junction_law(*this, v).cd;
+  return ikf > 0 && cd > 0 ? cd / (1 + std::sqrt(cd / ikf)) : cd;
+}
+
+double ExpBranch::voltage(double i) const {
+  if (!extended()) return v0 + nvt * std::log(i / i0 + c) + rs * i;
+  return junction_voltage(*this, i) + rs * i;
+}
+
+double ExpBranch::slope(double i) const {
+  if (!extended()) return nvt / (i + c * i0) + rs;
+  const JunctionLaw j = junction_law(*this, junction_voltage(*this, i));
+  // d i/d c_d of c_d/(1 + s), s = √(c_d/IKF): (1 + s/2)/(1 + s)².
+  const double s = ikf > 0 && j.cd > 0 ? std::sqrt(j.cd / ikf) : 0.0;
+  return (1 + s) * (1 + s) / ((1 + 0.5 * s) * j.dcd) + rs;
+}
 
 double PwlTolerance::at(double v) const { return std::max(rel * std::abs(v), abs); }
 
@@ -64,13 +121,24 @@ double PwlCurve::voltage(double i) const {
 
 namespace {
 
-// The largest voltage error of the chord of v over [ia, ib] (closed form, see the top).
+// The largest voltage error of the chord of v over [ia, ib] (closed form, see the top; for an
+// extended branch the tangent point v'(i*) = s by bisection in ln i, v' decreasing).
 double chord_error(const ExpBranch& b, double ia, double ib) {
   const double va = b.voltage(ia), vb = b.voltage(ib);
   const double s = (vb - va) / (ib - ia);
   const double excess = s - b.rs;
   if (!(excess > 0)) return 0;  // numerically straight: RS dominates
-  const double is = std::clamp(b.nvt / excess - b.c * b.i0, ia, ib);
+  double is = 0;
+  if (b.extended()) {
+    double lo = std::log(ia), hi = std::log(ib);
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (b.slope(std::exp(mid)) > s ? lo : hi) = mid;
+    }
+    is = std::exp(0.5 * (lo + hi));
+  } else {
+    is = std::clamp(b.nvt / excess - b.c * b.i0, ia, ib);
+  }
   return std::max(0.0, b.voltage(is) - va - s * (is - ia));
 }
 

@@ -3,6 +3,7 @@
 // model temperature T (circuit/spice_temperature.hpp: IS(T), Vt(T) = kT/q, BV − TCV·ΔT, RS(T)):
 //
 //   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k
+//             (with ISR/NR, IKF: ngspice's junction current, inverted: circuit/pwl_diode.hpp)
 //   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
 //   CJO VJ M: the two-slope PWL charge of the depletion charge (circuit/junction_charge.hpp):
 //             the charge-equivalent capacitance over the reverse swing [−V_R, 0] (V_R the
@@ -82,15 +83,22 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
   return true;
 }
 
-DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scales& scales) const {
+DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
+                                          bool keep_r_min) const {
+  const double imax = c_.pwl.imax > 0 ? c_.pwl.imax
+                      : keep_r_min    ? estimated_bjt_imax(scales, d.rs, 0)
+                                      : estimated_imax(scales, d.rs);
   DiodeConversion conv;
   conv.model = d.name;
   if (!d.spice) {
-    conv.kind = d.vf > 0 || d.ron > 0 || d.bv > 0 || d.ilimit > 0 ? "PWL as written" : "ideal";
-    conv.summary =
-        fmt::format("{}: {} (VF {:g} V, RON {:g} Ω{}{}), exact", d.name, conv.kind, d.vf, d.ron,
-                    d.bv > 0 ? fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz) : "",
-                    d.ilimit > 0 ? fmt::format(", Ilimit {:g} A", d.ilimit) : "");
+    conv.kind = d.vf > 0 || d.ron > 0 || d.bv > 0 || d.ilimit > 0 || d.goff > 0 ? "PWL as written"
+                                                                                : "ideal";
+    std::string values = fmt::format("VF {:g} V, RON {:g} Ω", d.vf, d.ron);
+    if (d.goff > 0) values += fmt::format(", ROFF {:g} Ω", 1 / d.goff);
+    if (d.bv > 0) values += fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz);
+    if (d.ilimit > 0) values += fmt::format(", Ilimit {:g} A", d.ilimit);
+    if (d.rev_ilimit > 0) values += fmt::format(", revIlimit {:g} A", d.rev_ilimit);
+    conv.summary = fmt::format("{}: {} ({}), exact", d.name, conv.kind, values);
     return conv;
   }
   const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
@@ -99,6 +107,13 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
   const double rs = d.rs * (1 + d.trs1 * t.delta() + d.trs2 * t.delta() * t.delta());
   const double bv = d.bv - d.tcv * t.delta();
   conv.forward = ExpBranch{0, is, 1, d.n * t.vt(), rs};
+  if (d.isr > 0) {  // ngspice's recombination current, with its generation factor at VJ(T)
+    conv.forward.isr = saturation_current_at(d.isr, d.nr, d.eg, d.xti, t.kelvin, t.tnom_kelvin);
+    conv.forward.nrvt = d.nr * t.vt();
+    conv.forward.vj = depletion_at({d.cjo, d.vj}, d.m, t.kelvin, t.tnom_kelvin).vj;
+    conv.forward.m = d.m;
+  }
+  conv.forward.ikf = d.ikf;
   if (d.bv > 0) conv.reverse = ExpBranch{bv, d.ibv, 0, d.nbv * t.vt(), rs};
   if (c_.pwl.idealize) {  // the branches and range kept for the plot, no PWL fit
     conv.kind = "idealized (IDEALIZE)";
@@ -112,6 +127,11 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
   conv.forward_fit = fit_pwl_branch(conv.forward, imin, imax, tol);
   d.forward = conv.forward_fit.curve.segments;
   conv.summary = fmt::format("{}: {}", d.name, branch_summary(conv.forward_fit, conv.forward));
+  if (d.isr > 0 || d.ikf > 0)
+    conv.summary +=
+        fmt::format("; the forward branch with{}{}",
+                    d.isr > 0 ? fmt::format(" ISR {} NR {:g}", si(d.isr, "A"), d.nr) : "",
+                    d.ikf > 0 ? fmt::format(" IKF {}", si(d.ikf, "A")) : "");
   if (conv.reverse) {
     conv.reverse_fit = fit_pwl_branch(*conv.reverse, imin, imax, tol);
     d.reverse = conv.reverse_fit.curve.segments;
@@ -129,6 +149,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, double imax, const Scal
   if (d.tt > 0) conv.summary += fmt::format("; TT {} as stored charge TT·i", si(d.tt, "s"));
   if (const std::string at = temperature_summary(t, d.is, is); !at.empty())
     conv.summary += "; " + at;
+  conv.summary += "; " + imax_reason(c_.pwl, scales, rs, "RS", keep_r_min);
   return conv;
 }
 
@@ -161,13 +182,16 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
   DiodeConversion conv;
   conv.model = q.name;
   conv.kind = "SPICE MOS";
+  conv.mos_knots = q.knots;
+  conv.mos_vt = vt;
+  conv.mos_kp = q.kp;
   conv.summary = fmt::format(
       "{}: {} {} square law, {} segments of f(x) = x² over 0–{:.3g} V overdrive, gate-voltage "
       "error ≤ {}·max(1, v_gs/1 V){}{}{}",
       q.name, q.vdmos ? "VDMOS" : "level-1", q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1,
       q.knots.back(), si(worst, "V"),
       q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",
-      q.lambda > 0 ? "; LAMBDA not modelled" : "", at);
+      q.lambda > 0 ? "; LAMBDA as K·(1 + λ·v_ds) at each device's initial point (below)" : "", at);
   if (q.vdmos) conv.summary += vdmos_summary(q, scales);
   c_.conversions.push_back(std::move(conv));
 }
@@ -177,19 +201,20 @@ void Elaborator::pwl_models() {
   std::map<std::string, const DiodeModel*> converted;
   std::map<std::string, const MosModel*> converted_mos;
   std::map<std::string, const BjtModel*> converted_bjt;
-  const auto diode_model = [&](DiodeModel& d) {
-    const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_imax(scales, d.rs);
-    c_.conversions.push_back(convert_diode(d, imax, scales));
+  const auto diode_model = [&](DiodeModel& d, bool keep_r_min) {
+    c_.conversions.push_back(convert_diode(d, scales, keep_r_min));
     converted[d.name] = &d;
   };
   for (auto& [name, model] : models_)
-    if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d);
+    if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d, false);
   for (auto& [name, model] : models_) {
-    if (auto* q = std::get_if<MosModel>(&model); q && q->segments == 0) {
+    auto* q = std::get_if<MosModel>(&model);
+    if (q && q->segments == 0) {
       convert_mos(*q, scales);
       converted_mos[name] = q;
-      if (q->vdmos) diode_model(q->body);
     }
+    // A level-1 card's bulk diodes carry at most a channel's current (R_min kept).
+    if (q && (q->vdmos || q->spice)) diode_model(q->body, !q->vdmos);
     if (auto* b = std::get_if<BjtModel>(&model)) {
       convert_bjt(*b, scales);
       converted_bjt[name] = b;

@@ -1,80 +1,92 @@
-// The peak current of each PWL branch of a converted SPICE diode, Σ λ_k over its pairs, against
-// the imax of its fit (pwl_models.cpp): above it the last chord continues and the voltage error
-// bound |v_PWL − v| ≤ tol(v) no longer holds. A bipolar transistor's two junctions likewise
-// (their fits at area 1: imax times the device's area). The pairs of a branch are those whose
-// role (Assembled::pair_roles) names it: "forward", "forward 2/6", "breakdown", "B-E 3/6", ...;
-// a diode of one pair has the role "".
+// The after-run checks of the converted SPICE junction branches (pwl_range_check.hpp). Each
+// branch's current i = Σ λ_j over its pairs (circuit/src/pwl_junctions.hpp) is tracked over the
+// accepted points (its peak; and [i_lo, i_hi] over the second half of the run); A is a transistor's
+// area, the fit is at area 1.
+//
+//   range:         peak > A·imax  → the last chord continues, the voltage bound is left
+//   small signal:  A·imin ≤ i_lo and i_lo, i_hi on the same segment k with incremental
+//                  resistance r_k = 1/Σ_{m ≤ k} 1/r_m outside [v'(i_hi/A), v'(i_lo/A)]/A (a
+//                  slope the curve takes within the excursion: a large signal's mean), and
+//                  |r_k/r − 1| > kSmallSignalTolerance,
+//                  r = v'(ī/A)/A the SPICE curve's small-signal resistance at the time average
+//                  ī = ∫ i dt / ∫ dt (trapezoids) → the run's signal through the junction sees
+//                  r_k, not the model's r.
 #include "circuit/src/pwl_range_check.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "circuit/src/pwl_conversion.hpp"
+
 namespace nsspice::circuit::detail {
+
+PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled, double settled)
+    : settled_(settled) {
+  for (JunctionBranch& j : junction_branches(circuit, assembled)) {
+    PwlCurve curve{junction_segments(circuit, j)};
+    watches_.push_back({std::move(j), std::move(curve)});
+  }
+}
+
+void PwlRangeCheck::add(double t, const Eigen::VectorXd& lambda) {
+  for (Watch& w : watches_) {
+    double i = 0;
+    for (int j : w.junction.pairs) i += lambda[j];
+    w.peak = std::max(w.peak, i);
+    if (t < settled_) continue;
+    if (w.seen) {
+      w.charge += 0.5 * (i + w.i_last) * (t - w.t_last);
+      w.span += t - w.t_last;
+    }
+    w.t_last = t, w.i_last = i;
+    w.lo = w.seen ? std::min(w.lo, i) : i;
+    w.hi = w.seen ? std::max(w.hi, i) : i;
+    w.seen = true;
+  }
+}
 
 namespace {
 
-bool starts(const std::string& role, const std::string& label) {
-  return role.compare(0, label.size(), label) == 0;
+std::string small_signal_warning(const JunctionBranch& j, const PwlCurve& curve, double lo,
+                                 double hi, double mean) {
+  const double a = j.area;
+  if (!(lo >= a * j.imin) || !(hi <= a * j.imax)) return "";
+  const ActiveSegment s_lo = active_segment(curve, lo), s_hi = active_segment(curve, hi);
+  if (s_lo.index != s_hi.index) return "";
+
+  const double r = s_lo.resistance, r_spice = j.branch.slope(mean / a) / a;
+  if (std::abs(r / r_spice - 1) <= kSmallSignalTolerance) return "";
+  // A slope the SPICE curve takes within the excursion (v' falls with i): a large signal that
+  // sees the curve's mean slope, not a small one off the bias.
+  if (r >= j.branch.slope(hi / a) / a && r <= j.branch.slope(lo / a) / a) return "";
+  return fmt::format(
+      "{} (model '{}'): over the second half of the run the {} current stayed within one PWL "
+      "segment ({}–{}, average {}), whose incremental resistance {} differs from the SPICE "
+      "model's {} at that average by {:+.0f} %: small-signal gains through this junction are "
+      "off by about as much (the segment at the initial point's current is made tangent, a bias "
+      "knot; here the run settled elsewhere: set .options pwltol smaller)",
+      j.name, j.model, j.label, si(lo, "A"), si(hi, "A"), si(mean, "A"), si(r, "Ω"),
+      si(r_spice, "Ω"), 100 * (r / r_spice - 1));
 }
 
 }  // namespace
 
-PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled) {
-  for (size_t k = 0; k < circuit.devices.size(); ++k) {
-    const Device& dev = circuit.devices[k];
-    const auto* d = std::get_if<Diode>(&dev);
-    const auto* q = std::get_if<Bjt>(&dev);
-    if ((d == nullptr || d->model.forward.empty()) && q == nullptr) continue;
-    const std::string& model = d ? d->model.name : q->model.name;
-    const auto conv = std::find_if(circuit.conversions.begin(), circuit.conversions.end(),
-                                   [&](const DiodeConversion& c) { return c.model == model; });
-    if (conv == circuit.conversions.end()) continue;
-    const double area = q ? q->area : 1.0;
-    Watch w{device_name(dev),
-            model,
-            conv->forward_label,
-            conv->reverse_label,
-            {},
-            {},
-            area * conv->forward_fit.imax,
-            area * conv->reverse_fit.imax,
-            0,
-            0};
-    for (size_t j = 0; j < assembled.pair_device.size(); ++j) {
-      if (assembled.pair_device[j] != static_cast<int>(k)) continue;
-      const std::string& role = assembled.pair_roles[j];
-      if (starts(role, w.forward_label) || (d && role.empty()))
-        w.forward.push_back(static_cast<int>(j));
-      else if (starts(role, w.reverse_label))
-        w.reverse.push_back(static_cast<int>(j));
-    }
-    watches_.push_back(std::move(w));
-  }
-}
-
-void PwlRangeCheck::add(const Eigen::VectorXd& lambda) {
-  for (Watch& w : watches_) {
-    double f = 0, r = 0;
-    for (int j : w.forward) f += lambda[j];
-    for (int j : w.reverse) r += lambda[j];
-    w.peak_forward = std::max(w.peak_forward, f);
-    w.peak_reverse = std::max(w.peak_reverse, r);
-  }
-}
-
 void PwlRangeCheck::warn(std::vector<std::string>& warnings) const {
   for (const Watch& w : watches_) {
-    const auto one = [&](const char* branch, double peak, double imax) {
-      if (!(peak > imax)) return;
+    const JunctionBranch& j = w.junction;
+    const double imax = j.area * j.imax;
+    if (w.peak > imax)
       warnings.push_back(fmt::format(
           "{} (model '{}'): the {} current reached {:.3g} A, above the range of its PWL fit "
           "(imax = {:.3g} A), where the voltage error bound does not hold; set .options "
           "pwlimax={:.2g} and run again",
-          w.device, w.model, branch, peak, imax, 2 * peak));
-    };
-    one(w.forward_label.c_str(), w.peak_forward, w.imax_forward);
-    if (!w.reverse.empty()) one(w.reverse_label.c_str(), w.peak_reverse, w.imax_reverse);
+          j.name, j.model, j.label, w.peak, imax, 2 * w.peak / j.area));
+    else if (w.seen)
+      if (std::string s =
+              small_signal_warning(j, w.curve, w.lo, w.hi, w.span > 0 ? w.charge / w.span : w.lo);
+          !s.empty())
+        warnings.push_back(std::move(s));
   }
 }
 

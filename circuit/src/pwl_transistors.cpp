@@ -74,6 +74,7 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
       q.name, q.pnp ? "PNP" : "NPN", conv.forward_label,
       branch_summary(conv.forward_fit, conv.forward), conv.reverse_label,
       branch_summary(conv.reverse_fit, *conv.reverse), q.bf, q.br, af, ar);
+  conv.summary += "; " + imax_reason(c_.pwl, scales, q.re, "RE", true, 1 + q.bf);
   for (auto [leak, i_s, n, label] :
        {std::tuple{&q.be_leak, q.ise, q.ne, "ISE"}, std::tuple{&q.bc_leak, q.isc, q.nc, "ISC"}}) {
     if (!(i_s > 0)) continue;
@@ -82,6 +83,7 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
     // Base currents: the range of the junction's divided by 1 + BF.
     const PwlFit fit = fit_pwl_branch(branch, imin / (1 + q.bf), imax, tol);
     leak->forward = fit.curve.segments;
+    conv.leaks.push_back({label, branch, fit});
     conv.summary +=
         fmt::format("; {} {} leakage {}", label, si(i_s, "A"), branch_summary(fit, branch));
   }

@@ -14,7 +14,8 @@
 //   comparator:       v_o+ − v_o− = VLOW + ΔV λ1,  u = v_i+ − v_i−,
 //                     w1 = 2ε λ1 − u − ε + λ2 ⊥ λ1,   w2 = 1 − λ1 ⊥ λ2   (λ1 = sat((u+ε)/2ε))
 //   PWL MOS (NMOS):   I_ds = K/2 Σ c_i (λ_gs,i − λ_gd,i),  w = λ − (v_g − v_s|d) + a_i + VT,
-//                     K = KP·W/L (PMOS: source and drain roles mirrored, VT = −VTO)
+//                     K = KP·W/L·(1 + λ·|v_ds|) at the initial point (LAMBDA; PMOS: source
+//                     and drain roles mirrored, VT = −VTO)
 //   VDMOS CGD:        the excess (C_hi − C_lo)·max(0, v_gd) (PMOS: v_dg) as a stored charge g → d
 //                     (C_lo is the capacitor "<m>.cgd")
 #include <fmt/format.h>
@@ -130,8 +131,10 @@ void stamp_comparator(Stamper& st, const Comparator& cmp, int index, int column,
 
 void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
   const auto& m = mos.model;
-  const PwlSquare f = m.knots.empty() ? pwl_square(m.segments, m.vmax) : pwl_square_knots(m.knots);
-  const double k_half = 0.5 * m.kp * mos.w / mos.l;
+  const PwlSquare f = !m.bias_law.a.empty() ? PwlSquare{m.bias_law.a, m.bias_law.c}
+                      : m.knots.empty()     ? pwl_square(m.segments, m.vmax)
+                                            : pwl_square_knots(m.knots);
+  const double k_half = 0.5 * m.kp * m.lambda_factor * mos.w / mos.l;
   // NMOS: control terminals (g, s) and (g, d), current d → s. PMOS: (s, g) and (d, g), s → d.
   const int from = m.pmos ? mos.s : mos.d, to = m.pmos ? mos.d : mos.s;
   const double vt = m.pmos ? -m.vto : m.vto;

@@ -165,11 +165,12 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
 // The run, with the current range of every converted SPICE diode checked on each point.
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer) {
-  detail::PwlRangeCheck range(circuit, assembled);
+  const double settled = circuit.tran ? 0.5 * (circuit.tran->tstart + circuit.tran->tstop) : 0.0;
+  detail::PwlRangeCheck range(circuit, assembled, settled);
   if (range.empty()) return run_transient_unchecked(circuit, assembled, options, observer);
   const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l,
                                const Eigen::VectorXd& xdot) {
-    range.add(l);
+    range.add(t, l);
     return !observer || observer(t, x, l, xdot);
   };
   TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);

@@ -96,7 +96,78 @@ TEST(PwlDiode, SegmentCapIsReported) {
   EXPECT_GT(fit.max_error, 1e-4);
 }
 
+// ngspice's forward extras: ISR/NR with the generation factor, and IKF. v(i) inverts i(v),
+// v'(i) is its derivative, and the fit meets the tolerance with a convex pair form.
+TEST(PwlDiode, RecombinationAndHighInjectionBranches) {
+  ExpBranch zener{0, 3.2e-17, 1, kThermalVoltage, 1.1};
+  zener.isr = 2.4e-9, zener.nrvt = 2 * kThermalVoltage, zener.vj = 0.75, zener.m = 0.33;
+  ExpBranch knee{0, 2.55e-9, 1, 1.75 * kThermalVoltage, 0.042};
+  knee.ikf = 0.5;
+  for (const ExpBranch& b : {zener, knee}) {
+    for (double i : {1e-6, 1e-3, 0.3, 5.0}) {
+      const double v = b.voltage(i), vj = v - b.rs * i;
+      EXPECT_NEAR(b.junction_current(vj), i, 1e-9 * i) << i;
+      const double h = 1e-4 * i;
+      EXPECT_NEAR(b.slope(i), (b.voltage(i + h) - b.voltage(i - h)) / (2 * h), 1e-4 * b.slope(i));
+    }
+    const PwlTolerance tol;
+    const PwlFit fit = fit_pwl_branch(b, 1e-6, 10, tol);
+    EXPECT_FALSE(fit.capped);
+    expect_within_tolerance(fit, b, tol);
+    for (const PwlSegment& s : fit.curve.segments) EXPECT_GT(s.resistance, 0) << "convex";
+  }
+  // IKF: at currents well above it the junction law is e^{v/(2n·Vt)}: the drop per decade
+  // doubles, 2·n·Vt·ln 10.
+  ExpBranch far = knee;
+  far.rs = 0;
+  EXPECT_NEAR(far.voltage(500) - far.voltage(50), 2 * 1.75 * kThermalVoltage * std::log(10.0),
+              0.01);
+}
+
 TEST(PwlDiode, IdealCurveHasZeroVoltage) { EXPECT_EQ(PwlCurve{}.voltage(1.0), 0.0); }
+
+// The bias knot (fit_pwl_branch_at_bias): the same voltage bound, convex pair form, and at the
+// bias current the PWL passes through v(i_b) with the tangent's slope v'(i_b), for forward and
+// breakdown branches and biases across the range. The chord fit's slope there is not.
+TEST(PwlDiode, BiasKnotIsTheTangentWithinTheBound) {
+  const ExpBranch forward = forward_1n4007();
+  const ExpBranch zener{6.2, 1e-3, 0, 1.5 * kThermalVoltage, 1.0};
+  for (const ExpBranch& b : {forward, zener}) {
+    for (double bias : {2e-6, 1e-4, 8.19e-4, 0.03, 5.0}) {
+      const PwlTolerance tol;
+      const PwlFit fit = fit_pwl_branch_at_bias(b, 1e-6, 30, tol, bias);
+      SCOPED_TRACE(bias);
+      EXPECT_FALSE(fit.capped);
+      expect_within_tolerance(fit, b, tol);
+      EXPECT_NEAR(fit.curve.voltage(bias), b.voltage(bias), 1e-9);
+      const ActiveSegment at = active_segment(fit.curve, bias);
+      EXPECT_NEAR(at.resistance, b.slope(bias), 1e-9 * b.slope(bias));
+      EXPECT_LT(fit.bias_lo, bias);
+      EXPECT_GT(fit.bias_hi, bias);
+      EXPECT_EQ(active_segment(fit.curve, fit.bias_lo * 1.001).index, at.index);
+      EXPECT_EQ(active_segment(fit.curve, fit.bias_hi * 0.999).index, at.index);
+      for (size_t k = 0; k < fit.curve.segments.size(); ++k) {
+        EXPECT_GT(fit.curve.segments[k].resistance, 0);
+        if (k > 0) {
+          EXPECT_GT(fit.curve.segments[k].threshold, fit.curve.segments[k - 1].threshold);
+        }
+      }
+      // At most two segments more than the chord fit (the tangent splits one chord's span).
+      EXPECT_LE(fit.curve.segments.size(),
+                fit_pwl_branch(b, 1e-6, 30, tol).curve.segments.size() + 2);
+    }
+  }
+  // The chord fit's incremental resistance at a bias differs from v'(i_b) by tens of %.
+  const PwlFit chords = fit_pwl_branch(forward, 1e-6, 30, {});
+  double worst = 0;
+  for (double bias : {1e-5, 1e-4, 1e-3, 1e-2})
+    worst = std::max(
+        worst, std::abs(active_segment(chords.curve, bias).resistance / forward.slope(bias) - 1));
+  EXPECT_GT(worst, 0.3);
+  // Outside (imin, imax) the bias is ignored: the chord fit.
+  EXPECT_EQ(fit_pwl_branch_at_bias(forward, 1e-6, 30, {}, 1e-7).curve.segments.size(),
+            chords.curve.segments.size());
+}
 
 }  // namespace
 }  // namespace nsspice::circuit
@@ -130,6 +201,33 @@ TEST(PwlMos, SquareLawKnotsMeetTheGateVoltageTolerance) {
     }
   }
   EXPECT_LT(square_law_knots(0.01, 10, 3.8).size(), square_law_knots(0.01, 10, 0).size());
+}
+
+// The bias knot of the square law: f(x0) = x0², slope 2·x0 around x0, and the horizontal error
+// (the overdrive at a given f against √f) within tol·max(1, VT + x) over [0, xmax], sampled.
+TEST(PwlMos, BiasKnotIsTheTangentWithinTheTolerance) {
+  for (double vt : {1.0, 3.8})
+    for (double x0 : {0.05, 0.5, 2.0, 7.0}) {
+      const double tol = 0.01, xmax = 10;
+      const SquareLawPairs f = square_law_with_tangent(tol, xmax, vt, x0);
+      SCOPED_TRACE(x0);
+      EXPECT_NEAR(f.value(x0), x0 * x0, 1e-12);
+      const double h = 1e-6;
+      EXPECT_NEAR((f.value(x0 + h) - f.value(x0 - h)) / (2 * h), 2 * x0, 1e-6);
+      for (size_t i = 0; i < f.c.size(); ++i) {
+        EXPECT_GT(f.c[i], 0) << "convex";
+        if (i > 0) {
+          EXPECT_GT(f.a[i], f.a[i - 1]);
+        }
+      }
+      // Horizontal error: for the exact overdrive s, the PWL's overdrive at f = s² (bisection).
+      for (int k = 1; k <= 400; ++k) {
+        const double s = xmax * k / 400.0, y = s * s;
+        double lo = 0, hi = 2 * xmax;
+        for (int it = 0; it < 80; ++it) (f.value(0.5 * (lo + hi)) < y ? lo : hi) = 0.5 * (lo + hi);
+        ASSERT_LE(std::abs(lo - s), tol * std::max(1.0, vt + s) * (1 + 1e-6)) << "s = " << s;
+      }
+    }
 }
 
 }  // namespace

@@ -56,8 +56,12 @@ TEST(SpiceMosModels, LevelOneCardMeetsTheSquareLawWithinTheTolerance) {
       "t\nI1 0 d PWL(0 0 1 10m)\nM1 d d 0 0 NM W=10u L=1u\n"
       ".model NM NMOS(LEVEL=1 VTO=0.7 KP=100u RD=5 RS=3 LAMBDA=0.01)\n.tran 1m 1\n.end\n");
   ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
-  EXPECT_NE(r.diagnostics.find("LAMBDA = 0.01 /V (channel-length modulation"), std::string::npos)
-      << r.diagnostics;
+  // LAMBDA at the initial point, where the channel is off (I = 0): not applied, and said so.
+  ASSERT_FALSE(r.circuit.bias_notes.empty());
+  EXPECT_NE(r.circuit.bias_notes[0].find("m1 LAMBDA 0.01 /V: the channel is off at the initial "
+                                         "point, LAMBDA is not applied"),
+            std::string::npos)
+      << r.circuit.bias_notes[0];
   const auto v = r.series("v(d)");
   const double k = 100e-6 * 10;
   int checked = 0;
@@ -69,9 +73,11 @@ TEST(SpiceMosModels, LevelOneCardMeetsTheSquareLawWithinTheTolerance) {
     ++checked;
   }
   EXPECT_GT(checked, 900);
-  ASSERT_EQ(r.circuit.conversions.size(), 1u);
+  ASSERT_EQ(r.circuit.conversions.size(), 2u);  // the card and its bulk diodes (nm.bulk)
   EXPECT_NE(r.circuit.conversions[0].summary.find("nm: level-1 NMOS square law"), std::string::npos)
       << r.circuit.conversions[0].summary;
+  EXPECT_NE(r.circuit.conversions[1].summary.find("nm.bulk: "), std::string::npos)
+      << r.circuit.conversions[1].summary;
 }
 
 TEST(SpiceDiodeModels, MixingIdealAndSpiceParametersIsAnError) {

@@ -1,0 +1,108 @@
+// Level-1 MOSFET cards against ngspice on the same netlist (docs/devices.md, "PWL MOSFET"),
+// default pwltol and stepping; skipped (with a message) where ngspice is not installed.
+//  * a common-source stage with LAMBDA = 0.02 (LAMBDA raises ngspice's gain by 14 % here): the
+//    bias within 0.1 % (K·(1 + λ·v_ds) and the bias knot make the initial point exact), the
+//    10 mV gain within 3 % (the output conductance λ·I_D is not modelled: R_D/r_o = 2.5 %, and
+//    the report says so);
+//  * a buck whose freewheel diode is an off NMOS's body diode (its bulk tied to its source,
+//    IS = 1e-12): the switch node while it conducts within 2 %, the output within 1 %.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include "app_test_helpers.hpp"
+
+namespace nsspice::testing {
+namespace {
+
+std::map<std::string, double> measures(const std::string& text) {
+  std::map<std::string, double> out;
+  static const std::regex line(R"(^\s*([a-z]+)\s*=\s*([-+0-9.eE]+))");
+  std::istringstream in(text);
+  for (std::string s; std::getline(in, s);) {
+    std::smatch m;
+    if (std::regex_search(s, m, line)) out[m[1]] = std::stod(m[2]);
+  }
+  return out;
+}
+
+class SpiceMosLevel1 : public AppTest {
+ protected:
+  // nsspice's and ngspice's measurements of `text`; nsspice's report in `report`.
+  void both(const std::string& text, std::map<std::string, double>& ours,
+            std::map<std::string, double>& theirs, std::string& report) {
+    const fs::path p = write("m.cir", text);
+    const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    report = r.output;
+    ours = measures(r.output);
+    theirs = measures(run_shell("ngspice -b '" + p.string() + "'").output);
+  }
+  static double rel(double a, double b) { return std::abs(a - b) / std::abs(b); }
+};
+
+const char* kCommonSource = R"(common-source stage, LAMBDA
+VDD vdd 0 10
+VG g 0 SIN(1.5 10m 1k)
+RD vdd d 10k
+M1 d g 0 0 NCH W=10u L=1u
+.model NCH NMOS(LEVEL=1 VTO=1 KP=100u LAMBDA=0.02)
+.tran 2u 5m 0 2u
+.meas tran vd avg v(d) from=2m to=5m
+.meas tran vdpp pp v(d) from=2m to=5m
+.end
+)";
+
+TEST_F(SpiceMosLevel1, CommonSourceWithLambda) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
+  std::map<std::string, double> ns, ng;
+  std::string report;
+  both(kCommonSource, ns, ng, report);
+  ASSERT_TRUE(ns.contains("vd") && ng.contains("vd") && ns.contains("vdpp") && ng.contains("vdpp"));
+  EXPECT_LT(rel(ns.at("vd"), ng.at("vd")), 0.001) << ns.at("vd") << " vs " << ng.at("vd");
+  EXPECT_LT(rel(ns.at("vdpp"), ng.at("vdpp")), 0.03) << ns.at("vdpp") << " vs " << ng.at("vdpp");
+  // The approximation, with its numbers: r_o = 1/(λ·I_D0) = 1/(0.02·125 µA) = 400 kΩ.
+  EXPECT_NE(report.find("m1 LAMBDA 0.02 /V at the initial point (saturation, v_ds 8.5"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("r_o 400 kΩ"), std::string::npos) << report;
+  EXPECT_NE(report.find("m1: bias knot at overdrive 0.5 V"), std::string::npos) << report;
+}
+
+// A buck whose freewheel diode is an off NMOS's body diode (bulk tied to source): the PWL MOS
+// alone conducted backwards through its channel at v_gd > VT instead (−2.6 V, output −25 %).
+const char* kBodyDiodeBuck = R"(buck with a body diode as the freewheel diode
+VIN in 0 12
+VG g 0 PULSE(0 20 0 20n 20n 4u 10u)
+MH in g sw sw NSW W=1 L=1
+ML sw 0 0 0 NSW W=1 L=1
+L1 sw out 47u
+C1 out 0 22u
+RL out 0 4
+.model NSW NMOS(LEVEL=1 VTO=2 KP=2 RD=10m RS=10m IS=1e-12)
+.tran 10n 1m 0 10n
+.meas tran vout avg v(out) from=0.8m to=1m
+.meas tran vswmin min v(sw) from=0.8m to=1m
+.meas tran vfw avg v(sw) from=0.9951m to=0.9999m
+.end
+)";
+
+TEST_F(SpiceMosLevel1, BodyDiodeCarriesTheFreewheelCurrent) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
+  std::map<std::string, double> ns, ng;
+  std::string report;
+  both(kBodyDiodeBuck, ns, ng, report);
+  for (const char* name : {"vout", "vswmin", "vfw"})
+    ASSERT_TRUE(ns.contains(name) && ng.contains(name)) << name;
+  EXPECT_LT(ng.at("vfw"), -0.6) << "ngspice: the body diode conducts";
+  EXPECT_LT(rel(ns.at("vfw"), ng.at("vfw")), 0.02) << ns.at("vfw") << " vs " << ng.at("vfw");
+  EXPECT_LT(rel(ns.at("vswmin"), ng.at("vswmin")), 0.02)
+      << ns.at("vswmin") << " vs " << ng.at("vswmin");
+  EXPECT_LT(rel(ns.at("vout"), ng.at("vout")), 0.01) << ns.at("vout") << " vs " << ng.at("vout");
+  EXPECT_NE(report.find("nsw.bulk:"), std::string::npos) << "the bulk diodes' conversion";
+}
+
+}  // namespace
+}  // namespace nsspice::testing
