@@ -168,11 +168,12 @@ struct OpCard {
 //   .step [...] MODEL(PARAM) ...               a parameter of a .model card
 struct StepCard {
   enum class Scale { kList, kLin, kDec, kOct };
-  enum class Target { kParam, kSource, kModel };
+  enum class Target { kParam, kSource, kModel, kTemp };
   Scale scale = Scale::kLin;
   Target target = Target::kParam;
-  Word name;                        // parameter, source or model name
+  Word name;                        // parameter, source or model name; "temp" for kTemp
   std::optional<Word> model_param;  // kModel: the model's parameter
+  std::optional<Word> model_type;   // kModel in LTspice's spelling "NPN 2N2222(VAF)": the type
   // kList: the values; otherwise start, stop and the increment (lin) or the points per decade
   // or octave (dec, oct).
   std::vector<Value> values;

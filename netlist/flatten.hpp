@@ -55,6 +55,12 @@ struct FlattenOptions {
   // flat): a standard normal value when called with true, a uniform one in [−1, 1] with false.
   // Empty: they give their nominal value.
   std::function<double(bool normal)> draw;
+  // Monte Carlo: told of each value whose own text calls a distribution function (with `draw`
+  // set), in the order they are evaluated: its name and value. Names: a .param's name, an
+  // element's ("r1"; "r1.tc1" for a parameter, "v1.sin(2)" for a source function's argument),
+  // a model parameter's "model.param", an instance's parameter "x1.p"; inside a subcircuit
+  // instance prefixed with its path ("x1.r2"). Empty: nobody is told.
+  std::function<void(const std::string& name, double value)> drawn;
 };
 
 Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diags,

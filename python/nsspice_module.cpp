@@ -99,6 +99,7 @@ struct Call {
   bool sweep = false;  // nsspice.sweep(): always a list of runs
   app::RunOptions run;
   std::map<std::string, double> params;
+  std::string run_range;  // run= ("K" or "A:B"), parsed without the GIL
 };
 
 template <class T>
@@ -125,6 +126,7 @@ Call read_call(const std::string& source, bool is_text, bool sweep, const py::di
   take(o, "seed", r.seed);
   take(o, "jobs", r.jobs);
   take(o, "params", c.params);
+  take(o, "run", c.run_range);
   for (auto [key, field] :
        {std::pair{"step", &r.step}, std::pair{"theta", &r.theta}, std::pair{"grid", &r.grid},
         std::pair{"evrtol", &r.evrtol}, std::pair{"max_rows", &r.max_rows}})
@@ -228,15 +230,19 @@ void run_sweep(const Call& c, const app::LoadedNetlist& nominal, PythonStop& sto
       });
 }
 
-void simulate_without_gil(const Call& c, PythonStop& stop, Done& done) {
+void simulate_without_gil(Call& c, PythonStop& stop, Done& done) {
   if (const std::string why = c.run.validate(); !why.empty()) {
     done.error = why;
     return;
   }
+  if (!c.run_range.empty() && !(c.run.run_range = app::parse_run_range(c.run_range, done.error))) {
+    done.error.replace(0, std::string("--run ").size(), "run=");  // "run='3:1': expected ..."
+    return;
+  }
   auto loaded = load(c, done);
   if (!loaded || !options_fit(c, *loaded, done)) return;
-  const bool sweep =
-      c.sweep || c.run.runs > 0 || !c.run.step_params.empty() || !loaded->steps.empty();
+  const bool sweep = c.sweep || c.run.runs > 0 || !c.run.step_params.empty() ||
+                     !loaded->steps.empty() || c.run.run_range;
   if (sweep)
     run_sweep(c, *loaded, stop, done);
   else
@@ -312,16 +318,17 @@ py::dict result_of(Done& done, std::size_t k) {
     const auto& run = done.plan->runs[k];
     for (std::size_t j = 0; j < done.plan->dims.size(); ++j)
       values[py::str(done.plan->dims[j].label)] = run.values[j];
+    for (const auto& [name, value] : o.drawn) values[py::str(name)] = value;
     d["trial"] = done.plan->monte_carlo ? py::object(py::int_(run.trial + 1)) : py::none();
   }
   d["values"] = values;
-  d["run"] = k + 1;
+  d["run"] = done.plan ? done.plan->runs[k].index + 1 : k + 1;
   return d;
 }
 
 // {"error": text, "netlist_error": bool} or {"warnings": text, "sweep": bool, "runs": [...]}.
 py::dict simulate(const std::string& source, bool is_text, bool sweep, const py::dict& options) {
-  const Call call = read_call(source, is_text, sweep, options);
+  Call call = read_call(source, is_text, sweep, options);
   PythonStop stop;
   Done done;
   {

@@ -19,6 +19,7 @@
 #include "app/cli/view_command.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "app/sweep/mpi_runs.hpp"
+#include "app/sweep/sweep_points.hpp"
 #include "netlist/units.hpp"
 
 namespace {
@@ -128,8 +129,17 @@ void add_sweep_options(CLI::App* cmd, RunOptions& run) {
                   "Monte Carlo: N runs (of each sweep point), drawing agauss/gauss/aunif/unif/mc")
       ->check(CLI::Range(1L, 1'000'000L));
   cmd->add_option("--seed", run.seed,
-                  "Monte Carlo seed (default 1): run K draws depend only on "
-                  "the seed and K");
+                  "Monte Carlo seed (default 1): the draws of trial K depend only on the "
+                  "seed and K");
+  cmd->add_option_function<std::string>(
+      "--run",
+      [&run](const std::string& text) {
+        std::string error;
+        run.run_range = nsspice::app::parse_run_range(text, error);
+        if (!run.run_range) throw CLI::ValidationError("--run", error);
+      },
+      "only run K (or runs A:B, from 1) of the sweep or Monte Carlo, with the values and "
+      "draws they have in the whole of it");
   cmd->add_option("--jobs", run.jobs, "parallel runs of a sweep (default: every core)")
       ->check(CLI::Range(1, 4096));
   cmd->add_option("--spec", run.specs,

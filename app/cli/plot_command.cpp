@@ -7,8 +7,10 @@
 #include <tuple>
 
 #include "app/cli/simulation.hpp"
+#include "app/io/raw_reader.hpp"
 #include "app/io/signals.hpp"
 #include "app/plot/plot_layout.hpp"
+#include "app/sweep/sweep_plot.hpp"
 
 namespace nsspice::app {
 
@@ -66,6 +68,60 @@ std::string PlotOptions::validate() const {
   return {};
 }
 
+namespace {
+
+// "run 3" from a sweep's plot title "<title> [run 3: rl=100]", else "plot K".
+std::string plot_label(const Waveforms& w, std::size_t k) {
+  const auto at = w.title.rfind(" [run ");
+  if (at == std::string::npos) return fmt::format("plot {}", k + 1);
+  std::string label = w.title.substr(at + 2);
+  if (!label.empty() && label.back() == ']') label.pop_back();
+  return label;
+}
+
+// A raw file with several plots of the same signals (a sweep's runs) is drawn as an overlay of
+// them all; nullopt when the file is not one (one plot, or plots of other signals).
+std::optional<int> plot_runs(const PlotOptions& o, const std::string& output) {
+  if (lower(std::filesystem::path(o.input).extension().string()) != ".raw") return std::nullopt;
+  std::string error;
+  const auto plots = read_raw_plots(o.input, error);
+  if (!plots || plots->size() < 2) return std::nullopt;
+  for (const auto& w : *plots)
+    if (w.names != plots->front().names) return std::nullopt;
+  const auto layout = panel_layout(o.panels, o.signals, plots->front().names, true, error);
+  if (!layout) {
+    print_error(error);
+    return kBadInput;
+  }
+  OverlayPlan plan;
+  plan.path = output;
+  std::string title = plots->front().title;
+  if (const auto at = title.rfind(" [run "); at != std::string::npos) title.resize(at);
+  plan.title = o.title.empty() ? fmt::format("{}\n{} plots of {}", title, plots->size(), o.input)
+                               : o.title;
+  for (const auto& cols : *layout) {
+    plan.panels.emplace_back();
+    for (size_t c : cols) plan.panels.back().push_back(plots->front().names[c]);
+  }
+  if (o.t_from || !o.zoom.empty() || !o.size.empty())
+    fmt::print(stderr, "nsspice: note: --window, --zoom and --size are not applied to an "
+                       "overlay of several plots\n");
+  const std::vector<bool> ok(plots->size(), true);
+  const std::string why = draw_overlay(
+      plan, ok,
+      [&](std::size_t k, std::string&) { return std::optional<Waveforms>((*plots)[k]); },
+      [&](std::size_t k) { return plot_label((*plots)[k], k); });
+  if (!why.empty()) {
+    print_error(fmt::format("plot '{}': {}", output, why));
+    return kOutputFailed;
+  }
+  fmt::print("plot: {} ({} plots of '{}' drawn over each other, {} panel{})\n", output,
+             plots->size(), o.input, plan.panels.size(), plan.panels.size() == 1 ? "" : "s");
+  return 0;
+}
+
+}  // namespace
+
 int plot_command(const PlotOptions& o) {
   if (const std::string why = o.validate(); !why.empty()) {
     print_error(why);
@@ -83,6 +139,7 @@ int plot_command(const PlotOptions& o) {
     print_error(fmt::format("-o '{}': the plot must end in .png, .svg or .pdf", output));
     return kBadInput;
   }
+  if (const auto code = plot_runs(o, output)) return *code;
   std::vector<std::string> wanted = split_signals(o.signals);
   for (const auto& p : o.panels)
     for (auto& name : split_signals(p)) wanted.push_back(std::move(name));

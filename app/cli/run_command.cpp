@@ -384,7 +384,8 @@ int run_command(const RunOptions& o) {
   const auto loaded = load_netlist(o.netlist, load);
   if (!loaded) return kBadInput;
   if (o.ideal) circuit::idealize_diodes(loaded->circuit);
-  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr)
+  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr ||
+      o.run_range)
     return sweep_command(o, *loaded);
   const circuit::Circuit& circuit = loaded->circuit;
   std::string error;
@@ -495,6 +496,7 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
     out.message = fmt::format("interrupted at t = {:.9g} s by {}", sim.t_last, signal_name(signal));
   }
   out.stepping_seconds = sim.wall_seconds;
+  out.rows_hash = sim.rows_hash;
   out.transient = std::move(sim.result);
   return out;
 }

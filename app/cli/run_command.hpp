@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "circuit/transient.hpp"
@@ -48,6 +49,9 @@ struct RunOptions {
   std::uint64_t seed = 1;
   int jobs = 0;
   std::vector<std::string> specs;
+  // --run K or --run A:B: only runs A..B (from 1) of the sweep, with the values and draws
+  // they have in the whole sweep; empty: every run.
+  std::optional<std::pair<std::size_t, std::size_t>> run_range;
   MpiSession* mpi = nullptr;  // --mpi: the session main started (app/sweep/mpi_runs.hpp)
   std::string analysis;       // --analysis tran|op|dc|ac ("" = chosen from the netlist's cards)
 
@@ -81,6 +85,9 @@ struct RunOutcome {
   std::vector<std::string> warnings;
   std::string output_path;
   circuit::TransientResult transient;  // statistics, step rule, events (the run report)
+  // A Monte Carlo run's drawn values, in the order drawn (LoadOptions::drawn).
+  std::vector<std::pair<std::string, double>> drawn;
+  std::uint64_t rows_hash = 0;  // Simulated::rows_hash
   double stepping_seconds = 0;         // the transient's wall time (assembly included)
 };
 RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded,

@@ -74,6 +74,15 @@ void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diag
       }
     }
   }
+  if (o.temp) {  // after every .temp and .options card: this one counts
+    netlist::OptionsCard card;
+    card.span = flat.title_span;
+    const netlist::Word name{"temp", "temp", flat.title_span};
+    card.params.push_back(netlist::Param{
+        name, netlist::Word{fmt::format("{:.17g}", *o.temp), "", flat.title_span}, *o.temp,
+        flat.title_span});
+    flat.cards.emplace_back(std::move(card));
+  }
   netlist::SourceSpan at = flat.title_span;
   for (const auto& c : flat.cards)
     if (const auto* st = std::get_if<netlist::StepCard>(&c)) at = st->span;
@@ -84,6 +93,24 @@ void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diag
   for (const auto& [key, v] : models) {
     diags.error(at, fmt::format("stepped model '{}' is not in the netlist", key.first));
     if (o.missing_targets != nullptr) o.missing_targets->push_back(key.first);
+  }
+}
+
+// LTspice's ".step NPN 2N2222(VAF) ...": the model must be of the type written.
+void check_step_model_types(const netlist::Netlist& flat, netlist::Diagnostics& diags) {
+  for (const auto& c : flat.cards) {
+    const auto* st = std::get_if<netlist::StepCard>(&c);
+    if (st == nullptr || !st->model_type) continue;
+    for (const auto& m : flat.cards) {
+      const auto* model = std::get_if<netlist::ModelCard>(&m);
+      if (model == nullptr || model->name.lower != st->name.lower ||
+          model->type.lower == st->model_type->lower)
+        continue;
+      diags.error(st->model_type->span,
+                  fmt::format(".step {} {}({}): model '{}' is of type {}, not {}",
+                              st->model_type->text, st->name.text, st->model_param->text,
+                              model->name.text, model->type.text, st->model_type->text));
+    }
   }
 }
 
@@ -109,9 +136,14 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   netlist::FlattenOptions flatten_options;
   flatten_options.params = options.params;
   flatten_options.draw = options.draw;
+  if (options.drawn != nullptr)
+    flatten_options.drawn = [&options](const std::string& name, double value) {
+      options.drawn->emplace_back(name, value);
+    };
   netlist::Netlist flat = netlist::flatten(*parsed, loaded->sources, diags, flatten_options);
+  check_step_model_types(flat, diags);
   apply_overrides(flat, options, diags);
-  apply_model_tolerances(flat, options.draw, diags);  // PSpice's DEV/LOT
+  apply_model_tolerances(flat, options.draw, diags, flatten_options.drawn);  // PSpice's DEV/LOT
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
   loaded->circuit = circuit::elaborate(flat, diags);
@@ -166,6 +198,20 @@ std::vector<double> source_breakpoints(const circuit::Assembled& assembled, doub
   return out;
 }
 
+namespace {
+
+void hash_bytes(std::uint64_t& h, const void* data, std::size_t n) {
+  const auto* b = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ULL;  // FNV-1a
+}
+
+void hash_row(std::uint64_t& h, double t, const std::vector<double>& values) {
+  hash_bytes(h, &t, sizeof t);
+  hash_bytes(h, values.data(), values.size() * sizeof(double));
+}
+
+}  // namespace
+
 Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& assembled,
                    const circuit::SignalTable& signals, const circuit::TransientOptions& options,
                    RowSink& sink, const std::function<void(double)>& progress,
@@ -182,6 +228,7 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
                                else
                                  signals.evaluate(x, lambda, xdot, only, values);
                                sink.row(t, values);
+                               hash_row(out.rows_hash, t, values);
                                ++out.rows;
                                out.t_last = t;
                                if (progress) progress(t);

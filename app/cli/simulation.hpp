@@ -1,6 +1,7 @@
 #pragma once
 // What `run` and `compare` share: loading a netlist (parse, flatten, elaborate, with every
 // diagnostic printed) and running its transient into a RowSink.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -47,9 +48,13 @@ struct LoadOptions {
   std::map<std::string, double> params;  // top-level .param values (lower-case names)
   // Monte Carlo draws for the distribution functions (netlist::FlattenOptions::draw).
   std::function<double(bool normal)> draw;
+  // When set (with `draw`), receives each drawn value in the order drawn: its name and value
+  // (netlist::FlattenOptions::drawn; PSpice's DEV/LOT: "model.param", "model@device.param").
+  std::vector<std::pair<std::string, double>>* drawn = nullptr;
   std::map<std::string, double> source_values;  // V/I source (lower-case name) → DC value
   // (model, parameter) in lower case → value, as if written on the .model card.
   std::map<std::pair<std::string, std::string>, double> model_params;
+  std::optional<double> temp;  // .step temp: the temperature [°C], as if the last .temp card
   // Receives the diagnostics (as printed) instead of stderr when set.
   std::string* diagnostics = nullptr;
   // When set, receives the stepped sources and models that are not in the netlist (an error
@@ -73,6 +78,9 @@ struct Simulated {
   long rows = 0;
   double t_last = 0;        // the time of the last point handed to the sink
   double wall_seconds = 0;  // the transient (assembly included), not the parse
+  // FNV-1a of the bytes of every point handed to the sink (t and its values): equal for two
+  // runs whose points are equal bit for bit (a sweep's check that a stepped value mattered).
+  std::uint64_t rows_hash = 14695981039346656037ULL;
 };
 
 // Assembles and runs the transient; every point goes to `sink` (all of `signals.names`, or with

@@ -52,6 +52,7 @@ LoadOptions load_options(const SweepPlan& plan, const SweepRun& run) {
     if (d.target == Target::kParam) lo.params[d.name] = run.values[j];
     if (d.target == Target::kSource) lo.source_values[d.name] = run.values[j];
     if (d.target == Target::kModel) lo.model_params[{d.name, d.model_param}] = run.values[j];
+    if (d.target == Target::kTemp) lo.temp = run.values[j];
   }
   return lo;
 }
@@ -64,8 +65,10 @@ RunRecord record_of(RunOutcome&& outcome, std::string&& diagnostics) {
   r.diagnostics = std::move(diagnostics);
   r.measures = std::move(outcome.measures);
   r.warnings = std::move(outcome.warnings);
+  r.drawn = std::move(outcome.drawn);
   r.rows = outcome.rows;
   r.t_end = outcome.t_end;
+  r.rows_hash = outcome.rows_hash;
   return r;
 }
 
@@ -169,8 +172,8 @@ std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nomina
   p.overlay = std::move(*overlay);
   p.base.output = p.directory ? o.output : run_plan->output_path;
   p.raw = !p.directory && fs::path(p.base.output).extension() == ".raw";
-  for (std::size_t k = 0; k < p.plan.runs.size(); ++k)
-    p.paths.push_back(run_path(o, p.base.output, p.directory, k));
+  for (const SweepRun& run : p.plan.runs)
+    p.paths.push_back(run_path(o, p.base.output, p.directory, run.index));
   const fs::path dir =
       p.directory ? fs::path(p.base.output) : fs::path(p.base.output).parent_path();
   const auto stem = p.directory ? fs::path(o.netlist).stem() : fs::path(p.base.output).stem();
@@ -317,29 +320,49 @@ std::optional<SweepPlan> make_sweep_plan(const RunOptions& o, const LoadedNetlis
   auto runs = sweep_runs(plan.dims, plan.monte_carlo ? static_cast<std::size_t>(o.runs) : 1, error);
   if (!runs) return printed = fmt::format("nsspice: error: {}\n", error), std::nullopt;
   plan.runs = std::move(*runs);
+  if (o.run_range) {
+    const auto [first, last] = *o.run_range;
+    if (last > plan.runs.size()) {
+      printed = fmt::format("nsspice: error: --run {}{}: the sweep has {} run{}\n", first,
+                            first == last ? "" : fmt::format(":{}", last), plan.runs.size(),
+                            plan.runs.size() == 1 ? "" : "s");
+      return std::nullopt;
+    }
+    plan.runs.erase(plan.runs.begin() + static_cast<std::ptrdiff_t>(last), plan.runs.end());
+    plan.runs.erase(plan.runs.begin(), plan.runs.begin() + static_cast<std::ptrdiff_t>(first - 1));
+  }
   return plan;
 }
 
 RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, const SweepPlan& plan,
                      std::size_t k, const std::function<int()>& stop_signal,
                      std::string& diagnostics, WaveformWriter* writer) {
-  LoadOptions lo = load_options(plan, plan.runs[k]);
+  const SweepRun& run = plan.runs[k];
+  LoadOptions lo = load_options(plan, run);
   std::optional<RunRandom> random;
+  std::vector<std::pair<std::string, double>> drawn;
   if (plan.monte_carlo) {
-    random.emplace(plan.seed, k);
+    random.emplace(plan.seed, run.trial);  // the same draws at every sweep point
     lo.draw = [&random](bool normal) { return (*random)(normal); };
+    lo.drawn = &drawn;
   }
   lo.diagnostics = &diagnostics;
   lo.reuse = &nominal;  // parsed once: each run flattens and elaborates with its values
   const auto loaded = load_netlist(options.netlist, lo);
+  RunOutcome out;
   if (!loaded) {
-    RunOutcome out;
     out.code = kBadInput;
     out.message = "the netlist of this run has errors";
-    return out;
+  } else {
+    if (options.ideal) circuit::idealize_diodes(loaded->circuit);
+    // The plot of a multi-plot raw file says which run it is (a failed run has none).
+    loaded->circuit.title += fmt::format(" [run {}{}{}]", run.index + 1,
+                                         plan.dims.empty() && !plan.monte_carlo ? "" : ": ",
+                                         run_label(plan, k));
+    out = run_to_file(options, *loaded, stop_signal, writer);
   }
-  if (options.ideal) circuit::idealize_diodes(loaded->circuit);
-  return run_to_file(options, *loaded, stop_signal, writer);
+  out.drawn = std::move(drawn);
+  return out;
 }
 
 std::string run_label(const SweepPlan& plan, std::size_t k) {

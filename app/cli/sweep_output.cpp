@@ -20,20 +20,51 @@ namespace {
 namespace fs = std::filesystem;
 
 // Concatenates the runs' raw files into `output` in run order (ngspice's multi-plot raw) and
-// removes them; false with `error`.
-bool join_raw(const std::vector<std::string>& parts, const std::string& output,
-              std::string& error) {
+// removes them; the positions of the runs that had a file (a failed run may have none), or
+// nullopt with `error`.
+std::optional<std::vector<std::size_t>> join_raw(const std::vector<std::string>& parts,
+                                                 const std::string& output, std::string& error) {
   std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  for (const auto& part : parts) {
-    std::ifstream in(part, std::ios::binary);
+  std::vector<std::size_t> joined;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    std::ifstream in(parts[k], std::ios::binary);
     if (!in) continue;  // a run that could not open its file (reported with the run)
     out << in.rdbuf();
     if (!out) break;
+    joined.push_back(k);
   }
   out.close();
   for (const auto& part : parts) fs::remove(part);
-  if (!out) error = fmt::format("writing '{}' failed: {}", output, std::strerror(errno));
-  return static_cast<bool>(out);
+  if (!out) {
+    error = fmt::format("writing '{}' failed: {}", output, std::strerror(errno));
+    return std::nullopt;
+  }
+  return joined;
+}
+
+// When runs have no plot in the joined raw file, plot K is not run K: says which runs are there.
+void note_missing_plots(const Prepared& p, const std::vector<std::size_t>& joined) {
+  if (joined.size() == p.plan.runs.size()) return;
+  std::vector<std::size_t> missing;
+  for (std::size_t k = 0, j = 0; k < p.plan.runs.size(); ++k) {
+    if (j < joined.size() && joined[j] == k)
+      ++j;
+    else
+      missing.push_back(p.plan.runs[k].index + 1);
+  }
+  fmt::print(stderr,
+             "nsspice: note: '{}' holds {} plots for {} runs: no plot for run{} {} (failed "
+             "before its first point); each plot's title ends with [run K: its values]\n",
+             p.base.output, joined.size(), p.plan.runs.size(), missing.size() == 1 ? "" : "s",
+             fmt::join(missing, ", "));
+}
+
+// A run's swept values and Monte Carlo draws: "rl=50 trial 2: cf=1.1e-05 d1n4148.is=1e-14".
+std::string values_of(const SweepPlan& plan, std::size_t k, const RunRecord& r) {
+  std::string out = run_label(plan, k);
+  for (std::size_t i = 0; i < r.drawn.size(); ++i)
+    out += fmt::format("{}{}={:g}", i == 0 ? ": " : " ", r.drawn[i].first, r.drawn[i].second);
+  return out;
 }
 
 // The failed runs (with their values and diagnostics) and the runs' warnings, each once with
@@ -45,7 +76,8 @@ int report_runs(const Prepared& p, const std::vector<RunRecord>& records) {
     if (!r.ran || r.code == 0) continue;
     lost = lost || r.code == kOutputFailed;
     stopped = stopped || r.code == kSimulationFailed || r.code == kBadInput;
-    print_error(fmt::format("run {} ({}): {}", k + 1, run_label(p.plan, k), r.message));
+    print_error(fmt::format("run {} ({}): {}", p.plan.runs[k].index + 1,
+                            values_of(p.plan, k, r), r.message));
     if (!r.diagnostics.empty()) fmt::print(stderr, "{}", r.diagnostics);
   }
   std::vector<std::pair<std::string, std::vector<std::size_t>>> warned;
@@ -54,8 +86,10 @@ int report_runs(const Prepared& p, const std::vector<RunRecord>& records) {
       auto it =
           std::find_if(warned.begin(), warned.end(), [&](const auto& x) { return x.first == w; });
       if (it == warned.end()) it = warned.insert(warned.end(), {w, {}});
-      it->second.push_back(k + 1);
+      it->second.push_back(p.plan.runs[k].index + 1);
     }
+  for (const auto& w : no_effect_warnings(p.plan.dims, p.plan.runs, records))
+    fmt::print(stderr, "nsspice: warning: {}\n", w);
   for (const auto& [w, ks] : warned)
     fmt::print(stderr, "nsspice: warning: {} ({})\n", w,
                ks.size() == records.size() ? std::string("every run")
@@ -144,9 +178,13 @@ int finish_sweep(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
   }
   code = draw_plots(p, records, nominal.circuit.title, code);
   std::string error;
-  if (p.raw && !join_raw(p.paths, p.base.output, error)) {
-    print_error(error);
-    code = kOutputFailed;
+  if (p.raw) {
+    if (const auto joined = join_raw(p.paths, p.base.output, error))
+      note_missing_plots(p, *joined);
+    else {
+      print_error(error);
+      code = kOutputFailed;
+    }
   }
   if (const std::string why = write_whole_file(
           p.meas_path, meas_csv(p.plan.dims, p.plan.runs, records, p.plan.monte_carlo));

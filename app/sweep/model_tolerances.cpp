@@ -115,8 +115,10 @@ class Draws {
 
 // The card with its LOT deviations, and with `device` non-empty its DEV ones too, from the
 // nominal values of `nominal`.
+// Each deviated parameter goes to `drawn` (may be empty) as "<card name>.<parameter>".
 netlist::ModelCard deviated(const netlist::ModelCard& nominal, const std::vector<Tolerance>& tols,
-                            const std::string& device, Draws& draws) {
+                            const std::string& device, Draws& draws,
+                            const std::function<void(const std::string&, double)>& drawn) {
   netlist::ModelCard card = nominal;
   std::map<std::size_t, double> shift;
   for (const auto& t : tols) {
@@ -132,6 +134,10 @@ netlist::ModelCard deviated(const netlist::ModelCard& nominal, const std::vector
     netlist::Param& p = card.params[k];
     p.number = *p.number + d;
     p.raw.text = p.raw.lower = fmt::format("{:.17g}", *p.number);
+    if (drawn)
+      drawn(fmt::format("{}{}.{}", nominal.name.lower, device.empty() ? "" : "@" + device,
+                        p.name.lower),
+            *p.number);
   }
   return card;
 }
@@ -149,7 +155,8 @@ void warn_nominal(const netlist::ModelCard& m, const std::vector<Tolerance>& tol
 }  // namespace
 
 void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(bool)>& draw,
-                            netlist::Diagnostics& diags) {
+                            netlist::Diagnostics& diags,
+                            const std::function<void(const std::string&, double)>& drawn) {
   Draws draws(draw);
   std::vector<netlist::Card> copies;  // the DEV copies of the models, one per device
   for (auto& card : flat.cards) {
@@ -162,12 +169,12 @@ void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(b
       continue;
     }
     const netlist::ModelCard nominal = *m;
-    *m = deviated(nominal, tols, "", draws);
+    *m = deviated(nominal, tols, "", draws, drawn);
     if (std::none_of(tols.begin(), tols.end(), [](const Tolerance& t) { return !t.lot; })) continue;
     for (auto& other : flat.cards) {
       auto* e = std::get_if<netlist::ElementCard>(&other);
       if (e == nullptr || !e->model || e->model->lower != nominal.name.lower) continue;
-      netlist::ModelCard copy = deviated(nominal, tols, e->name.lower, draws);
+      netlist::ModelCard copy = deviated(nominal, tols, e->name.lower, draws, drawn);
       copy.name.text += "@" + e->name.text;
       copy.name.lower += "@" + e->name.lower;
       e->model->text = copy.name.text;

@@ -16,17 +16,21 @@
 // normal = true gives a standard normal, false a uniform value in [−1, 1]) in the order of the
 // flat cards, so a run's values depend only on (seed, run index). Without a draw function (no
 // Monte Carlo run) the tolerances are removed and each gets a warning that P keeps P₀.
+// With `drawn` set, each deviated parameter is told with its value: "model.param" for the LOT
+// deviation of the model's card, "model@device.param" for a device's copy.
 // Errors (at the tolerance): no parameter before it, a parameter without a number, a value
 // that is not a number ≥ 0, an unknown distribution (WCASE is PSpice's worst-case analysis,
 // which nsspice does not run), a track outside 1..99.
 #include <functional>
+#include <string>
 
 #include "netlist/ast.hpp"
 #include "netlist/diagnostics.hpp"
 
 namespace nsspice::app {
 
-void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(bool)>& draw,
-                            netlist::Diagnostics& diags);
+void apply_model_tolerances(
+    netlist::Netlist& flat, const std::function<double(bool)>& draw, netlist::Diagnostics& diags,
+    const std::function<void(const std::string&, double)>& drawn = {});
 
 }  // namespace nsspice::app

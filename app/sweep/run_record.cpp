@@ -88,8 +88,14 @@ std::string encode(const RunRecord& record) {
   for (const auto& m : record.measures) put(w, m);
   w.u64(record.warnings.size());
   for (const auto& s : record.warnings) w.str(s);
+  w.u64(record.drawn.size());
+  for (const auto& [name, value] : record.drawn) {
+    w.str(name);
+    w.f64(value);
+  }
   w.u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(record.rows)));
   w.f64(record.t_end);
+  w.u64(record.rows_hash);
   return w.take();
 }
 
@@ -110,7 +116,12 @@ std::optional<RunRecord> decode(std::string_view bytes) {
   out.warnings.resize(n);
   for (auto& s : out.warnings)
     if (!r.str(s)) return std::nullopt;
-  if (!r.u64(rows) || !r.f64(out.t_end) || !r.done()) return std::nullopt;
+  if (!r.count(n, 2 * 8)) return std::nullopt;
+  out.drawn.resize(n);
+  for (auto& [name, value] : out.drawn)
+    if (!r.str(name) || !r.f64(value)) return std::nullopt;
+  if (!r.u64(rows) || !r.f64(out.t_end) || !r.u64(out.rows_hash) || !r.done())
+    return std::nullopt;
   out.rows = static_cast<long>(static_cast<std::int64_t>(rows));
   return out;
 }

@@ -6,9 +6,11 @@
 // strings and lists as a count then their items, in the order of the struct. Ranks of one job
 // run the same binary on the same architecture (byte order and double format are the same);
 // decode() checks the length of everything it reads and rejects a short or long buffer.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/measure/measure.hpp"
@@ -22,8 +24,10 @@ struct RunRecord {
   std::string diagnostics;  // of loading the run's netlist, when it failed
   std::vector<MeasureResult> measures;
   std::vector<std::string> warnings;
+  std::vector<std::pair<std::string, double>> drawn;  // Monte Carlo: name and value drawn
   long rows = 0;
   double t_end = 0;
+  std::uint64_t rows_hash = 0;  // of the run's points (Simulated::rows_hash)
 };
 
 std::string encode(const RunRecord& record);

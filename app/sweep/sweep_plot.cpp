@@ -51,6 +51,14 @@ std::string safe_name(const std::string& name) {
 std::string draw_overlay(const OverlayPlan& plan, const std::vector<std::string>& paths,
                          const std::vector<bool>& ok,
                          const std::function<std::string(std::size_t)>& label) {
+  return draw_overlay(
+      plan, ok, [&](std::size_t k, std::string& error) { return read_waveforms(paths[k], error); },
+      label);
+}
+
+std::string draw_overlay(const OverlayPlan& plan, const std::vector<bool>& ok,
+                         const RunReader& read,
+                         const std::function<std::string(std::size_t)>& label) {
   const std::vector<std::size_t> drawn = drawn_runs(ok);
   if (drawn.empty()) return "no run finished: nothing to draw";
   PlotRequest request;
@@ -63,7 +71,7 @@ std::string draw_overlay(const OverlayPlan& plan, const std::vector<std::string>
   std::size_t missing = 0;
   for (std::size_t k : drawn) {
     std::string error;
-    const auto w = read_waveforms(paths[k], error);
+    const auto w = read(k, error);
     if (!w) return error;
     if (w->time.empty()) continue;
     for (std::size_t p = 0; p < plan.panels.size(); ++p) {
@@ -90,8 +98,8 @@ std::string draw_overlay(const OverlayPlan& plan, const std::vector<std::string>
   }
   std::erase_if(request.panels, [](const PlotPanel& p) { return p.series.empty(); });
   if (request.panels.empty()) return "none of the plotted signals is in the runs' files (--save)";
-  if (drawn.size() < paths.size())
-    request.note = fmt::format("{} of {} runs drawn", drawn.size(), paths.size());
+  if (drawn.size() < ok.size())
+    request.note = fmt::format("{} of {} runs drawn", drawn.size(), ok.size());
   if (missing > 0)
     request.note += fmt::format("{}signals not in the runs' files are left out (--save)",
                                 request.note.empty() ? "" : "; ");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/io/waveforms.hpp"
 #include "app/sweep/sweep_tables.hpp"
 
 namespace nsspice::app {
@@ -30,6 +31,12 @@ struct OverlayPlan {
 // Reads the runs' files (`paths`, those with ok[k]) and draws them; "" or why not.
 std::string draw_overlay(const OverlayPlan& plan, const std::vector<std::string>& paths,
                          const std::vector<bool>& ok,
+                         const std::function<std::string(std::size_t)>& label);
+
+// The same, with run k's waveforms from `read` (nullopt with `error`).
+using RunReader = std::function<std::optional<Waveforms>(std::size_t k, std::string& error)>;
+std::string draw_overlay(const OverlayPlan& plan, const std::vector<bool>& ok,
+                         const RunReader& read,
                          const std::function<std::string(std::size_t)>& label);
 
 // The histogram file of measurement `name` beside the plot `plot_path`.

@@ -124,6 +124,27 @@ std::optional<SweepDimension> dimension_of(const std::string& option, std::strin
   return d;
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> parse_run_range(const std::string& text,
+                                                                   std::string& error) {
+  auto whole = [](const std::string& s) -> std::optional<std::size_t> {
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    const std::size_t v = std::stoul(s);
+    return v >= 1 ? std::optional<std::size_t>(v) : std::nullopt;
+  };
+  const auto colon = text.find(':');
+  const auto a = whole(text.substr(0, colon));
+  const auto b = colon == std::string::npos ? a : whole(text.substr(colon + 1));
+  if (!a || !b || *b < *a) {
+    error = fmt::format(
+        "--run '{}': expected a run number K or a range A:B of them (1 ≤ A ≤ B), e.g. 437 or "
+        "10:20",
+        text);
+    return std::nullopt;
+  }
+  return std::make_pair(*a, *b);
+}
+
 std::optional<std::vector<SweepRun>> sweep_runs(const std::vector<SweepDimension>& dims,
                                                 std::size_t trials, std::string& error) {
   if (dims.size() > kMaxDimensions) {
@@ -155,8 +176,8 @@ std::optional<std::vector<SweepRun>> sweep_runs(const std::vector<SweepDimension
   return runs;
 }
 
-RunRandom::RunRandom(std::uint64_t seed, std::size_t index)
-    : engine_(split_mix(split_mix(seed) ^ split_mix(0x5eed0000ULL + index))) {}
+RunRandom::RunRandom(std::uint64_t seed, std::size_t trial)
+    : engine_(split_mix(split_mix(seed) ^ split_mix(0x5eed0000ULL + trial))) {}
 
 double RunRandom::operator()(bool normal) { return normal ? normal_(engine_) : uniform_(engine_); }
 

@@ -13,9 +13,11 @@
 // repeated `runs` times for Monte Carlo (run index = point index · runs + trial); at most
 // kMaxRuns runs in all.
 //
-// A Monte Carlo run's draws come from a generator seeded by mix(seed, run index) alone
-// (SplitMix64 of both), so run k draws the same values whatever the other runs, the number of
-// threads or the order of completion.
+// A Monte Carlo run's draws come from a generator seeded by mix(seed, trial) alone (SplitMix64
+// of both), so run k draws the same values whatever the other runs, how many runs there are,
+// which of them run (--run), the number of threads or the order of completion; trial t draws
+// the same values at every sweep point (common random numbers: the points differ only by
+// their swept values), and adding a sweep point changes no other run's draws.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -44,6 +46,11 @@ std::optional<SweepDimension> dimension_of(const netlist::StepCard& card, std::s
 // --step-param NAME=v1,v2,... (SPICE numbers); nullopt with `error` naming the option.
 std::optional<SweepDimension> dimension_of(const std::string& option, std::string& error);
 
+// --run K or --run A:B (1 ≤ A ≤ B, whole numbers): the first and last run, from 1; nullopt
+// with `error` naming the option.
+std::optional<std::pair<std::size_t, std::size_t>> parse_run_range(const std::string& text,
+                                                                   std::string& error);
+
 struct SweepRun {
   std::size_t index = 0;  // 0-based run index
   std::size_t trial = 0;  // Monte Carlo trial of the point (0 without Monte Carlo)
@@ -55,11 +62,11 @@ struct SweepRun {
 std::optional<std::vector<SweepRun>> sweep_runs(const std::vector<SweepDimension>& dims,
                                                 std::size_t trials, std::string& error);
 
-// A generator for run `index` of a Monte Carlo with `seed`, and the draws it gives: a standard
-// normal value (normal = true) or a uniform one in [−1, 1].
+// A generator for Monte Carlo trial `trial` (SweepRun::trial) with `seed`, and the draws it
+// gives: a standard normal value (normal = true) or a uniform one in [−1, 1].
 class RunRandom {
  public:
-  RunRandom(std::uint64_t seed, std::size_t index);
+  RunRandom(std::uint64_t seed, std::size_t trial);
   double operator()(bool normal);
 
  private:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "netlist/units.hpp"
@@ -71,20 +72,38 @@ std::vector<double> measure_values(const std::vector<RunRecord>& records, const 
   return v;
 }
 
+std::vector<std::string> drawn_names(const std::vector<RunRecord>& records) {
+  std::vector<std::string> names;
+  for (const auto& r : records)
+    for (const auto& [name, value] : r.drawn)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
 std::string meas_csv(const std::vector<SweepDimension>& dims, const std::vector<SweepRun>& runs,
                      const std::vector<RunRecord>& records, bool monte_carlo) {
   const auto names = measure_names(records);
+  const auto drawn = drawn_names(records);
   std::string out = "run";
   auto to = std::back_inserter(out);
   if (monte_carlo) out += ",trial";
   for (const auto& d : dims) fmt::format_to(to, ",{}", d.label);
+  for (const auto& d : drawn) fmt::format_to(to, ",{}", d);
   out += ",status";
   for (const auto& m : names) fmt::format_to(to, ",{}", m);
   out += '\n';
   for (std::size_t k = 0; k < runs.size(); ++k) {
-    fmt::format_to(to, "{}", k + 1);
+    fmt::format_to(to, "{}", runs[k].index + 1);
     if (monte_carlo) fmt::format_to(to, ",{}", runs[k].trial + 1);
     for (double v : runs[k].values) fmt::format_to(to, ",{}", v);  // shortest exact form
+    for (const auto& name : drawn) {  // empty when the run failed before drawing it
+      out += ',';
+      for (const auto& [n, v] : records[k].drawn)
+        if (n == name) {
+          fmt::format_to(to, "{}", v);
+          break;
+        }
+    }
     fmt::format_to(to, ",{}", run_status(records[k]));
     for (const auto& name : names) {
       out += ',';
@@ -116,6 +135,38 @@ std::string summary_table(const std::vector<RunRecord>& records, const std::vect
                         v.size(), m.mean, m.sd, m.min, m.max, yield);
   }
   return text;
+}
+
+std::vector<std::string> no_effect_warnings(const std::vector<SweepDimension>& dims,
+                                            const std::vector<SweepRun>& runs,
+                                            const std::vector<RunRecord>& records) {
+  std::vector<std::string> out;
+  for (std::size_t j = 0; j < dims.size(); ++j) {
+    // (trial, the other dimensions' values) → the first completed run of the group.
+    std::map<std::pair<std::size_t, std::vector<double>>, std::size_t> first;
+    std::optional<std::pair<std::size_t, std::size_t>> same;  // two runs that agree
+    bool changed = false;
+    for (std::size_t k = 0; k < runs.size() && !changed; ++k) {
+      if (!records[k].ran || records[k].code != 0) continue;
+      std::vector<double> others = runs[k].values;
+      others.erase(others.begin() + static_cast<std::ptrdiff_t>(j));
+      const auto [it, fresh] = first.try_emplace({runs[k].trial, std::move(others)}, k);
+      if (fresh || runs[it->second].values[j] == runs[k].values[j]) continue;
+      if (records[it->second].rows_hash != records[k].rows_hash)
+        changed = true;
+      else if (!same)
+        same = std::make_pair(it->second, k);
+    }
+    if (changed || !same) continue;
+    const auto [a, b] = *same;
+    out.push_back(fmt::format(
+        ".step {0}: the runs that differ only in {0} have the same waveforms, bit for bit (runs "
+        "{1} and {2}: {0}={3:g} and {0}={4:g}): stepping it changes nothing in this simulation "
+        "(a source's DC value under SIN(...) or PULSE(...), a parameter nothing uses, ...)",
+        dims[j].label, runs[a].index + 1, runs[b].index + 1, runs[a].values[j],
+        runs[b].values[j]));
+  }
+  return out;
 }
 
 std::optional<Histogram> histogram(const std::vector<double>& values) {

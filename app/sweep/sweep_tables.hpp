@@ -1,7 +1,8 @@
 #pragma once
 // The tables of a sweep, from its runs' records (run_record.hpp):
 //   * <stem>.meas.csv: one row per run: run (from 1), trial (Monte Carlo), each dimension's
-//     value, status (ok, stopped, failed, interrupted, not run), each measurement (empty when
+//     value, each value a Monte Carlo run drew (RunRecord::drawn: names in order of first
+//     appearance; empty when the run failed before drawing it), status (ok, stopped, failed, interrupted, not run), each measurement (empty when
 //     the run has no value); numbers in their shortest exact form;
 //   * the summary: per measurement, over the runs that completed with a value, the count n,
 //     mean x̄ = Σx/n, standard deviation s = √(Σ(x − x̄)²/(n − 1)), min, max, and with a spec
@@ -31,6 +32,9 @@ const char* run_status(const RunRecord& record);
 // The measurement names over all records, in order of first appearance.
 std::vector<std::string> measure_names(const std::vector<RunRecord>& records);
 
+// The names of the drawn values over all records, in order of first appearance.
+std::vector<std::string> drawn_names(const std::vector<RunRecord>& records);
+
 // The values of measurement `name` of the runs that completed (code 0) with a value.
 std::vector<double> measure_values(const std::vector<RunRecord>& records, const std::string& name);
 
@@ -40,6 +44,15 @@ std::string meas_csv(const std::vector<SweepDimension>& dims, const std::vector<
 
 // The summary table (header and one line per measurement); "" without measurements.
 std::string summary_table(const std::vector<RunRecord>& records, const std::vector<Spec>& specs);
+
+// The dimensions whose values changed nothing: for each dimension, the runs that completed are
+// grouped by trial and the other dimensions' values; when some group has two values of it and in
+// every group the runs' points are equal bit for bit (RunRecord::rows_hash), a message naming
+// the dimension, two of its runs and their values. (A source's DC value under SIN(...), a
+// parameter nothing uses, a model parameter the model ignores, a temperature nothing depends on.)
+std::vector<std::string> no_effect_warnings(const std::vector<SweepDimension>& dims,
+                                            const std::vector<SweepRun>& runs,
+                                            const std::vector<RunRecord>& records);
 
 struct Histogram {
   std::vector<double> edges;  // k + 1 ascending bin edges

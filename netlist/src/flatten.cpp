@@ -357,7 +357,7 @@ bool Flattener::bind_expression(const Frame& f, ElementCard& e, const Param& p) 
 void Flattener::model(const Frame& f, const ModelCard& card) {
   ModelCard m = card;
   for (Param& p : m.params) {
-    if (!f.scope->evaluate(p)) return;
+    if (!f.scope->evaluate(p, m.name.lower + "." + p.name.lower)) return;
   }
   m.name = local(f, m.name);
   m.context = reporter_.card_context(m.span.file, f.scope->context());
@@ -431,7 +431,7 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
     }
     const bool quoted = is_expression(p.raw.text);
     auto v = f.scope->evaluate(quoted ? expression_body(p.raw.text) : p.raw.text, p.raw.span,
-                               quoted ? 1 : 0);
+                               quoted ? 1 : 0, x.name.lower + "." + p.name.lower);
     if (v) overrides.emplace_back(&p, *v);
   }
   std::vector<Diagnostic> notes = reporter_.include_notes(x.span.file);
@@ -446,6 +446,7 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
                    reporter_);
   Frame g = make_frame(*def, home, &f, scope);
   g.prefix = f.prefix + x.name.lower + ".";
+  scope.set_prefix(g.prefix);
   g.prefix_text = f.prefix_text + x.name.text + ".";
   for (std::size_t i = 0; i < def->pins.size(); ++i) {
     g.pins.emplace(def->pins[i].lower, node(f, x.nodes[i]));
@@ -481,6 +482,7 @@ void Flattener::run(const Netlist& net) {
   if (too_many_elements(net)) return;
   ParamScope global(nullptr, nullptr, reporter_);
   if (options_.draw) global.set_draw(&options_.draw);
+  if (options_.drawn) global.set_drawn(&options_.drawn);
   Frame top = make_frame(net, global);
   for (const auto& [name, value] : options_.params) {
     const Word w{name, name, net.title_span};

@@ -140,11 +140,15 @@ Frame make_frame(const SubcktDef& def, const Frame* home, const Frame* caller, P
 
 bool evaluate_element(const ParamScope& scope, ElementCard& e) {
   bool ok = true;
-  if (e.value) ok = scope.evaluate(*e.value) && ok;
-  for (Param& p : e.params) ok = scope.evaluate(p) && ok;
+  const std::string& name = e.name.lower;
+  if (e.value) ok = scope.evaluate(*e.value, name) && ok;
+  for (Param& p : e.params) ok = scope.evaluate(p, name + "." + p.name.lower) && ok;
   for (SourceFunction& fn : e.functions) {
-    for (Value& v : fn.args) ok = scope.evaluate(v) && ok;
-    for (Param& p : fn.params) ok = scope.evaluate(p) && ok;
+    // "v1.sin(2)": the second argument of V1's SIN(...).
+    for (std::size_t i = 0; i < fn.args.size(); ++i)
+      ok = scope.evaluate(fn.args[i], fmt::format("{}.{}({})", name, fn.kind.lower, i + 1)) && ok;
+    for (Param& p : fn.params)
+      ok = scope.evaluate(p, fmt::format("{}.{}.{}", name, fn.kind.lower, p.name.lower)) && ok;
   }
   return ok;
 }

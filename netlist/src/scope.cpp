@@ -113,7 +113,8 @@ std::optional<double> ParamScope::value_of(Entry& e, std::vector<std::string>& a
   const std::string& raw = e.def.raw.text;
   const bool quoted = is_expression(raw);
   const std::string_view body = quoted ? expression_body(raw) : std::string_view(raw);
-  auto v = evaluate_in(body, e.def.raw.span, quoted ? 1 : 0, context_, active, depth + 1);
+  auto v = evaluate_in(body, e.def.raw.span, quoted ? 1 : 0, context_, active, depth + 1,
+                       e.def.name.lower);
   active.pop_back();
   if (!v || e.state == State::kFailed) {
     e.state = State::kFailed;
@@ -153,7 +154,8 @@ std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
 
 std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan token_span,
                                               int base, const CardContext& context,
-                                              std::vector<std::string>& active, int depth) const {
+                                              std::vector<std::string>& active, int depth,
+                                              std::string_view quantity) const {
   auto span_at = [&](std::size_t offset, std::size_t length) {
     SourceSpan s = token_span;
     s.column = token_span.column + base + static_cast<int>(std::min<std::size_t>(offset, 1 << 20));
@@ -165,7 +167,12 @@ std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan 
     return lookup(name, span_at(offset, name.size()), context, active, at_depth);
   };
   hooks.depth = depth;
-  if (draw_ != nullptr && *draw_) hooks.draw = *draw_;
+  bool drew = false;  // by this text itself (a referenced parameter reports its own draws)
+  if (draw_ != nullptr && *draw_)
+    hooks.draw = [&](bool normal) {
+      drew = true;
+      return (*draw_)(normal);
+    };
   hooks.error = [&](std::size_t offset, std::size_t length, std::string message) {
     reporter_.error(span_at(offset, length), std::move(message), context);
   };
@@ -177,27 +184,30 @@ std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan 
                                  expr.substr(offset, length), value),
                      context);
   };
-  return evaluate_expression(expr, hooks);
+  const auto v = evaluate_expression(expr, hooks);
+  if (v && drew && !quantity.empty() && drawn_ != nullptr && *drawn_)
+    (*drawn_)(prefix_ + std::string(quantity), *v);
+  return v;
 }
 
-std::optional<double> ParamScope::evaluate(std::string_view expr, SourceSpan token_span,
-                                           int base) const {
+std::optional<double> ParamScope::evaluate(std::string_view expr, SourceSpan token_span, int base,
+                                           std::string_view quantity) const {
   std::vector<std::string> active;
-  return evaluate_in(expr, token_span, base, context_, active, 0);
+  return evaluate_in(expr, token_span, base, context_, active, 0, quantity);
 }
 
-bool ParamScope::evaluate(Value& v) const {
+bool ParamScope::evaluate(Value& v, std::string_view quantity) const {
   if (v.expr.empty()) return true;
-  auto r = evaluate(v.expr, v.span, 1);
+  auto r = evaluate(v.expr, v.span, 1, quantity);
   if (!r) return false;
   v.value = *r;
   v.expr.clear();
   return true;
 }
 
-bool ParamScope::evaluate(Param& p) const {
+bool ParamScope::evaluate(Param& p, std::string_view quantity) const {
   if (p.number || !is_expression(p.raw.text)) return true;
-  auto r = evaluate(expression_body(p.raw.text), p.raw.span, 1);
+  auto r = evaluate(expression_body(p.raw.text), p.raw.span, 1, quantity);
   if (!r) return false;
   p.number = *r;
   return true;

@@ -57,7 +57,8 @@ class ParamScope {
       : parent_(parent),
         context_(std::move(context)),
         reporter_(reporter),
-        draw_(parent != nullptr ? parent->draw_ : nullptr) {}
+        draw_(parent != nullptr ? parent->draw_ : nullptr),
+        drawn_(parent != nullptr ? parent->drawn_ : nullptr) {}
   ParamScope(const ParamScope&) = delete;
   ParamScope& operator=(const ParamScope&) = delete;
 
@@ -69,14 +70,24 @@ class ParamScope {
   // Evaluates every entry (so that each error is reported even if the value is never used).
   void evaluate_all() const;
   // Evaluates an expression written in token `token_span` starting `base` bytes into the token.
-  std::optional<double> evaluate(std::string_view expr, SourceSpan token_span, int base) const;
+  // `quantity` names what it is the value of ("r1", "dm.is"), for set_drawn; may be empty.
+  std::optional<double> evaluate(std::string_view expr, SourceSpan token_span, int base,
+                                 std::string_view quantity = {}) const;
   // Evaluates a Value (number or expression); false after reporting a problem.
-  bool evaluate(Value& v) const;
+  bool evaluate(Value& v, std::string_view quantity = {}) const;
   // Evaluates an expression Param ("{...}" or "'...'"): sets number; false after a problem.
-  bool evaluate(Param& p) const;
+  bool evaluate(Param& p, std::string_view quantity = {}) const;
   // The draws of the distribution functions (ExpressionHooks::draw) in this scope and the
   // scopes made from it afterwards; null (the default): nominal values. Not owned.
   void set_draw(const std::function<double(bool)>* draw) { draw_ = draw; }
+  // Told of each named quantity (an entry, or an evaluate() with a quantity) whose own text
+  // called a distribution function with a draw: prefix + quantity and its value. Inherited
+  // like set_draw; null: nobody is told. Not owned.
+  void set_drawn(const std::function<void(const std::string&, double)>* drawn) {
+    drawn_ = drawn;
+  }
+  // The instance path in front of the quantities' names here ("x1.", "" at the top level).
+  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
   // True when `name` (lower case) is a parameter visible here, or the constant pi or e.
   bool defines(const std::string& name) const;
   const CardContext& context() const { return context_; }
@@ -93,6 +104,8 @@ class ParamScope {
   CardContext context_;
   Reporter& reporter_;
   const std::function<double(bool)>* draw_;
+  const std::function<void(const std::string&, double)>* drawn_;
+  std::string prefix_;
   mutable std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;  // names in definition order (evaluate_all, reports)
 
@@ -103,7 +116,7 @@ class ParamScope {
   std::optional<double> value_of(Entry& e, std::vector<std::string>& active, int depth) const;
   std::optional<double> evaluate_in(std::string_view expr, SourceSpan token_span, int base,
                                     const CardContext& context, std::vector<std::string>& active,
-                                    int depth) const;
+                                    int depth, std::string_view quantity) const;
   void visible_names(std::vector<std::string>& out) const;
 };
 

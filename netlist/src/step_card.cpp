@@ -4,6 +4,9 @@
 //   .step param NAME list v1 v2 ...
 //   .step [lin|dec|oct] SRC start stop incr|points      .step SRC list ...      (V/I DC value)
 //   .step [lin|dec|oct] MODEL(PARAM) start stop ...     .step MODEL(PARAM) list ...
+//   .step [lin|dec|oct] TYPE MODEL(PARAM) ...           (LTspice: ".step NPN 2N2222(VAF) ...";
+//                                                        the model must be of that TYPE)
+//   .step [lin|dec|oct] temp start stop ...             .step temp list ...   (the .temp value)
 //
 // The values are numbers or {expressions} of top-level parameters; their meaning (the points
 // of the sweep) is decided by the sweep itself (app/sweep), which also checks the ranges.
@@ -31,7 +34,19 @@ std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>&
     r.error(r.end_span(), ".step needs 'param NAME', a source or MODEL(PARAM), then its values");
     return std::nullopt;
   }
-  if (keyword(i) == "param") {
+  auto model_group = [&](std::size_t k) {
+    return k < items.size() && items[k].has_group && !items[k].word.text.empty() &&
+           items[k].args.size() == 1 && items[k].args[0].is_plain();
+  };
+  if (!model_group(i) && items[i].is_plain() && model_group(i + 1)) {  // LTspice: TYPE MODEL(P)
+    card.model_type = r.word(items[i].word);
+    ++i;
+  }
+  if (keyword(i) == "temp" && !model_group(i)) {
+    card.target = StepCard::Target::kTemp;
+    card.name = r.word(items[i].word);
+    card.name.lower = "temp";
+  } else if (keyword(i) == "param") {
     card.target = StepCard::Target::kParam;
     ++i;
     if (i >= items.size()) {
@@ -41,8 +56,7 @@ std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>&
     auto name = r.name(items[i], "a parameter name");
     if (!name) return std::nullopt;
     card.name = *name;
-  } else if (items[i].has_group && !items[i].word.text.empty() && items[i].args.size() == 1 &&
-             items[i].args[0].is_plain()) {
+  } else if (model_group(i)) {
     card.target = StepCard::Target::kModel;
     card.name = r.word(items[i].word);
     card.model_param = r.word(items[i].args[0].word);
@@ -52,7 +66,7 @@ std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>&
     const char letter = name->lower.empty() ? '\0' : name->lower[0];
     if (letter != 'v' && letter != 'i') {
       r.error(name->span, fmt::format(".step of '{}': only parameters (.step param NAME ...), V "
-                                      "and I sources and MODEL(PARAM) can be stepped",
+                                      "and I sources, MODEL(PARAM) and temp can be stepped",
                                       name->text));
       return std::nullopt;
     }

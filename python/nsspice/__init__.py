@@ -14,6 +14,7 @@ the runs after their current row (KeyboardInterrupt).
 
 import numbers as _numbers
 import os as _os
+import re as _re
 import warnings as _warnings
 
 from . import _nsspice
@@ -57,7 +58,8 @@ class Result:
     r.meas                  {name: value or None}
     r.report                run statistics (steps, LCP solves, pivots, factorizations, ...);
                             r.report["text"] is the report `nsspice run` prints
-    r.run, r.values, r.trial  a sweep's run number (from 1), swept values, Monte Carlo trial
+    r.run, r.values, r.trial  a sweep's run number (from 1), its swept values and Monte Carlo
+                            draws ({name: value}, the .meas.csv columns), Monte Carlo trial
     r.status                "ok", "stopped", "failed" (its netlist), "interrupted"
     r.message, r.diagnostics  why a run failed, its netlist's diagnostics
     """
@@ -116,6 +118,7 @@ _OPTIONS = {
     "runs": "Monte Carlo runs (of each sweep point) (--runs)",
     "seed": "Monte Carlo seed (--seed)",
     "jobs": "runs at a time (--jobs; default: every core)",
+    "run": "only run K, or runs (A, B) (from 1), as in the whole sweep (--run)",
 }
 
 
@@ -139,6 +142,10 @@ def _options(options):
             raise ValueError(f"{key}={o[key]!r}: expected a whole number in {lo} .. {hi}")
         if key in o:
             o[key] = int(o[key])
+    if "run" in o:
+        k = o["run"]
+        o["run"] = (f"{k[0]}:{k[1]}" if isinstance(k, (tuple, list)) and len(k) == 2
+                    else str(k))
     if "params" in o:
         o["params"] = {str(k).lower(): float(v) for k, v in o["params"].items()}
     for key in ("meas", "step_param"):
@@ -217,9 +224,14 @@ def _warn_failed(results):
 
 def read_raw(path):
     """A SPICE raw file (nsspice's or ngspice's): a Result, or a list of Results (one per plot)
-    for a multi-plot file such as a sweep writes."""
+    for a multi-plot file such as a sweep writes; a sweep's plot has the run number of its
+    title ("... [run 3: rl=100]") in r.run (a run that failed has no plot)."""
     _need_numpy()
     plots = [Result(d) for d in _nsspice.read_file(_os.fspath(path), True)]
+    for r in plots:  # a sweep's plot: "<title> [run K: values]" (a failed run has no plot)
+        m = _re.search(r"\[run (\d+)[]:]", r.title)
+        if m:
+            r.run = int(m.group(1))
     return plots[0] if len(plots) == 1 else plots
 
 

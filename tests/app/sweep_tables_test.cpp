@@ -1,7 +1,8 @@
 // The pieces of a sweep that are not runs: a run's record survives its bytes (the MPI message)
 // bit for bit and a damaged message is refused; the histogram bins hold every value once with
 // Rice's bin count; the summary's mean, standard deviation and yield against hand-computed
-// values; the measurement table's rows and statuses.
+// values; the measurement table's rows, statuses and drawn values; a dimension that changes
+// nothing is found.
 #include "app/sweep/sweep_tables.hpp"
 
 #include <fmt/format.h>
@@ -27,8 +28,10 @@ app::RunRecord sample_record() {
   r.measures.push_back(
       {"m", "max v(a)", -std::numeric_limits<double>::denorm_min(), 5e-324, "", ""});
   r.warnings = {"w1", ""};
+  r.drawn = {{"rl", std::nextafter(100.0, 0.0)}, {"dm@d1.is", -0.0}};
   r.rows = 123456789012;
   r.t_end = std::nextafter(2e-3, 1.0);
+  r.rows_hash = 0xfedcba9876543210ULL;
   return r;
 }
 
@@ -55,6 +58,9 @@ TEST(RunRecord, SurvivesItsBytesBitForBit) {
     EXPECT_EQ(back->measures[k].failure, r.measures[k].failure);
   }
   EXPECT_EQ(back->warnings, r.warnings);
+  EXPECT_EQ(back->drawn, r.drawn);
+  EXPECT_TRUE(std::signbit(back->drawn[1].second));
+  EXPECT_EQ(back->rows_hash, r.rows_hash);
   EXPECT_EQ(back->rows, r.rows);
   EXPECT_EQ(back->t_end, r.t_end);
   EXPECT_EQ(app::encode(*back), bytes);
@@ -115,8 +121,48 @@ TEST(SweepTables, SummaryAndMeasurementTable) {
   ASSERT_TRUE(runs);
   EXPECT_EQ(app::meas_csv({}, *runs, records, true),
             "run,trial,status,a,b\n1,1,ok,1,\n2,2,ok,2,\n3,3,ok,4,\n4,4,failed,,\n");
+  // Drawn values: a column each, in order of first appearance, empty where a run has none.
+  records[0].drawn = {{"rl", 101.5}, {"cf", 1e-6}};
+  records[1].drawn = {{"rl", 98.25}, {"cf", 2e-6}};
+  records[2].drawn = {{"rl", 99}, {"cf", 3e-6}};
+  records[3].drawn = {{"rl", -3}};  // failed before drawing cf
+  EXPECT_EQ(app::meas_csv({}, *runs, records, true),
+            "run,trial,rl,cf,status,a,b\n1,1,101.5,1e-06,ok,1,\n2,2,98.25,2e-06,ok,2,\n"
+            "3,3,99,3e-06,ok,4,\n4,4,-3,,failed,,\n");
   EXPECT_FALSE(app::parse_spec("a 2 1", error));
   EXPECT_NE(error.find("--spec 'a 2 1'"), std::string::npos) << error;
+}
+
+// A dimension whose runs (same trial, same other values) all have the same points is named;
+// one where some pair differs is not; failed runs and single values are left out.
+TEST(SweepTables, ADimensionThatChangesNothingIsNamed) {
+  std::vector<app::SweepDimension> dims(2);
+  dims[0].label = "a";
+  dims[0].values = {1, 2};
+  dims[1].label = "b";
+  dims[1].values = {10, 20, 30};
+  std::string error;
+  const auto runs = app::sweep_runs(dims, 1, error);
+  ASSERT_TRUE(runs) << error;
+  std::vector<app::RunRecord> records(runs->size());
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    records[k].ran = true;
+    records[k].rows_hash = static_cast<std::uint64_t>((*runs)[k].values[0]);  // only a matters
+  }
+  auto warnings = app::no_effect_warnings(dims, *runs, records);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].substr(0, warnings[0].find(':', 10)),
+            ".step b: the runs that differ only in b have the same waveforms, bit for bit (runs "
+            "1 and 2");
+  EXPECT_NE(warnings[0].find("b=10 and b=20"), std::string::npos) << warnings[0];
+  records[5].rows_hash = 99;  // a=2, b=30 differs from a=2, b=10: b matters there
+  EXPECT_TRUE(app::no_effect_warnings(dims, *runs, records).empty());
+  records[5].code = 1;  // a failed run is no evidence either way
+  EXPECT_EQ(app::no_effect_warnings(dims, *runs, records).size(), 1u);
+  dims[1].values = {10};
+  const auto one = app::sweep_runs(dims, 1, error);
+  ASSERT_TRUE(one) << error;
+  EXPECT_TRUE(app::no_effect_warnings(dims, *one, {records[0], records[3]}).empty());
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 """nsspice.sweep() and runs=: one Result per run, in run order, whose arrays are the files of
 `nsspice run`'s sweep bit for bit and whose measurements are its .meas.csv; Monte Carlo runs
-depend only on (seed, run index), not on jobs=; step_param= and params=; a failing run does
+depend only on (seed, trial), not on jobs=, and hold their drawn values; run= reruns one run; step_param= and params=; a failing run does
 not stop the others and is reported."""
 import unittest
 import warnings
@@ -68,6 +68,28 @@ class SweepEqualsTheCommandLine(ScratchTest):
             self.assertTrue(same_bits(one[k]["v(out)"], csv["v(out)"]), f"run {k + 1}")
         other = nsspice.sweep(MC, runs=6, seed=4)
         self.assertNotEqual(other[0].meas["vend"], one[0].meas["vend"])
+        # The drawn values are the table's columns, bit for bit (here .param r and c).
+        for k in range(6):
+            self.assertEqual(one[k].values, {"r": table["r"][k], "c": table["c"][k]})
+        # run= reruns one run, or a range, with its values and draws.
+        alone = nsspice.sweep(MC, runs=6, seed=3, run=4)
+        self.assertEqual([r.run for r in alone], [4])
+        self.assertEqual(alone[0].values, one[3].values)
+        self.assertTrue(same_bits(alone[0]["v(out)"], one[3]["v(out)"]))
+        part = nsspice.sweep(MC, runs=6, seed=3, run=(2, 3))
+        self.assertEqual([r.run for r in part], [2, 3])
+        with self.assertRaisesRegex(ValueError, "run='7x'"):
+            nsspice.sweep(MC, runs=6, seed=3, run="7x")
+        with self.assertRaisesRegex(ValueError, "--run 7: the sweep has 6 runs"):
+            nsspice.sweep(MC, runs=6, seed=3, run=7)
+
+    def test_raw_plots_carry_their_run(self):
+        text = RC + ".step param r list 1k 0 2k\n.end\n"
+        self.write("f.cir", text)
+        code, out = cli(["run", "f.cir", "-o", "f.raw", "-q"], self.dir)
+        self.assertEqual(code, 2, out)
+        plots = nsspice.read_raw(self.dir / "f.raw")
+        self.assertEqual([p.run for p in plots], [1, 3])
 
     def test_a_failing_run_is_reported_and_the_others_go_on(self):
         text = RC + ".step param r list 1k 0 2k\n.end\n"
