@@ -236,7 +236,7 @@ void simulate_without_gil(Call& c, PythonStop& stop, Done& done) {
     return;
   }
   if (!c.run_range.empty() && !(c.run.run_range = app::parse_run_range(c.run_range, done.error))) {
-    done.error.replace(0, std::string("--run ").size(), "run=");  // "run='3:1': expected ..."
+    done.error = "run=" + done.error;  // "run='3:1': expected ..."
     return;
   }
   auto loaded = load(c, done);

@@ -97,19 +97,19 @@ std::optional<int> plot_runs(const PlotOptions& o, const std::string& output) {
   plan.path = output;
   std::string title = plots->front().title;
   if (const auto at = title.rfind(" [run "); at != std::string::npos) title.resize(at);
-  plan.title = o.title.empty() ? fmt::format("{}\n{} plots of {}", title, plots->size(), o.input)
-                               : o.title;
+  plan.title =
+      o.title.empty() ? fmt::format("{}\n{} plots of {}", title, plots->size(), o.input) : o.title;
   for (const auto& cols : *layout) {
     plan.panels.emplace_back();
     for (size_t c : cols) plan.panels.back().push_back(plots->front().names[c]);
   }
   if (o.t_from || !o.zoom.empty() || !o.size.empty())
-    fmt::print(stderr, "nsspice: note: --window, --zoom and --size are not applied to an "
-                       "overlay of several plots\n");
+    fmt::print(stderr,
+               "nsspice: note: --window, --zoom and --size are not applied to an "
+               "overlay of several plots\n");
   const std::vector<bool> ok(plots->size(), true);
   const std::string why = draw_overlay(
-      plan, ok,
-      [&](std::size_t k, std::string&) { return std::optional<Waveforms>((*plots)[k]); },
+      plan, ok, [&](std::size_t k, std::string&) { return std::optional<Waveforms>((*plots)[k]); },
       [&](std::size_t k) { return plot_label((*plots)[k], k); });
   if (!why.empty()) {
     print_error(fmt::format("plot '{}': {}", output, why));

@@ -88,7 +88,7 @@ struct RunOutcome {
   // A Monte Carlo run's drawn values, in the order drawn (LoadOptions::drawn).
   std::vector<std::pair<std::string, double>> drawn;
   std::uint64_t rows_hash = 0;  // Simulated::rows_hash
-  double stepping_seconds = 0;         // the transient's wall time (assembly included)
+  double stepping_seconds = 0;  // the transient's wall time (assembly included)
 };
 RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded,
                        const std::function<int()>& stop_signal, WaveformWriter* writer = nullptr);

@@ -78,20 +78,26 @@ void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diag
     netlist::OptionsCard card;
     card.span = flat.title_span;
     const netlist::Word name{"temp", "temp", flat.title_span};
-    card.params.push_back(netlist::Param{
-        name, netlist::Word{fmt::format("{:.17g}", *o.temp), "", flat.title_span}, *o.temp,
-        flat.title_span});
+    card.params.push_back(
+        netlist::Param{name, netlist::Word{fmt::format("{:.17g}", *o.temp), "", flat.title_span},
+                       *o.temp, flat.title_span});
     flat.cards.emplace_back(std::move(card));
   }
-  netlist::SourceSpan at = flat.title_span;
-  for (const auto& c : flat.cards)
-    if (const auto* st = std::get_if<netlist::StepCard>(&c)) at = st->span;
+  // The .step card that names the target (else the title line: a --step-param has no card).
+  auto card_of = [&](const std::string& name) {
+    netlist::SourceSpan at = flat.title_span;
+    for (const auto& c : flat.cards)
+      if (const auto* st = std::get_if<netlist::StepCard>(&c); st && st->name.lower == name)
+        at = st->span;
+    return at;
+  };
   for (const auto& [name, v] : sources) {
-    diags.error(at, fmt::format("stepped source '{}' is not in the netlist", name));
+    diags.error(card_of(name), fmt::format("stepped source '{}' is not in the netlist", name));
     if (o.missing_targets != nullptr) o.missing_targets->push_back(name);
   }
   for (const auto& [key, v] : models) {
-    diags.error(at, fmt::format("stepped model '{}' is not in the netlist", key.first));
+    diags.error(card_of(key.first),
+                fmt::format("stepped model '{}' is not in the netlist", key.first));
     if (o.missing_targets != nullptr) o.missing_targets->push_back(key.first);
   }
 }

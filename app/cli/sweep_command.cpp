@@ -356,9 +356,9 @@ RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, co
   } else {
     if (options.ideal) circuit::idealize_diodes(loaded->circuit);
     // The plot of a multi-plot raw file says which run it is (a failed run has none).
-    loaded->circuit.title += fmt::format(" [run {}{}{}]", run.index + 1,
-                                         plan.dims.empty() && !plan.monte_carlo ? "" : ": ",
-                                         run_label(plan, k));
+    loaded->circuit.title +=
+        fmt::format(" [run {}{}{}]", run.index + 1,
+                    plan.dims.empty() && !plan.monte_carlo ? "" : ": ", run_label(plan, k));
     out = run_to_file(options, *loaded, stop_signal, writer);
   }
   out.drawn = std::move(drawn);

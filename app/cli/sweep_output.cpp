@@ -76,8 +76,8 @@ int report_runs(const Prepared& p, const std::vector<RunRecord>& records) {
     if (!r.ran || r.code == 0) continue;
     lost = lost || r.code == kOutputFailed;
     stopped = stopped || r.code == kSimulationFailed || r.code == kBadInput;
-    print_error(fmt::format("run {} ({}): {}", p.plan.runs[k].index + 1,
-                            values_of(p.plan, k, r), r.message));
+    print_error(fmt::format("run {} ({}): {}", p.plan.runs[k].index + 1, values_of(p.plan, k, r),
+                            r.message));
     if (!r.diagnostics.empty()) fmt::print(stderr, "{}", r.diagnostics);
   }
   std::vector<std::pair<std::string, std::vector<std::size_t>>> warned;

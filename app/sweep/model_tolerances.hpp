@@ -29,8 +29,8 @@
 
 namespace nsspice::app {
 
-void apply_model_tolerances(
-    netlist::Netlist& flat, const std::function<double(bool)>& draw, netlist::Diagnostics& diags,
-    const std::function<void(const std::string&, double)>& drawn = {});
+void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(bool)>& draw,
+                            netlist::Diagnostics& diags,
+                            const std::function<void(const std::string&, double)>& drawn = {});
 
 }  // namespace nsspice::app

@@ -120,8 +120,7 @@ std::optional<RunRecord> decode(std::string_view bytes) {
   out.drawn.resize(n);
   for (auto& [name, value] : out.drawn)
     if (!r.str(name) || !r.f64(value)) return std::nullopt;
-  if (!r.u64(rows) || !r.f64(out.t_end) || !r.u64(out.rows_hash) || !r.done())
-    return std::nullopt;
+  if (!r.u64(rows) || !r.f64(out.t_end) || !r.u64(out.rows_hash) || !r.done()) return std::nullopt;
   out.rows = static_cast<long>(static_cast<std::int64_t>(rows));
   return out;
 }

@@ -137,8 +137,7 @@ std::optional<std::pair<std::size_t, std::size_t>> parse_run_range(const std::st
   const auto b = colon == std::string::npos ? a : whole(text.substr(colon + 1));
   if (!a || !b || *b < *a) {
     error = fmt::format(
-        "--run '{}': expected a run number K or a range A:B of them (1 ≤ A ≤ B), e.g. 437 or "
-        "10:20",
+        "'{}': expected a run number K or a range A:B of them (1 ≤ A ≤ B), e.g. 437 or 10:20",
         text);
     return std::nullopt;
   }

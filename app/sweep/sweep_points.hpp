@@ -47,7 +47,7 @@ std::optional<SweepDimension> dimension_of(const netlist::StepCard& card, std::s
 std::optional<SweepDimension> dimension_of(const std::string& option, std::string& error);
 
 // --run K or --run A:B (1 ≤ A ≤ B, whole numbers): the first and last run, from 1; nullopt
-// with `error` naming the option.
+// with `error` quoting the text (the caller names the option).
 std::optional<std::pair<std::size_t, std::size_t>> parse_run_range(const std::string& text,
                                                                    std::string& error);
 

@@ -163,8 +163,7 @@ std::vector<std::string> no_effect_warnings(const std::vector<SweepDimension>& d
         ".step {0}: the runs that differ only in {0} have the same waveforms, bit for bit (runs "
         "{1} and {2}: {0}={3:g} and {0}={4:g}): stepping it changes nothing in this simulation "
         "(a source's DC value under SIN(...) or PULSE(...), a parameter nothing uses, ...)",
-        dims[j].label, runs[a].index + 1, runs[b].index + 1, runs[a].values[j],
-        runs[b].values[j]));
+        dims[j].label, runs[a].index + 1, runs[b].index + 1, runs[a].values[j], runs[b].values[j]));
   }
   return out;
 }

@@ -2,8 +2,9 @@
 // The tables of a sweep, from its runs' records (run_record.hpp):
 //   * <stem>.meas.csv: one row per run: run (from 1), trial (Monte Carlo), each dimension's
 //     value, each value a Monte Carlo run drew (RunRecord::drawn: names in order of first
-//     appearance; empty when the run failed before drawing it), status (ok, stopped, failed, interrupted, not run), each measurement (empty when
-//     the run has no value); numbers in their shortest exact form;
+//     appearance; empty when the run failed before drawing it), status (ok, stopped, failed,
+//     interrupted, not run), each measurement (empty when the run has no value); numbers in their
+//     shortest exact form;
 //   * the summary: per measurement, over the runs that completed with a value, the count n,
 //     mean x̄ = Σx/n, standard deviation s = √(Σ(x − x̄)²/(n − 1)), min, max, and with a spec
 //     'NAME LO HI' the yield: the share of ALL runs with LO ≤ x ≤ HI (a failed run is out);

@@ -486,9 +486,9 @@ void Flattener::run(const Netlist& net) {
   Frame top = make_frame(net, global);
   for (const auto& [name, value] : options_.params) {
     const Word w{name, name, net.title_span};
-    global.set(Param{w, Word{fmt::format("{:.17g}", value), "", net.title_span}, value,
-                     net.title_span},
-               value);
+    global.set(
+        Param{w, Word{fmt::format("{:.17g}", value), "", net.title_span}, value, net.title_span},
+        value);
   }
   global.evaluate_all();
   expand(top);

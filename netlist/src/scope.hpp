@@ -83,9 +83,7 @@ class ParamScope {
   // Told of each named quantity (an entry, or an evaluate() with a quantity) whose own text
   // called a distribution function with a draw: prefix + quantity and its value. Inherited
   // like set_draw; null: nobody is told. Not owned.
-  void set_drawn(const std::function<void(const std::string&, double)>* drawn) {
-    drawn_ = drawn;
-  }
+  void set_drawn(const std::function<void(const std::string&, double)>* drawn) { drawn_ = drawn; }
   // The instance path in front of the quantities' names here ("x1.", "" at the top level).
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
   // True when `name` (lower case) is a parameter visible here, or the constant pi or e.

@@ -34,7 +34,7 @@ class SweepRuns : public AppTest {
 constexpr const char* kDrawn =
     "drawn\n.param rl=agauss(100, 10, 1)\nV1 a 0 1\nR1 a 0 {rl}\n"
     "V2 b 0 1\nR2 b 0 {mc(1k, 0.1)}\n"
-    "V3 c 0 1\nD1 c 0 dm\n.model dm D(IS={agauss(1e-14, 1e-15, 1)} RS=1 DEV 10%)\n"
+    "V3 c 0 1\nR3 c e 10k\nD1 e 0 dm\n.model dm D(IS={agauss(1e-14, 1e-15, 1)} RS=1 DEV 10%)\n"
     ".subckt load p\nR9 p 0 {aunif(2k, 100)}\n.ends\nV4 d 0 1\nX1 d load\n"
     ".tran 1u 2u\n.meas tran ia find i(v1) at=2u\n.meas tran ib find i(v2) at=2u\n"
     ".meas tran id find i(v4) at=2u\n";
@@ -43,8 +43,7 @@ TEST_F(SweepRuns, TheMonteCarloTableHoldsEveryDrawnValue) {
   write("d.cir", std::string(kDrawn) + ".end\n");
   const CliRun r = nsspice("run d.cir -o d.csv -q --runs 20 --seed 3");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(line("d.meas.csv", 0),
-            "run,trial,rl,r2,dm.is,x1.r9,dm@d1.rs,status,ia,ib,id");
+  EXPECT_EQ(line("d.meas.csv", 0), "run,trial,rl,r2,dm.is,x1.r9,dm@d1.rs,status,ia,ib,id");
   // The drawn values are the circuit's: i(V) = −1 V / R exactly as the run computed it.
   const auto rl = column("d.meas.csv", "rl"), r2 = column("d.meas.csv", "r2"),
              r9 = column("d.meas.csv", "x1.r9"), is = column("d.meas.csv", "dm.is"),
@@ -88,9 +87,9 @@ TEST_F(SweepRuns, AFailingMonteCarloRunIsReportedWithItsDrawnValues) {
     for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
     ASSERT_GE(f.size(), 3u) << row;
     EXPECT_LE(std::stod(f[2]), 0) << row;
-    EXPECT_NE(r.output.find(fmt::format("run {} (trial {}: rl={:g}):", f[0], f[1],
-                                        std::stod(f[2]))),
-              std::string::npos)
+    EXPECT_NE(
+        r.output.find(fmt::format("run {} (trial {}: rl={:g}):", f[0], f[1], std::stod(f[2]))),
+        std::string::npos)
         << r.output;
   }
   EXPECT_GT(failed, 0) << "seed 1 draws a negative resistance in 20 runs";
@@ -105,14 +104,17 @@ TEST_F(SweepRuns, RunKAloneEqualsRunKOfTheWholeSweep) {
   write("s.cir", std::string(kMc) + ".step param r list 500 1k 2k\n.end\n");
   ASSERT_EQ(nsspice("run s.cir -o all.csv -q --runs 4 --seed 9 --jobs 2").exit_code, 0);
   for (int k : {1, 7, 12}) {
-    const CliRun one = nsspice(fmt::format("run s.cir -o one.csv -q --runs 4 --seed 9 --run {}", k));
+    const CliRun one =
+        nsspice(fmt::format("run s.cir -o one{0}.csv -q --runs 4 --seed 9 --run {0}", k));
     ASSERT_EQ(one.exit_code, 0) << one.output;
-    EXPECT_EQ(read_file(dir_ / fmt::format("one.run{}.csv", k)),
+    EXPECT_EQ(read_file(dir_ / fmt::format("one{0}.run{0}.csv", k)),
               read_file(dir_ / fmt::format("all.run{}.csv", k)))
         << k;
-    EXPECT_EQ(line("one.meas.csv", 0), line("all.meas.csv", 0));
-    EXPECT_EQ(line("one.meas.csv", 1), line("all.meas.csv", static_cast<std::size_t>(k)));
-    EXPECT_FALSE(fs::exists(dir_ / fmt::format("one.run{}.csv", k == 1 ? 2 : 1)));
+    const std::string table = fmt::format("one{}.meas.csv", k);
+    EXPECT_EQ(line(table, 0), line("all.meas.csv", 0));
+    EXPECT_EQ(line(table, 1), line("all.meas.csv", static_cast<std::size_t>(k)));
+    EXPECT_EQ(line(table, 2), "") << "one row";
+    EXPECT_FALSE(fs::exists(dir_ / fmt::format("one{}.run{}.csv", k, k == 1 ? 2 : 1)));
   }
   ASSERT_EQ(nsspice("run s.cir -o part.csv -q --runs 4 --seed 9 --run 5:8").exit_code, 0);
   for (std::size_t k = 5; k <= 8; ++k)
@@ -182,12 +184,9 @@ TEST_F(SweepRuns, LtspiceModelStepSpellingAndTemperature) {
 }
 
 // A stepped value that changes nothing is named with two of its runs, whatever the kind of
-// target: a source's DC value under SIN(...), a parameter nothing uses, a model parameter the
-// model ignores.
+// target: a source's DC value under SIN(...), a parameter nothing uses.
 TEST_F(SweepRuns, ASteppedValueThatChangesNothingIsNamed) {
-  write("s.cir",
-        "s\nV1 a 0 SIN(0 1 1k)\nR1 a 0 1k\n.model DM D(VF=0.7)\nD1 a 0 DM\n.tran 10u 1m\n"
-        ".step V1 list 1 2\n.end\n");
+  write("s.cir", "s\nV1 a 0 SIN(0 1 1k)\nR1 a 0 1k\n.tran 10u 1m\n.step V1 list 1 2\n.end\n");
   CliRun r = nsspice("run s.cir -o s.csv -q");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: .step v1: the runs that differ only in v1 have the same "
@@ -208,6 +207,18 @@ TEST_F(SweepRuns, ASteppedValueThatChangesNothingIsNamed) {
   EXPECT_EQ(r.output.find("changes nothing"), std::string::npos) << r.output;
 }
 
+// A stepped source that is not in the netlist is shown at its own .step card, not at the last.
+TEST_F(SweepRuns, AMissingTargetIsShownAtItsCard) {
+  write("m.cir",
+        "m\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.tran 1u 2u\n.step V9 list 1 2\n"
+        ".step param r list 1k 2k\n.end\n");
+  const CliRun r = nsspice("run m.cir -o m.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("m.cir:6:1: error: stepped source 'v9' is not in the netlist"),
+            std::string::npos)
+      << r.output;
+}
+
 // A failed run has no plot in the raw file: each plot's title names its run, the run says so,
 // and `nsspice plot` of the file draws every plot over the others.
 TEST_F(SweepRuns, RawPlotsNameTheirRunsAndPlotDrawsThemAll) {
@@ -216,8 +227,7 @@ TEST_F(SweepRuns, RawPlotsNameTheirRunsAndPlotDrawsThemAll) {
         ".step param r list 1k 0 2k\n.end\n");
   const CliRun r = nsspice("run f.cir -o f.raw -q");
   ASSERT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("'f.raw' holds 2 plots for 3 runs: no plot for run 2"),
-            std::string::npos)
+  EXPECT_NE(r.output.find("'f.raw' holds 2 plots for 3 runs: no plot for run 2"), std::string::npos)
       << r.output;
   const std::string raw = read_file(dir_ / "f.raw");
   EXPECT_NE(raw.find("Title: f [run 1: r=1000]\n"), std::string::npos);
