@@ -52,6 +52,13 @@ void apply_overrides(netlist::Netlist& flat, const LoadOptions& o, netlist::Diag
     if (auto* e = std::get_if<netlist::ElementCard>(&card)) {
       auto it = sources.find(e->name.lower);
       if (it == sources.end()) continue;
+      for (const auto& fn : e->functions)
+        if (fn.kind.lower == "sin" || fn.kind.lower == "pulse" || fn.kind.lower == "pwl" ||
+            fn.kind.lower == "exp" || fn.kind.lower == "sffm")
+          diags.warning(e->span, fmt::format("stepped source '{}' has a {}(...) waveform: the DC "
+                                             "value the step sets ({:g}) is not used by .tran; "
+                                             "step a .param of the waveform instead",
+                                             e->name.text, fn.kind.text, it->second));
       e->value = netlist::Value{it->second, e->span, ""};
       sources.erase(it);
     } else if (auto* m = std::get_if<netlist::ModelCard>(&card)) {

@@ -193,6 +193,10 @@ TEST_F(SweepRuns, ASteppedValueThatChangesNothingIsNamed) {
                           "waveforms, bit for bit (runs 1 and 2: v1=1 and v1=2)"),
             std::string::npos)
       << r.output;
+  EXPECT_NE(r.output.find("s.cir:2:1: warning: stepped source 'V1' has a SIN(...) waveform: the "
+                          "DC value the step sets (1) is not used by .tran"),
+            std::string::npos)
+      << r.output;
   r = nsspice("run s.cir -o p.csv -q --step-param nothing=1,2,3");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: .step nothing: the runs that differ only in nothing"),
