@@ -45,11 +45,11 @@ class SweepMpi : public AppTest {
   }
 };
 
-// Monte Carlo over R and C and a swept source: 2 points × 12 trials, each run 10 000 steps of
-// an RC (about 10 ms: every rank asks for runs while the others run).
+// Monte Carlo over R and C and a swept pulse amplitude: 2 points × 12 trials, each run 10 000 steps
+// of an RC (about 10 ms: every rank asks for runs while the others run).
 constexpr const char* kMc =
-    "mc\n.param r=agauss(1k, 100, 1) c={mc(1u, 0.1)}\nV1 in 0 PULSE(0 1 0 1n 1n 1 2)\n"
-    "R1 in out {r}\nC1 out 0 {c}\n.tran 1u 10m\n.step V1 list 1 2\n"
+    "mc\n.param r=agauss(1k, 100, 1) c={mc(1u, 0.1)} a=1\nV1 in 0 PULSE(0 {a} 0 1n 1n 1 2)\n"
+    "R1 in out {r}\nC1 out 0 {c}\n.tran 1u 10m\n.step param a list 1 2\n"
     ".meas tran vend find v(out) at=1m\n.meas tran vavg avg v(out) from=0.5m to=2m\n.end\n";
 
 TEST_F(SweepMpi, RanksWriteWhatThreadsWrite) {
