@@ -357,8 +357,17 @@ CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
   CLI::App* cmd =
       app.add_subcommand("pss", "periodic steady state by shooting-Newton (docs/analyses.md)");
   cmd->add_option("netlist", p.run.netlist, "SPICE-like netlist (.cir)")->required();
-  cmd->add_option("--period", p.period, "the period T in seconds (the sources' period)")
-      ->required()
+  cmd->add_option("--period", p.period,
+                  "the period T in seconds (the sources' period; with --trigger, a guess; "
+                  "default: the netlist's .pss card)")
+      ->transform(kSpiceNumber);
+  cmd->add_option("--trigger", p.trigger,
+                  "self-oscillating circuit: the period is an unknown and the orbit starts where "
+                  "'v(node)=LEVEL rise|fall' (or v(a,b), i(L)) crosses; without =LEVEL the "
+                  "middle of its range");
+  cmd->add_option("--tstab", p.stabilization,
+                  "with --trigger: warm-up time before crossings are sought (default: --warmup "
+                  "guessed periods)")
       ->transform(kSpiceNumber);
   cmd->add_option("--periods", p.periods, "periods written (default 1)");
   cmd->add_option("--map", p.map,

@@ -14,7 +14,9 @@ namespace nsspice::app {
 
 struct PssCommandOptions {
   RunOptions run;                  // netlist, -o, --format, --save, --plot, --show, --meas, -q
-  double period = 0;               // T [s]
+  double period = 0;               // T [s] (0: from the .pss card); with a trigger, the guess
+  std::string trigger;             // "v(node)=level rise|fall": T is an unknown
+  double stabilization = 0;        // trigger: warm-up time [s] (0: `warmup` guessed periods)
   int periods = 1;                 // periods written
   std::string map = "event";       // the period map: event (exact Jacobian) or theta
   long steps = 0;                  // steps per period (0: event map 200; theta map T/.tran step,
@@ -29,6 +31,9 @@ int pss_command(const PssCommandOptions& options);
 // The shooting options of the command line; nullopt with `error` for a bad one.
 std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& options,
                                                std::string& error);
+// "v(node)=level rise|fall" (level optional: the middle of the range; direction optional: rise)
+// into `trigger`; false with `error`.
+bool parse_trigger(const std::string& text, circuit::PssTrigger& trigger, std::string& error);
 // "no periodic steady state (cause): ..." for a failed PSS.
 std::string pss_failure_text(const circuit::PssResult& result);
 // The report's lines on the orbit: map, Newton iterations, periodicity, multipliers, periods.
