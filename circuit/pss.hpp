@@ -124,6 +124,10 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& assembl
 long periods_to_settle(const Circuit& circuit, const Assembled& assembled,
                        const PssOptions& options);
 
+// "" when every source of the circuit is constant over [0, horizon] (an autonomous circuit, as a
+// trigger needs), else which source is not, and where.
+std::string time_varying_source(const Circuit& circuit, const Assembled& assembled, double horizon);
+
 // `periods` periods of the orbit's map (pss.map, pss.period) from the orbit's start, every output
 // point to observer(t, x, λ) (t from 0 to periods·T, the start included). False with `error` if a
 // step fails.

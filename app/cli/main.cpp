@@ -201,8 +201,9 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
   cmd->add_flag("--mpi", c.mpi,
                 "share the runs of a sweep or Monte Carlo among the ranks of an MPI job "
                 "(mpirun -n K nsspice run ... --mpi; --jobs: runs at a time per rank, default 1)");
-  cmd->add_option("--analysis", run.analysis,
-                  "tran, op, dc or ac (default: the netlist's .tran, else its .ac, .dc or .op)");
+  cmd->add_option(
+      "--analysis", run.analysis,
+      "tran, op, dc, ac or pss (default: the netlist's .tran, else its .ac, .pss, .dc or .op)");
   return cmd;
 }
 

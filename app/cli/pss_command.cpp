@@ -113,9 +113,31 @@ bool parse_trigger(const std::string& text, circuit::PssTrigger& trigger, std::s
   return true;
 }
 
+PssCommandOptions with_pss_card(PssCommandOptions o, const circuit::Circuit& c,
+                                const circuit::Assembled& a) {
+  if (c.pss) {
+    const circuit::PssSpec& s = *c.pss;
+    if (o.period < 0) o.period = s.period;
+    const double horizon = s.stabilization + 60 * s.period;
+    if (o.trigger.empty() && !s.trigger.empty() &&
+        (!s.node_trigger || circuit::time_varying_source(c, a, horizon).empty()))
+      o.trigger = s.trigger + (s.level_given ? fmt::format("={:.17g}", s.level) : "") +
+                  (s.rising ? " rise" : " fall");
+    if (o.stabilization == 0) o.stabilization = s.stabilization;
+    if (o.steps == 0) o.steps = s.steps;
+    if (o.periods == 0) o.periods = s.periods;
+    if (o.warmup < 0) o.warmup = s.warmup;
+    if (o.max_newton == 0) o.max_newton = s.max_newton;
+  }
+  if (o.periods == 0) o.periods = 1;
+  if (o.warmup < 0) o.warmup = kDefaultWarmup;
+  return o;
+}
+
 std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::string& error) {
   circuit::PssOptions options;
   options.period = o.period;
+  if (o.max_newton > 0) options.max_newton = o.max_newton;
   options.stabilization = o.stabilization;
   if (!o.trigger.empty()) {
     circuit::PssTrigger trigger;
@@ -123,7 +145,7 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::
     options.trigger = trigger;
   }
   options.steps_per_period = o.steps;
-  options.warmup_periods = o.warmup;
+  options.warmup_periods = o.warmup < 0 ? kDefaultWarmup : o.warmup;
   options.finite_difference = o.finite_difference;
   if (o.map == "event") {
     options.map = circuit::PssMap::kEvent;
@@ -137,7 +159,7 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::
     error = fmt::format("--steps {}: must be >= 1", o.steps);
     return std::nullopt;
   }
-  if (o.period == 0 && error.empty())
+  if (o.period < 0 && error.empty())
     error = o.trigger.empty() ? "no period: give --period T (or a .pss card in the netlist)"
                               : "--trigger needs a guess of the period: --period T (or the .pss "
                                 "card's frequency)";
@@ -192,15 +214,32 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
     fmt::print("  {:<22} about {:g} periods to 1e-9 from the initial point (by the largest |mu|)\n",
                "a transient needs", r.transient_estimate);
   fmt::print("  {:<22} {} (warm-up {}, Jacobians, line search, {} of plain transient, checks)\n",
-             "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
+             "periods simulated", r.periods_simulated, o.warmup < 0 ? kDefaultWarmup : o.warmup,
+             r.fallback_periods);
   fmt::print("  {:<22} {:.3g} s\n", "time", wall);
 }
 
-int pss_command(const PssCommandOptions& o) {
-  const auto loaded = load_netlist(o.run.netlist, false);
+int pss_command(const PssCommandOptions& given) {
+  const auto loaded = load_netlist(given.run.netlist, false);
   if (!loaded) return kBadInput;
-  const circuit::Circuit& c = loaded->circuit;
+  return pss_command(given, *loaded);
+}
+
+int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
+  const LoadedNetlist* loaded = &netlist;
+  circuit::Circuit c = loaded->circuit;
+  if (c.pss && c.pss->uic) {  // .pss ... UIC: the initial point as .tran UIC's
+    if (!c.tran) c.tran.emplace();
+    c.tran->uic = true;
+  }
   const circuit::Assembled a = circuit::assemble(c);
+  const PssCommandOptions o = with_pss_card(given, c, a);
+  if (c.pss && c.pss->node_trigger && o.trigger.empty() && given.trigger.empty() && !o.run.quiet)
+    fmt::print(
+        "nsspice: note: .pss: the circuit is driven ({}), so T = 1/GFREQ = {:g} s and "
+        "OSCNOB ({}) is not used\n",
+        circuit::time_varying_source(c, a, c.pss->stabilization + 60 * c.pss->period), o.period,
+        c.pss->trigger);
   const circuit::SignalTable signals = circuit::make_signals(c, a);
   std::string error;
   const auto files = run_files(o.run, *loaded, error);

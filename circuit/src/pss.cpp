@@ -173,7 +173,13 @@ PssResult autonomous_steady_state(const Circuit& circuit, const Assembled& a, co
   Eigen::VectorXd gamma;
   if (r.error = detail::trigger_vector(a, o.trigger->signal, gamma); !r.error.empty()) return r;
   const double horizon = o.stabilization + (o.warmup_periods + 50.0) * o.period;
-  if (r.error = detail::varying_source(circuit, a, horizon); !r.error.empty()) return r;
+  if (const std::string v = detail::varying_source(circuit, a, horizon); !v.empty()) {
+    r.error = fmt::format(
+        "a trigger (an autonomous PSS) needs every source constant, but {} (a circuit driven by "
+        "a periodic source takes a period, not a trigger)",
+        v);
+    return r;
+  }
   const detail::InitialPoint init = detail::initial_point(circuit, a);
   if (!init.error.empty()) {
     r.error = init.error;
@@ -234,24 +240,30 @@ std::string varying_source(const Circuit& circuit, const Assembled& a, double ho
   for (size_t k = 0; k < a.sources.size(); ++k) {
     const Waveform& w = a.sources[k];
     const double v0 = waveform_value(w, 0);
-    const double bp = waveform_next_breakpoint(w, -1e-300);
-    double t_bad = bp < horizon ? bp : -1;
-    for (int i = 1; i <= 997 && t_bad < 0; ++i) {
-      const double t = horizon * i / 997.0;
-      if (std::abs(waveform_value(w, t) - v0) > 1e-12 * std::max(1.0, std::abs(v0))) t_bad = t;
-    }
-    if (t_bad < 0) continue;
+    std::vector<double> times;  // the first breakpoints and 997 points of [0, horizon]
+    for (double t = waveform_next_breakpoint(w, -1e-300); t < horizon && times.size() < 64;
+         t = waveform_next_breakpoint(w, t))
+      times.push_back(t * (1 + 1e-9) + 1e-300);
+    for (int i = 1; i <= 997; ++i) times.push_back(horizon * i / 997.0);
+    std::sort(times.begin(), times.end());
+    const auto bad = std::find_if(times.begin(), times.end(), [&](double t) {
+      return std::abs(waveform_value(w, t) - v0) > 1e-12 * std::max(1.0, std::abs(v0));
+    });
+    if (bad == times.end()) continue;
     const int d = a.source_device[k];
     return fmt::format(
-        "a trigger (an autonomous PSS) needs every source constant, but source '{}' is {:g} at "
-        "t = 0 and {:g} at t = {:g} s (a circuit driven by a periodic source takes --period)",
+        "source '{}' is {:g} at t = 0 and {:g} at t = {:g} s",
         d >= 0 ? device_name(circuit.devices[static_cast<size_t>(d)]) : std::string("?"), v0,
-        waveform_value(w, t_bad), t_bad);
+        waveform_value(w, *bad), *bad);
   }
   return {};
 }
 
 }  // namespace detail
+
+std::string time_varying_source(const Circuit& circuit, const Assembled& a, double horizon) {
+  return detail::varying_source(circuit, a, horizon);
+}
 
 PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, const PssOptions& o) {
   if (o.trigger) return autonomous_steady_state(circuit, a, o);
