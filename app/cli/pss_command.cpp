@@ -267,6 +267,7 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
     count.map = r.map;
     count.period = r.period;  // a trigger's: the plain transient iterated over the T found
     count.trigger.reset();
+    if (!r.theta_fallback.empty()) count.steps_per_period = 0;  // the event map's own steps
     const auto t0 = std::chrono::steady_clock::now();
     transient_periods = circuit::periods_to_settle(c, a, count);
     transient_wall = seconds_since(t0);
