@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "circuit/pss.hpp"
+#include "circuit/src/pss_map.hpp"
 #include "circuit/transient.hpp"
 #include "circuit_helpers.hpp"
 
@@ -168,6 +169,41 @@ TEST(PssTrigger, RelayDrivenLcTankEqualsALongTransient) {
   EXPECT_GT(c.r.period, 6.283e-6);
   EXPECT_LT(c.r.period, 6.5e-6);
   expect_equal_to_transient(c, 0.4e-3, "v(t)", 1e-6);
+}
+
+// A period map continues the run before it: a hysteretic switch whose control is inside its band
+// at the period's start keeps the state it ended the last period with (here S1 on: the capacitor
+// charges; S1 off and S2 on: it discharges), on both maps. Without this the warm-up of the
+// relaxation oscillator stops with both switches off (their `initially_on` state).
+TEST(PssTrigger, APeriodKeepsTheSwitchStatesOfTheOneBefore) {
+  TriggerCase c(kRelaxation, 1.5e-3, "v(cap)", 2.5);
+  const Eigen::Index cap = c.column("v(cap)"), drv = c.column("v(drv)"), vcc = c.column("v(vcc)");
+  const auto pair = [&](const char* name) {
+    return std::find(c.a.pair_names.begin(), c.a.pair_names.end(), name) - c.a.pair_names.begin();
+  };
+  for (const PssMap kind : {PssMap::kEvent, PssMap::kTheta}) {
+    for (const bool charging : {true, false}) {
+      PssOptions o;
+      o.period = 50e-6;  // short: v(cap) stays inside the band (1.5 V, 3.5 V)
+      o.map = kind;
+      o.steps_per_period = 50;
+      std::string error;
+      const auto map = detail::make_period_map(c.e.circuit, c.a, o, error);
+      ASSERT_TRUE(map) << error;
+      detail::PssState from{Eigen::VectorXd::Zero(c.a.mlcs.n), Eigen::VectorXd::Zero(c.a.mlcs.m),
+                            std::vector<char>(static_cast<size_t>(c.a.mlcs.m), 0)},
+          to;
+      from.x[cap] = 2.5;
+      from.x[vcc] = 5;
+      from.x[c.column("v(ref)")] = 2.5;
+      from.x[drv] = charging ? 5 : 0;
+      from.mode[static_cast<size_t>(pair(charging ? "s1" : "s2"))] = 1;
+      ASSERT_TRUE(map->run(from, to, error)) << error;
+      // RC = 1 ms: 50 µs moves v(cap) by about 2.5·(1 − e^−0.05) = 0.122 V either way.
+      EXPECT_NEAR(to.x[cap], charging ? 2.622 : 2.378, 0.002)
+          << (charging ? "charging" : "discharging");
+    }
+  }
 }
 
 TEST(PssTrigger, NoCrossingIsNamed) {
