@@ -63,7 +63,8 @@ const char* to_string(PssFailure failure);
 struct PssTrigger {
   std::string signal;
   double level = 0;
-  bool level_given = true;  // false: the middle of the signal's range after the warm-up
+  bool level_given = true;  // false: the middle of the signal's range over the last 4 guessed
+                            // periods watched after the warm-up
   bool rising = true;
 };
 

@@ -79,6 +79,11 @@ class AutonomousShooting {
   }
 
   long periods() const { return periods_ + (map_ ? map_->count() : 0); }
+  // Exact Jacobians replaced by forward differences (no linearization), and the last reason.
+  long fallbacks() const { return fallbacks_ + (map_ ? map_->fallbacks() : 0); }
+  std::string fallback_reason() const {
+    return map_ && map_->fallbacks() > 0 ? map_->fallback_reason() : fallback_reason_;
+  }
 
  private:
   const Circuit& c_;
@@ -90,7 +95,9 @@ class AutonomousShooting {
   Eigen::FullPivLU<Eigen::MatrixXd> e_dd_;
   std::unique_ptr<EventMap> map_;
   double map_period_ = 0;
-  long periods_ = 0;  // periods run by maps already replaced
+  long periods_ = 0;    // periods run by maps already replaced
+  long fallbacks_ = 0;  // their Jacobian fallbacks
+  std::string fallback_reason_;
   double level_ = 0;
   double period_ = 0;
   double first_period_ = 0;  // T0 of the first guess
@@ -105,7 +112,11 @@ class AutonomousShooting {
   // The event map over [0, t]; rebuilt when t changes.
   EventMap* map_for(double t) {
     if (map_ && map_period_ == t) return map_.get();
-    if (map_) periods_ += map_->count();
+    if (map_) {
+      periods_ += map_->count();
+      fallbacks_ += map_->fallbacks();
+      if (map_->fallbacks() > 0) fallback_reason_ = map_->fallback_reason();
+    }
     PssOptions o = o_;
     o.period = t;
     const solvers::EventOptions eo = event_map_options(c_, o);
@@ -163,11 +174,14 @@ class AutonomousShooting {
 
   bool first_guess(PssState& s) {
     std::vector<Sample> samples;
+    // lo, hi: the signal's range over everything observed; the default level is the middle of
+    // the last round's range (the start-up's overshoot left behind).
     double offset = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
     const auto n = a_.mlcs.n, m = a_.mlcs.m;
     std::vector<size_t> cross;
     for (int round = 0; round * kObserveRound < kObserveMax; ++round) {
       PssState next;
+      const size_t first = samples.size();
       for (int k = 0; k < kObserveRound; ++k, offset += o_.period) {
         if (!run(o_.period, s, next)) return false;
         s = std::move(next);
@@ -177,7 +191,11 @@ class AutonomousShooting {
           hi = std::max(hi, signal(samples.back().x));
         }
       }
-      level_ = o_.trigger->level_given ? o_.trigger->level : 0.5 * (lo + hi);
+      const auto [low, high] = std::minmax_element(
+          samples.begin() + static_cast<std::ptrdiff_t>(first), samples.end(),
+          [&](const Sample& a, const Sample& b) { return signal(a.x) < signal(b.x); });
+      level_ =
+          o_.trigger->level_given ? o_.trigger->level : 0.5 * (signal(low->x) + signal(high->x));
       cross = crossings(samples);
       if (cross.size() >= 2) break;
     }
@@ -187,7 +205,8 @@ class AutonomousShooting {
                   fmt::format("no crossing: {} does not cross {:g} {} twice in {:g} s after the "
                               "warm-up (it ranges over [{:.6g}, {:.6g}] there): the circuit does "
                               "not oscillate from its initial point, or the level is outside the "
-                              "signal's range, or the guessed period {:g} s is far too short",
+                              "signal's range, or the warm-up (--tstab, TSTAB) or the guessed "
+                              "period {:g} s is far too short",
                               o_.trigger->signal, level_, o_.trigger->rising ? "rising" : "falling",
                               kObserveMax * o_.period, lo, hi, o_.period));
     const size_t k = cross.back(), j = cross[cross.size() - 2];
@@ -353,6 +372,8 @@ void shoot_autonomous(const Circuit& circuit, const Assembled& a, const PssOptio
   AutonomousShooting shooting(circuit, a, o, gamma_d, r);
   shooting.solve(start);
   r.periods_simulated = shooting.periods();
+  r.jacobian_fallbacks = shooting.fallbacks();
+  r.fallback_reason = shooting.fallback_reason();
 }
 
 }  // namespace nsspice::circuit::detail
