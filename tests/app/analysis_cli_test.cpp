@@ -324,6 +324,21 @@ TEST_F(AnalysisCli, PssCardAndTriggerOfASelfOscillatingCircuit) {
   EXPECT_FALSE(fs::exists(dir_ / "bad.csv"));
 }
 
+// The θ map cannot settle the closed-loop comparator buck (its duty cycle is quantized to the
+// step): the report names the cause and the orbit written is the event map's.
+TEST_F(AnalysisCli, ThetaMapFailureFallsBackToTheEventMapAndSaysWhy) {
+  const std::string buck = std::string(NSSPICE_EXAMPLES_DIR) + "/buck_closed_loop.cir";
+  const auto r = nsspice("pss '" + buck + "' --period 10u --map theta -o cl.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("event map (Radau IIA"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("note                   the theta map did not converge, the event map "
+                          "found the orbit: the theta map switches the ideal comparator 'e1' on "
+                          "its step grid (h = 1e-08 s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_GT(lines_of(read_file(dir_ / "cl.csv")).size(), 200u);
+}
+
 TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
   write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
   const auto r = nsspice("run none.cir");
