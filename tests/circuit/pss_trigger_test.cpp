@@ -90,7 +90,7 @@ Crossings transient_crossings(const TriggerCase& c, double tstop, double dt, Eig
         x0 = x;
         return true;
       });
-  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.ok()) << r.summary.message;
   return out;
 }
 
