@@ -36,6 +36,14 @@ CASES = [
      1000),
     ("closed-loop comparator buck", "examples/buck_closed_loop.cir", 10e-6, 1000),
 ]
+# Self-oscillating circuits (--trigger; the event map only): name, netlist, guessed period,
+# trigger. The transient is then the event map iterated over the period found.
+TRIGGER_CASES = [
+    ("relay-driven LC oscillator (--trigger)", "examples/analyses/pss_oscillator.cir", 6e-6,
+     "v(t)=0 rise"),
+    ("hysteretic buck, 2.5 ohm (--trigger)", "bench/netlists/pss_hysteretic_buck.cir", 20e-6,
+     "i(l1) rise"),
+]
 MAPS = ("event", "theta")
 
 NG_BUCK = ("""buck converter (examples/buck.cir), regularized for ngspice
@@ -54,11 +62,13 @@ def number(pattern, text, cast=float):
     return cast(m.group(1)) if m else None
 
 
-def run_pss(exe, netlist, period, steps, limit, pss_map):
+def run_pss(exe, netlist, period, steps, limit, pss_map, trigger=None):
     cmd = [str(exe), "pss", str(ROOT / netlist), "--period", f"{period:g}", "--map", pss_map,
            "--compare-transient", str(limit), "-o", "pss.csv"]
     if pss_map == "theta":
         cmd += ["--steps", str(steps)]
+    if trigger:
+        cmd += ["--trigger", trigger]
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
@@ -71,7 +81,9 @@ def run_pss(exe, netlist, period, steps, limit, pss_map):
            "pss_s": number(r"time\s+([0-9.e+-]+) s", out),
            "final_periodicity": number(r"final periodicity\s+([0-9.e+-]+)", out),
            "transient_periods": number(r"transient to settle\s+(\d+) periods", out, int),
-           "transient_s": number(r"periods in ([0-9.e+-]+) s", out)}
+           "transient_s": number(r"periods in ([0-9.e+-]+) s", out),
+           "period_s": number(r"T = ([0-9.e+-]+) s", out),
+           "theta_fallback": "the theta map did not converge" in out}
     if res["pss_s"] and res["transient_s"]:
         res["transient_over_pss"] = res["transient_s"] / res["pss_s"]
     if proc.returncode != 0:
@@ -108,6 +120,12 @@ def main():
             res["map"] = pss_map
             rows.append(res)
             print(f"{name}, {pss_map} map: {res}")
+    for name, netlist, guess, trigger in TRIGGER_CASES:
+        res = run_pss(exe, netlist, guess, 0, args.limit, "event", trigger)
+        res["case"] = f"{name}, T = {res['period_s']:.6g} s" if res["period_s"] else name
+        res["map"] = "event"
+        rows.append(res)
+        print(f"{name}: {res}")
     ngspice = None
     buck = rows[0]
     if shutil.which("ngspice") and buck.get("transient_periods"):
@@ -123,7 +141,9 @@ def main():
     for r in rows:
         ratio = r.get("transient_over_pss")
         failed = f" (failed: {r['error'][:80]})" if r.get("error") else ""
-        lines.append(f"| {r['case']} | {r['map']} | {r['newton_iterations']} | "
+        shown_map = f"{r['map']} (failed, fell back to event)" if r.get("theta_fallback") \
+            else r["map"]
+        lines.append(f"| {r['case']} | {shown_map} | {r['newton_iterations']} | "
                      f"{r['pss_periods']} | {r['pss_s']} | {r['transient_periods']} | "
                      f"{r['transient_s']} | {ratio and f'{ratio:.1f}x'}{failed} |")
     if ngspice:

@@ -274,6 +274,24 @@ struct AcSpec {
   double fstart = 0, fstop = 0;
 };
 
+// .pss (docs/netlist.md, ".pss"): a driven circuit's period, or a self-oscillating one's guess
+// of it and its trigger; what `nsspice pss` and `nsspice run` take where the command line does
+// not say.
+struct PssSpec {
+  double period = 0;          // T [s], or with a trigger the guess of T
+  std::string trigger;        // the trigger's signal, "v(cap)", "i(l1)"; "" none
+  bool node_trigger = false;  // ngspice's OSCNOB: the trigger only if every source is constant
+  double level = 0;
+  bool level_given = false;  // false: the middle of the signal's range
+  bool rising = true;
+  double stabilization = 0;  // warm-up time [s] (TSTAB)
+  long steps = 0;            // steps per period (0: the map's default)
+  int periods = 1;           // periods written
+  int warmup = -1;           // warm-up periods (−1: the default)
+  int max_newton = 0;        // Newton iterations at most (0: the default)
+  bool uic = false;          // the initial point from IC= as .tran UIC
+};
+
 struct Circuit {
   std::string title;
   std::vector<std::string> nodes;  // nodes[0] = "0" (ground); names in lower case
@@ -295,6 +313,7 @@ struct Circuit {
   bool op = false;              // a .op card
   std::vector<DcSweepSpec> dc;  // the last .dc card (empty: none)
   std::optional<AcSpec> ac;     // the last .ac card
+  std::optional<PssSpec> pss;   // the last .pss card
   int node_count() const { return static_cast<int>(nodes.size()) - 1; }  // without ground
 };
 

@@ -20,9 +20,15 @@
 // when, from the orbit's start x(T), one more period returns within
 // ‖x(2T) − x(T)‖∞ ≤ tol·max(‖x(T)‖∞, floor) (floor 1e-9 V/A), full x compared. The orbit's
 // Floquet multipliers (the eigenvalues of J there) say whether a transient settles to it.
+//
+// With a trigger (self-oscillating and variable-frequency circuits: every source constant), the
+// period T is an unknown too and the orbit starts where the trigger signal s = γᵀx_D crosses
+// `level` in the given direction (circuit/src/pss_trigger.cpp states the augmented Newton system
+// and its T column ẋ_D(T)).
 #include <Eigen/Core>
 #include <complex>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,11 +51,25 @@ enum class PssFailure {
   kUnstable,       // the period-T orbit exists but a multiplier is outside the unit circle
   kNotIsolated,    // J − I singular: a multiplier 1 (a free integrator, a family of orbits)
   kLinearization,  // the exact Jacobian is not defined (an accumulation of events, grazing)
+  kNoCrossing,     // trigger: the signal does not cross the level in the direction after the
+                   // warm-up (no oscillation, or the level outside the signal's range)
+  kPeriod,         // trigger: the period does not converge (it grows or shrinks without bound,
+                   // or the orbit found does not cross the trigger in the given direction)
 };
 const char* to_string(PssFailure failure);
 
+// The trigger of an autonomous PSS: the orbit starts where `signal` (an unknown that is a state:
+// "v(node)" of a node with a capacitor, "v(a,b)", "i(l1)") crosses `level` rising or falling.
+struct PssTrigger {
+  std::string signal;
+  double level = 0;
+  bool level_given = true;  // false: the middle of the signal's range over the last 4 guessed
+                            // periods watched after the warm-up
+  bool rising = true;
+};
+
 struct PssOptions {
-  double period = 0;  // T [s] > 0
+  double period = 0;  // T [s] > 0 (with a trigger: the guess of T)
   PssMap map = PssMap::kEvent;
   long steps_per_period = 0;  // h = T / steps (0: event map 200; θ map from the .tran step,
                               // else 1000)
@@ -60,6 +80,9 @@ struct PssOptions {
   // Periods of plain transient (the map iterated from the operating point) to count how many
   // a transient needs to reach `tol`: at most this many (0: not measured).
   long max_transient_periods = 0;
+  std::optional<PssTrigger> trigger;  // set: T is an unknown (pss_trigger.cpp)
+  double stabilization = 0;  // trigger: warm-up time [s] before crossings are sought (0: the
+                             // warm-up periods of the guessed T)
   std::string validate() const;
 };
 
@@ -69,7 +92,12 @@ struct PssResult {
   std::string error;            // why there is no orbit: the cause and the best state reached
   Eigen::VectorXd x0, lambda0;  // the orbit's state at t = 0 (mod T)
   std::vector<char> mode0;
-  PssMap map = PssMap::kEvent;
+  PssMap map = PssMap::kEvent;  // the map of the orbit (the event map after a theta fallback)
+  double period = 0;            // T [s]: the given one, or the trigger's result
+  std::vector<double> period_history;  // trigger: T per Newton iteration
+  double trigger_level = 0;            // trigger: the level used (given, or the middle)
+  // The theta map failed and the event map found the orbit instead: the theta map's failure.
+  std::string theta_fallback;
   bool exact_jacobian = false;  // J from the linearization (else forward differences)
   long jacobian_fallbacks = 0;  // exact Jacobians replaced by forward differences, and why
   std::string fallback_reason;
@@ -97,9 +125,13 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& assembl
 long periods_to_settle(const Circuit& circuit, const Assembled& assembled,
                        const PssOptions& options);
 
-// `periods` periods of the map of `options` from the orbit's start, every output point to
-// observer(t, x, λ) (t from 0 to periods·T, the start included). False with `error` if a step
-// fails.
+// "" when every source of the circuit is constant over [0, horizon] (an autonomous circuit, as a
+// trigger needs), else which source is not, and where.
+std::string time_varying_source(const Circuit& circuit, const Assembled& assembled, double horizon);
+
+// `periods` periods of the orbit's map (pss.map, pss.period) from the orbit's start, every output
+// point to observer(t, x, λ) (t from 0 to periods·T, the start included). False with `error` if a
+// step fails.
 bool run_periods(
     const Circuit& circuit, const Assembled& assembled, const PssResult& pss,
     const PssOptions& options, int periods,

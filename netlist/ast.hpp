@@ -3,14 +3,15 @@
 //   netlist := title-line card* [.end]
 //   card    := element | X-instance | .model | .param | .subckt ... .ends | .include | .lib
 //            | .tran | .op | .ic | .nodeset | .options | .print/.save/.probe | .meas | .global
-//            | .dc | .ac
+//            | .dc | .ac | .pss
 //
 // Two stages use this tree:
 //  * parse_string()/parse_file() give the PARSED tree: it may hold expressions (Value::expr,
 //    Param::raw = "{...}"), ParamCard, InstanceCard, IncludeCard, GlobalCard, subcircuit
 //    definitions (Netlist::subckts) and library sections (Netlist::libs).
 //  * flatten() (netlist/flatten.hpp) gives the FLAT tree: only ElementCard, ModelCard, TranCard,
-//    OpCard, IcCard, NodesetCard, OptionsCard, SaveCard, MeasCard, DcCard, AcCard; every Value
+//    OpCard, IcCard, NodesetCard, OptionsCard, SaveCard, MeasCard, DcCard, AcCard, PssCard; every
+//    Value
 //    and every expression Param is a number; subcircuits are expanded into hierarchical names
 //    ("x1.x2.r3", nodes "x1.n3"); subckts and libs are empty.
 // Values keep their source spans so later layers can report errors at the right place.
@@ -226,6 +227,24 @@ struct AcCard {
   SourceSpan span;
 };
 
+// .pss, two forms (docs/netlist.md, ".pss"):
+//   ngspice:  .pss GFREQ TSTAB OSCNOB [PSSPOINTS [HARMS [SCITER [STEADY_COEFF]]]] [UIC]
+//             (`positional` holds the numbers in that order, OSCNOB excepted; `node` OSCNOB)
+//   nsspice:  .pss [TRIG signal [VAL=level] [RISE|FALL]] PERIOD=T|FREQ=F [TSTAB=t] [PERIODS=K]
+//             [STEPS=N] [WARMUP=W] [MAXITER=N] [UIC]
+//             (`params` the NAME=VALUE items, names checked by the parser; `trigger` the signal
+//             without blanks, e.g. "v(cap)"; `falling` for FALL)
+struct PssCard {
+  bool ngspice = false;
+  std::vector<Value> positional;
+  std::optional<Word> node;
+  std::vector<Param> params;
+  std::optional<Word> trigger;
+  bool falling = false;
+  bool uic = false;
+  SourceSpan span;
+};
+
 // ---- Parsed tree only (flatten() removes these) ----
 
 // .param a=1 b={2*a}  (values are expressions even without braces: ".param c=a*2")
@@ -259,7 +278,7 @@ struct GlobalCard {
 
 using Card = std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard,
                           NodesetCard, SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard,
-                          GlobalCard, StepCard, DcCard, AcCard>;
+                          GlobalCard, StepCard, DcCard, AcCard, PssCard>;
 
 // .subckt NAME pin... [params:] [k=v ...] ... .ends [NAME]
 struct SubcktDef {

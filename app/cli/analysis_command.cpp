@@ -362,9 +362,10 @@ int analysis_command(const RunOptions& o, const LoadedNetlist& loaded,
     case AnalysisKind::kAc:
       return run_ac(o, loaded, a, signals, *out);
     case AnalysisKind::kTran:
+    case AnalysisKind::kPss:
       break;
   }
-  print_error("internal: analysis_command called for .tran");
+  print_error("internal: analysis_command called for .tran or .pss");
   return kBadInput;
 }
 

@@ -211,8 +211,9 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
   cmd->add_flag("--mpi", c.mpi,
                 "share the runs of a sweep or Monte Carlo among the ranks of an MPI job "
                 "(mpirun -n K nsspice run ... --mpi; --jobs: runs at a time per rank, default 1)");
-  cmd->add_option("--analysis", run.analysis,
-                  "tran, op, dc or ac (default: the netlist's .tran, else its .ac, .dc or .op)");
+  cmd->add_option(
+      "--analysis", run.analysis,
+      "tran, op, dc, ac or pss (default: the netlist's .tran, else its .ac, .pss, .dc or .op)");
   return cmd;
 }
 
@@ -367,8 +368,17 @@ CLI::App* add_pss(CLI::App& app, nsspice::app::PssCommandOptions& p) {
   CLI::App* cmd =
       app.add_subcommand("pss", "periodic steady state by shooting-Newton (docs/analyses.md)");
   cmd->add_option("netlist", p.run.netlist, "SPICE-like netlist (.cir)")->required();
-  cmd->add_option("--period", p.period, "the period T in seconds (the sources' period)")
-      ->required()
+  cmd->add_option("--period", p.period,
+                  "the period T in seconds (the sources' period; with --trigger, a guess; "
+                  "default: the netlist's .pss card)")
+      ->transform(kSpiceNumber);
+  cmd->add_option("--trigger", p.trigger,
+                  "self-oscillating circuit: the period is an unknown and the orbit starts where "
+                  "'v(node)=LEVEL rise|fall' (or v(a,b), i(L)) crosses; without =LEVEL the "
+                  "middle of its range");
+  cmd->add_option("--tstab", p.stabilization,
+                  "with --trigger: warm-up time before crossings are sought (default: --warmup "
+                  "guessed periods)")
       ->transform(kSpiceNumber);
   cmd->add_option("--periods", p.periods, "periods written (default 1)");
   cmd->add_option("--map", p.map,

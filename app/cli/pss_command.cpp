@@ -15,6 +15,7 @@
 #include "app/plot/plot_gnuplot.hpp"
 #include "circuit/pss.hpp"
 #include "circuit/transient.hpp"
+#include "netlist/units.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -65,11 +66,86 @@ bool bind_measures(const PssCommandOptions& o, const LoadedNetlist& loaded,
 
 }  // namespace
 
+bool parse_trigger(const std::string& text, circuit::PssTrigger& trigger, std::string& error) {
+  std::string s;
+  for (char c : text) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto close = s.find(')');
+  const auto bad = [&](const std::string& why) {
+    error = fmt::format(
+        "--trigger '{}': {} (expected 'v(node)=LEVEL rise|fall', e.g. "
+        "'v(cap)=2.5 rise'; v(a,b) and i(L) too)",
+        text, why);
+    return false;
+  };
+  const auto start = s.find_first_not_of(' ');
+  if (start == std::string::npos || close == std::string::npos) return bad("no signal");
+  trigger.signal = s.substr(start, close + 1 - start);
+  std::string rest = s.substr(close + 1);
+  std::string level, direction;
+  const auto eq = rest.find('=');
+  if (eq != std::string::npos) {
+    if (rest.find_first_not_of(' ') != eq) return bad("text between the signal and '='");
+    rest = rest.substr(eq + 1);
+    const auto a = rest.find_first_not_of(' ');
+    if (a == std::string::npos) return bad("no level after '='");
+    const auto b = rest.find(' ', a);
+    level = rest.substr(a, b == std::string::npos ? std::string::npos : b - a);
+    rest = b == std::string::npos ? "" : rest.substr(b);
+  }
+  const auto a = rest.find_first_not_of(' ');
+  if (a != std::string::npos) {
+    const auto b = rest.find_last_not_of(' ');
+    direction = rest.substr(a, b + 1 - a);
+  }
+  trigger.level_given = !level.empty();
+  if (trigger.level_given) {
+    const auto v = netlist::parse_spice_number(level);
+    if (!v) return bad(fmt::format("'{}' is not a number", level));
+    trigger.level = *v;
+  }
+  if (direction.empty() || direction == "rise" || direction == "rising") {
+    trigger.rising = true;
+  } else if (direction == "fall" || direction == "falling") {
+    trigger.rising = false;
+  } else {
+    return bad(fmt::format("'{}' is not rise or fall", direction));
+  }
+  return true;
+}
+
+PssCommandOptions with_pss_card(PssCommandOptions o, const circuit::Circuit& c,
+                                const circuit::Assembled& a) {
+  if (c.pss) {
+    const circuit::PssSpec& s = *c.pss;
+    if (o.period < 0) o.period = s.period;
+    const double horizon = s.stabilization + 60 * s.period;
+    if (o.trigger.empty() && !s.trigger.empty() &&
+        (!s.node_trigger || circuit::time_varying_source(c, a, horizon).empty()))
+      o.trigger = s.trigger + (s.level_given ? fmt::format("={:.17g}", s.level) : "") +
+                  (s.rising ? " rise" : " fall");
+    if (o.stabilization == 0) o.stabilization = s.stabilization;
+    if (o.steps == 0) o.steps = s.steps;
+    if (o.periods == 0) o.periods = s.periods;
+    if (o.warmup < 0) o.warmup = s.warmup;
+    if (o.max_newton == 0) o.max_newton = s.max_newton;
+  }
+  if (o.periods == 0) o.periods = 1;
+  if (o.warmup < 0) o.warmup = kDefaultWarmup;
+  return o;
+}
+
 std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::string& error) {
   circuit::PssOptions options;
   options.period = o.period;
+  if (o.max_newton > 0) options.max_newton = o.max_newton;
+  options.stabilization = o.stabilization;
+  if (!o.trigger.empty()) {
+    circuit::PssTrigger trigger;
+    if (!parse_trigger(o.trigger, trigger, error)) return std::nullopt;
+    options.trigger = trigger;
+  }
   options.steps_per_period = o.steps;
-  options.warmup_periods = o.warmup;
+  options.warmup_periods = o.warmup < 0 ? kDefaultWarmup : o.warmup;
   options.finite_difference = o.finite_difference;
   if (o.map == "event") {
     options.map = circuit::PssMap::kEvent;
@@ -83,7 +159,15 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::
     error = fmt::format("--steps {}: must be >= 1", o.steps);
     return std::nullopt;
   }
-  if (error = options.validate(); !error.empty()) return std::nullopt;
+  if (o.period < 0 && error.empty())
+    error = o.trigger.empty() ? "no period: give --period T (or a .pss card in the netlist)"
+                              : "--trigger needs a guess of the period: --period T (or the .pss "
+                                "card's frequency)";
+  else if (!(o.stabilization >= 0))
+    error = fmt::format("--tstab {:g}: must be >= 0 s", o.stabilization);
+  else
+    error = options.validate();
+  if (!error.empty()) return std::nullopt;
   return options;
 }
 
@@ -94,12 +178,22 @@ std::string pss_failure_text(const circuit::PssResult& r) {
 void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, double wall) {
   if (r.map == circuit::PssMap::kEvent)
     fmt::print(
-        "periodic steady state: T = {:g} s, event map (Radau IIA, h = {:.4g} s, switching "
+        "periodic steady state: T = {:.10g} s, event map (Radau IIA, h = {:.4g} s, switching "
         "instants located)\n",
-        o.period, r.h);
+        r.period, r.h);
   else
     fmt::print("periodic steady state: T = {:g} s, theta map (h = {:.4g} s, theta {:g})\n",
-               o.period, r.h, r.theta);
+               r.period, r.h, r.theta);
+  if (!r.theta_fallback.empty())
+    fmt::print("  {:<22} the theta map did not converge, the event map found the orbit: {}\n",
+               "note", r.theta_fallback);
+  if (!o.trigger.empty()) {
+    std::string periods;
+    for (double t : r.period_history)
+      periods += fmt::format("{}{:.9g}", periods.empty() ? "" : " ", t);
+    fmt::print("  {:<22} {} (level {:g}); T per iteration: {} s (guess {:g} s)\n", "trigger",
+               o.trigger, r.trigger_level, periods, o.period);
+  }
   fmt::print("  {:<22} {} ({} Jacobian)\n", "Newton iterations", r.newton_iterations,
              r.exact_jacobian ? "exact" : "finite-difference");
   if (r.jacobian_fallbacks > 0)
@@ -120,15 +214,32 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
     fmt::print("  {:<22} about {:g} periods to 1e-9 from the initial point (by the largest |mu|)\n",
                "a transient needs", r.transient_estimate);
   fmt::print("  {:<22} {} (warm-up {}, Jacobians, line search, {} of plain transient, checks)\n",
-             "periods simulated", r.periods_simulated, o.warmup, r.fallback_periods);
+             "periods simulated", r.periods_simulated, o.warmup < 0 ? kDefaultWarmup : o.warmup,
+             r.fallback_periods);
   fmt::print("  {:<22} {:.3g} s\n", "time", wall);
 }
 
-int pss_command(const PssCommandOptions& o) {
-  const auto loaded = load_netlist(o.run.netlist, false);
+int pss_command(const PssCommandOptions& given) {
+  const auto loaded = load_netlist(given.run.netlist, false);
   if (!loaded) return kBadInput;
-  const circuit::Circuit& c = loaded->circuit;
+  return pss_command(given, *loaded);
+}
+
+int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
+  const LoadedNetlist* loaded = &netlist;
+  circuit::Circuit c = loaded->circuit;
+  if (c.pss && c.pss->uic) {  // .pss ... UIC: the initial point as .tran UIC's
+    if (!c.tran) c.tran.emplace();
+    c.tran->uic = true;
+  }
   const circuit::Assembled a = circuit::assemble(c);
+  const PssCommandOptions o = with_pss_card(given, c, a);
+  if (c.pss && c.pss->node_trigger && o.trigger.empty() && given.trigger.empty() && !o.run.quiet)
+    fmt::print(
+        "nsspice: note: .pss: the circuit is driven ({}), so T = 1/GFREQ = {:g} s and "
+        "OSCNOB ({}) is not used\n",
+        circuit::time_varying_source(c, a, c.pss->stabilization + 60 * c.pss->period), o.period,
+        c.pss->trigger);
   const circuit::SignalTable signals = circuit::make_signals(c, a);
   std::string error;
   const auto files = run_files(o.run, *loaded, error);
@@ -153,6 +264,10 @@ int pss_command(const PssCommandOptions& o) {
   if (o.compare_transient > 0) {
     circuit::PssOptions count = *options;
     count.max_transient_periods = o.compare_transient;
+    count.map = r.map;
+    count.period = r.period;  // a trigger's: the plain transient iterated over the T found
+    count.trigger.reset();
+    if (!r.theta_fallback.empty()) count.steps_per_period = 0;  // the event map's own steps
     const auto t0 = std::chrono::steady_clock::now();
     transient_periods = circuit::periods_to_settle(c, a, count);
     transient_wall = seconds_since(t0);

@@ -8,27 +8,43 @@
 #include <string>
 
 #include "app/cli/run_command.hpp"
+#include "app/cli/simulation.hpp"
 #include "circuit/pss.hpp"
 
 namespace nsspice::app {
 
+constexpr int kDefaultWarmup = 5;  // warm-up periods when neither the options nor .pss say
+
 struct PssCommandOptions {
   RunOptions run;                  // netlist, -o, --format, --save, --plot, --show, --meas, -q
-  double period = 0;               // T [s]
-  int periods = 1;                 // periods written
+  double period = -1;              // T [s] (< 0: from the .pss card); with a trigger, the guess
+  std::string trigger;             // "v(node)=level rise|fall": T is an unknown
+  double stabilization = 0;        // trigger: warm-up time [s] (0: `warmup` guessed periods)
+  int periods = 0;                 // periods written (0: the .pss card's, else 1)
   std::string map = "event";       // the period map: event (exact Jacobian) or theta
   long steps = 0;                  // steps per period (0: event map 200; theta map T/.tran step,
                                    // else 1000)
   bool finite_difference = false;  // event map: the finite-difference Jacobian
-  int warmup = 5;                  // warm-up periods before Newton
+  int warmup = -1;                 // warm-up periods before Newton (< 0: the card's, else 5)
+  int max_newton = 0;              // Newton iterations at most (0: the card's, else 30)
   long compare_transient = 0;      // > 0: also iterate the plain transient up to this many periods
 };
 
 int pss_command(const PssCommandOptions& options);
+// On a netlist already loaded (`nsspice run` of a netlist whose analysis is its .pss card).
+int pss_command(const PssCommandOptions& options, const LoadedNetlist& netlist);
+
+// `options` completed from the netlist's .pss card where they leave something unsaid (ngspice's
+// OSCNOB becomes the trigger only when every source is constant).
+PssCommandOptions with_pss_card(PssCommandOptions options, const circuit::Circuit& circuit,
+                                const circuit::Assembled& assembled);
 
 // The shooting options of the command line; nullopt with `error` for a bad one.
 std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& options,
                                                std::string& error);
+// "v(node)=level rise|fall" (level optional: the middle of the range; direction optional: rise)
+// into `trigger`; false with `error`.
+bool parse_trigger(const std::string& text, circuit::PssTrigger& trigger, std::string& error);
 // "no periodic steady state (cause): ..." for a failed PSS.
 std::string pss_failure_text(const circuit::PssResult& result);
 // The report's lines on the orbit: map, Newton iterations, periodicity, multipliers, periods.

@@ -14,6 +14,7 @@
 #include "app/cli/models_command.hpp"
 #include "app/cli/plot_command.hpp"
 #include "app/cli/progress.hpp"
+#include "app/cli/pss_command.hpp"
 #include "app/cli/report.hpp"
 #include "app/cli/run_plan.hpp"
 #include "app/cli/simulation.hpp"
@@ -399,6 +400,11 @@ int run_command(const RunOptions& o) {
                "nsspice: note: the netlist's {} is not run (one analysis per run: "
                "--analysis {})\n",
                card, card.substr(1));
+  if (choice->kind == AnalysisKind::kPss) {
+    PssCommandOptions pss;
+    pss.run = o;
+    return pss_command(pss, *loaded);
+  }
   if (choice->kind != AnalysisKind::kTran) return analysis_command(o, *loaded, *choice);
   if (choice->print_op && !o.quiet && !print_operating_point(*loaded)) return kSimulationFailed;
   const circuit::Assembled assembled = circuit::assemble(circuit);

@@ -245,6 +245,8 @@ const char* analysis_card(AnalysisKind kind) {
       return ".dc";
     case AnalysisKind::kAc:
       return ".ac";
+    case AnalysisKind::kPss:
+      return ".pss";
     case AnalysisKind::kTran:
       break;
   }
@@ -257,15 +259,16 @@ std::optional<AnalysisChoice> choose_analysis(const std::string& option,
   using enum AnalysisKind;
   const std::vector<std::pair<AnalysisKind, bool>> present = {{kTran, circuit.tran.has_value()},
                                                               {kAc, circuit.ac.has_value()},
+                                                              {kPss, circuit.pss.has_value()},
                                                               {kDc, !circuit.dc.empty()},
                                                               {kOp, circuit.op}};
   AnalysisChoice choice;
   bool found = false;
   if (!option.empty()) {
-    const std::vector<std::string> names = {"tran", "op", "dc", "ac"};
+    const std::vector<std::string> names = {"tran", "op", "dc", "ac", "pss"};
     const auto it = std::find(names.begin(), names.end(), option);
     if (it == names.end()) {
-      error = fmt::format("--analysis '{}': expected tran, op, dc or ac{}", option,
+      error = fmt::format("--analysis '{}': expected tran, op, dc, ac or pss{}", option,
                           netlist::did_you_mean(option, names));
       return std::nullopt;
     }
@@ -294,7 +297,7 @@ std::optional<AnalysisChoice> choose_analysis(const std::string& option,
   }
   if (!found) {
     error = fmt::format(
-        "'{}' has no analysis card (.tran, .op, .dc or .ac): nothing to simulate (add e.g. "
+        "'{}' has no analysis card (.tran, .op, .dc, .ac or .pss): nothing to simulate (add e.g. "
         "'.tran 1u 1m' or '.op')",
         netlist_path);
     return std::nullopt;

@@ -74,7 +74,7 @@ std::optional<RunFiles> run_files(const RunOptions& options, const LoadedNetlist
 // The analysis of a `run` (decided here only): --analysis, else the netlist's .tran, else its
 // .ac, .dc or .op (the first present in that order). A .op next to the analysis that runs is
 // printed too (print_op); the netlist's other analysis cards are named in `others` (a note).
-enum class AnalysisKind { kTran, kOp, kDc, kAc };
+enum class AnalysisKind { kTran, kOp, kDc, kAc, kPss };
 struct AnalysisChoice {
   AnalysisKind kind = AnalysisKind::kTran;
   bool print_op = false;

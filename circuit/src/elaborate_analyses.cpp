@@ -126,6 +126,10 @@ void elaborate_analyses(const std::vector<netlist::Card>& cards, Circuit& circui
                     fmt::format("'.dc' sweeps '{}' twice", dc->sweeps[1].source.text));
       if (circuit.dc.size() != dc->sweeps.size()) circuit.dc.clear();
     }
+    if (const auto* pss = std::get_if<netlist::PssCard>(&card)) {
+      if (circuit.pss) diags.warning(pss->span, "several .pss cards: the last one is used");
+      circuit.pss = pss_spec(*pss, circuit, diags);
+    }
     if (const auto* ac = std::get_if<netlist::AcCard>(&card)) {
       if (circuit.ac) diags.warning(ac->span, "several .ac cards: the last one is used");
       circuit.ac = ac_spec(*ac, diags);

@@ -101,5 +101,8 @@ class Elaborator {
 // The last .dc / .ac card counts (a warning for the earlier ones).
 void elaborate_analyses(const std::vector<netlist::Card>& cards, Circuit& circuit,
                         netlist::Diagnostics& diags);
+// A .pss card into Circuit::pss (elaborate_pss.cpp); nullopt after an error at its place.
+std::optional<PssSpec> pss_spec(const netlist::PssCard& card, const Circuit& circuit,
+                                netlist::Diagnostics& diags);
 
 }  // namespace nsspice::circuit::detail

@@ -6,10 +6,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/pss_event_map.hpp"
 #include "circuit/src/pss_map.hpp"
+#include "circuit/src/pss_trigger.hpp"
 
 namespace nsspice::circuit {
 namespace {
@@ -68,6 +71,13 @@ Eigen::VectorXd part(const Eigen::VectorXd& x, const std::vector<Eigen::Index>& 
   return out;
 }
 
+PssState displaced(const PssState& s, const std::vector<Eigen::Index>& d,
+                   const Eigen::VectorXd& delta, double alpha) {
+  PssState out = s;
+  for (size_t k = 0; k < d.size(); ++k) out.x[d[k]] += alpha * delta[static_cast<Eigen::Index>(k)];
+  return out;
+}
+
 }  // namespace detail
 
 const char* to_string(PssFailure failure) {
@@ -90,13 +100,25 @@ const char* to_string(PssFailure failure) {
       return "orbit not isolated";
     case PssFailure::kLinearization:
       return "no linearization";
+    case PssFailure::kNoCrossing:
+      return "no crossing";
+    case PssFailure::kPeriod:
+      return "period not converging";
   }
   return "?";
 }
 
 std::string PssOptions::validate() const {
   if (!(period > 0) || !std::isfinite(period))
-    return fmt::format("the period must be > 0 s, got {:g}", period);
+    return fmt::format("the {}period must be > 0 s, got {:g}", trigger ? "guessed " : "", period);
+  if (trigger && trigger->signal.empty()) return "the trigger needs a signal";
+  if (trigger && map != PssMap::kEvent)
+    return "a trigger needs the event map (the period is an unknown: the theta map would move "
+           "its step grid with it and puts the switching instants on that grid)";
+  if (trigger && !std::isfinite(trigger->level))
+    return fmt::format("the trigger level must be finite, got {:g}", trigger->level);
+  if (!(stabilization >= 0) || !std::isfinite(stabilization))
+    return fmt::format("the stabilization time must be >= 0 s, got {:g}", stabilization);
   if (!(tol > 0 && tol < 1)) return fmt::format("the tolerance must be in (0, 1), got {:g}", tol);
   if (warmup_periods < 0) return "the warm-up periods must be >= 0";
   if (max_newton < 1) return "at least one Newton iteration";
@@ -108,9 +130,146 @@ std::string PssOptions::validate() const {
   return {};
 }
 
+namespace {
+
+// The comparators of the circuit ("'e1', 'e2'"), "" when there is none.
+std::string comparators(const Circuit& circuit) {
+  std::string out;
+  for (const Device& d : circuit.devices)
+    if (std::holds_alternative<Comparator>(d))
+      out += fmt::format("{}'{}'", out.empty() ? "" : ", ", device_name(d));
+  return out;
+}
+
+// The θ map failed to converge: why, in terms of the circuit, then the event map's result.
+PssResult theta_fallback(const Circuit& circuit, const Assembled& a, const PssOptions& o,
+                         const PssResult& theta) {
+  const std::string relays = comparators(circuit);
+  std::string why = fmt::format("{}: {}", to_string(theta.failure), theta.error);
+  if (!relays.empty())
+    why = fmt::format(
+        "the theta map switches the ideal comparator{} {} on its step grid (h = {:.4g} s): the "
+        "duty cycle is quantized to h, the period map is piecewise constant in the switching "
+        "instants, and the discretized loop need not have a period-T orbit at all (a fixed-step "
+        "transient of it may keep cycling over several periods instead of settling); Newton got "
+        "no closer than {:.3g} relative; the theta map said: {}",
+        relays.find(',') != std::string::npos ? "s" : "", relays, theta.h,
+        theta.history.empty() ? 0.0 : *std::min_element(theta.history.begin(), theta.history.end()),
+        why);
+  PssOptions event = o;
+  event.map = PssMap::kEvent;
+  event.steps_per_period = 0;  // the event map's own default (its steps need not be the .tran's)
+  PssResult r = periodic_steady_state(circuit, a, event);
+  r.theta_fallback = why;
+  r.periods_simulated += theta.periods_simulated;
+  if (!r.ok) r.error += "; before it, " + why;
+  return r;
+}
+
+PssResult autonomous_steady_state(const Circuit& circuit, const Assembled& a, const PssOptions& o) {
+  PssResult r;
+  r.failure = PssFailure::kInput;
+  if (r.error = o.validate(); !r.error.empty()) return r;
+  Eigen::VectorXd gamma;
+  if (r.error = detail::trigger_vector(a, o.trigger->signal, gamma); !r.error.empty()) return r;
+  const double horizon = o.stabilization + (o.warmup_periods + 50.0) * o.period;
+  if (const std::string v = detail::varying_source(circuit, a, horizon); !v.empty()) {
+    r.error = fmt::format(
+        "a trigger (an autonomous PSS) needs every source constant, but {} (a circuit driven by "
+        "a periodic source takes a period, not a trigger)",
+        v);
+    return r;
+  }
+  const detail::InitialPoint init = detail::initial_point(circuit, a);
+  if (!init.error.empty()) {
+    r.error = init.error;
+    return r;
+  }
+  r.failure = PssFailure::kNone;
+  r.exact_jacobian = !o.finite_difference;
+  r.theta = 0;
+  detail::shoot_autonomous(circuit, a, o, gamma, {init.x, init.lambda, init.mode}, r);
+  PssOptions at = o;
+  at.period = r.period > 0 ? r.period : o.period;
+  r.h = detail::event_map_options(circuit, at).h_max;
+  return r;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string trigger_vector(const Assembled& a, const std::string& signal,
+                           Eigen::VectorXd& gamma_d) {
+  std::string s;
+  for (char c : signal)
+    if (c != ' ') s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto d = dynamic_columns(a.mlcs.E);
+  gamma_d = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(d.size()));
+  const auto add = [&](const std::string& name, double sign) -> std::string {
+    if (name == "v(0)" || name == "v(gnd)") return {};
+    const auto it = std::find(a.unknown_names.begin(), a.unknown_names.end(), name);
+    if (it == a.unknown_names.end())
+      return fmt::format("trigger signal '{}': the circuit has no {} '{}'", signal,
+                         name[0] == 'v' ? "node" : "inductor or source current",
+                         name.substr(2, name.size() - 3));
+    const auto col = it - a.unknown_names.begin();
+    const auto k = std::find(d.begin(), d.end(), col);
+    if (k == d.end())
+      return fmt::format(
+          "trigger signal '{}': {} is not a state of the circuit (only capacitor voltages and "
+          "inductor currents carry the orbit; trigger on a node with a capacitor, or an "
+          "inductor's current)",
+          signal, name);
+    gamma_d[k - d.begin()] += sign;
+    return {};
+  };
+  const bool voltage = s.starts_with("v("), current = s.starts_with("i(");
+  if ((!voltage && !current) || !s.ends_with(")") || s.size() < 4)
+    return fmt::format("trigger signal '{}': expected v(node), v(node1,node2) or i(inductor)",
+                       signal);
+  const std::string inner = s.substr(2, s.size() - 3);
+  const auto comma = inner.find(',');
+  if (comma == std::string::npos) return add(s, 1);
+  if (current) return fmt::format("trigger signal '{}': i(...) takes one name", signal);
+  if (std::string e = add("v(" + inner.substr(0, comma) + ")", 1); !e.empty()) return e;
+  return add("v(" + inner.substr(comma + 1) + ")", -1);
+}
+
+std::string varying_source(const Circuit& circuit, const Assembled& a, double horizon) {
+  for (size_t k = 0; k < a.sources.size(); ++k) {
+    const Waveform& w = a.sources[k];
+    const double v0 = waveform_value(w, 0);
+    std::vector<double> times;  // the first breakpoints and 997 points of [0, horizon]
+    for (double t = waveform_next_breakpoint(w, -1e-300); t < horizon && times.size() < 64;
+         t = waveform_next_breakpoint(w, t))
+      times.push_back(t * (1 + 1e-9) + 1e-300);
+    for (int i = 1; i <= 997; ++i) times.push_back(horizon * i / 997.0);
+    std::sort(times.begin(), times.end());
+    const auto bad = std::find_if(times.begin(), times.end(), [&](double t) {
+      return std::abs(waveform_value(w, t) - v0) > 1e-12 * std::max(1.0, std::abs(v0));
+    });
+    if (bad == times.end()) continue;
+    const int d = a.source_device[k];
+    return fmt::format(
+        "source '{}' is {:g} at t = 0 and {:g} at t = {:g} s",
+        d >= 0 ? device_name(circuit.devices[static_cast<size_t>(d)]) : std::string("?"), v0,
+        waveform_value(w, *bad), *bad);
+  }
+  return {};
+}
+
+}  // namespace detail
+
+std::string time_varying_source(const Circuit& circuit, const Assembled& a, double horizon) {
+  return detail::varying_source(circuit, a, horizon);
+}
+
 PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, const PssOptions& o) {
+  if (o.trigger) return autonomous_steady_state(circuit, a, o);
   PssResult r;
   r.map = o.map;
+  r.period = o.period;
   r.failure = PssFailure::kInput;
   if (r.error = o.validate(); !r.error.empty()) return r;
   const auto map = detail::make_period_map(circuit, a, o, r.error);
@@ -139,6 +298,9 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, cons
   }
   detail::shoot(*map, a, o, s, r);
   r.periods_simulated = map->count();
+  if (!r.ok && o.map == PssMap::kTheta &&
+      (r.failure == PssFailure::kModeSequence || r.failure == PssFailure::kNoOrbit))
+    return theta_fallback(circuit, a, o, r);
   r.jacobian_fallbacks = map->fallbacks();
   r.fallback_reason = map->fallback_reason();
   // A transient from the initial point decays like ρ^k (ρ the largest |μ|) from its distance d0
@@ -175,7 +337,11 @@ bool run_periods(
     int periods,
     const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&)>& observer,
     std::string& error) {
-  const auto map = detail::make_period_map(circuit, a, options, error);
+  PssOptions o = options;
+  o.map = pss.map;
+  if (pss.period > 0) o.period = pss.period;
+  if (pss.map == PssMap::kEvent && !pss.theta_fallback.empty()) o.steps_per_period = 0;
+  const auto map = detail::make_period_map(circuit, a, o, error);
   if (!map) return false;
   PssState s{pss.x0, pss.lambda0, pss.mode0}, next;
   double last_t = -1;
@@ -187,7 +353,7 @@ bool run_periods(
     observer(t, x, l);
   };
   for (int k = 0; k < periods; ++k) {
-    if (!map->run(s, next, error, &forward, options.period * k)) return false;
+    if (!map->run(s, next, error, &forward, o.period * k)) return false;
     s = std::move(next);
   }
   return true;

@@ -28,6 +28,7 @@ solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions
   eo.t_start = 0;
   eo.t_stop = o.period;
   eo.fixed_step = true;
+  eo.switch_state_from_mode = true;  // a period continues the one before
   const long steps = o.steps_per_period > 0 ? o.steps_per_period : kDefaultSteps;
   eo.h_max = o.period / static_cast<double>(steps);
   eo.h_init = eo.h_max;

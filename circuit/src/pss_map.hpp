@@ -60,6 +60,9 @@ class PeriodMap {
 // The differential unknowns: the columns of E with an entry.
 std::vector<Eigen::Index> dynamic_columns(const solvers::SparseMatrix& e);
 Eigen::VectorXd part(const Eigen::VectorXd& x, const std::vector<Eigen::Index>& d);
+// `s` with x_D moved by α·Δ (a damped Newton step).
+PssState displaced(const PssState& s, const std::vector<Eigen::Index>& d,
+                   const Eigen::VectorXd& delta, double alpha);
 
 // J_{:,k} = (Φ(x0 + δ_k e_k)_D − Φ(x0)_D) / δ_k, δ_k = 1e-7·max(|x_k|, ‖x_D‖∞, 1e-3): one
 // period per differential unknown (pss_theta_map.cpp).

@@ -151,9 +151,7 @@ class Shooting {
                    const Eigen::VectorXd& delta, std::string& error) {
     double alpha = 1;
     for (int halving = 0; halving < 4; ++halving, alpha /= 2) {
-      PssState trial = s, trial_out;
-      for (size_t k = 0; k < d_.size(); ++k)
-        trial.x[d_[k]] += alpha * delta[static_cast<Eigen::Index>(k)];
+      PssState trial = displaced(s, d_, delta, alpha), trial_out;
       if (!map_.run(trial, trial_out, error)) return false;
       const double norm = (part(trial_out.x, d_) - part(trial.x, d_)).cwiseAbs().maxCoeff();
       if (norm < f.cwiseAbs().maxCoeff()) {

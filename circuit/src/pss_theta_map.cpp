@@ -28,6 +28,7 @@ solvers::ThetaOptions theta_options(const Circuit& c, const PssOptions& o) {
   opt.h = o.period / static_cast<double>(steps);
   opt.t_start = 0;
   opt.t_stop = o.period;
+  opt.switch_state_from_mode = true;  // a period continues the one before
   opt.lcp_solver = c.lcp_solver;
   return opt;
 }

@@ -85,5 +85,6 @@ std::optional<OptionsCard> parse_temp(const CardReader& r, const std::vector<Ite
 std::optional<StepCard> parse_step(const CardReader& r, const std::vector<Item>& items);
 std::optional<DcCard> parse_dc(const CardReader& r, const std::vector<Item>& items);
 std::optional<AcCard> parse_ac(const CardReader& r, const std::vector<Item>& items);
+std::optional<PssCard> parse_pss(const CardReader& r, const std::vector<Item>& items);
 
 }  // namespace nsspice::netlist::detail

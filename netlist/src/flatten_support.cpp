@@ -174,6 +174,12 @@ bool evaluate_control(const ParamScope& scope, Card& card) {
     for (Value* v : {&ac->points, &ac->fstart, &ac->fstop}) ok = scope.evaluate(*v) && ok;
     return ok;
   }
+  if (auto* pss = std::get_if<PssCard>(&card)) {
+    bool ok = true;
+    for (Value& v : pss->positional) ok = scope.evaluate(v) && ok;
+    for (Param& p : pss->params) ok = scope.evaluate(p) && ok;
+    return ok;
+  }
   if (auto* ic = std::get_if<IcCard>(&card)) return evaluate_entries(scope, ic->entries);
   if (auto* st = std::get_if<StepCard>(&card)) {
     bool ok = true;

@@ -78,16 +78,15 @@ class Parser {
 
 bool is_control_card(const std::string& k) {
   for (const char* c :
-       {".tran", ".op", ".dc", ".ac", ".ic", ".nodeset", ".options", ".option", ".opt", ".temp",
-        ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title", ".step"}) {
+       {".tran", ".op", ".dc", ".ac", ".pss", ".ic", ".nodeset", ".options", ".option", ".opt",
+        ".temp", ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title", ".step"}) {
     if (k == c) return true;
   }
   return false;
 }
 
 bool is_other_analysis(const std::string& k) {
-  for (const char* c :
-       {".noise", ".tf", ".pz", ".sens", ".disto", ".four", ".fourier", ".pss", ".sp"}) {
+  for (const char* c : {".noise", ".tf", ".pz", ".sens", ".disto", ".four", ".fourier", ".sp"}) {
     if (k == c) return true;
   }
   return false;
@@ -150,6 +149,8 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     push(detail::parse_dc(r, items));
   } else if (k == ".ac") {
     push(detail::parse_ac(r, items));
+  } else if (k == ".pss") {
+    push(detail::parse_pss(r, items));
   } else if (k == ".ic") {
     push(detail::parse_ic(r, items));
   } else if (k == ".nodeset") {
@@ -200,7 +201,7 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     // Its lines follow as control cards (Parser::control).
   } else if (is_other_analysis(k)) {
     r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored (only .tran, .op, "
-                                        ".dc and .ac analyses exist)",
+                                        ".dc, .ac and .pss analyses exist)",
                                         keyword.text));
   } else {
     r.warning(keyword.span, fmt::format("unsupported control card '{}' ignored", keyword.text));

@@ -200,7 +200,9 @@ bool EventDriven::begin(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   switch_on_.clear();
   for (const auto& sw : mlcs_.switches) {
     const double s = sw.c.dot(x0);
-    const bool on = sw.next_state(s, sw.initially_on);
+    const bool before =
+        opt_.switch_state_from_mode ? mode_[static_cast<size_t>(sw.pair)] != 0 : sw.initially_on;
+    const bool on = sw.next_state(s, before);
     switch_on_.push_back(on);
     mode_[static_cast<size_t>(sw.pair)] = on;
   }

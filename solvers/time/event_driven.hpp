@@ -61,11 +61,15 @@ class ThetaStepper;
 
 struct EventOptions {
   double t_start = 0, t_stop = 0;
-  double rtol = 1e-9;         // local error per step, relative to each unknown's size
-  double atol = 1e-12;        // absolute floor of that error (V, A)
-  double h_init = 0;          // first step (0: (t_stop − t_start)/1000)
-  double h_max = 0;           // largest step (0: (t_stop − t_start)/20)
-  bool fixed_step = false;    // every step h_max, no error control (order studies)
+  double rtol = 1e-9;       // local error per step, relative to each unknown's size
+  double atol = 1e-12;      // absolute floor of that error (V, A)
+  double h_init = 0;        // first step (0: (t_stop − t_start)/1000)
+  double h_max = 0;         // largest step (0: (t_stop − t_start)/20)
+  bool fixed_step = false;  // every step h_max, no error control (order studies)
+  // The switches' states at the start are mode0's (a run that continues another, as a period
+  // map does: a switch whose control is inside its hysteresis band keeps its state), not
+  // SwitchControl::initially_on's.
+  bool switch_state_from_mode = false;
   double time_tol = 1e-12;    // event times to time_tol · max(|t|, t_stop − t_start)
   double select_step = 1e-9;  // δ of the mode selection, as a fraction of t_stop − t_start
   double jump_tol = 1e-6;     // relative change of E x over δ that counts as a jump

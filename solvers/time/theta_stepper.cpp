@@ -169,7 +169,9 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   switch_on_.clear();
   for (const auto& sw : mlcs_.switches) {
     const double s = sw.c.dot(x_);
-    const bool on = sw.next_state(s, sw.initially_on);
+    const bool before = options_.switch_state_from_mode ? mode_[static_cast<size_t>(sw.pair)] != 0
+                                                        : sw.initially_on;
+    const bool on = sw.next_state(s, before);
     switch_on_.push_back(on);
     mode_[static_cast<size_t>(sw.pair)] = on;
   }

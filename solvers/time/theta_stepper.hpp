@@ -58,11 +58,14 @@
 namespace nsspice::solvers {
 
 struct ThetaOptions {
-  double theta = 0.5;           // θ ∈ [½, 1]
-  double h = 0;                 // step [s]
-  double t_start = 0;           // initial time [s]
-  double t_stop = 0;            // final time [s]
-  int restart_steps = 2;        // backward-Euler steps after t0 and after each breakpoint
+  double theta = 0.5;     // θ ∈ [½, 1]
+  double h = 0;           // step [s]
+  double t_start = 0;     // initial time [s]
+  double t_stop = 0;      // final time [s]
+  int restart_steps = 2;  // backward-Euler steps after t0 and after each breakpoint
+  // The switches' states at the start are mode0's (a run that continues another: a period
+  // map), not SwitchControl::initially_on's.
+  bool switch_state_from_mode = false;
   bool restart_on_jump = true;  // backward-Euler steps after a mode change that makes y jump
   int restart_substeps = 4;     // a restart or switching step = this many backward-Euler substeps
   int cache_capacity = 64;      // factorizations kept per step size

@@ -123,8 +123,7 @@ TEST_F(AnalysisCli, DcSweepWritesTheSweepColumnAndPlots) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string raw = read_file(dir_ / "clip.raw");
   EXPECT_NE(raw.find("Plotname: DC transfer characteristic\nFlags: real\n"), std::string::npos);
-  EXPECT_NE(raw.find("\t0\tv(v-sweep)\tvoltage\n\t1\tv(out)\tvoltage\n"), std::string::npos)
-      << raw;
+  EXPECT_NE(raw.find("\t0\tv(v-sweep)\tvoltage\n\t1\tv(out)\tvoltage\n"), std::string::npos) << raw;
   EXPECT_EQ(raw_values(raw, 3).size(), 9u);
 }
 
@@ -179,8 +178,8 @@ TEST_F(AnalysisCli, AcWritesDbAndPhaseColumnsComplexRawAndABodePlot) {
 TEST_F(AnalysisCli, AcMatchesNgspice) {
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed";
   write("rlc.cir", kRlc);
-  write("ng.cir", std::string(kRlc).replace(std::string(kRlc).find(".ac"), 0,
-                                             ".options filetype=ascii\n"));
+  write("ng.cir",
+        std::string(kRlc).replace(std::string(kRlc).find(".ac"), 0, ".options filetype=ascii\n"));
   auto ng = run_shell("cd '" + dir_.string() + "' && ngspice -b -r ng.raw ng.cir");
   ASSERT_EQ(ng.exit_code, 0) << ng.output;
   auto r = nsspice("run rlc.cir -o ns.raw --format rawascii -q");
@@ -228,7 +227,8 @@ TEST_F(AnalysisCli, TranRunsAndTheOpIsPrintedWhenBothAreThere) {
       << r.output;
   r = nsspice("run both.cir --analysis noise");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find("--analysis 'noise': expected tran, op, dc or ac"), std::string::npos);
+  EXPECT_NE(r.output.find("--analysis 'noise': expected tran, op, dc, ac or pss"),
+            std::string::npos);
   r = nsspice("run both.cir --analysis ac --grid 1u");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("--grid applies to a .tran run only"), std::string::npos);
@@ -236,7 +236,8 @@ TEST_F(AnalysisCli, TranRunsAndTheOpIsPrintedWhenBothAreThere) {
 
 TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
   int count = 0;
-  for (const auto& entry : fs::directory_iterator(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses")) {
+  for (const auto& entry :
+       fs::directory_iterator(std::string(NSSPICE_EXAMPLES_DIR) + "/analyses")) {
     if (entry.path().extension() != ".cir") continue;
     SCOPED_TRACE(entry.path().filename().string());
     EXPECT_NE(read_file(entry.path()).find("What it shows"), std::string::npos);
@@ -250,7 +251,8 @@ TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
 
 TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   const std::string buck = std::string(NSSPICE_EXAMPLES_DIR) + "/buck.cir";
-  auto r = nsspice("pss '" + buck + "' --period 10u --steps 200 --compare-transient 2000 -o p.csv "
+  auto r = nsspice("pss '" + buck +
+                   "' --period 10u --steps 200 --compare-transient 2000 -o p.csv "
                    "--save 'v(out),i(l1)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Newton iterations"), std::string::npos) << r.output;
@@ -282,11 +284,66 @@ TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   EXPECT_NE(r.output.find("the period must be > 0 s"), std::string::npos) << r.output;
 }
 
+// A self-oscillating circuit: `run` of a netlist whose analysis is ngspice's .pss card finds the
+// period as an unknown (the relaxation oscillator's closed form 2RC ln(7/3)), and the trigger's
+// command-line form; bad .pss cards and --trigger options are bad input, nothing written.
+TEST_F(AnalysisCli, PssCardAndTriggerOfASelfOscillatingCircuit) {
+  const std::string body =
+      "V1 vcc 0 DC 5\nVr ref 0 DC 2.5\nS1 vcc drv ref cap SWM\nS2 drv 0 cap ref SWM\n"
+      "R1 drv cap 1k\nC1 cap 0 1u IC=0\n.model SWM SW(VT=0 VH=1)\n";
+  write("osc.cir", "relaxation oscillator\n" + body + ".pss 600 2m cap 400 10 50 5e-3 uic\n.end\n");
+  auto r = nsspice("run osc.cir -o osc.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("T = 0.001694595721 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("warning: '.pss' HARMS = 10 ignored"), std::string::npos) << r.output;
+  const auto csv = lines_of(read_file(dir_ / "osc.csv"));
+  ASSERT_GT(csv.size(), 400u);
+  double t1 = 0;
+  ASSERT_EQ(std::sscanf(csv.back().c_str(), "%lf", &t1), 1);
+  EXPECT_NEAR(t1, 2e-3 * std::log(3.5 / 1.5), 1e-12);
+  write("osc2.cir", "relaxation oscillator\n" + body + ".tran 1u 20m UIC\n.end\n");
+  r = nsspice("pss osc2.cir --trigger 'V(cap)=3 fall' --period 1m --periods 2 -o o2.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("T = 0.001694595721 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("output                 o2.csv (CSV, 2 periods)"), std::string::npos)
+      << r.output;
+  for (const char* bad : {"'v(cap)=3 sideways'", "'v(cap)=x rise'", "cap"}) {
+    r = nsspice(std::string("pss osc2.cir --period 1m -o bad.csv --trigger ") + bad);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_NE(r.output.find("error: --trigger"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / "bad.csv"));
+  }
+  write("osc3.cir", "relaxation oscillator\n" + body + ".pss TRIG v(cap) PERIOD=1m STEP=9\n.end\n");
+  r = nsspice("run osc3.cir -o bad.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("osc3.cir:9:28: error: unknown .pss parameter 'STEP' (did you mean "
+                          "'steps'?)\n.pss TRIG v(cap) PERIOD=1m STEP=9\n"
+                          "                           ^~~~"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "bad.csv"));
+}
+
+// The θ map cannot settle the closed-loop comparator buck (its duty cycle is quantized to the
+// step): the report names the cause and the orbit written is the event map's.
+TEST_F(AnalysisCli, ThetaMapFailureFallsBackToTheEventMapAndSaysWhy) {
+  const std::string buck = std::string(NSSPICE_EXAMPLES_DIR) + "/buck_closed_loop.cir";
+  const auto r = nsspice("pss '" + buck + "' --period 10u --map theta -o cl.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("event map (Radau IIA"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("note                   the theta map did not converge, the event map "
+                          "found the orbit: the theta map switches the ideal comparator 'e1' on "
+                          "its step grid (h = 1e-08 s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_GT(lines_of(read_file(dir_ / "cl.csv")).size(), 200u);
+}
+
 TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
   write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
   const auto r = nsspice("run none.cir");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find("error: 'none.cir' has no analysis card (.tran, .op, .dc or .ac)"),
+  EXPECT_NE(r.output.find("error: 'none.cir' has no analysis card (.tran, .op, .dc, .ac or .pss)"),
             std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "none.csv"));

@@ -155,16 +155,33 @@ TEST(PssEvent, ClosedLoopComparatorBuckEqualsALongEventDrivenTransient) {
   expect_equal_to_transient(c, 5e-3, "i(l1)", 1e-6);
 }
 
-TEST(PssEvent, ClosedLoopComparatorBuckOnTheThetaMapIsANamedFailure) {
+TEST(PssEvent, ClosedLoopComparatorBuckOnTheThetaMapFallsBackToTheEventMap) {
+  // The θ map switches the ideal comparator on its step grid: its period map is piecewise
+  // constant in the comparator's instants and Newton stalls (docs/theory.md §13). The failure
+  // names the comparator, and the event map finds the orbit instead.
   EventCase c(example("buck_closed_loop.cir"), 10e-6);
-  c.o.map = PssMap::kTheta;
-  c.o.max_newton = 8;
-  const PssResult r = periodic_steady_state(c.e.circuit, c.a, c.o);
-  EXPECT_FALSE(r.ok);
-  EXPECT_TRUE(r.failure == PssFailure::kNoOrbit || r.failure == PssFailure::kModeSequence)
-      << r.error;
-  EXPECT_NE(r.error.find("--map event"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find("best state reached (v("), std::string::npos) << r.error;
+  ASSERT_TRUE(c.r.ok) << c.r.error;
+  PssOptions theta = c.o;
+  theta.map = PssMap::kTheta;
+  theta.max_newton = 8;
+  const PssResult r = periodic_steady_state(c.e.circuit, c.a, theta);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.map, PssMap::kEvent);
+  EXPECT_NE(r.theta_fallback.find("ideal comparator 'e1' on its step grid"), std::string::npos)
+      << r.theta_fallback;
+  EXPECT_NE(r.theta_fallback.find("best state reached (v("), std::string::npos) << r.theta_fallback;
+  EXPECT_LT((r.x0 - c.r.x0).cwiseAbs().maxCoeff(), 1e-8 * c.r.x0.cwiseAbs().maxCoeff());
+  // The orbit is written on the map that found it.
+  double peak = 0;
+  std::string error;
+  ASSERT_TRUE(run_periods(
+      c.e.circuit, c.a, r, theta, 1,
+      [&](double, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+        peak = std::max(peak, x[c.column("i(l1)")]);
+      },
+      error))
+      << error;
+  EXPECT_NEAR(peak, c.range(c.column("i(l1)")).second, 1e-9);
 }
 
 // The exact Jacobian of the event map equals its forward difference (to the difference's own

@@ -104,7 +104,7 @@ TEST_F(Cli, UnknownModelSuggestsTheNearestOne) {
 
 TEST_F(Cli, MissingTran) {
   const CliRun r = fails("title\nV1 a 0 1\nR1 a 0 1k\n.end\n");
-  EXPECT_NE(r.output.find("error: 'bad.cir' has no analysis card (.tran, .op, .dc or .ac): "
+  EXPECT_NE(r.output.find("error: 'bad.cir' has no analysis card (.tran, .op, .dc, .ac or .pss): "
                           "nothing to simulate"),
             std::string::npos)
       << r.output;
