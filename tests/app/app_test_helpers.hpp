@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -66,5 +68,17 @@ class AppTest : public ::testing::Test {
   }
   fs::path dir_;
 };
+
+// "name = value" lines of ngspice's .meas output or nsspice's measurement report.
+inline std::map<std::string, double> measures(const std::string& text) {
+  std::map<std::string, double> out;
+  static const std::regex line(R"(^\s*([a-z0-9]+)\s*=\s*([-+0-9.eE]+))");
+  std::istringstream in(text);
+  for (std::string s; std::getline(in, s);) {
+    std::smatch m;
+    if (std::regex_search(s, m, line)) out[m[1]] = std::stod(m[2]);
+  }
+  return out;
+}
 
 }  // namespace nsspice::testing

@@ -15,17 +15,6 @@
 namespace nsspice::testing {
 namespace {
 
-std::map<std::string, double> measures(const std::string& text) {
-  std::map<std::string, double> out;
-  static const std::regex line(R"(^\s*([a-z0-9]+)\s*=\s*([-+0-9.eE]+))");
-  std::istringstream in(text);
-  for (std::string s; std::getline(in, s);) {
-    std::smatch m;
-    if (std::regex_search(s, m, line)) out[m[1]] = std::stod(m[2]);
-  }
-  return out;
-}
-
 std::string without(std::string text, const std::string& what) {
   const size_t at = text.find(what);
   if (at != std::string::npos) text.erase(at, what.size());

@@ -18,18 +18,6 @@
 namespace nsspice::testing {
 namespace {
 
-// "name = value" lines of ngspice's .meas output or nsspice's measurement report.
-std::map<std::string, double> measures(const std::string& text) {
-  std::map<std::string, double> out;
-  static const std::regex line(R"(^\s*([a-z]+)\s*=\s*([-+0-9.eE]+))");
-  std::istringstream in(text);
-  for (std::string s; std::getline(in, s);) {
-    std::smatch m;
-    if (std::regex_search(s, m, line)) out[m[1]] = std::stod(m[2]);
-  }
-  return out;
-}
-
 class SpiceModelsVsNgspice : public AppTest {
  public:
   std::map<std::string, double> ngspice(const std::string& example) {

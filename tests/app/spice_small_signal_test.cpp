@@ -21,17 +21,6 @@
 namespace nsspice::testing {
 namespace {
 
-std::map<std::string, double> measures(const std::string& text) {
-  std::map<std::string, double> out;
-  static const std::regex line(R"(^\s*([a-z]+)\s*=\s*([-+0-9.eE]+))");
-  std::istringstream in(text);
-  for (std::string s; std::getline(in, s);) {
-    std::smatch m;
-    if (std::regex_search(s, m, line)) out[m[1]] = std::stod(m[2]);
-  }
-  return out;
-}
-
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
