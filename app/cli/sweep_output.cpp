@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "app/cli/interrupt.hpp"
+#include "app/cli/models_command.hpp"
 #include "app/io/file_write.hpp"
 #include "app/sweep/mpi_runs.hpp"
 
@@ -197,7 +198,13 @@ int finish_sweep(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
     if (std::find(names.begin(), names.end(), s.name) == names.end())
       fmt::print(stderr, "nsspice: warning: --spec '{}': no measurement of that name\n", s.name);
   // The measurements are the user's request: printed even with -q (only the report is quiet).
-  if (!o.quiet) print_report(o, p, mpi, done);
+  if (!o.quiet) {
+    print_report(o, p, mpi, done);
+    // The model conversions (SPICE → PWL, approximations with their numbers) of the nominal
+    // circuit: every run converts its own models the same way, at its own values.
+    if (const std::string lines = format_conversions(nominal.circuit); !lines.empty())
+      fmt::print("device models (nominal values; each run converts its own)\n{}", lines);
+  }
   fmt::print("{}", summary_table(records, p.specs));
   return code;
 }

@@ -67,6 +67,22 @@ TEST_F(SweepRuns, TheMonteCarloTableHoldsEveryDrawnValue) {
   EXPECT_NE(rs[0], rs[1]);
 }
 
+// A sweep's report states the model conversions too (here LAMBDA's approximation with its
+// numbers), not only a single run's: a stepped SPICE MOSFET is never silently idealized.
+TEST_F(SweepRuns, TheSweepReportStatesTheModelConversions) {
+  write("m.cir",
+        "cs\nV1 vdd 0 12\nV2 in 0 SIN(2.2 10m 1k)\nR1 vdd d 4.7k\nM1 d in 0 0 NM1 W=10u L=2u\n"
+        ".model NM1 NMOS(LEVEL=1 VTO=1.5 KP=120u LAMBDA=0.03)\n"
+        ".step NMOS NM1(VTO) list 1.4 1.6\n.tran 2m\n.end\n");
+  const CliRun r = nsspice("run m.cir -o m.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("device models (nominal values; each run converts its own)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("m1 LAMBDA 0.03 /V at the initial point"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not modelled: the output conductance"), std::string::npos);
+}
+
 TEST_F(SweepRuns, AFailingMonteCarloRunIsReportedWithItsDrawnValues) {
   // σ = 100 Ω around 100 Ω: some draws are ≤ 0, a resistor the netlist rejects.
   write("f.cir",
