@@ -123,8 +123,17 @@ void FactorModel::adopt(const KluFactor& fresh, int new_score) {
   attempts_total = 0;
 }
 
+namespace {
+// Below this many nonzeros the model is never used: a small factorization costs microseconds, so
+// the refactorization it saves is worth nothing, and a decision taken from a timing would make
+// the pivot order (and the rounding of the result) depend on the machine's load. Circuits this
+// small are then solved the same way in every run.
+constexpr Eigen::Index kModelMinNonzeros = 4096;
+}  // namespace
+
 void FactorCache::offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score) {
   FactorModel& model = symbolic.model();
+  if (a.nonZeros() < kModelMinNonzeros) return;
   if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
   model.offered = true;
   if (score <= model.score) return;
@@ -139,7 +148,7 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   FactorModel& model = symbolic.model();
   const int factorizations_before = entry.factor.factorizations();
   const int refactorizations_before = entry.factor.refactorizations();
-  const bool use_model = model.worth();
+  const bool use_model = a.nonZeros() >= kModelMinNonzeros && model.worth();
   const double start = thread_seconds();
   LuStatus status;
   if (use_model) {
@@ -163,7 +172,9 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
     ++model.fresh_count;
   }
   // A fresh factorization of a higher score becomes the model.
-  if (status == LuStatus::kOk && fresh > 0 && score > model.score) model.adopt(entry.factor, score);
+  if (status == LuStatus::kOk && fresh > 0 && score > model.score &&
+      a.nonZeros() >= kModelMinNonzeros)
+    model.adopt(entry.factor, score);
   return status;
 }
 
