@@ -91,6 +91,8 @@ struct SwitchModel {
   double hysteresis = 0;            // VH [V] or IH [A]: on above VT + VH, off below VT − VH
   double ron = 0;                   // [Ω] ≥ 0; 0 = ideal
   double goff = 0;                  // 1/ROFF [S] ≥ 0; 0 = ideal (ROFF = ∞)
+  bool inverted = false;  // on below VT − VH (PSpice's VSWITCH with VON < VOFF): an S element
+                          // is elaborated with its control nodes swapped and −VT
 };
 struct Switch {
   std::string name;

@@ -94,7 +94,7 @@ struct ElementCard {
   Word name;                              // "R1", "d3", "x1.r3" (flat); lower is unique
   std::vector<Word> nodes;                // node names as written ("0", "gnd", "out", "x1.n3")
   std::optional<Value> value;             // see the table above
-  std::optional<Word> model;              // D S W M, E comparator: model name
+  std::optional<Word> model;              // D S W M Q R, E comparator: model name
   std::vector<SourceFunction> functions;  // V/I: SIN PULSE PWL EXP SFFM
   std::vector<Param> params;              // e.g. IC=1.5 on C/L; "ac" (and "acphase") on V/I
   SourceSpan span;                        // whole card (first line)

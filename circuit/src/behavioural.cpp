@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <memory>
+#include <tuple>
 #include <vector>
 
 #include "netlist/units.hpp"
@@ -120,6 +122,7 @@ class Parser {
   }
   static AffineExpr scaled(AffineExpr a, double k) {
     a.boolean = false;
+    a.step_of.reset();
     a.constant *= k;
     if (a.time) a.time = [f = a.time, k](double t) { return k * f(t); };
     for (auto& [n, c] : a.voltages) c *= k;
@@ -128,6 +131,7 @@ class Parser {
   }
   static AffineExpr sum(AffineExpr a, const AffineExpr& b, double sign) {
     a.boolean = false;
+    a.step_of.reset();
     a.constant += sign * b.constant;
     if (b.time)
       a.time =
@@ -157,12 +161,15 @@ class Parser {
     return true;
   }
 
-  std::optional<AffineExpr> expr(int depth) {
+  // `keep`: a comparison at the top stays pending (if()'s condition, whose step choose builds
+  // or replaces by a ramp); otherwise every comparison is built.
+  std::optional<AffineExpr> expr(int depth, bool keep = false) {
     if (depth > 64) return fail(pos_, 1, "the expression is nested too deeply");
     skip();
     const std::size_t start = pos_;
     auto c = logic(depth, true);
-    if (!c || !eat('?')) return c;
+    if (!c) return c;
+    if (!eat('?')) return keep ? c : built(std::move(*c), start);
     auto a = expr(depth + 1);
     if (!a) return a;
     if (!eat(':')) return fail(pos_, 1, "expected ':' of 'condition ? a : b'");
@@ -171,9 +178,30 @@ class Parser {
     return choose(*c, *a, *b, start);
   }
 
+  // A pending comparison's step s(u) as a kink (step_of kept); anything else as it is.
+  std::optional<AffineExpr> built(AffineExpr c, std::size_t start) {
+    if (!c.pending) return c;
+    auto s = kink(*c.step_of, true);
+    if (!s) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+    s->step_of = c.step_of;
+    return s;
+  }
+
   // if(c, a, b) = c ? a : b = b + (a − b)·c.
-  std::optional<AffineExpr> choose(const AffineExpr& c, const AffineExpr& a, const AffineExpr& b,
+  std::optional<AffineExpr> choose(AffineExpr c, const AffineExpr& a, const AffineExpr& b,
                                    std::size_t start) {
+    AffineExpr d = sum(a, b, -1);
+    std::erase_if(d.voltages, [](const auto& t) { return t.second == 0; });
+    std::erase_if(d.currents, [](const auto& t) { return t.second == 0; });
+    if (const auto k = c.step_of && !d.is_number() ? ratio(d, *c.step_of) : std::nullopt) {
+      auto r = kink(*c.step_of, false);  // (a − b)·s(u) = k·u·s(u) = k·r(u)
+      if (!r) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
+      return sum(b, scaled(*r, *k), 1);
+    }
+    if (auto made = built(std::move(c), start))
+      c = std::move(*made);
+    else
+      return made;
     if (c.is_number()) return c.constant != 0 ? a : b;
     if (c.is_constant())
       return fail(start, pos_ - start,
@@ -185,9 +213,6 @@ class Parser {
                   fmt::format("'{}': the condition of an unknown must be a comparison "
                               "(v(a) > 1, ...)",
                               text(start)));
-    AffineExpr d = sum(a, b, -1);
-    std::erase_if(d.voltages, [](const auto& t) { return t.second == 0; });
-    std::erase_if(d.currents, [](const auto& t) { return t.second == 0; });
     if (!d.is_number())
       return fail(start, pos_ - start,
                   fmt::format("'{}': the two branches differ by an expression of unknowns or "
@@ -195,6 +220,26 @@ class Parser {
                               "only branches that differ by a constant are piecewise linear",
                               text(start)));
     return sum(b, scaled(c, d.constant), 1);
+  }
+
+  // k with d = k·u exactly (every coefficient and the constant), or nullopt.
+  static std::optional<double> ratio(const AffineExpr& d, const AffineExpr& u) {
+    if (d.time || u.time) return std::nullopt;
+    double k = 0;  // from u's first nonzero coefficient
+    for (auto terms : {&AffineExpr::voltages, &AffineExpr::currents})
+      for (const auto& [n, y] : u.*terms)
+        if (k == 0 && y != 0) k = ((d.*terms).count(n) > 0 ? (d.*terms).at(n) : 0.0) / y;
+    const auto same = [k](double x, double y) {
+      return std::abs(x - k * y) <= 1e-12 * (std::abs(x) + std::abs(k * y));
+    };
+    if (k == 0 || !same(d.constant, u.constant)) return std::nullopt;
+    for (auto terms : {&AffineExpr::voltages, &AffineExpr::currents}) {
+      for (const auto& [n, x] : d.*terms)
+        if (!same(x, (u.*terms).count(n) > 0 ? (u.*terms).at(n) : 0.0)) return std::nullopt;
+      for (const auto& [n, y] : u.*terms)
+        if (!same((d.*terms).count(n) > 0 ? (d.*terms).at(n) : 0.0, y)) return std::nullopt;
+    }
+    return k;
   }
 
   // or := and {'||' and}, and := rel {'&&' rel}: c || d = max(c, d), c && d = min(c, d).
@@ -206,7 +251,11 @@ class Parser {
     const std::string_view op = is_or ? "||" : "&&";
     while (left && (next_is(op) || next_is(op.substr(0, 1)))) {
       pos_ += next_is(op) ? 2 : 1;
+      left = built(std::move(*left), start);
+      if (!left) return left;
+      const std::size_t right_start = pos_;
       auto right = is_or ? logic(depth, false) : relation(depth);
+      if (right) right = built(std::move(*right), right_start);
       if (!right) return right;
       if (!is_condition(*left) || !is_condition(*right))
         return fail(start, pos_ - start,
@@ -240,7 +289,9 @@ class Parser {
     }
     if (op.empty()) return left;
     pos_ += op.size();
+    const std::size_t right_at = pos_;
     auto right = sum_expr(depth);
+    if (right) right = built(std::move(*right), right_at);  // a pending "(c)" operand
     if (!right) return right;
     const AffineExpr u = sum(*left, *right, -1);  // left − right
     if (u.is_number()) {
@@ -262,9 +313,10 @@ class Parser {
       return fail(start, pos_ - start,
                   fmt::format("'{}': equality of unknowns is not supported (use <, <=, >, >=)",
                               text(start)));
-    auto s = kink(op[0] == '>' ? u : scaled(u, -1), true);
-    if (!s) return fail(start, pos_ - start, fmt::format("'{}' cannot be built", text(start)));
-    return s;
+    AffineExpr pending = number(0, true);  // s(u), built when used (built, choose)
+    pending.pending = true;
+    pending.step_of = std::make_shared<const AffineExpr>(op[0] == '>' ? u : scaled(u, -1));
+    return pending;
   }
 
   std::optional<AffineExpr> sum_expr(int depth) {
@@ -273,7 +325,9 @@ class Parser {
       skip();
       if (pos_ >= s_.size() || (s_[pos_] != '+' && s_[pos_] != '-')) break;
       const double sign = s_[pos_++] == '+' ? 1.0 : -1.0;
+      const std::size_t right_at = pos_;
       auto right = term(depth);
+      if (right) right = built(std::move(*right), right_at);  // a pending "(c)" operand
       if (!right) return right;
       left = sum(*left, *right, sign);
     }
@@ -291,7 +345,9 @@ class Parser {
         break;
       const bool divide = s_[pos_++] == '/';
       const std::size_t left_end = pos_ - 1;
+      const std::size_t right_at = pos_;
       auto right = unary(depth);
+      if (right) right = built(std::move(*right), right_at);  // a pending "(c)" operand
       if (!right) return right;
       const bool mixed = (left->is_constant() && left->time && !right->is_constant()) ||
                          (right->is_constant() && right->time && !left->is_constant());
@@ -330,7 +386,9 @@ class Parser {
 
   std::optional<AffineExpr> unary(int depth) {
     if (eat('-')) {
+      const std::size_t start = pos_;
       auto v = unary(depth + 1);
+      if (v) v = built(std::move(*v), start);
       return v ? std::optional<AffineExpr>(scaled(*v, -1)) : v;
     }
     if (eat('+')) return unary(depth + 1);
@@ -339,6 +397,7 @@ class Parser {
     if (next_is("!")) {
       ++pos_;
       auto v = unary(depth + 1);
+      if (v) v = built(std::move(*v), start);
       if (!v) return v;
       if (!is_condition(*v))
         return fail(start, pos_ - start,
@@ -455,9 +514,13 @@ class Parser {
     if (pos_ >= s_.size()) return fail(pos_, 1, "the expression ends too early");
     const std::size_t start = pos_;
     if (eat('(')) {
-      auto v = expr(depth + 1);
+      auto v = expr(depth + 1, true);
       if (!v) return v;
       if (!eat(')')) return fail(start, 1, "missing ')' to close this '('");
+      // A comparison stays pending only as a whole group: "(c)" before ',', ')', '?' or the end.
+      skip();
+      if (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != ')' && s_[pos_] != '?')
+        return built(std::move(*v), start);
       return v;
     }
     if (is_digit(s_[pos_]) || s_[pos_] == '.') {
@@ -521,22 +584,27 @@ class Parser {
       return out;
     }
     std::vector<AffineExpr> exprs;
-    bool all_constant = true;
-    std::size_t first_unknown = 0, first_unknown_end = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
     do {
       const std::size_t arg_start = pos_;
-      auto v = expr(depth + 1);
+      auto v = expr(depth + 1, name == "if" && exprs.empty());  // if()'s condition: pending
       if (!v) return v;
-      if (!v->is_constant() && all_constant) {
-        all_constant = false;
-        first_unknown = arg_start;
-        first_unknown_end = pos_;
-      }
       exprs.push_back(std::move(*v));
+      spans.emplace_back(arg_start, pos_);
     } while (eat(','));
     if (!eat(')'))
       return fail(start, pos_ - start, fmt::format("missing ')' in the call of '{}'", name));
     if (name == "if" && exprs.size() == 3) return choose(exprs[0], exprs[1], exprs[2], start);
+    if (auto made = built(std::move(exprs[0]), spans[0].first))
+      exprs[0] = std::move(*made);
+    else
+      return made;
+    bool all_constant = true;
+    std::size_t first_unknown = 0, first_unknown_end = 0;
+    for (std::size_t k = 0; k < exprs.size() && all_constant; ++k)
+      if (!exprs[k].is_constant())
+        std::tie(all_constant, first_unknown, first_unknown_end) =
+            std::tuple{false, spans[k].first, spans[k].second};
     if (!all_constant && (name == "table" || name == "pwl") && kink_)
       return table(name, exprs, start);
     if (!all_constant) {

@@ -20,6 +20,7 @@
 // .param values, and the flat names of nodes and elements inside a subcircuit instance.
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,8 @@ struct AffineExpr {
   std::map<std::string, double> voltages;  // node name (lower case, not ground) → a_k
   std::map<std::string, double> currents;  // voltage source name (lower case) → b_j
   bool boolean = false;  // takes only the values 0 and 1 (a comparison, a relay's output)
+  std::shared_ptr<const AffineExpr> step_of;  // a comparison's step s(u): its argument u
+  bool pending = false;  // (parser-internal) a comparison whose step is not built yet
   bool is_constant() const { return voltages.empty() && currents.empty(); }  // no unknowns
   bool is_number() const { return is_constant() && !time; }
 };
@@ -57,6 +60,8 @@ using KinkMaker = std::function<std::optional<std::string>(const AffineExpr& u, 
 //   c && d = min(c, d)   c || d = max(c, d)   !c = 1 − c          (c, d conditions: 0 or 1;
 //                                                                 LTspice's & | likewise)
 //   if(c, a, b) = c ? a : b = b + (a − b)·c                      (a − b a constant)
+//                           = b + k·r(u)       (c = s(u) one comparison, a − b = k·u: a ramp,
+//                                               e.g. if(x > 0, g·x, 0) = g·max(0, x))
 //   table(x, x_1, y_1, ..., x_n, y_n): linear between the points, y_1 below x_1 and y_n above
 //     x_n (LTspice): y_1 + Σ_i (s_i − s_{i−1}) r(x − x_i), s_i the slope after x_i, s_0 = s_n = 0
 //   pwl(x, ...): the same, the end segments extended (ngspice): y_1 + s_1 (x − x_1)

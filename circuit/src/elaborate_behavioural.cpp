@@ -99,7 +99,14 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     netlist_nodes_.insert(k);
     return k;
   };
-  const auto expr = parse_affine(p.raw.text, why, kink, e.bindings.get());
+  // The circuit temperature (.temp, °C) as PSpice's TEMP and ngspice's TEMPER, unless a
+  // parameter of that name is visible.
+  std::optional<netlist::ExprBindings> with_temp;
+  if (p.raw.lower.find("temp") != std::string::npos) {
+    with_temp = e.bindings ? *e.bindings : netlist::ExprBindings{};
+    for (const char* t : {"temp", "temper"}) with_temp->params.emplace(t, c_.pwl.temp);
+  }
+  const auto expr = parse_affine(p.raw.text, why, kink, with_temp ? &*with_temp : e.bindings.get());
   if (!expr) {
     netlist::SourceSpan at = p.raw.span;
     if (why.offset < static_cast<std::size_t>(at.length)) {

@@ -55,7 +55,8 @@ void Elaborator::element(const netlist::ElementCard& e) {
   const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
   // Instance parameters understood per element; any other is reported, never dropped silently.
   std::vector<std::string_view> known;
-  if (letter == 'r') known = {"m"};
+  if (letter == 'r') known = {"m", "tc1", "tc2", "tc", "temp", "dtemp"};
+  if (letter == 'r' && e.model) known.insert(known.end(), {"l", "w"});  // RSH·L/W
   if (letter == 'c') known = {"ic", "rser", "lser", "rpar", "cpar", "m"};
   if (letter == 'l') known = {"ic", "rser", "rpar", "cpar", "m"};
   if (letter == 'v') known = {"ac", "acphase", "rser", "cpar"};
@@ -158,7 +159,8 @@ void Elaborator::passive(const netlist::ElementCard& e, char letter) {
     else
       error(e, e.name.span, fmt::format("m of '{}' must be > 0, got {}", name, *given));
   }
-  if (letter == 'r' && positive(e, "resistor", "ohms", v)) add(e, Resistor{name, a, b, v / m});
+  if (letter == 'r' && !resistor(e, m) && positive(e, "resistor", "ohms", v))
+    add(e, Resistor{name, a, b, v / m});
   if (letter == 'c' && positive(e, "capacitor", "farads", v))
     add(e, Capacitor{name, a, b, v * m, param(e, "ic")});
   if (letter == 'l' && positive(e, "inductor", "henries", v))
@@ -242,7 +244,10 @@ const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, c
   return m;
 }
 
-// M and Q cards look their models up from elaborate_transistors.cpp.
+// M and Q cards look their models up from elaborate_transistors.cpp, R cards from
+// elaborate_resistor.cpp.
+template const ResistorModel* Elaborator::model_of<ResistorModel>(const netlist::ElementCard&,
+                                                                  const char*, const char*);
 template const MosModel* Elaborator::model_of<MosModel>(const netlist::ElementCard&, const char*,
                                                         const char*);
 template const BjtModel* Elaborator::model_of<BjtModel>(const netlist::ElementCard&, const char*,
@@ -258,7 +263,7 @@ void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
       add(e, Diode{name, node(e.nodes[0]), node(e.nodes[1]), *m});
   } else if (letter == 's') {
     if (!nodes_ok(e, 4, "switch")) return;
-    const auto* m = model_of<SwitchModel>(e, "switch", "SW");
+    const auto* m = model_of<SwitchModel>(e, "switch", "SW or VSWITCH");
     if (m == nullptr) return;
     if (m->current_controlled) {
       error(e, e.model->span,
@@ -266,17 +271,21 @@ void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
                         m->name));
       return;
     }
+    // An inverted model (on below VT): on above −VT in v(cn) − v(cp).
+    SwitchModel model = *m;
+    const bool swap = model.inverted;
+    if (swap) model.threshold = -model.threshold, model.inverted = false;
     add(e, Switch{name,
                   node(e.nodes[0]),
                   node(e.nodes[1]),
-                  node(e.nodes[2]),
-                  node(e.nodes[3]),
+                  node(e.nodes[swap ? 3 : 2]),
+                  node(e.nodes[swap ? 2 : 3]),
                   {},
-                  *m,
+                  model,
                   flag_on});
   } else if (letter == 'w') {
     if (!nodes_ok(e, 2, "switch")) return;
-    const auto* m = model_of<SwitchModel>(e, "switch", "CSW");
+    const auto* m = model_of<SwitchModel>(e, "switch", "CSW or ISWITCH");
     if (m == nullptr) return;
     if (!m->current_controlled || e.refs.size() != 1) {
       error(e, e.name.span,

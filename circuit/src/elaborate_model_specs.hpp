@@ -34,4 +34,8 @@ std::vector<Spec> bjt_specs(BjtModel& q, double& sink);
 bool finish_bjt(const netlist::ModelCard& card, BjtModel& q,
                 const std::vector<const netlist::Param*>& given, netlist::Diagnostics& diags);
 
+// R (ngspice) and RES (PSpice) resistor models (elaborate_resistor.cpp).
+struct ResistorModel;
+std::vector<Spec> resistor_specs(ResistorModel& q);
+
 }  // namespace nsspice::circuit::detail

@@ -8,9 +8,13 @@
 //   CSW   IT IH RON ROFF               W element, current controlled
 //         VH|IH < 0 (SPICE's smooth transition over VT ± |VH|): the ideal switch with
 //         hysteresis |VH|, with a warning that gives the numbers
+//   VSWITCH VON VOFF RON ROFF, ISWITCH ION IOFF RON ROFF  PSpice's switches, as SW/CSW with
+//         VT, VH from the ON/OFF levels (pspice_switch)
 //   COMP  VLOW|VOL VHIGH|VOH EPS       E element in comparator form
 //   NMOS PMOS  KP VTO SEGMENTS|NSEG VMAX   (LEVEL, LAMBDA, ... accepted, one warning)
 //   VDMOS, NPN, PNP: elaborate_transistor_models.cpp
+//   R RES      R RSH DEFW DEFL|L NARROW TC1 TC2 TCE TNOM|T_MEASURED T_ABS T_REL_GLOBAL
+//              (elaborate_resistor.cpp; noise parameters named once)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -158,6 +162,36 @@ bool diode_family(const netlist::ModelCard& card, DiodeModel& d,
 
 // NMOS/PMOS SPICE cards (LEVEL, LAMBDA, RD, RS or any other SPICE parameter): level 1 only;
 // without SEGMENTS/NSEG the knots come from PWLTOL (pwl_models.cpp, marked by segments = 0).
+// PSpice's VSWITCH/ISWITCH: the resistance goes smoothly (log-linearly) from ROFF at VOFF to RON
+// at VON. nsspice's ideal switch is on beyond VON and off beyond VOFF, the previous state in
+// between: VT = (VON + VOFF)/2, VH = |VON − VOFF|/2, `inverted` when VON < VOFF. The warning
+// gives the numbers; an inverted ISWITCH is an error (a W element's current cannot be swapped).
+void pspice_switch(const netlist::ModelCard& card, SwitchModel& s, double on, double off,
+                   netlist::Diagnostics& diags) {
+  const bool i = s.current_controlled;
+  const char* u = i ? "A" : "V";
+  s.threshold = (on + off) / 2;
+  s.hysteresis = std::abs(on - off) / 2;
+  s.inverted = on < off;
+  if (s.inverted && i) {
+    diags.error(card.name.span,
+                fmt::format("model '{}': ISWITCH with ION ({:g} A) below IOFF ({:g} A), a switch "
+                            "that is on at low current, is not supported: reverse the sensing "
+                            "source and negate ION and IOFF",
+                            card.name.lower, on, off));
+    s.inverted = false;
+    return;
+  }
+  if (on == off) return;
+  diags.warning(card.name.span,
+                fmt::format("model '{}': {}'s smooth change from ROFF at {} = {:g} {} to RON at "
+                            "{} = {:g} {} is approximated by the ideal switch: on {} {:g} {}, off "
+                            "{} {:g} {}, its previous state in between",
+                            card.name.lower, i ? "ISWITCH" : "VSWITCH", i ? "IOFF" : "VOFF", off, u,
+                            i ? "ION" : "VON", on, u, s.inverted ? "below" : "above", on, u,
+                            s.inverted ? "above" : "below", off, u));
+}
+
 bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
                    const std::vector<const netlist::Param*>& given, bool other_spice,
                    netlist::Diagnostics& diags) {
@@ -206,6 +240,7 @@ void Elaborator::model(const netlist::ModelCard& m) {
   Model model;
   std::vector<Spec> specs;
   double segments = 6, level = 1, sink = 0;
+  double pspice_on = kUnset, pspice_off = kUnset;  // VSWITCH/ISWITCH: VON VOFF or ION IOFF
   const char* uses = "";
   DiodeExtras extras;
   if (type == "d") {
@@ -222,6 +257,17 @@ void Elaborator::model(const netlist::ModelCard& m) {
              {"goff", &s.goff, Range::kNonNegative}};
     uses =
         i ? "the ideal switch uses IT, IH, RON, ROFF" : "the ideal switch uses VT, VH, RON, ROFF";
+  } else if (type == "vswitch" || type == "iswitch") {
+    model = SwitchModel{m.name.lower, type == "iswitch"};
+    auto& s = std::get<SwitchModel>(model);
+    const bool i = type == "iswitch";
+    s.ron = 1, s.goff = 1e-6;  // PSpice's defaults: RON = 1 Ω, ROFF = 1 MΩ
+    pspice_on = i ? 1e-3 : 1, pspice_off = 0;
+    specs = {{i ? "ion" : "von", &pspice_on, Range::kAny},
+             {i ? "ioff" : "voff", &pspice_off, Range::kAny},
+             {"ron", &s.ron, Range::kNonNegative}};
+    uses = i ? "the ideal switch uses ION, IOFF, RON, ROFF"
+             : "the ideal switch uses VON, VOFF, RON, ROFF";
   } else if (type == "comp") {
     model = ComparatorModel{m.name.lower};
     auto& c = std::get<ComparatorModel>(model);
@@ -259,10 +305,14 @@ void Elaborator::model(const netlist::ModelCard& m) {
     uses =
         "they have no PWL meaning; the PWL Ebers–Moll model uses IS BF BR NF NR RB RC RE ISE "
         "NE ISC NC CJE VJE MJE CJC VJC MJC FC TF TR EG XTI TNOM";
+  } else if (type == "r" || type == "res") {
+    model = ResistorModel{m.name.lower, type == "res"};
+    specs = resistor_specs(std::get<ResistorModel>(model));
+    uses = "they act on noise or breakdown only, which nsspice does not simulate";
   } else {
     diags_.error(m.type.span,
                  fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, NMOS, "
-                             "PMOS, VDMOS, NPN, PNP)",
+                             "PMOS, VDMOS, NPN, PNP, R, RES, VSWITCH, ISWITCH)",
                              m.type.text));
     return;
   }
@@ -272,7 +322,8 @@ void Elaborator::model(const netlist::ModelCard& m) {
     const std::string& k = p.name.lower;
     given.push_back(&p);
     if ((k == "pchan" || k == "nchan") && type == "vdmos") continue;  // flags: finish_vdmos
-    if (k == "roff" && (type == "d" || type == "sw" || type == "csw")) {
+    if (k == "roff" &&
+        (type == "d" || type == "sw" || type == "csw" || type == "vswitch" || type == "iswitch")) {
       const auto g = off_conductance(p);
       if (!g) {
         diags_.error(p.raw.span,
@@ -307,6 +358,9 @@ void Elaborator::model(const netlist::ModelCard& m) {
       diags_.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
     if (!mos_level_one(m, *q, given, !ignored.empty(), diags_)) return;
   }
+  // (An error here keeps the model, so that its switches are not reported as unknown too.)
+  if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && !std::isnan(pspice_on))
+    pspice_switch(m, *s, pspice_on, pspice_off, diags_);
   if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && s->hysteresis < 0) {
     // LTspice/ngspice: VH < 0 is a smooth transition from ROFF to RON over VT ± |VH|.
     s->hysteresis = -s->hysteresis;

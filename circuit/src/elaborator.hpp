@@ -15,7 +15,18 @@
 
 namespace nsspice::circuit::detail {
 
-using Model = std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel, BjtModel>;
+// A resistor model card (.model NAME R|RES, elaborate_resistor.cpp): the value when the instance
+// has none, or RSH·(L − NARROW)/(W − NARROW) from the instance's L and W, and the temperature
+// coefficients. NaN: not given.
+struct ResistorModel {
+  std::string name;
+  bool pspice = false;  // RES (PSpice): R multiplies the instance value; R (ngspice): R is one
+  double r = kUnset, rsh = 0, defw = 1e-6, defl = kUnset, narrow = 0, t_rel = 0;
+  double tc1 = 0, tc2 = 0, tce = 0, tnom = kUnset, t_abs = kUnset;  // [1/K], [1/K²], [%/K], [°C]
+};
+
+using Model =
+    std::variant<DiodeModel, SwitchModel, ComparatorModel, MosModel, BjtModel, ResistorModel>;
 
 // The circuit's source and impedance scales, for the PWL ranges (pwl_models.cpp).
 struct Scales {
@@ -67,6 +78,8 @@ class Elaborator {
   const M* model_of(const netlist::ElementCard& e, const char* what, const char* type);
   void element(const netlist::ElementCard& e);
   void passive(const netlist::ElementCard& e, char letter);
+  // R with a model or temperature coefficients (elaborate_resistor.cpp); false: a plain one.
+  bool resistor(const netlist::ElementCard& e, double m);
   int parasitics(const netlist::ElementCard& e, int a, int b);
   void controlled(const netlist::ElementCard& e, char letter);
   void poly1(const netlist::ElementCard& e, char letter);

@@ -74,6 +74,10 @@ std::optional<GlobalCard> parse_global(const CardReader& r, const std::vector<It
 std::optional<SubcktDef> parse_subckt_header(const CardReader& r, const std::vector<Item>& items);
 // X cards give an InstanceCard, all other letters an ElementCard.
 std::optional<Card> parse_element_or_instance(const CardReader& r, const std::vector<Item>& items);
+// E|G name n+ n- TABLE {expr} = (x, y) ... (table_source.cpp), read from the card's text:
+// nullopt when the card is not of that form; otherwise the card, or nullopt after an error.
+std::optional<std::optional<ElementCard>> parse_table_source(const LogicalCard& card,
+                                                             Diagnostics& diags);
 // Text of an item with the blanks outside expressions removed, e.g. "v(a,b)", "val=2".
 std::string compact_text(const CardReader& r, const Item& item);
 std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item>& items);

@@ -18,7 +18,8 @@
 //   F|H name n+ n- POLY(1) vcontrol p0 p1 ...  -> nodes[2], refs, functions[0] likewise
 //                                           (the elaborator takes p0 + p1·x, section 5)
 //   E|G name n+ n- VALUE={expr}          -> nodes[2], params {value: expr as raw text}
-// The other behavioural forms (TABLE / POLY(n>1) / LAPLACE) are errors.
+//   E|G name n+ n- TABLE {expr} = (x, y)... -> as VALUE={table(expr, x, y, ...)} (table_source.cpp)
+// The other behavioural forms (POLY(n>1) / LAPLACE) are errors.
 #include <fmt/format.h>
 
 #include "netlist/src/element_context.hpp"

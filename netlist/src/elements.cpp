@@ -2,6 +2,8 @@
 //
 //   R|C|L name n+ n- value {NAME=VALUE}                    value := number | {expr} | 'expr'
 //         value also as r=, c=, l= (the element's letter; ngspice: "R1 a b r=1k")
+//   R     name n+ n- value model {NAME=VALUE} | model value {...} | model NAME=VALUE {...}
+//         (a model name alone is read as a bad value)
 //   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
 //         fn := SIN | SINE | PULSE | PWL | EXP | SFFM   (at most one; SINE (LTspice) = SIN; args
 //         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
@@ -152,10 +154,36 @@ const char* unsupported_kind(char letter) {
 
 }  // namespace
 
+// "R name n+ n- [value] [model] {NAME=VALUE}": ngspice's resistor model, either order (ngspice
+// documents value then model; PSpice and vendor macromodels write "R1 a b R_NOISELESS 1e-3").
+bool parse_resistor_model(Context& c) {
+  std::size_t i = 3;
+  for (int k = 0; k < 2 && i < c.items.size() && c.items[i].is_plain(); ++k, ++i) {
+    const Item& item = c.items[i];
+    if (CardReader::is_number(item)) {
+      if (c.card.value) return c.unexpected(item);
+      if (!c.set_value(item)) return false;
+    } else {
+      if (c.card.model) return c.unexpected(item);
+      if (!c.set_model(item)) return false;
+    }
+  }
+  return c.read_tail(i, {});
+}
+
 bool parse_two_terminal(Context& c) {
   if (!c.need(4, "2 nodes and a value")) return false;
   if (!c.read_nodes(1, 2)) return false;
   const Item& v = c.items[3];
+  const auto is_model = [](const Item& item) {
+    return item.is_plain() && !CardReader::is_number(item);
+  };
+  // A model name comes with a value or with parameters (L=, W=): a word alone stays a bad value
+  // ("R1 a b abc": expected a number), the likelier mistake.
+  if (c.card.letter == 'r' && c.items.size() > 4 &&
+      ((is_model(v) && !is_model(c.items[4])) ||
+       (CardReader::is_number(v) && is_model(c.items[4]))))
+    return parse_resistor_model(c);
   if (v.has_value && !v.has_group && ascii_lower(v.word.text) == std::string(1, c.card.letter)) {
     auto value = c.r.number(v.value);  // ngspice's value keyword: "R1 a b r=1k"
     if (!value) return false;

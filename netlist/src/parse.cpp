@@ -310,6 +310,10 @@ void Parser::card(const detail::LogicalCard& card) {
     control(card);
     return;
   }
+  if (auto table = detail::parse_table_source(card, diags_)) {
+    push(std::move(*table));
+    return;
+  }
   auto items = detail::parse_card_syntax(card, diags_);
   if (!items || items->empty()) return;
   const CardReader r(card, diags_);

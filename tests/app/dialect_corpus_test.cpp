@@ -13,11 +13,13 @@
 //   * expect-no-output             no diagnostics at all
 //   * expect-file: NAME            the output file is NAME (from a .control wrdata/write)
 //   * ngspice-max: SIG TOL         ngspice -b on the same file: its max of SIG within TOL of ours
-//                                  (skipped without ngspice)
+//                                  (skipped without ngspice); ngspice-min: its min likewise
+//   * ngspice-init: LINE           a line of ngspice's .spiceinit for that run (set ngbehavior=ps)
 //
 // Every file of the directory must carry an "* expect:" line.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "app/cli/simulation.hpp"
@@ -149,17 +151,29 @@ TEST_P(DialectCorpus, OutcomeAsExpected) {
     ASSERT_TRUE(k && !w->columns[*k].empty()) << sig;
     EXPECT_NEAR(w->columns[*k].back(), number(value), number(tol)) << "expect-final " << m;
   }
-  for (const auto& m : lines_of(text, "ngspice-max")) {
-    if (!have_ngspice()) GTEST_SKIP() << "ngspice is not on PATH";
-    std::istringstream in(m);
-    std::string sig, tol;
-    in >> sig >> tol;
-    const CliRun ng = run_shell("cd '" + dir_.string() + "' && timeout 120 ngspice -b -r ng.raw '" +
-                                file.string() + "'");
-    ASSERT_TRUE(fs::exists(dir_ / "ng.raw")) << ng.output;
-    const auto ref = app::read_waveforms((dir_ / "ng.raw").string(), error);
-    ASSERT_TRUE(ref) << error;
-    EXPECT_NEAR(extreme(*w, sig, true), extreme(*ref, sig, true), number(tol)) << "ngspice " << m;
+  // ngspice -b on the same file (with the "* ngspice-init:" lines as its .spiceinit, e.g. the
+  // PSpice compatibility mode for vendor macromodels): its max / min of SIG within TOL of ours.
+  if (const auto init = lines_of(text, "ngspice-init"); !init.empty()) {
+    std::ofstream out(dir_ / ".spiceinit");
+    for (const auto& line : init) out << line << "\n";
+  }
+  for (const char* kind : {"ngspice-max", "ngspice-min"}) {
+    for (const auto& m : lines_of(text, kind)) {
+      if (!have_ngspice()) GTEST_SKIP() << "ngspice is not on PATH";
+      std::istringstream in(m);
+      std::string sig, tol;
+      in >> sig >> tol;
+      if (!fs::exists(dir_ / "ng.raw")) {
+        const CliRun ng =
+            run_shell("cd '" + dir_.string() + "' && timeout 120 ngspice -b -r ng.raw '" +
+                      file.string() + "'");
+        ASSERT_TRUE(fs::exists(dir_ / "ng.raw")) << ng.output;
+      }
+      const auto ref = app::read_waveforms((dir_ / "ng.raw").string(), error);
+      ASSERT_TRUE(ref) << error;
+      const bool max = kind == std::string("ngspice-max");
+      EXPECT_NEAR(extreme(*w, sig, max), extreme(*ref, sig, max), number(tol)) << kind << " " << m;
+    }
   }
 }
 

@@ -269,6 +269,98 @@ TEST(Ac, ConductingDiodeEqualsAShort) {
   }
 }
 
+TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
+  // 10 V across a chain: PSpice RES (R multiplies: 1k·1.5), ngspice R (the model's R = 3k when
+  // the instance has no value and the model no RSH; the instance's value wins), RSH·L/W =
+  // 100·10/2 = 500 Ω,
+  // TC1 at TEMP = 127 °C: 1k·(1 + 0.01·100) = 2k, TCE at .temp 27: 1k (ΔT = 0).
+  const Ready r = ready(
+      "resistor models\nV1 in 0 DC 10\nR1 in a R_NOISELESS 1k\nR2 a b rmod l=1u\nR3 b c 2k rmod\n"
+      "R4 c d semi l=10u w=2u\nR5 d e 1k tc1=0.01 temp=127\nR6 e 0 1k tceres\n"
+      ".model R_NOISELESS RES(R=1.5 T_ABS=-273.15)\n.model rmod r (r=3k)\n"
+      ".model semi r rsh=100\n.model tceres RES(TCE=2)\n.op\n.end\n");
+  StaticSolution op;
+  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok());
+  std::vector<double> v;
+  r.signals.evaluate(op.x, op.lambda, v);
+  const double i = 10 / (1.5e3 + 3e3 + 2e3 + 500 + 2e3 + 1e3);
+  EXPECT_NEAR(v[r.index("i(v1)")], -i, 1e-15);
+  EXPECT_NEAR(v[r.index("v(a)")], 10 - 1.5e3 * i, 1e-12);
+  EXPECT_NEAR(v[r.index("v(c)")], 10 - 6.5e3 * i, 1e-12);
+  EXPECT_NEAR(v[r.index("v(d)")], 10 - 7e3 * i, 1e-12);
+  EXPECT_NEAR(v[r.index("v(e)")], 1e3 * i, 1e-12);
+  // PSpice's TCE: R·1.01^(TCE·ΔT), here at .temp 77 (ΔT = 50): 1k·1.01^100.
+  const Ready hot = ready(
+      "tce\nV1 a 0 1\nR1 a 0 1k tceres\n.model tceres RES(TCE=2)\n.temp 77\n"
+      ".op\n.end\n");
+  ASSERT_TRUE(operating_point(hot.e.circuit, hot.a, op).ok());
+  hot.signals.evaluate(op.x, op.lambda, v);
+  EXPECT_NEAR(v[hot.index("i(v1)")], -1 / (1e3 * std::pow(1.01, 100)), 1e-15);
+}
+
+TEST(DcSweep, TableSourceIsLinearBetweenItsPointsAndFlatBeyond) {
+  // PSpice/ngspice G ... TABLE {expr} = (x, y)...: i(out) = table(v(in) − 0.5), 1 kΩ load.
+  const Ready r = ready(
+      "table\nVin in 0 0\nG1 0 out TABLE {V(in)-0.5} = (0, 0) (1, 1m) (2,1.5m),(3 0.5m)\n"
+      "Rl out 0 1k\nE1 e 0 TABLE {(V(in))} (-1,-2) (1,2)\nRe e 0 1k\n.dc Vin -3 5 0.125\n.end\n");
+  const auto table = [](double x) {
+    const double xs[] = {0, 1, 2, 3}, ys[] = {0, 1e-3, 1.5e-3, 0.5e-3};
+    if (x <= xs[0]) return ys[0];
+    for (int k = 1; k < 4; ++k)
+      if (x <= xs[k])
+        return ys[k - 1] + (ys[k] - ys[k - 1]) * (x - xs[k - 1]) / (xs[k] - xs[k - 1]);
+    return ys[3];
+  };
+  const Sweep s = sweep_of(r);
+  ASSERT_EQ(s.sweep.size(), 65u);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const double vin = s.sweep[k][0];
+    EXPECT_NEAR(s.values[k][r.index("v(out)")], 1e3 * table(vin - 0.5), 1e-12) << vin;
+    EXPECT_NEAR(s.values[k][r.index("v(e)")], std::clamp(2 * vin, -2.0, 2.0), 1e-12) << vin;
+  }
+}
+
+TEST(DcSweep, IfWithAProportionalBranchIsARampWithoutARelay) {
+  // Vendor macromodels write clamps as IF(u > 0, k·u, 0): k·max(0, u), one ideal-diode kink and
+  // no comparator (whose output would drive nothing).
+  const Ready r = ready(
+      "ramp\nVin in 0 0\nVc c 0 1\nG1 0 a VALUE={IF( (V(in)<=0),0,2m*V(in) )}\nRa a 0 1k\n"
+      "G2 0 b VALUE={IF(V(in,0)>V(c,0),((V(in,0)-V(c,0))*1m),0)}\nRb b 0 1k\n"
+      "E3 e 0 VALUE={V(in) > 1 ? 3 : 1}\nRe e 0 1k\nE4 f 0 VALUE={2*(V(in)>1) - (V(in)<0)}\n"
+      "Rf f 0 1k\n.dc Vin -2 3 0.25\n.end\n");
+  int comparators = 0;
+  for (const Device& d : r.e.circuit.devices) comparators += std::holds_alternative<Comparator>(d);
+  EXPECT_EQ(comparators, 3) << "E3's step (branches that differ by a constant) and E4's two";
+  const Sweep s = sweep_of(r);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const double vin = s.sweep[k][0];
+    EXPECT_NEAR(s.values[k][r.index("v(a)")], 2 * std::max(vin, 0.0), 1e-12) << vin;
+    EXPECT_NEAR(s.values[k][r.index("v(b)")], std::max(vin - 1, 0.0), 1e-12) << vin;
+    if (vin != 1 && vin != 0) {  // a relay at its threshold may be either way
+      EXPECT_NEAR(s.values[k][r.index("v(e)")], vin > 1 ? 3 : 1, 1e-12) << vin;
+      EXPECT_NEAR(s.values[k][r.index("v(f)")], 2.0 * (vin > 1) - (vin < 0), 1e-12) << vin;
+    }
+  }
+}
+
+TEST(DcSweep, VswitchIsTheIdealSwitchBetweenVonAndVoff) {
+  // PSpice VSWITCH (RON 10, ROFF 1 MΩ): on above VON = 2, off below VOFF = 1; the inverted one
+  // (VON 1 < VOFF 2) on below 1, off above 2. Each switches 1 V into 10 Ω + RON.
+  const Ready r = ready(
+      "vswitch\nVc c 0 0\nV1 a 0 1\nS1 a x c 0 up\nR1 x 0 10\nS2 a y c 0 down\nR2 y 0 10\n"
+      ".model up VSWITCH(RON=10 ROFF=1MEG VON=2 VOFF=1)\n"
+      ".model down VSWITCH(RON=10 ROFF=1MEG VON=1 VOFF=2)\n.dc Vc 0 3 0.25\n.end\n");
+  const Sweep s = sweep_of(r);
+  const double on = 1.0 / 20, off = 1.0 / (1e6 + 10);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const double vc = s.sweep[k][0];
+    if (vc > 2 || vc < 1) {
+      EXPECT_NEAR(s.values[k][r.index("i(s1)")], vc > 2 ? on : off, 1e-12) << vc;
+      EXPECT_NEAR(s.values[k][r.index("i(s2)")], vc > 2 ? off : on, 1e-12) << vc;
+    }
+  }
+}
+
 TEST(Ac, WithoutAnAcSourceItSaysSo) {
   const Ready r = ready("t\nV1 a 0 1\nR1 a 0 1k\n.ac dec 1 1 10\n.end\n");
   StaticSolution op;

@@ -77,6 +77,35 @@ TEST(Elaborate, NonPositiveValuesAreErrors) {
   EXPECT_EQ(e.diags.error_count(), 2) << e.text();
 }
 
+TEST(Elaborate, ResistorModelErrorsNameTheResistorAndTheModel) {
+  const auto e = elaborate_text(
+      "t\nV1 in 0 1\nR1 in a nosuch 1k\nR2 a b dmod w=1u\nR3 b c semi w=1u\nR4 c 0 rmod 1k\n"
+      ".model dmod D\n.model semi r rsh=100\n.model rmod r(r=1k kf=1e-12)\n.op\n.end\n");
+  EXPECT_EQ(e.diags.error_count(), 3) << e.text();
+  for (const char* want :
+       {"t.cir:3:9: error: unknown model 'nosuch' for resistor 'r1'",
+        "t.cir:4:8: error: model 'dmod' is not a resistor (R or RES) model",
+        "t.cir:5:1: error: resistor 'r3' has no value: model 'semi' has RSH but neither",
+        "warning: model 'rmod': parameters kf are ignored (they act on noise or breakdown only"})
+    EXPECT_NE(e.text().find(want), std::string::npos) << want << "\n" << e.text();
+}
+
+TEST(Elaborate, PspiceSwitchesStateTheirApproximation) {
+  const auto e = elaborate_text(
+      "t\nV1 a 0 1\nVc c 0 0\nS1 a 0 c 0 sw1\nW1 a 0 Vc sw2\n"
+      ".model sw1 VSWITCH(VON=0.49 VOFF=0.55 RON=2)\n.model sw2 ISWITCH(ION=1m IOFF=2m)\n"
+      ".op\n.end\n");
+  EXPECT_EQ(e.diags.error_count(), 1) << e.text();
+  EXPECT_NE(e.text().find("model 'sw1': VSWITCH's smooth change from ROFF at VOFF = 0.55 V to "
+                          "RON at VON = 0.49 V is approximated by the ideal switch: on below "
+                          "0.49 V, off above 0.55 V"),
+            std::string::npos)
+      << e.text();
+  EXPECT_NE(e.text().find("model 'sw2': ISWITCH with ION (0.001 A) below IOFF (0.002 A)"),
+            std::string::npos)
+      << e.text();
+}
+
 TEST(Elaborate, TranStopBeforeStartIsAnError) {
   const auto e = elaborate_text("t\nV1 a 0 1\nR1 a 0 1\n.tran 1u 1m 2m\n.end\n");
   EXPECT_EQ(e.diags.error_count(), 1) << e.text();

@@ -332,5 +332,49 @@ TEST(NetlistCards, OtherDialectForms) {
   EXPECT_EQ(card<ElementCard>(p, 6).nodes[0].lower, "net-(d1-a)");
 }
 
+TEST(NetlistCards, ResistorModelNameInEitherOrder) {
+  auto p = parse("t\nR1 a b R_NOISELESS 1e-3\nR2 a b 2k rmod l=1u\nR3 a b rmod l=2u\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& r1 = card<ElementCard>(p, 0);
+  EXPECT_EQ(r1.model->lower, "r_noiseless");
+  EXPECT_DOUBLE_EQ(r1.value->value, 1e-3);
+  const auto& r2 = card<ElementCard>(p, 1);
+  EXPECT_EQ(r2.model->lower, "rmod");
+  EXPECT_DOUBLE_EQ(r2.value->value, 2e3);
+  EXPECT_EQ(r2.params.at(0).name.lower, "l");
+  EXPECT_FALSE(card<ElementCard>(p, 2).value);
+  // A word alone is a bad value, not a model name (the likelier mistake).
+  auto bad = parse("t\nR1 a b 1k 2k\nR2 a b m1 m2\nR3 a b abc\n");
+  for (const char* want : {"t.cir:2:11: error: unexpected '2k' in resistor 'R1'",
+                           "t.cir:3:8: error: expected a number, got 'm1'",
+                           "t.cir:4:8: error: expected a number, got 'abc'"})
+    EXPECT_NE(bad.text().find(want), std::string::npos) << want << "\n" << bad.text();
+}
+
+TEST(NetlistCards, TableSourcesBecomeTableExpressions) {
+  auto p = parse(
+      "t\nG1 o 0 TABLE {(V(a,b))} =\n+(0, 0.663e-5)\n+(4.78, 2.7e-4)\n"
+      "E2 o2 0 table {V(a)} (-1 -2) (1,2)\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& g = card<ElementCard>(p, 0);
+  EXPECT_EQ(g.letter, 'g');
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.params.at(0).name.lower, "value");
+  EXPECT_EQ(g.params.at(0).raw.text, "table((V(a,b)), 0, 0.663e-5, 4.78, 2.7e-4)");
+  EXPECT_EQ(card<ElementCard>(p, 1).params.at(0).raw.text, "table(V(a), -1, -2, 1, 2)");
+  auto bad = parse(
+      "t\nG1 o 0 TABLE {V(a)} = (0, 1) (2, x)\nE1 o 0 TABLE {V(a)} = (0 1) (2)\n"
+      "E2 o 0 TABLE V(a) = (0 1) (2 3)\nE3 o 0 TABLE {V(a) = (0 1)\n");
+  for (const char* want :
+       {"t.cir:2:34: error: voltage-controlled current source 'G1': expected a number in the "
+        "TABLE points, got 'x'",
+        "t.cir:3:22: error: voltage-controlled voltage source 'E1': TABLE needs at least 2 (x, y) "
+        "points, got 3 numbers",
+        "t.cir:4:14: error: voltage-controlled voltage source 'E2': expected the controlling "
+        "expression in braces after TABLE",
+        "t.cir:5:14: error: voltage-controlled voltage source 'E3': unclosed TABLE expression"})
+    EXPECT_NE(bad.text().find(want), std::string::npos) << want << "\n" << bad.text();
+}
+
 }  // namespace
 }  // namespace nsspice::netlist
