@@ -62,6 +62,9 @@ class Flattener {
   std::map<std::pair<const SubcktDef*, int>, Count> count_;
   std::unordered_map<const SubcktDef*, const SubcktDef*> parent_;
   std::unordered_set<const SubcktDef*> counting_;
+  // The "did you mean" of an unknown subcircuit, per (name, enclosing definition): a netlist
+  // whose PDK library is missing has thousands of instances of each unknown name.
+  std::map<std::pair<std::string, const SubcktDef*>, std::string> unknown_hints_;
   bool cut_ = false;  // the count being made stopped at max_depth somewhere
   const std::vector<SubcktDef>* top_subckts_ = nullptr;
 
@@ -372,9 +375,11 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
   const CardContext& ctx = f.scope->context();
   auto [def, home] = find_subckt(f, x.subckt.lower);
   if (def == nullptr) {
+    auto [hint, fresh] = unknown_hints_.try_emplace({x.subckt.lower, f.def});
+    if (fresh) hint->second = did_you_mean(x.subckt.lower, visible_subckts(f));
     reporter_.error(x.subckt.span,
                     fmt::format("unknown subcircuit '{}' in instance '{}'{}", x.subckt.text,
-                                x.name.text, did_you_mean(x.subckt.lower, visible_subckts(f))),
+                                x.name.text, hint->second),
                     ctx);
     return;
   }
