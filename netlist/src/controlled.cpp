@@ -11,6 +11,7 @@
 //   W name n+ n- vcontrol model [ON|OFF] -> nodes[2], refs {vcontrol}, model, flags
 //   M name d g s b model {NAME=VALUE} [OFF] -> nodes[4], model, params, flags
 //   M name d g s model {NAME=VALUE} [OFF]   -> nodes[3], model, ...  (VDMOS: no bulk node)
+//   M name d g s tj tc model THERMAL        -> an error (self-heating), naming the way out
 //   Q name c b e [s] model [area] {NAME=VALUE} [OFF] -> nodes[3|4], model, value = area
 //                                           (five words: the 5th is the area when it is a
 //                                           number and the 4th is not, else c b e s model)
@@ -169,8 +170,20 @@ std::size_t plain_words(const ElementContext& c) {
 }
 
 bool parse_mosfet(ElementContext& c) {
+  // ngspice's self-heating VDMOS: "M d g s tj tc MODEL THERMAL" (thermal nodes and flag).
+  const std::size_t words = plain_words(c);
+  if (words == 7 && ascii_lower(c.items[7].word.text) == "thermal") {
+    c.r.error(c.r.span(c.items[7]),
+              fmt::format("{}: VDMOS self-heating (THERMAL, with the thermal nodes '{}' and '{}') "
+                          "is not supported; write '{} {} {} {} {}' to simulate the device at "
+                          ".temp",
+                          c.what(), c.items[4].word.text, c.items[5].word.text,
+                          c.items[0].word.text, c.items[1].word.text, c.items[2].word.text,
+                          c.items[3].word.text, c.items[6].word.text));
+    return false;
+  }
   // Four words: drain gate source model (ngspice's VDMOS); otherwise the bulk node too.
-  const std::size_t nodes = plain_words(c) == 4 ? 3 : 4;
+  const std::size_t nodes = words == 4 ? 3 : 4;
   if (!c.need(nodes + 2, "4 nodes (drain gate source bulk) and a model name")) return false;
   if (!c.read_nodes(1, nodes) || !c.set_model(c.items[nodes + 1])) return false;
   return c.read_tail(nodes + 2, {"off"});

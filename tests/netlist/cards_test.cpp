@@ -376,5 +376,14 @@ TEST(NetlistCards, TableSourcesBecomeTableExpressions) {
     EXPECT_NE(bad.text().find(want), std::string::npos) << want << "\n" << bad.text();
 }
 
+TEST(NetlistCards, SelfHeatingVdmosIsRefusedWithTheWayOut) {
+  auto bad = parse("t\nM1 D G 0 tj tc IRFP240 thermal\n");
+  EXPECT_NE(bad.text().find("t.cir:2:24: error: MOSFET 'M1': VDMOS self-heating (THERMAL, with "
+                            "the thermal nodes 'tj' and 'tc') is not supported; write 'M1 D G 0 "
+                            "IRFP240' to simulate the device at .temp"),
+            std::string::npos)
+      << bad.text();
+}
+
 }  // namespace
 }  // namespace nsspice::netlist
