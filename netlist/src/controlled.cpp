@@ -19,11 +19,17 @@
 //   F|H name n+ n- POLY(1) vcontrol p0 p1 ...  -> nodes[2], refs, functions[0] likewise
 //                                           (the elaborator takes p0 + p1·x, section 5)
 //   E|G name n+ n- VALUE={expr}          -> nodes[2], params {value: expr as raw text}
+//   E|G name n+ n- VALUE {expr}          -> the same (PSpice writes it without '=')
 //   E|G name n+ n- TABLE {expr} = (x, y)... -> as VALUE={table(expr, x, y, ...)} (table_source.cpp)
-// The other behavioural forms (POLY(n>1) / LAPLACE) are errors.
+//   E|G name n+ n- POLY(n) (a,b)... p0 p1 ... -> as VALUE={p0 + p1*V(a,b) + ...} (affine part only;
+//   F|H name n+ n- POLY(n) V1 ... p0 p1 ...      F, H as G, E with I(V1) ...; parse_polyn)
+// The other behavioural forms (LAPLACE, VOL=, CUR=) are errors.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "netlist/src/element_context.hpp"
+#include "netlist/units.hpp"
 
 namespace nsspice::netlist::detail {
 namespace {
@@ -35,12 +41,13 @@ bool is_behavioural(const Item& item) {
 }
 
 bool behavioural_error(ElementContext& c, const Item& item) {
-  c.r.error(c.r.span(item),
-            fmt::format(
-                "unsupported form of {}: '{}' (only the {} supported)", c.what(), c.r.text(item),
-                c.card.letter == 'e' ? "linear gain, VALUE=, POLY(1) and comparator model forms are"
-                : c.card.letter == 'g' ? "linear gain, VALUE= and POLY(1) forms are"
-                                       : "linear gain and POLY(1) forms are"));
+  c.r.error(
+      c.r.span(item),
+      fmt::format("unsupported form of {}: '{}' (only the {} supported)", c.what(), c.r.text(item),
+                  c.card.letter == 'e'
+                      ? "linear gain, VALUE=, TABLE, POLY(n) and comparator model forms are"
+                  : c.card.letter == 'g' ? "linear gain, VALUE=, TABLE and POLY(n) forms are"
+                                         : "linear gain and POLY(n) forms are"));
   return false;
 }
 
@@ -92,6 +99,82 @@ bool parse_poly1(ElementContext& c, bool current_controlled) {
   return true;
 }
 
+// "POLY(n)" with n ≥ 2 at items[3], else 0.
+std::size_t poly_order(const ElementContext& c) {
+  if (c.items.size() < 4) return 0;
+  const Item& p = c.items[3];
+  if (ascii_lower(p.word.text) != "poly" || !p.has_group || p.has_value || p.args.size() != 1 ||
+      !p.args[0].is_plain())
+    return 0;
+  const auto n = parse_spice_number(p.args[0].word.text);
+  return n && *n >= 2 && *n <= 20 && *n == std::floor(*n) ? static_cast<std::size_t>(*n) : 0;
+}
+
+// POLY(n), n ≥ 2: y = p0 + p1·x1 + ... + pn·xn + (products of the x's), the controls written
+// "(a,b)", "a b" (E G: x = v(a, b)) or as source names (F H: x = i(V)). Only the affine part is
+// piecewise linear: a nonzero coefficient after pn is an error naming it. The card becomes the
+// behavioural source VALUE={p0 + p1*V(a,b) + ...} (F as G, H as E: the same output quantity).
+bool parse_polyn(ElementContext& c, std::size_t n) {
+  const bool current = c.card.letter == 'f' || c.card.letter == 'h';
+  if (!c.read_nodes(1, 2)) return false;
+  std::vector<std::string> x;
+  std::size_t i = 4;
+  const auto control_word = [&](const Item& item) -> std::optional<std::string> {
+    auto w = c.r.name(item, current ? "a voltage source name" : "a node name");
+    return w ? std::optional<std::string>(w->text) : std::nullopt;
+  };
+  while (x.size() < n && i < c.items.size()) {
+    const Item& item = c.items[i];
+    if (current) {
+      auto v = control_word(item);
+      if (!v) return false;
+      x.push_back("I(" + *v + ")");
+      ++i;
+    } else if (item.has_group && item.word.text.empty() && !item.has_value &&
+               (item.args.size() == 1 || item.args.size() == 2)) {
+      std::string pair;
+      for (const Item& a : item.args) {
+        auto v = control_word(a);
+        if (!v) return false;
+        pair += (pair.empty() ? "" : ",") + *v;
+      }
+      x.push_back("V(" + pair + ")");
+      ++i;
+    } else {
+      if (i + 1 >= c.items.size())
+        return c.need(i + 2, fmt::format("POLY({}) and {} controlling node pairs", n, n));
+      auto a = control_word(item), b = control_word(c.items[i + 1]);
+      if (!a || !b) return false;
+      x.push_back("V(" + *a + "," + *b + ")");
+      i += 2;
+    }
+  }
+  if (x.size() < n)
+    return c.need(c.items.size() + 1, fmt::format("POLY({}) and {} controlling {}", n, n,
+                                                  current ? "voltage sources" : "node pairs"));
+  std::string value;
+  for (std::size_t k = 0; i < c.items.size(); ++i, ++k) {
+    auto v = c.r.number(c.items[i]);
+    if (!v) return false;
+    const std::string coefficient = v->expr.empty() ? c.r.text(c.items[i]) : "(" + v->expr + ")";
+    if (k > n) {
+      if (v->expr.empty() && v->value == 0) continue;
+      c.r.error(v->span, fmt::format("POLY({}) coefficient p{} = {} of {} multiplies a product of "
+                                     "the controlling quantities: not piecewise linear (only "
+                                     "p0 .. p{}, the affine part, are)",
+                                     n, k, c.r.text(c.items[i]), c.what(), n));
+      return false;
+    }
+    value += (value.empty() ? "" : " + ") + coefficient + (k == 0 ? "" : "*" + x[k - 1]);
+  }
+  if (value.empty()) value = "0";
+  const SourceSpan at = c.r.span(c.items[3]);
+  c.card.params.push_back(
+      Param{Word{"value", "value", at}, Word{value, ascii_lower(value), at}, std::nullopt, at});
+  c.card.letter = current ? (c.card.letter == 'f' ? 'g' : 'e') : c.card.letter;
+  return true;
+}
+
 }  // namespace
 
 bool parse_coupling(ElementContext& c) {
@@ -108,7 +191,12 @@ bool parse_voltage_controlled(ElementContext& c) {
       ascii_lower(c.items[3].word.text) == "value") {  // E|G n+ n- VALUE={expr}
     return c.read_nodes(1, 2) && c.read_expression(3);
   }
+  if (c.items.size() == 5 && c.items[3].is_plain() &&
+      ascii_lower(c.items[3].word.text) == "value" && c.items[4].is_plain() &&
+      c.items[4].word.text.front() == '{')  // PSpice: VALUE {expr}
+    return c.read_nodes(1, 2) && c.read_expression(3, &c.items[4]);
   if (is_poly1(c)) return c.read_nodes(1, 2) && parse_poly1(c, false);
+  if (const std::size_t n = poly_order(c)) return parse_polyn(c, n);
   if (const std::size_t b = find_behavioural(c, 3); b < c.items.size()) {
     return behavioural_error(c, c.items[b]);
   }
@@ -129,6 +217,7 @@ bool parse_voltage_controlled(ElementContext& c) {
 
 bool parse_current_controlled(ElementContext& c) {
   if (is_poly1(c)) return c.read_nodes(1, 2) && parse_poly1(c, true);
+  if (const std::size_t n = poly_order(c)) return parse_polyn(c, n);
   if (const std::size_t b = find_behavioural(c, 3); b < c.items.size()) {
     return behavioural_error(c, c.items[b]);
   }

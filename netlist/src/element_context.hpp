@@ -23,9 +23,10 @@ struct ElementContext {
   // Reads items[first, first + count) as node names.
   // "KEY=expr" at items[i] of a behavioural source: the rest of the card (without the braces
   // or quotes around it) becomes the raw text of params[KEY], e.g. V=2*V(in)+1.
-  bool read_expression(std::size_t i) {
+  // `value_item`: the expression is that item (PSpice's "VALUE {expr}", without '=').
+  bool read_expression(std::size_t i, const Item* value_item = nullptr) {
     const Item& item = items[i];
-    std::size_t begin = item.value.begin;
+    std::size_t begin = value_item != nullptr ? value_item->begin : item.value.begin;
     std::string text = r.tail(begin);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.pop_back();
     if (text.size() >= 2 && ((text.front() == '{' && text.back() == '}') ||

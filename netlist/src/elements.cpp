@@ -152,6 +152,26 @@ const char* unsupported_kind(char letter) {
   }
 }
 
+// The NAME=VALUE items from `first` on; in "TC=a,b" (the comma splits it) b is tc2.
+bool read_passive_tail(Context& c, std::size_t first) {
+  for (std::size_t i = first; i < c.items.size(); ++i) {
+    const Item& item = c.items[i];
+    const bool after_tc = !c.card.params.empty() && c.card.params.back().name.lower == "tc";
+    if (item.is_plain() && CardReader::is_number(item) && after_tc) {
+      const Value v = *c.r.number(item);
+      Param tc2{Word{"tc2", "tc2", c.r.span(item)}, c.r.word(item.word), std::nullopt,
+                c.r.span(item)};
+      if (v.expr.empty()) tc2.number = v.value;
+      c.card.params.push_back(std::move(tc2));
+    } else if (item.has_value && !item.has_group && !item.word.text.empty()) {
+      c.card.params.push_back(*c.r.param(item, ""));
+    } else {
+      return c.unexpected(item);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // "R name n+ n- [value] [model] {NAME=VALUE}": ngspice's resistor model, either order (ngspice
@@ -168,7 +188,7 @@ bool parse_resistor_model(Context& c) {
       if (!c.set_model(item)) return false;
     }
   }
-  return c.read_tail(i, {});
+  return read_passive_tail(c, i);
 }
 
 bool parse_two_terminal(Context& c) {
@@ -191,7 +211,7 @@ bool parse_two_terminal(Context& c) {
   } else if (!c.set_value(v)) {
     return false;
   }
-  return c.read_tail(4, {});
+  return read_passive_tail(c, 4);
 }
 
 bool parse_source(Context& c) {

@@ -273,22 +273,22 @@ TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
   // 10 V across a chain: PSpice RES (R multiplies: 1k·1.5), ngspice R (the model's R = 3k when
   // the instance has no value and the model no RSH; the instance's value wins), RSH·L/W =
   // 100·10/2 = 500 Ω,
-  // TC1 at TEMP = 127 °C: 1k·(1 + 0.01·100) = 2k, TCE at .temp 27: 1k (ΔT = 0).
+  // TC = TC1,TC2 at TEMP = 127 °C (below), TCE at .temp 27: 1k (ΔT = 0).
   const Ready r = ready(
       "resistor models\nV1 in 0 DC 10\nR1 in a R_NOISELESS 1k\nR2 a b rmod l=1u\nR3 b c 2k rmod\n"
-      "R4 c d semi l=10u w=2u\nR5 d e 1k tc1=0.01 temp=127\nR6 e 0 1k tceres\n"
+      "R4 c d semi l=10u w=2u\nR5 d e 1k TC=0.01,1e-4 temp=127\nR6 e 0 1k tceres\n"
       ".model R_NOISELESS RES(R=1.5 T_ABS=-273.15)\n.model rmod r (r=3k)\n"
       ".model semi r rsh=100\n.model tceres RES(TCE=2)\n.op\n.end\n");
   StaticSolution op;
   ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok());
   std::vector<double> v;
   r.signals.evaluate(op.x, op.lambda, v);
-  const double i = 10 / (1.5e3 + 3e3 + 2e3 + 500 + 2e3 + 1e3);
+  const double i = 10 / (1.5e3 + 3e3 + 2e3 + 500 + 3e3 + 1e3);
   EXPECT_NEAR(v[r.index("i(v1)")], -i, 1e-15);
   EXPECT_NEAR(v[r.index("v(a)")], 10 - 1.5e3 * i, 1e-12);
   EXPECT_NEAR(v[r.index("v(c)")], 10 - 6.5e3 * i, 1e-12);
   EXPECT_NEAR(v[r.index("v(d)")], 10 - 7e3 * i, 1e-12);
-  EXPECT_NEAR(v[r.index("v(e)")], 1e3 * i, 1e-12);
+  EXPECT_NEAR(v[r.index("v(e)")], 1e3 * i, 1e-12);  // R5: 1k·(1 + 0.01·100 + 1e-4·100²) = 3k
   // PSpice's TCE: R·1.01^(TCE·ΔT), here at .temp 77 (ΔT = 50): 1k·1.01^100.
   const Ready hot = ready(
       "tce\nV1 a 0 1\nR1 a 0 1k tceres\n.model tceres RES(TCE=2)\n.temp 77\n"
@@ -341,6 +341,27 @@ TEST(DcSweep, IfWithAProportionalBranchIsARampWithoutARelay) {
       EXPECT_NEAR(s.values[k][r.index("v(f)")], 2.0 * (vin > 1) - (vin < 0), 1e-12) << vin;
     }
   }
+}
+
+TEST(OperatingPoint, AffinePolySourcesOfSeveralControls) {
+  // POLY(n) as op-amp macromodels write it: v(e) = (v(a) + v(b))/2 + 0.1, i from G = 1m·v(a) −
+  // 2m·v(a, b) + 3m·v(b) into 1k, F sums two source currents, H weighs them.
+  const Ready r = ready(
+      "poly\n.param k=3m\nVa a 0 2\nVb b 0 -1\nR1 a 0 1k\nR2 b 0 500\n"
+      "E1 e 0 POLY(2) (a,0) (b,0) 0.1 .5 .5\nRe e 0 1k\n"
+      "G1 0 g POLY(3) a 0 a b b 0 0 1m -2m {k}\nRg g 0 1k\n"
+      "Vs1 a s1 0\nRs1 s1 0 2k\nVs2 b s2 0\nRs2 s2 0 4k\n"
+      "F1 0 f POLY(2) Vs1 Vs2 0 1 1\nRf f 0 1k\nH1 h 0 POLY(2) Vs1 Vs2 1 1k -2k\nRh h 0 1k\n"
+      ".op\n.end\n");
+  StaticSolution op;
+  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok());
+  std::vector<double> v;
+  r.signals.evaluate(op.x, op.lambda, v);
+  EXPECT_NEAR(v[r.index("v(e)")], 0.1 + 0.5 * 2 + 0.5 * -1, 1e-12);
+  EXPECT_NEAR(v[r.index("v(g)")], 1e3 * (1e-3 * 2 - 2e-3 * 3 + 3e-3 * -1), 1e-12);
+  const double i1 = 2.0 / 2e3, i2 = -1.0 / 4e3;  // i(Vs1), i(Vs2)
+  EXPECT_NEAR(v[r.index("v(f)")], 1e3 * (i1 + i2), 1e-12);
+  EXPECT_NEAR(v[r.index("v(h)")], 1 + 1e3 * i1 - 2e3 * i2, 1e-12);
 }
 
 TEST(DcSweep, VswitchIsTheIdealSwitchBetweenVonAndVoff) {

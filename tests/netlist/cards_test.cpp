@@ -385,5 +385,19 @@ TEST(NetlistCards, SelfHeatingVdmosIsRefusedWithTheWayOut) {
       << bad.text();
 }
 
+TEST(NetlistCards, PspiceSpellingsOfValueAndTemperatureCoefficients) {
+  auto p = parse("t\nE1 a 0 VALUE { V(b)*2 + 1}\nR1 a b 1 TC=2.25M,-15U\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& e = card<ElementCard>(p, 0);
+  EXPECT_EQ(e.params.at(0).name.lower, "value");
+  EXPECT_EQ(e.params.at(0).raw.text, " V(b)*2 + 1");
+  const auto& r = card<ElementCard>(p, 1);
+  ASSERT_EQ(r.params.size(), 2u);
+  EXPECT_EQ(r.params[0].name.lower, "tc");
+  EXPECT_DOUBLE_EQ(r.params[0].number.value_or(0), 2.25e-3);
+  EXPECT_EQ(r.params[1].name.lower, "tc2");
+  EXPECT_DOUBLE_EQ(r.params[1].number.value_or(0), -15e-6);
+}
+
 }  // namespace
 }  // namespace nsspice::netlist
