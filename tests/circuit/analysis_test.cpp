@@ -56,6 +56,16 @@ Sweep sweep_of(const Ready& r) {
   return out;
 }
 
+// Every signal at the operating point (empty, with a failure, when there is none).
+std::vector<double> op_values(const Ready& r) {
+  StaticSolution op;
+  std::vector<double> v;
+  const AnalysisResult res = operating_point(r.e.circuit, r.a, op);
+  EXPECT_TRUE(res.ok()) << res.summary.message;
+  if (res.ok()) r.signals.evaluate(op.x, op.lambda, v);
+  return v;
+}
+
 TEST(OperatingPoint, BridgeAgainstHandAnalysis) {
   // 10 V into a bridge (VF = 0.7, RON = 1) with a 100 Ω load: D1 and D4 conduct,
   // I = (10 − 2·0.7)/(100 + 2·1), v(p) − v(n) = 100 I.
@@ -279,10 +289,8 @@ TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
       "R4 c d semi l=10u w=2u\nR5 d e 1k TC=0.01,1e-4 temp=127\nR6 e 0 1k tceres\n"
       ".model R_NOISELESS RES(R=1.5 T_ABS=-273.15)\n.model rmod r (r=3k)\n"
       ".model semi r rsh=100\n.model tceres RES(TCE=2)\n.op\n.end\n");
-  StaticSolution op;
-  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok());
-  std::vector<double> v;
-  r.signals.evaluate(op.x, op.lambda, v);
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
   const double i = 10 / (1.5e3 + 3e3 + 2e3 + 500 + 3e3 + 1e3);
   EXPECT_NEAR(v[r.index("i(v1)")], -i, 1e-15);
   EXPECT_NEAR(v[r.index("v(a)")], 10 - 1.5e3 * i, 1e-12);
@@ -293,9 +301,9 @@ TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
   const Ready hot = ready(
       "tce\nV1 a 0 1\nR1 a 0 1k tceres\n.model tceres RES(TCE=2)\n.temp 77\n"
       ".op\n.end\n");
-  ASSERT_TRUE(operating_point(hot.e.circuit, hot.a, op).ok());
-  hot.signals.evaluate(op.x, op.lambda, v);
-  EXPECT_NEAR(v[hot.index("i(v1)")], -1 / (1e3 * std::pow(1.01, 100)), 1e-15);
+  const std::vector<double> w = op_values(hot);
+  ASSERT_FALSE(w.empty());
+  EXPECT_NEAR(w[hot.index("i(v1)")], -1 / (1e3 * std::pow(1.01, 100)), 1e-15);
 }
 
 TEST(DcSweep, TableSourceIsLinearBetweenItsPointsAndFlatBeyond) {
@@ -353,10 +361,8 @@ TEST(OperatingPoint, AffinePolySourcesOfSeveralControls) {
       "Vs1 a s1 0\nRs1 s1 0 2k\nVs2 b s2 0\nRs2 s2 0 4k\n"
       "F1 0 f POLY(2) Vs1 Vs2 0 1 1\nRf f 0 1k\nH1 h 0 POLY(2) Vs1 Vs2 1 1k -2k\nRh h 0 1k\n"
       ".op\n.end\n");
-  StaticSolution op;
-  ASSERT_TRUE(operating_point(r.e.circuit, r.a, op).ok());
-  std::vector<double> v;
-  r.signals.evaluate(op.x, op.lambda, v);
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
   EXPECT_NEAR(v[r.index("v(e)")], 0.1 + 0.5 * 2 + 0.5 * -1, 1e-12);
   EXPECT_NEAR(v[r.index("v(g)")], 1e3 * (1e-3 * 2 - 2e-3 * 3 + 3e-3 * -1), 1e-12);
   const double i1 = 2.0 / 2e3, i2 = -1.0 / 4e3;  // i(Vs1), i(Vs2)
