@@ -119,6 +119,9 @@ struct PssResult : solvers::RunOutcome {
   std::string fallback_reason;
   double h = 0, theta = 0.5;
   int newton_iterations = 0;
+  // Newton iterations that updated a finite-difference Jacobian by Broyden's formula instead of
+  // recomputing it (n_D periods each; pss_newton.cpp).
+  int broyden_updates = 0;
   long periods_simulated = 0;   // every period of the map run (warm-up, FD columns, checks)
   long fallback_periods = 0;    // plain transient periods taken where no damped Newton step
                                 // decreased ‖F‖ (among periods_simulated)

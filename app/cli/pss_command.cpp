@@ -205,6 +205,10 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
   if (r.jacobian_fallbacks > 0)
     fmt::print("  {:<22} {} Jacobian{} by finite differences instead: {}\n", "note",
                r.jacobian_fallbacks, r.jacobian_fallbacks == 1 ? "" : "s", r.fallback_reason);
+  if (r.broyden_updates > 0)
+    fmt::print(
+        "  {:<22} {} Broyden update{} of a finite-difference Jacobian instead of a new one\n",
+        "note", r.broyden_updates, r.broyden_updates == 1 ? "" : "s");
   std::string history;
   for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
   fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);

@@ -3,6 +3,10 @@
 //   F(x_D) = Φ(x0)_D − x_D = 0,   (J − I) Δ = −F,   x_D ← x_D + α Δ  (α = 1, ½, ¼, ⅛: the first
 //   that decreases ‖F‖∞; none: 5 periods of plain transient),
 //
+// J exact (the event map's linearization), or by finite differences (the θ map; the event map
+// where a period has no linearization): such a J is then carried by Broyden's update
+// J ← J + (ΔF − (J − I)Δx) Δxᵀ / ‖Δx‖² while full steps reduce ‖F‖∞ at least 2-fold,
+//
 // accepted when one more period from x(T) returns within tol. The Floquet multipliers μ_i
 // (eigenvalues of J at the orbit) then say whether a transient settles to it (|μ| < 1). Without
 // convergence the cause is named: a subharmonic (x(2T) returns to x(0) where x(T) does not),
@@ -22,7 +26,9 @@ namespace {
 constexpr double kFloor = 1e-9;      // V or A: the smallest scale of ‖x‖∞ in relative tests
 constexpr int kFallbackPeriods = 5;  // plain periods where no damped Newton step helps
 constexpr int kSequenceWindow = 4;   // iterations over which the mode sequence must settle
-constexpr double kUnstableMargin = 1e-6;  // |μ| above 1 + this: the orbit is unstable
+constexpr double kUnstableMargin = 1e-6;   // |μ| above 1 + this: the orbit is unstable
+constexpr double kBroydenDecrease = 0.25;  // ‖F‖ ratio below which a finite-difference J is
+                                           // updated rather than recomputed
 
 double scale_of(const Eigen::VectorXd& x) { return std::max(x.cwiseAbs().maxCoeff(), kFloor); }
 
@@ -45,6 +51,11 @@ class Shooting {
   std::vector<std::string> sequences_;  // the mode sequence of each iteration's period
   PssState best_;
   double best_norm_ = std::numeric_limits<double>::infinity();
+  // The Newton Jacobian J, and for a finite-difference one (n_D periods each) what its Broyden
+  // update needs: the iterate x_D and F where it was last used, and whether it may be updated.
+  Eigen::MatrixXd j_;
+  Eigen::VectorXd x_last_, f_last_;
+  bool reusable_ = false;
 
   // How a part of the iteration ended: the orbit accepted, r_ failed, or not decided yet.
   enum class Outcome { kAccepted, kFailed, kContinue };
@@ -77,9 +88,8 @@ class Shooting {
         continue;
       }
       if (it == o_.max_newton) break;
-      Eigen::MatrixXd j;
-      if (const auto jac = map_.jacobian(s, out, j); !jac.solved()) return step_failed(jac);
-      const Eigen::MatrixXd k = j - Eigen::MatrixXd::Identity(j.rows(), j.cols());
+      if (const auto jac = jacobian(s, out, f); !jac.solved()) return step_failed(jac);
+      const Eigen::MatrixXd k = j_ - Eigen::MatrixXd::Identity(j_.rows(), j_.cols());
       const Eigen::FullPivLU<Eigen::MatrixXd> lu(k);
       if (!lu.isInvertible()) return singular(k, f, out);
       const Eigen::VectorXd delta = lu.solve(-f);
@@ -87,6 +97,29 @@ class Shooting {
       if (const auto step = damped_step(s, out, f, delta); !step.solved()) return step_failed(step);
     }
     return Outcome::kContinue;
+  }
+
+  // J at `s` (F = f there): the map's (exact, or by finite differences). A finite-difference J
+  // is not recomputed while the Newton steps taken with it are full and reduce ‖F‖∞ at least
+  // kBroydenDecrease-fold: it is updated by Broyden's rank-one formula instead,
+  //   J ← J + (y − (J − I) s) sᵀ / (sᵀ s),   s = Δx_D, y = ΔF   (the secant condition on F),
+  // which costs no period (a fresh one costs n_D); the multipliers at the orbit are always from
+  // a fresh J (accept).
+  solvers::Summary jacobian(const PssState& s, const PssState& out, const Eigen::VectorXd& f) {
+    const Eigen::VectorXd x = part(s.x, d_);
+    if (reusable_ && f.cwiseAbs().maxCoeff() <= kBroydenDecrease * f_last_.cwiseAbs().maxCoeff()) {
+      const Eigen::VectorXd step = x - x_last_, y = f - f_last_;
+      const Eigen::MatrixXd k = j_ - Eigen::MatrixXd::Identity(j_.rows(), j_.cols());
+      j_ += (y - k * step) * step.transpose() / step.squaredNorm();
+      ++r_.broyden_updates;
+    } else {
+      const long fallbacks = map_.fallbacks();
+      if (auto jac = map_.jacobian(s, out, j_); !jac.solved()) return jac;
+      reusable_ = !map_.exact_jacobian() || map_.fallbacks() > fallbacks;
+    }
+    x_last_ = x;
+    f_last_ = f;
+    return solved();
   }
 
   // One more period from the consistent state `start` = x(T) returns to it: then accept.
@@ -157,6 +190,7 @@ class Shooting {
       PssState trial = displaced(s, d_, delta, alpha), trial_out;
       if (auto run = map_.run(trial, trial_out); !run.solved()) return run;
       const double norm = (part(trial_out.x, d_) - part(trial.x, d_)).cwiseAbs().maxCoeff();
+      reusable_ = reusable_ && halving == 0;  // a damped step: the next J is a fresh one
       if (norm < f.cwiseAbs().maxCoeff()) {
         s = std::move(trial);
         out = std::move(trial_out);
@@ -164,6 +198,7 @@ class Shooting {
       }
     }
     r_.fallback_periods += kFallbackPeriods;
+    reusable_ = false;
     for (int k = 0; k < kFallbackPeriods; ++k) {
       s = out;
       if (auto run = map_.run(s, out); !run.solved()) return run;

@@ -273,5 +273,25 @@ TEST(PssEvent, ResonantConverterAndBoost) {
   }
 }
 
+TEST(PssEvent, FiniteDifferenceJacobiansAreUpdatedByBroyden) {
+  // The series-resonant converter's periods hold an accumulation of events at the bridge's
+  // commutation (handed to the theta-scheme), so its Jacobians are forward differences, 5
+  // periods each. Broyden's update carries one over the following iterations: 28 periods in all
+  // (36 with a new one every iteration). Started from 2, 5 and 9 warm-up periods (three Newton
+  // paths), the same stable orbit, to the periodicity tolerance.
+  std::vector<Eigen::VectorXd> orbits;
+  for (const int warmup : {2, 5, 9}) {
+    const EventCase c(example("analyses/pss_resonant.cir"), 10e-6, warmup);
+    ASSERT_TRUE(c.r.ok()) << warmup << ": " << c.r.summary.message;
+    EXPECT_GT(c.r.jacobian_fallbacks, 0);
+    EXPECT_GT(c.r.broyden_updates, 0);
+    EXPECT_LE(c.r.periods_simulated, warmup + 25) << warmup;
+    EXPECT_NEAR(std::abs(c.r.multipliers.at(0)), 0.7875, 2e-3) << warmup;
+    orbits.push_back(c.r.x0);
+  }
+  const double scale = orbits[0].cwiseAbs().maxCoeff();
+  for (const auto& x : orbits) EXPECT_LT((x - orbits[0]).cwiseAbs().maxCoeff(), 1e-8 * scale);
+}
+
 }  // namespace
 }  // namespace nsspice::circuit
