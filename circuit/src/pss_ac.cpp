@@ -52,7 +52,8 @@ SwitchingAcResult switching_ac(const Circuit& circuit, const Assembled& a, const
     r.fail(solvers::Status::kInvalidInput, std::move(why));
     return r;
   }
-  if (!pss.ok() || pss_options.map != PssMap::kEvent) {
+  // (A PssResult starts solved: an orbit is one with a state.)
+  if (!pss.ok() || pss.x0.size() != a.mlcs.n || pss_options.map != PssMap::kEvent) {
     r.fail(solvers::Status::kInvalidInput,
            "the small-signal analysis needs a periodic steady state of the event map");
     return r;

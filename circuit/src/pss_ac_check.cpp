@@ -175,7 +175,7 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
     r.fail(solvers::Status::kInvalidInput, std::move(why));
     return r;
   }
-  if (!pss.ok()) {
+  if (!pss.ok() || pss.x0.size() != a.mlcs.n) {
     r.fail(solvers::Status::kInvalidInput, "no periodic steady state to start from");
     return r;
   }

@@ -321,6 +321,11 @@ TEST(SwitchingAcStatus, InvalidInputAndAnUnsettledCheckAreNamed) {
   check.amplitude = 1e-3;
   t = check_by_transient(c.e.circuit, c.a, failed, c.options, check);
   EXPECT_EQ(t.summary.status, solvers::Status::kInvalidInput);
+  // A result never computed (it starts solved) holds no orbit.
+  t = check_by_transient(c.e.circuit, c.a, PssResult{}, c.options, check);
+  EXPECT_EQ(t.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_EQ(switching_ac(c.e.circuit, c.a, PssResult{}, c.options, ac, ignore).summary.status,
+            solvers::Status::kInvalidInput);
   // At most 100 periods: one window of q = 67 periods, so the fundamental cannot be seen to
   // repeat.
   check.max_periods = 100;
