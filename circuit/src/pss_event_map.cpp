@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "circuit/src/initial_point.hpp"
@@ -19,28 +18,10 @@ namespace nsspice::circuit::detail {
 
 // The event-driven integrator's default mode-selection step, as a fraction of the span (T).
 constexpr double kSelectStep = 1e-9;
-// The largest C/δ against the smallest conductance 1/R that the selection keeps (1/R then counts
-// to ~3 digits in G + E/δ): δ ≥ max C · max R / kSelectConditioning, but at most
-// kSelectStepMax·T (the selection's backward-Euler steps move the state by O(δ)).
-constexpr double kSelectConditioning = 1e13;
-constexpr double kSelectStepMax = 1e-7;
 // Steps per period of the event map without --steps.
 constexpr long kDefaultSteps = 200;
 // A breakpoint within this fraction of T below T is T.
 constexpr double kBreakpointSnap = 1e-12;
-
-double selection_step(const Circuit& circuit, double period) {
-  // The circuit's widest RC product, max C · max R: a selection step δ far below it leaves the
-  // smallest conductances below the rounding of C/δ in G + E/δ (a 1 MΩ resistor beside 10 µF at
-  // δ = 1e-14 s: 1e-6 S against 1e9 S, summed into one entry), and the selection no longer sees
-  // them.
-  double c_max = 0, r_max = 0;
-  for (const Device& d : circuit.devices) {
-    if (const auto* c = std::get_if<Capacitor>(&d)) c_max = std::max(c_max, c->c);
-    if (const auto* r = std::get_if<Resistor>(&d)) r_max = std::max(r_max, r->r);
-  }
-  return std::clamp(c_max * r_max / kSelectConditioning / period, kSelectStep, kSelectStepMax);
-}
 
 solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions& o) {
   solvers::EventOptions eo;
@@ -54,7 +35,7 @@ solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions
   eo.rtol = circuit.event.rtol;
   eo.atol = circuit.event.atol;
   eo.time_tol = circuit.event.time_tol;
-  eo.select_step = selection_step(circuit, o.period);
+  eo.select_step = kSelectStep;
   eo.lcp_solver = circuit.lcp_solver;
   return eo;
 }

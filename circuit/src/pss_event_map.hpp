@@ -49,11 +49,7 @@ class EventMap final : public PeriodMap {
   std::string fallback_reason_;
 };
 
-// The map's options for `options` (steps: options.steps_per_period, else 200; the selection
-// step δ = 1e-9·T, or larger where an unknown's E_kk/G_kk needs it: selection_step).
+// The map's options for `options` (steps: options.steps_per_period, else 200).
 solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions& options);
-// δ/T: max C · max R / 1e13 / T within [1e-9, 1e-7], so that the smallest conductance stays
-// visible beside C/δ in the selection's matrix G + E/δ.
-double selection_step(const Circuit& circuit, double period);
 
 }  // namespace nsspice::circuit::detail
