@@ -10,11 +10,17 @@ buck, ngspice then runs the transient to the settling time of the event map on a
 netlist (SW RON = 1 uOhm, ROFF = 1 TOhm, diode N = 1e-4; TMAX = 10 ns), timed as a whole process,
 in the same run of this script.
 
+With --baseline EXE (another nsspice, e.g. main's build), the PSS of every case is also run by
+that binary in the same run (without the transient count), for a before/after comparison of the
+PSS alone. The machine load (1-minute load average) at the start and end is recorded: the
+machine may be shared.
+
 Writes bench/results/pss.json and pss.md. Python 3 standard library; ngspice optional (its row
 is left out when it is not on PATH). About 30 s.
 """
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -64,7 +70,9 @@ def number(pattern, text, cast=float):
 
 def run_pss(exe, netlist, period, steps, limit, pss_map, trigger=None):
     cmd = [str(exe), "pss", str(ROOT / netlist), "--period", f"{period:g}", "--map", pss_map,
-           "--compare-transient", str(limit), "-o", "pss.csv"]
+           "-o", "pss.csv"]
+    if limit > 0:
+        cmd += ["--compare-transient", str(limit)]
     if pss_map == "theta":
         cmd += ["--steps", str(steps)]
     if trigger:
@@ -110,14 +118,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build", help="build directory holding nsspice")
     ap.add_argument("--limit", type=int, default=20000, help="most transient periods")
+    ap.add_argument("--baseline", help="another nsspice binary whose PSS is timed too")
     args = ap.parse_args()
     exe = (ROOT / args.build / "nsspice").resolve()
+    load_start = os.getloadavg()[0]
     rows = []
     for name, netlist, period, steps in CASES:
         for pss_map in MAPS:
             res = run_pss(exe, netlist, period, steps, args.limit, pss_map)
             res["case"] = name
             res["map"] = pss_map
+            if args.baseline:
+                base = run_pss(Path(args.baseline).resolve(), netlist, period, steps, 0, pss_map)
+                res["baseline"] = {k: base[k] for k in ("newton_iterations", "pss_periods",
+                                                        "pss_s", "exit")}
             rows.append(res)
             print(f"{name}, {pss_map} map: {res}")
     for name, netlist, guess, trigger in TRIGGER_CASES:
@@ -132,8 +146,11 @@ def main():
         ngspice = run_ngspice_buck(buck["transient_periods"])
         ngspice["over_pss"] = ngspice["wall_s"] / buck["pss_s"] if buck["pss_s"] else None
         print(f"ngspice buck: {ngspice}")
+    load_end = os.getloadavg()[0]
     results = ROOT / "bench" / "results"
-    (results / "pss.json").write_text(json.dumps({"cases": rows, "ngspice_buck": ngspice},
+    (results / "pss.json").write_text(json.dumps({"cases": rows, "ngspice_buck": ngspice,
+                                                  "load_average": [load_start, load_end],
+                                                  "baseline": args.baseline},
                                                  indent=2) + "\n")
     lines = ["# PSS against the transient to steady state (bench/pss_bench.py)", "",
              "| case | map | Newton it. | PSS periods | PSS time [s] | transient periods to 1e-9 | "
@@ -146,6 +163,21 @@ def main():
         lines.append(f"| {r['case']} | {shown_map} | {r['newton_iterations']} | "
                      f"{r['pss_periods']} | {r['pss_s']} | {r['transient_periods']} | "
                      f"{r['transient_s']} | {ratio and f'{ratio:.1f}x'}{failed} |")
+    if args.baseline:
+        lines += ["", f"Before/after, the PSS alone (baseline: `{args.baseline}`, run in the same "
+                      "run, same cases):", "",
+                  "| case | map | before: Newton it. / periods / time [s] | after | "
+                  "before / after time |", "|---|---|---|---|---|"]
+        for r in rows:
+            b = r.get("baseline")
+            if not b:
+                continue
+            speed = b["pss_s"] / r["pss_s"] if b.get("pss_s") and r.get("pss_s") else None
+            lines.append(f"| {r['case']} | {r['map']} | {b['newton_iterations']} / "
+                         f"{b['pss_periods']} / {b['pss_s']} | {r['newton_iterations']} / "
+                         f"{r['pss_periods']} / {r['pss_s']} | {speed and f'{speed:.2f}x'} |")
+    lines += ["", f"Machine load (1-minute average, 2 cores shared): {load_start:.1f} at the "
+                  f"start, {load_end:.1f} at the end."]
     if ngspice:
         lines += ["", f"ngspice (regularized buck, TMAX = 10 ns) over the same "
                       f"{ngspice['periods']} periods: {ngspice['wall_s']:.3g} s wall (whole "

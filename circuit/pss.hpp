@@ -34,29 +34,43 @@
 
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "solvers/status.hpp"
 
 namespace nsspice::circuit {
 
 enum class PssMap { kEvent, kTheta };
 
-// Why no orbit was returned (PssResult::failure).
+// Why no orbit was returned (PssResult::failure), finer than the status: each cause has its
+// status in the vocabulary of solvers/status.hpp (status_of), except kStep, whose status is the
+// failed step's own (the MLCP's: numerical failure, no convergence, infeasible).
 enum class PssFailure {
   kNone,
-  kInput,          // bad options, a source not periodic in T, no initial point
-  kStep,           // a step of a period has no solution
-  kNoOrbit,        // Newton does not converge on a settled mode sequence
-  kModeSequence,   // the mode sequence changes from iteration to iteration
+  kInput,          // bad options, a source not periodic in T, a trigger that is not a state:
+                   // invalid input
+  kInitialPoint,   // no initial point (the operating point's static solve failed): its status
+  kStep,           // a step of a period has no solution: the step's status
+  kNoOrbit,        // Newton does not converge on a settled mode sequence: no convergence (a
+                   // multiplier 1 with a drift along it: infeasible, no orbit exists)
+  kModeSequence,   // the mode sequence changes from iteration to iteration: no convergence
   kSubharmonic,    // two periods return where one does not (or the orbit found is unstable
-                   // with a multiplier below −1: a period-doubling)
-  kUnstable,       // the period-T orbit exists but a multiplier is outside the unit circle
-  kNotIsolated,    // J − I singular: a multiplier 1 (a free integrator, a family of orbits)
-  kLinearization,  // the exact Jacobian is not defined (an accumulation of events, grazing)
+                   // with a multiplier below −1: a period-doubling): infeasible
+  kUnstable,       // the period-T orbit exists but a multiplier is outside the unit circle:
+                   // infeasible (no period-T steady state a transient settles to)
+  kNotIsolated,    // J − I singular: a multiplier 1 (a free integrator, a family of orbits):
+                   // numerical failure (a singular matrix)
+  kLinearization,  // the exact Jacobian is not defined (an accumulation of events, grazing):
+                   // numerical failure
   kNoCrossing,     // trigger: the signal does not cross the level in the direction after the
-                   // warm-up (no oscillation, or the level outside the signal's range)
+                   // warm-up (no oscillation, or the level outside the signal's range):
+                   // infeasible
   kPeriod,         // trigger: the period does not converge (it grows or shrinks without bound,
-                   // or the orbit found does not cross the trigger in the given direction)
+                   // or the orbit found does not cross the trigger in the given direction): no
+                   // convergence
 };
 const char* to_string(PssFailure failure);
+// The status of a failure cause (kStep and kInitialPoint: numerical failure, their callers pass
+// the solve's own status instead).
+solvers::Status status_of(PssFailure failure);
 
 // The trigger of an autonomous PSS: the orbit starts where `signal` (an unknown that is a state:
 // "v(node)" of a node with a capacitor, "v(a,b)", "i(l1)") crosses `level` rising or falling.
@@ -86,10 +100,12 @@ struct PssOptions {
   std::string validate() const;
 };
 
-struct PssResult {
-  bool ok = false;
+// How the shooting ended (solvers::RunOutcome): kSolved with the orbit; otherwise the status of
+// the cause (status_of; a failed step's own status), the message (the cause and the best state
+// reached), summary.time (the time within the period of a failed step) and summary.devices (its
+// pairs or singular block), and `failure`, the PSS's own finer cause.
+struct PssResult : solvers::RunOutcome {
   PssFailure failure = PssFailure::kNone;
-  std::string error;            // why there is no orbit: the cause and the best state reached
   Eigen::VectorXd x0, lambda0;  // the orbit's state at t = 0 (mod T)
   std::vector<char> mode0;
   PssMap map = PssMap::kEvent;  // the map of the orbit (the event map after a theta fallback)
@@ -103,6 +119,9 @@ struct PssResult {
   std::string fallback_reason;
   double h = 0, theta = 0.5;
   int newton_iterations = 0;
+  // Newton iterations that updated a finite-difference Jacobian by Broyden's formula instead of
+  // recomputing it (n_D periods each; pss_newton.cpp).
+  int broyden_updates = 0;
   long periods_simulated = 0;   // every period of the map run (warm-up, FD columns, checks)
   long fallback_periods = 0;    // plain transient periods taken where no damped Newton step
                                 // decreased ‖F‖ (among periods_simulated)
@@ -115,6 +134,14 @@ struct PssResult {
   // The Floquet multipliers: eigenvalues of J at the orbit (the event map: exact; the θ map:
   // of the finite-difference J), largest modulus first.
   std::vector<std::complex<double>> multipliers;
+
+  using RunOutcome::fail;
+  // Ends the result with `why` and its status_of (or the status given).
+  void fail(PssFailure why, std::string message);
+  void fail(PssFailure why, solvers::Status status, std::string message);
+  // Ends the result with `why` and the status, time and devices of `cause` (a failed step, a
+  // failed initial point), its message prefixed by `context` ("warm-up: ").
+  void fail(PssFailure why, const solvers::Summary& cause, const std::string& context = {});
 };
 
 PssResult periodic_steady_state(const Circuit& circuit, const Assembled& assembled,
@@ -130,12 +157,11 @@ long periods_to_settle(const Circuit& circuit, const Assembled& assembled,
 std::string time_varying_source(const Circuit& circuit, const Assembled& assembled, double horizon);
 
 // `periods` periods of the orbit's map (pss.map, pss.period) from the orbit's start, every output
-// point to observer(t, x, λ) (t from 0 to periods·T, the start included). False with `error` if a
-// step fails.
-bool run_periods(
+// point to observer(t, x, λ) (t from 0 to periods·T, the start included). Solved, else the
+// failed step's summary (or invalid input: the map's settings).
+solvers::Summary run_periods(
     const Circuit& circuit, const Assembled& assembled, const PssResult& pss,
     const PssOptions& options, int periods,
-    const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&)>& observer,
-    std::string& error);
+    const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&)>& observer);
 
 }  // namespace nsspice::circuit

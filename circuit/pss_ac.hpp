@@ -28,6 +28,7 @@
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
 #include "circuit/pss.hpp"
+#include "solvers/status.hpp"
 
 namespace nsspice::circuit {
 
@@ -37,9 +38,11 @@ struct SwitchingAcOptions {
   std::string validate(const Assembled& assembled) const;
 };
 
-struct SwitchingAcResult {
-  bool ok = false;
-  std::string error;
+// How the sweep ended (solvers::RunOutcome): kSolved; kInvalidInput (bad options, no periodic
+// steady state of the event map to linearize about); kNumericalFailure where the linearization is
+// not defined (an accumulation of events, a grazing instant, a singular mode) or e^{jωT} is a
+// Floquet multiplier (the message names f); a failed step's own status.
+struct SwitchingAcResult : solvers::RunOutcome {
   long points = 0;
   int state_events = 0;  // switching instants of the orbit that depend on the state
   int time_events = 0;   // mode changes at fixed instants (the period's start included)
@@ -82,9 +85,11 @@ struct TransientCheckPoint {
   double scale = 0;  // its largest differential component (smaller ones settle to 1e-4 of it)
 };
 
-struct TransientCheckResult {
-  bool ok = false;
-  std::string error;
+// How the check ended (solvers::RunOutcome): kSolved; kInaccurate when a frequency's fundamental
+// did not settle within max_periods (its point has settled = false; the message names the
+// frequencies); kInvalidInput (bad options, no periodic steady state); a failed step's status
+// (summary.time: the check transient's time).
+struct TransientCheckResult : solvers::RunOutcome {
   std::vector<TransientCheckPoint> points;
 };
 

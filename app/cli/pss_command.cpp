@@ -172,7 +172,13 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::
 }
 
 std::string pss_failure_text(const circuit::PssResult& r) {
-  return fmt::format("no periodic steady state ({}): {}", circuit::to_string(r.failure), r.error);
+  return fmt::format("no periodic steady state ({}, {}): {}", circuit::to_string(r.failure),
+                     solvers::to_string(r.summary.status), r.summary.message);
+}
+
+int pss_exit_code(const solvers::Summary& summary) {
+  if (solvers::has_answer(summary.status)) return 0;
+  return summary.status == solvers::Status::kInvalidInput ? kBadInput : kSimulationFailed;
 }
 
 void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, double wall) {
@@ -199,6 +205,10 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
   if (r.jacobian_fallbacks > 0)
     fmt::print("  {:<22} {} Jacobian{} by finite differences instead: {}\n", "note",
                r.jacobian_fallbacks, r.jacobian_fallbacks == 1 ? "" : "s", r.fallback_reason);
+  if (r.broyden_updates > 0)
+    fmt::print(
+        "  {:<22} {} Broyden update{} of a finite-difference Jacobian instead of a new one\n",
+        "note", r.broyden_updates, r.broyden_updates == 1 ? "" : "s");
   std::string history;
   for (double h : r.history) history += fmt::format("{}{:.2e}", history.empty() ? "" : " ", h);
   fmt::print("  {:<22} {}\n", "|x(T) - x(0)|/|x|", history);
@@ -255,9 +265,9 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
   const auto start = std::chrono::steady_clock::now();
   const circuit::PssResult r = circuit::periodic_steady_state(c, a, *options);
   const double wall = seconds_since(start);
-  if (!r.ok) {
+  if (!r.ok()) {
     print_error(pss_failure_text(r));
-    return kSimulationFailed;
+    return pss_exit_code(r.summary);
   }
   long transient_periods = -1;
   double transient_wall = 0;
@@ -287,7 +297,7 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
   for (const auto& n : names)
     (signal_kind(n) == SignalKind::kCurrent ? amps : volts).series.push_back({n, {}, {}});
   std::vector<double> all, values(columns->size());
-  const bool ran = circuit::run_periods(
+  const solvers::Summary ran = circuit::run_periods(
       c, a, r, *options, o.periods,
       [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
         signals.evaluate(x, l, all);
@@ -301,11 +311,11 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
           s.t.push_back(t);
           s.y.push_back(values[k]);
         }
-      },
-      error);
-  if (!writer->close() || !ran) {
-    print_error(ran ? fmt::format("writing '{}' failed", files->output_path) : error);
-    return ran ? kOutputFailed : kSimulationFailed;
+      });
+  if (!writer->close() || !ran.solved()) {
+    print_error(ran.solved() ? fmt::format("writing '{}' failed", files->output_path)
+                             : "writing the orbit's periods: " + ran.message);
+    return ran.solved() ? kOutputFailed : pss_exit_code(ran);
   }
   int code = 0;
   for (auto* p : {&volts, &amps})

@@ -45,8 +45,12 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& options,
 // "v(node)=level rise|fall" (level optional: the middle of the range; direction optional: rise)
 // into `trigger`; false with `error`.
 bool parse_trigger(const std::string& text, circuit::PssTrigger& trigger, std::string& error);
-// "no periodic steady state (cause): ..." for a failed PSS.
+// "no periodic steady state (cause, status): ..." for a failed PSS.
 std::string pss_failure_text(const circuit::PssResult& result);
+// The exit code of a PSS-family computation that ended with `summary`: 0 with an answer,
+// kBadInput for invalid input (a source not periodic in T, a trigger that is not a state, ...),
+// kSimulationFailed otherwise (docs/output.md, "Exit codes").
+int pss_exit_code(const solvers::Summary& summary);
 // The report's lines on the orbit: map, Newton iterations, periodicity, multipliers, periods.
 void print_pss_summary(const PssCommandOptions& options, const circuit::PssResult& result,
                        double wall);

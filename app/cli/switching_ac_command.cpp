@@ -274,9 +274,9 @@ int run_sweep(const SwitchingAcCommandOptions& o, const Setup& s, const circuit:
                             });
   out.wall = seconds_since(start);
   const bool written = writer.close();
-  if (!out.result.ok) {
-    print_error(fmt::format("switching AC analysis stopped: {}", out.result.error));
-    return kSimulationFailed;
+  if (!out.result.ok()) {
+    print_error(fmt::format("switching AC analysis stopped: {}", out.result.summary.describe()));
+    return pss_exit_code(out.result.summary);
   }
   if (!written) {
     print_error(fmt::format("writing '{}' failed", s.files.output_path));
@@ -327,10 +327,12 @@ int run_check(const SwitchingAcCommandOptions& o, const Setup& s, const circuit:
   const circuit::TransientCheckResult t =
       circuit::check_by_transient(c, s.a, pss, s.options, check);
   const double wall = seconds_since(start);
-  if (!t.ok) {
-    print_error(t.error);
-    return kSimulationFailed;
+  if (!t.ok()) {
+    print_error("transient check stopped: " + t.summary.describe());
+    return pss_exit_code(t.summary);
   }
+  if (!o.pss.run.quiet && !t.summary.solved())
+    fmt::print(stderr, "nsspice: warning: transient check: {}\n", t.summary.message);
   circuit::SwitchingAcOptions at;
   at.source = s.source;
   for (const auto& p : t.points) at.frequencies.push_back(p.f);
@@ -365,13 +367,13 @@ int switching_ac_command(const SwitchingAcCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const circuit::PssResult pss = circuit::periodic_steady_state(s.loaded->circuit, s.a, s.options);
   const double pss_wall = seconds_since(start);
-  if (!pss.ok) {
+  if (!pss.ok()) {
     print_error(pss_failure_text(pss));
-    return kSimulationFailed;
+    return pss_exit_code(pss.summary);
   }
   Sweep sw;
   const int code = run_sweep(o, s, pss, sw);
-  if (code == kSimulationFailed) return code;
+  if (code == kSimulationFailed || code == kBadInput) return code;
   report(o, s, pss, pss_wall, sw);
   if (o.check > 0)
     if (const int checked = run_check(o, s, pss); checked != 0) return checked;

@@ -86,6 +86,8 @@ const char* to_string(PssFailure failure) {
       return "none";
     case PssFailure::kInput:
       return "input";
+    case PssFailure::kInitialPoint:
+      return "no initial point";
     case PssFailure::kStep:
       return "step failed";
     case PssFailure::kNoOrbit:
@@ -106,6 +108,43 @@ const char* to_string(PssFailure failure) {
       return "period not converging";
   }
   return "?";
+}
+
+solvers::Status status_of(PssFailure failure) {
+  switch (failure) {
+    case PssFailure::kNone:
+      return solvers::Status::kSolved;
+    case PssFailure::kInput:
+      return solvers::Status::kInvalidInput;
+    case PssFailure::kNoOrbit:
+    case PssFailure::kModeSequence:
+    case PssFailure::kPeriod:
+      return solvers::Status::kNoConvergence;
+    case PssFailure::kSubharmonic:
+    case PssFailure::kUnstable:
+    case PssFailure::kNoCrossing:
+      return solvers::Status::kInfeasible;
+    case PssFailure::kInitialPoint:
+    case PssFailure::kStep:
+    case PssFailure::kNotIsolated:
+    case PssFailure::kLinearization:
+      return solvers::Status::kNumericalFailure;
+  }
+  return solvers::Status::kNumericalFailure;
+}
+
+void PssResult::fail(PssFailure why, std::string message) {
+  fail(why, status_of(why), std::move(message));
+}
+
+void PssResult::fail(PssFailure why, solvers::Status status, std::string message) {
+  failure = why;
+  RunOutcome::fail(status, std::move(message));
+}
+
+void PssResult::fail(PssFailure why, const solvers::Summary& cause, const std::string& context) {
+  failure = why;
+  RunOutcome::fail(cause.status, context + cause.message, cause.time, cause.devices);
 }
 
 std::string PssOptions::validate() const {
@@ -145,7 +184,7 @@ std::string comparators(const Circuit& circuit) {
 PssResult theta_fallback(const Circuit& circuit, const Assembled& a, const PssOptions& o,
                          const PssResult& theta) {
   const std::string relays = comparators(circuit);
-  std::string why = fmt::format("{}: {}", to_string(theta.failure), theta.error);
+  std::string why = fmt::format("{}: {}", to_string(theta.failure), theta.summary.message);
   if (!relays.empty())
     why = fmt::format(
         "the theta map switches the ideal comparator{} {} on its step grid (h = {:.4g} s): the "
@@ -162,30 +201,34 @@ PssResult theta_fallback(const Circuit& circuit, const Assembled& a, const PssOp
   PssResult r = periodic_steady_state(circuit, a, event);
   r.theta_fallback = why;
   r.periods_simulated += theta.periods_simulated;
-  if (!r.ok) r.error += "; before it, " + why;
+  if (!r.ok()) r.summary.message += "; before it, " + why;
   return r;
 }
 
 PssResult autonomous_steady_state(const Circuit& circuit, const Assembled& a, const PssOptions& o) {
   PssResult r;
-  r.failure = PssFailure::kInput;
-  if (r.error = o.validate(); !r.error.empty()) return r;
+  if (std::string why = o.validate(); !why.empty()) {
+    r.fail(PssFailure::kInput, std::move(why));
+    return r;
+  }
   Eigen::VectorXd gamma;
-  if (r.error = detail::trigger_vector(a, o.trigger->signal, gamma); !r.error.empty()) return r;
+  if (std::string why = detail::trigger_vector(a, o.trigger->signal, gamma); !why.empty()) {
+    r.fail(PssFailure::kInput, std::move(why));
+    return r;
+  }
   const double horizon = o.stabilization + (o.warmup_periods + 50.0) * o.period;
   if (const std::string v = detail::varying_source(circuit, a, horizon); !v.empty()) {
-    r.error = fmt::format(
-        "a trigger (an autonomous PSS) needs every source constant, but {} (a circuit driven by "
-        "a periodic source takes a period, not a trigger)",
-        v);
+    r.fail(PssFailure::kInput,
+           fmt::format("a trigger (an autonomous PSS) needs every source constant, but {} (a "
+                       "circuit driven by a periodic source takes a period, not a trigger)",
+                       v));
     return r;
   }
   const detail::InitialPoint init = detail::initial_point(circuit, a);
   if (!init.error.empty()) {
-    r.error = init.error;
+    r.fail(PssFailure::kInitialPoint, {init.status, init.error, init.devices, 0.0});
     return r;
   }
-  r.failure = PssFailure::kNone;
   r.exact_jacobian = !o.finite_difference;
   r.theta = 0;
   detail::shoot_autonomous(circuit, a, o, gamma, {init.x, init.lambda, init.mode}, r);
@@ -270,42 +313,48 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, cons
   PssResult r;
   r.map = o.map;
   r.period = o.period;
-  r.failure = PssFailure::kInput;
-  if (r.error = o.validate(); !r.error.empty()) return r;
-  const auto map = detail::make_period_map(circuit, a, o, r.error);
-  if (!map) return r;
-  r.h = map->h();
-  r.theta = map->theta();
-  r.exact_jacobian = map->exact_jacobian();
-  if (r.error = aperiodic_source(circuit, a, o.period); !r.error.empty()) return r;
-  const detail::InitialPoint init = detail::initial_point(circuit, a);
-  if (!init.error.empty()) {
-    r.error = init.error;
+  if (std::string why = o.validate(); !why.empty()) {
+    r.fail(PssFailure::kInput, std::move(why));
     return r;
   }
-  r.failure = PssFailure::kNone;
+  const detail::MadeMap made = detail::make_period_map(circuit, a, o);
+  if (!made.map) {
+    r.fail(PssFailure::kInput, made.failure);
+    return r;
+  }
+  detail::PeriodMap& map = *made.map;
+  r.h = map.h();
+  r.theta = map.theta();
+  r.exact_jacobian = map.exact_jacobian();
+  if (std::string why = aperiodic_source(circuit, a, o.period); !why.empty()) {
+    r.fail(PssFailure::kInput, std::move(why));
+    return r;
+  }
+  const detail::InitialPoint init = detail::initial_point(circuit, a);
+  if (!init.error.empty()) {
+    r.fail(PssFailure::kInitialPoint, {init.status, init.error, init.devices, 0.0});
+    return r;
+  }
   PssState s{init.x, init.lambda, init.mode}, next;
   if (o.max_transient_periods > 0) r.transient_periods = periods_to_settle(circuit, a, o);
-  std::string error;
   for (int k = 0; k < o.warmup_periods; ++k) {
-    if (!map->run(s, next, error)) {
-      r.failure = PssFailure::kStep;
-      r.error = "warm-up: " + error;
-      r.periods_simulated = map->count();
+    if (const solvers::Summary run = map.run(s, next); !run.solved()) {
+      r.fail(PssFailure::kStep, run, "warm-up: ");
+      r.periods_simulated = map.count();
       return r;
     }
     s = std::move(next);
   }
-  detail::shoot(*map, a, o, s, r);
-  r.periods_simulated = map->count();
-  if (!r.ok && o.map == PssMap::kTheta &&
+  detail::shoot(map, a, o, s, r);
+  r.periods_simulated = map.count();
+  if (!r.ok() && o.map == PssMap::kTheta &&
       (r.failure == PssFailure::kModeSequence || r.failure == PssFailure::kNoOrbit))
     return theta_fallback(circuit, a, o, r);
-  r.jacobian_fallbacks = map->fallbacks();
-  r.fallback_reason = map->fallback_reason();
+  r.jacobian_fallbacks = map.fallbacks();
+  r.fallback_reason = map.fallback_reason();
   // A transient from the initial point decays like ρ^k (ρ the largest |μ|) from its distance d0
   // to the orbit: about ln(tol/d0)/ln ρ periods (linear estimate; the start-up may differ).
-  if (r.ok && !r.multipliers.empty()) {
+  if (r.ok() && !r.multipliers.empty()) {
     const auto d = detail::dynamic_columns(a.mlcs.E);
     const double d0 =
         (detail::part(init.x, d) - detail::part(r.x0, d)).cwiseAbs().maxCoeff() / scale_of(r.x0);
@@ -318,13 +367,12 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, cons
 
 long periods_to_settle(const Circuit& circuit, const Assembled& a, const PssOptions& o) {
   const detail::InitialPoint init = detail::initial_point(circuit, a);
-  std::string error;
   if (!init.error.empty() || !o.validate().empty()) return -1;
-  const auto map = detail::make_period_map(circuit, a, o, error);
-  if (!map) return -1;
+  const detail::MadeMap made = detail::make_period_map(circuit, a, o);
+  if (!made.map) return -1;
   PssState t{init.x, init.lambda, init.mode}, next;
   for (long k = 1; k <= o.max_transient_periods; ++k) {
-    if (!map->run(t, next, error)) return -1;
+    if (!made.map->run(t, next).solved()) return -1;
     const bool done = (next.x - t.x).cwiseAbs().maxCoeff() <= o.tol * scale_of(next.x);
     t = std::move(next);
     if (done) return k;
@@ -332,17 +380,16 @@ long periods_to_settle(const Circuit& circuit, const Assembled& a, const PssOpti
   return -1;
 }
 
-bool run_periods(
+solvers::Summary run_periods(
     const Circuit& circuit, const Assembled& a, const PssResult& pss, const PssOptions& options,
     int periods,
-    const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&)>& observer,
-    std::string& error) {
+    const std::function<void(double, const Eigen::VectorXd&, const Eigen::VectorXd&)>& observer) {
   PssOptions o = options;
   o.map = pss.map;
   if (pss.period > 0) o.period = pss.period;
   if (pss.map == PssMap::kEvent && !pss.theta_fallback.empty()) o.steps_per_period = 0;
-  const auto map = detail::make_period_map(circuit, a, o, error);
-  if (!map) return false;
+  const detail::MadeMap made = detail::make_period_map(circuit, a, o);
+  if (!made.map) return made.failure;
   PssState s{pss.x0, pss.lambda0, pss.mode0}, next;
   double last_t = -1;
   // Each period's start is the end of the one before (already observed); times increase.
@@ -353,10 +400,11 @@ bool run_periods(
     observer(t, x, l);
   };
   for (int k = 0; k < periods; ++k) {
-    if (!map->run(s, next, error, &forward, o.period * k)) return false;
+    if (solvers::Summary run = made.map->run(s, next, &forward, o.period * k); !run.solved())
+      return run;
     s = std::move(next);
   }
-  return true;
+  return detail::solved();
 }
 
 }  // namespace nsspice::circuit

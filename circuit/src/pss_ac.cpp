@@ -48,23 +48,32 @@ SwitchingAcResult switching_ac(const Circuit& circuit, const Assembled& a, const
                                const PssOptions& pss_options, const SwitchingAcOptions& o,
                                const SwitchingAcObserver& observer) {
   SwitchingAcResult r;
-  if (r.error = o.validate(a); !r.error.empty()) return r;
-  if (!pss.ok || pss_options.map != PssMap::kEvent) {
-    r.error = "the small-signal analysis needs a periodic steady state of the event map";
+  if (std::string why = o.validate(a); !why.empty()) {
+    r.fail(solvers::Status::kInvalidInput, std::move(why));
+    return r;
+  }
+  // (A PssResult starts solved: an orbit is one with a state.)
+  if (!pss.ok() || pss.x0.size() != a.mlcs.n || pss_options.map != PssMap::kEvent) {
+    r.fail(solvers::Status::kInvalidInput,
+           "the small-signal analysis needs a periodic steady state of the event map");
     return r;
   }
   detail::EventMap map(a, detail::event_map_options(circuit, pss_options), false);
   detail::PssState start{pss.x0, pss.lambda0, pss.mode0}, end;
-  if (!map.run(start, end, r.error)) return r;
-  const auto lin = map.linearize(r.error);
-  if (!lin) return r;
+  if (const solvers::Summary run = map.run(start, end); !run.solved()) {
+    r.fail(run.status, "the orbit's period: " + run.message, run.time, run.devices);
+    return r;
+  }
+  const auto lin = map.linearize();
+  const auto undefined = [&] {
+    r.fail(solvers::Status::kNumericalFailure,
+           "the orbit's period has no linearization: " + lin->error());
+    return r;
+  };
   r.state_events = lin->state_events();
   r.time_events = lin->time_events();
   Eigen::MatrixXd phi;
-  if (!lin->monodromy(phi)) {
-    r.error = lin->error();
-    return r;
-  }
+  if (!lin->monodromy(phi)) return undefined();
   const auto nd = phi.rows();
   const double period = pss_options.period;
   const int n = a.mlcs.n, m = a.mlcs.m;
@@ -72,32 +81,26 @@ SwitchingAcResult switching_ac(const Circuit& circuit, const Assembled& a, const
     const double omega = 2 * std::numbers::pi * f;
     const std::complex<double> shift = std::polar(1.0, omega * period);
     Eigen::VectorXcd z_end, average;
-    if (!lin->forced(o.source, omega, Eigen::VectorXcd::Zero(nd), z_end, nullptr)) {
-      r.error = lin->error();
-      return r;
-    }
+    if (!lin->forced(o.source, omega, Eigen::VectorXcd::Zero(nd), z_end, nullptr))
+      return undefined();
     const Eigen::VectorXcd gamma = part(z_end, lin->differential());
     const Eigen::MatrixXcd k =
         shift * Eigen::MatrixXcd::Identity(nd, nd) - phi.cast<std::complex<double>>();
     const Eigen::VectorXcd c = k.partialPivLu().solve(gamma);
     if (!c.allFinite()) {
-      r.error = fmt::format(
-          "at f = {:g} Hz e^(jwT) is a Floquet multiplier of the orbit: the periodic response "
-          "is not defined",
-          f);
+      r.fail(solvers::Status::kNumericalFailure,
+             fmt::format("at f = {:g} Hz e^(jwT) is a Floquet multiplier of the orbit: the "
+                         "periodic response is not defined",
+                         f));
       return r;
     }
-    if (!lin->forced(o.source, omega, c, z_end, &average)) {
-      r.error = lin->error();
-      return r;
-    }
+    if (!lin->forced(o.source, omega, c, z_end, &average)) return undefined();
     const Eigen::VectorXcd back = part(z_end, lin->differential());
     const double scale = std::max(c.cwiseAbs().maxCoeff(), 1e-300);
     r.max_residual = std::max(r.max_residual, (back - shift * c).cwiseAbs().maxCoeff() / scale);
     observer(f, average.head(n), average.tail(m));
     ++r.points;
   }
-  r.ok = true;
   return r;
 }
 

@@ -24,6 +24,7 @@
 
 #include "circuit/pss_ac.hpp"
 #include "circuit/src/pss_event_map.hpp"
+#include "circuit/src/pss_map.hpp"
 
 namespace nsspice::circuit {
 namespace {
@@ -121,9 +122,9 @@ struct State {
 };
 
 // One window [t0, t0 + span] of the integrator from `state` (advanced to its end): the integral
-// ∫ z e^{−jωt} dt into `sum`.
-bool window(const solvers::Mlcs& mlcs, const solvers::EventOptions& base, State& state, double t0,
-            double span, double omega, Eigen::VectorXcd& sum, std::string& error) {
+// ∫ z e^{−jωt} dt into `sum`. Solved, else the failed step's status, message and time.
+solvers::Summary window(const solvers::Mlcs& mlcs, const solvers::EventOptions& base, State& state,
+                        double t0, double span, double omega, Eigen::VectorXcd& sum) {
   const int n = mlcs.n, m = mlcs.m;
   solvers::EventOptions eo = base;
   eo.t_start = t0;
@@ -141,13 +142,14 @@ bool window(const solvers::Mlcs& mlcs, const solvers::EventOptions& base, State&
   };
   const solvers::EventOutcome out =
       integrator.run(state.x, mlcs.E * state.x, state.lambda, state.mode, observe);
-  if (!out.ok()) {
-    error = fmt::format("check transient at t = {:.9g} s: {}", out.t, out.message);
-    return false;
-  }
+  if (!out.ok())
+    return {out.status,
+            fmt::format("check transient at t = {:.9g} s: {}", out.t, out.message),
+            {},
+            out.t};
   state = {z.head(n), z.tail(m), integrator.mode()};
   sum = w.sum;
-  return true;
+  return detail::solved();
 }
 
 }  // namespace
@@ -169,11 +171,19 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
                                         const PssResult& pss, const PssOptions& po,
                                         const TransientCheckOptions& o) {
   TransientCheckResult r;
-  if (r.error = o.validate(a); !r.error.empty()) return r;
-  if (!pss.ok) {
-    r.error = "no periodic steady state to start from";
+  if (std::string why = o.validate(a); !why.empty()) {
+    r.fail(solvers::Status::kInvalidInput, std::move(why));
     return r;
   }
+  if (!pss.ok() || pss.x0.size() != a.mlcs.n) {
+    r.fail(solvers::Status::kInvalidInput, "no periodic steady state to start from");
+    return r;
+  }
+  const auto stopped = [&](const solvers::Summary& step) {
+    r.fail(step.status, step.message, step.time, step.devices);
+    return r;
+  };
+  std::string unsettled;  // the frequencies whose fundamental did not settle
   const double period = po.period;
   const solvers::EventOptions base = detail::event_map_options(circuit, po);
   const std::vector<Eigen::Index> state_columns = detail::dynamic_columns(a.mlcs.E);
@@ -190,13 +200,16 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
     State state{pss.x0, pss.lambda0, pss.mode0};
     // The orbit's own integral over one window, on (nearly) the grid of every later window.
     Eigen::VectorXcd orbit;
-    if (!window(still, base, state, 0, span, omega, orbit, r.error)) return r;
+    if (const auto run = window(still, base, state, 0, span, omega, orbit); !run.solved())
+      return stopped(run);
     Eigen::VectorXcd last, sum;
     state = {pss.x0, pss.lambda0, pss.mode0};
     for (long k = 0; point.periods + point.q <= o.max_periods; ++k) {
       window_end = static_cast<double>(k + 1) * span;
-      if (!window(mlcs, base, state, static_cast<double>(k) * span, span, omega, sum, r.error))
-        return r;
+      if (const auto run =
+              window(mlcs, base, state, static_cast<double>(k) * span, span, omega, sum);
+          !run.solved())
+        return stopped(run);
       point.periods += point.q;
       const Eigen::VectorXcd h = Complex(0, 2) / (o.amplitude * span) * (sum - orbit);
       const bool settled = last.size() > 0 && repeats(h, last, state_columns, o.settle_tol);
@@ -209,9 +222,15 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
     for (Eigen::Index k : state_columns) point.scale = std::max(point.scale, std::abs(last[k]));
     point.x = last.head(a.mlcs.n);
     point.lambda = last.tail(a.mlcs.m);
+    if (!point.settled)
+      unsettled += fmt::format("{}{:g} Hz ({} periods)", unsettled.empty() ? "" : ", ", point.f,
+                               point.periods);
     r.points.push_back(std::move(point));
   }
-  r.ok = true;
+  if (!unsettled.empty())
+    r.fail(solvers::Status::kInaccurate,
+           fmt::format("the fundamental did not settle to {:g} within {} periods at {}",
+                       o.settle_tol, o.max_periods, unsettled));
   return r;
 }
 

@@ -52,8 +52,18 @@ EventMap::EventMap(const Assembled& a, const solvers::EventOptions& options, boo
   exact_ = !finite_difference;
 }
 
-bool EventMap::run(const PssState& from, PssState& to, std::string& error,
-                   const PssObserver* observer, double t_offset) {
+solvers::Summary step_failure(const Assembled& a, solvers::Status status,
+                              const std::string& message, double t, const std::vector<int>& pairs,
+                              const std::vector<char>& mode, double h) {
+  const ModeDiagnosis why = explain_mode(a, h, mode);
+  return {
+      status,
+      fmt::format("at t = {:.9g} s of a period: {}", t, why.with(message + pair_list(a, pairs))),
+      failure_devices(a, why, pairs), t};
+}
+
+solvers::Summary EventMap::run(const PssState& from, PssState& to, const PssObserver* observer,
+                               double t_offset) {
   ++count_;
   const int n = a_.mlcs.n, m = a_.mlcs.m;
   solvers::EventDriven integrator(mlcs_, options_);
@@ -73,46 +83,35 @@ bool EventMap::run(const PssState& from, PssState& to, std::string& error,
       integrator.run(from.x, a_.mlcs.E * from.x, from.lambda, from.mode, record);
   start_ = from.x;
   if (!out.ok()) {
-    error = fmt::format("at t = {:.9g} s of a period: {}{}", out.t, out.message,
-                        pair_list(a_, out.pairs));
     orbit_.clear();
-    return false;
+    return step_failure(a_, out.status, out.message, out.t, out.pairs, integrator.mode(), h_);
   }
   accumulation_ = !integrator.stats().fallbacks.empty();
   const OrbitPoint& last = orbit_.back();
   to = {last.z.head(n), last.z.tail(m), integrator.mode()};
-  return true;
+  return solved();
 }
 
-std::unique_ptr<PeriodLinearization> EventMap::linearize(std::string& error) const {
-  if (accumulation_) {
-    error =
-        "the period contains an accumulation of events (chattering or a sliding mode on a "
-        "switch), integrated by the theta-scheme: it has no linearization";
-    return nullptr;
-  }
-  auto lin = std::make_unique<PeriodLinearization>(a_, orbit_, options_.t_stop, options_.h_max,
-                                                   options_.select_step * options_.t_stop);
-  if (!lin->error().empty()) {
-    error = lin->error();
-    return nullptr;
-  }
-  return lin;
+std::unique_ptr<PeriodLinearization> EventMap::linearize() const {
+  const char* accumulation =
+      "the period contains an accumulation of events (chattering or a sliding mode on a "
+      "switch), integrated by the theta-scheme: it has no linearization";
+  return std::make_unique<PeriodLinearization>(a_, orbit_, options_.t_stop, options_.h_max,
+                                               options_.select_step * options_.t_stop,
+                                               accumulation_ ? accumulation : "");
 }
 
-bool EventMap::jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j,
-                        std::string& error) {
-  if (finite_difference_) return finite_difference_jacobian(*this, a_, from, to, j, error);
+solvers::Summary EventMap::jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j) {
+  if (finite_difference_) return finite_difference_jacobian(*this, a_, from, to, j);
   if (orbit_.empty() || start_.size() != from.x.size() || start_ != from.x) {
     PssState again;
-    if (!run(from, again, error)) return false;
+    if (solvers::Summary s = run(from, again); !s.solved()) return s;
   }
-  std::string why;
-  const auto lin = linearize(why);
-  if (lin && lin->monodromy(j)) return true;
+  const auto lin = linearize();
+  if (lin->monodromy(j)) return solved();
   ++fallbacks_;  // the Newton step still has a Jacobian: the forward difference
-  fallback_reason_ = why;
-  return finite_difference_jacobian(*this, a_, from, to, j, error);
+  fallback_reason_ = lin->error();
+  return finite_difference_jacobian(*this, a_, from, to, j);
 }
 
 std::string EventMap::mode_sequence() const {
@@ -127,17 +126,16 @@ std::string EventMap::mode_sequence() const {
   return out;
 }
 
-std::unique_ptr<PeriodMap> make_event_map(const Circuit& circuit, const Assembled& a,
-                                          const PssOptions& options, std::string& error) {
+MadeMap make_event_map(const Circuit& circuit, const Assembled& a, const PssOptions& options) {
   const solvers::EventOptions eo = event_map_options(circuit, options);
-  if (error = eo.validate(); !error.empty()) return nullptr;
-  return std::make_unique<EventMap>(a, eo, options.finite_difference);
+  if (std::string why = eo.validate(); !why.empty())
+    return {nullptr, solvers::invalid_input("the event map: " + std::move(why))};
+  return {std::make_unique<EventMap>(a, eo, options.finite_difference), solved()};
 }
 
-std::unique_ptr<PeriodMap> make_period_map(const Circuit& circuit, const Assembled& a,
-                                           const PssOptions& options, std::string& error) {
-  return options.map == PssMap::kEvent ? make_event_map(circuit, a, options, error)
-                                       : make_theta_map(circuit, a, options, error);
+MadeMap make_period_map(const Circuit& circuit, const Assembled& a, const PssOptions& options) {
+  return options.map == PssMap::kEvent ? make_event_map(circuit, a, options)
+                                       : make_theta_map(circuit, a, options);
 }
 
 }  // namespace nsspice::circuit::detail

@@ -19,18 +19,18 @@ class EventMap final : public PeriodMap {
  public:
   EventMap(const Assembled& assembled, const solvers::EventOptions& options,
            bool finite_difference);
-  bool run(const PssState& from, PssState& to, std::string& error,
-           const PssObserver* observer = nullptr, double t_offset = 0) override;
-  bool jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j,
-                std::string& error) override;
+  solvers::Summary run(const PssState& from, PssState& to, const PssObserver* observer = nullptr,
+                       double t_offset = 0) override;
+  solvers::Summary jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j) override;
   std::string mode_sequence() const override;
 
   // The last period's points, and whether part of it was an accumulation of events handed to
   // the θ-scheme (then it has no linearization).
   const std::vector<OrbitPoint>& orbit() const { return orbit_; }
   bool accumulation() const { return accumulation_; }
-  // The linearization of the period last run (nullptr with `error` when it is not defined).
-  std::unique_ptr<PeriodLinearization> linearize(std::string& error) const;
+  // The linearization of the period last run; its error() says why it is not defined (an
+  // accumulation of events, a grazing instant, ...).
+  std::unique_ptr<PeriodLinearization> linearize() const;
   long fallbacks() const override { return fallbacks_; }
   std::string fallback_reason() const override { return fallback_reason_; }
 

@@ -30,7 +30,8 @@ constexpr std::array<double, 6> kGaussW = {0.085662246189585173, 0.1803807865240
 }  // namespace
 
 PeriodLinearization::PeriodLinearization(const Assembled& a, const std::vector<OrbitPoint>& orbit,
-                                         double period, double h_max, double delta)
+                                         double period, double h_max, double delta,
+                                         const std::string& undefined)
     : a_(a),
       period_(period),
       h_max_(h_max),
@@ -38,7 +39,9 @@ PeriodLinearization::PeriodLinearization(const Assembled& a, const std::vector<O
       n_(a.mlcs.n),
       m_(a.mlcs.m),
       d_(dynamic_columns(a.mlcs.E)),
-      modes_(std::make_unique<Modes>()) {
+      modes_(std::make_unique<Modes>()),
+      error_(undefined) {
+  if (!error_.empty()) return;
   const solvers::Mlcs& m = a_.mlcs;
   Triplets mt;
   solvers::append_scaled(mt, m.E, 0, 0, 1.0);

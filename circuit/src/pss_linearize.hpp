@@ -53,9 +53,10 @@ struct OrbitPoint {
 class PeriodLinearization {
  public:
   // `orbit`: the emitted points of one period [0, T] (the δ-steps of the mode selections
-  // included); h_max: the largest Radau step; delta: the integrator's selection step δ.
+  // included); h_max: the largest Radau step; delta: the integrator's selection step δ;
+  // `undefined`: why the period has no linearization, known beforehand ("": none known).
   PeriodLinearization(const Assembled& assembled, const std::vector<OrbitPoint>& orbit,
-                      double period, double h_max, double delta);
+                      double period, double h_max, double delta, const std::string& undefined);
   ~PeriodLinearization();
   PeriodLinearization(const PeriodLinearization&) = delete;
   PeriodLinearization& operator=(const PeriodLinearization&) = delete;

@@ -41,8 +41,8 @@ class ThetaMap final : public PeriodMap {
     theta_ = options.theta;
   }
 
-  bool run(const PssState& from, PssState& to, std::string& error, const PssObserver* observer,
-           double t_offset) override {
+  solvers::Summary run(const PssState& from, PssState& to, const PssObserver* observer,
+                       double t_offset) override {
     ++count_;
     stepper_.start(from.x, a_.mlcs.E * from.x, from.lambda, from.mode);
     if (observer != nullptr) (*observer)(t_offset, stepper_.x(), stepper_.lambda());
@@ -51,21 +51,19 @@ class ThetaMap final : public PeriodMap {
       const solvers::MlcpOutcome outcome = stepper_.step();
       if (outcome.status != solvers::LcpStatus::kSolved &&
           outcome.status != solvers::LcpStatus::kInaccurate) {
-        error = fmt::format("at t = {:.9g} s of a period: {}{}", stepper_.t_next(), outcome.message,
-                            pair_list(a_, outcome.pairs));
-        return false;
+        return step_failure(a_, outcome.status, outcome.message, stepper_.t_next(), outcome.pairs,
+                            stepper_.mode(), h_);
       }
       note_mode(stepper_.mode());
       if (observer != nullptr)
         (*observer)(t_offset + stepper_.t(), stepper_.x(), stepper_.lambda());
     }
     to = {stepper_.x(), stepper_.lambda(), stepper_.mode()};
-    return true;
+    return solved();
   }
 
-  bool jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j,
-                std::string& error) override {
-    return finite_difference_jacobian(*this, a_, from, to, j, error);
+  solvers::Summary jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j) override {
+    return finite_difference_jacobian(*this, a_, from, to, j);
   }
 
   std::string mode_sequence() const override { return sequence_; }
@@ -87,8 +85,9 @@ class ThetaMap final : public PeriodMap {
 
 }  // namespace
 
-bool finite_difference_jacobian(PeriodMap& map, const Assembled& a, const PssState& from,
-                                const PssState& to, Eigen::MatrixXd& j, std::string& error) {
+solvers::Summary finite_difference_jacobian(PeriodMap& map, const Assembled& a,
+                                            const PssState& from, const PssState& to,
+                                            Eigen::MatrixXd& j) {
   const std::vector<Eigen::Index> d = dynamic_columns(a.mlcs.E);
   const auto n = static_cast<Eigen::Index>(d.size());
   j.resize(n, n);
@@ -99,17 +98,17 @@ bool finite_difference_jacobian(PeriodMap& map, const Assembled& a, const PssSta
     const auto col = d[static_cast<size_t>(k)];
     const double delta = 1e-7 * std::max(std::abs(from.x[col]), floor);
     p.x[col] += delta;
-    if (!map.run(p, po, error)) return false;
+    if (solvers::Summary s = map.run(p, po); !s.solved()) return s;
     j.col(k) = (part(po.x, d) - base) / delta;
   }
-  return true;
+  return solved();
 }
 
-std::unique_ptr<PeriodMap> make_theta_map(const Circuit& circuit, const Assembled& a,
-                                          const PssOptions& options, std::string& error) {
+MadeMap make_theta_map(const Circuit& circuit, const Assembled& a, const PssOptions& options) {
   const solvers::ThetaOptions opt = theta_options(circuit, options);
-  if (error = opt.validate(); !error.empty()) return nullptr;
-  return std::make_unique<ThetaMap>(a, opt);
+  if (std::string why = opt.validate(); !why.empty())
+    return {nullptr, solvers::invalid_input("the theta map: " + std::move(why))};
+  return {std::make_unique<ThetaMap>(a, opt), solved()};
 }
 
 }  // namespace nsspice::circuit::detail

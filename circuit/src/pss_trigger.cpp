@@ -72,7 +72,8 @@ class AutonomousShooting {
     e_dd_.compute(e_dd);
   }
 
-  // The warm-up and the first guess (T0, x0), then Newton. r_.ok with the orbit, else the cause.
+  // The warm-up and the first guess (T0, x0), then Newton. r_ solved with the orbit, else failed
+  // with the cause.
   void solve(PssState s) {
     if (!warm_up(s) || !first_guess(s)) return;
     newton(s);
@@ -103,9 +104,11 @@ class AutonomousShooting {
   double first_period_ = 0;  // T0 of the first guess
 
   bool fail(PssFailure why, std::string text) {
-    r_.ok = false;
-    r_.failure = why;
-    r_.error = std::move(text);
+    r_.fail(why, std::move(text));
+    return false;
+  }
+  bool fail(PssFailure why, const solvers::Summary& cause) {
+    r_.fail(why, cause);
     return false;
   }
 
@@ -122,8 +125,8 @@ class AutonomousShooting {
     const solvers::EventOptions eo = event_map_options(c_, o);
     map_.reset();
     map_period_ = t;
-    if (const std::string error = eo.validate(); !error.empty())
-      fail(PssFailure::kInput, error);
+    if (std::string why = eo.validate(); !why.empty())
+      fail(PssFailure::kInput, solvers::invalid_input("the event map: " + std::move(why)));
     else
       map_ = std::make_unique<EventMap>(a_, eo, o_.finite_difference);
     return map_.get();
@@ -131,10 +134,10 @@ class AutonomousShooting {
 
   bool run(double t, const PssState& from, PssState& to) {
     EventMap* map = map_for(t);
-    std::string error;
-    if (map != nullptr && map->run(from, to, error)) return true;
-    if (map != nullptr) fail(PssFailure::kStep, error);
-    return false;
+    if (map == nullptr) return false;
+    if (const solvers::Summary run = map->run(from, to); !run.solved())
+      return fail(PssFailure::kStep, run);
+    return true;
   }
 
   double signal(const Eigen::VectorXd& x) const { return gamma_.dot(part(x, d_)); }
@@ -245,16 +248,15 @@ void AutonomousShooting::newton(PssState s) {
     sequences.push_back(map_->mode_sequence());
     if (rel <= o_.tol) {
       if (accept(out)) return;
-      if (r_.failure != PssFailure::kNone) return;
+      if (!r_.ok()) return;
       s = out;
       if (!run(period_, s, out)) return;
       continue;
     }
     if (it == o_.max_newton) break;
     Eigen::MatrixXd j;
-    std::string error;
-    if (!map_->jacobian(s, out, j, error)) {
-      fail(PssFailure::kStep, error);
+    if (const solvers::Summary jac = map_->jacobian(s, out, j); !jac.solved()) {
+      fail(PssFailure::kStep, jac);
       return;
     }
     const auto n = static_cast<Eigen::Index>(d_.size());
@@ -313,8 +315,8 @@ bool AutonomousShooting::accept(const PssState& start) {
   const double res = (again.x - start.x).cwiseAbs().maxCoeff() / scale_of(start.x);
   if (res > o_.tol) return false;
   Eigen::MatrixXd j;
-  std::string error;
-  if (!map_->jacobian(start, again, j, error)) return fail(PssFailure::kStep, error);
+  if (const solvers::Summary jac = map_->jacobian(start, again, j); !jac.solved())
+    return fail(PssFailure::kStep, jac);
   r_.residual = res;
   r_.x0 = start.x;
   r_.lambda0 = start.lambda;
@@ -336,7 +338,6 @@ bool AutonomousShooting::accept(const PssState& start) {
   std::sort(r_.multipliers.begin(), r_.multipliers.end(),
             [](auto a, auto b) { return std::abs(a) > std::abs(b); });
   if (!r_.multipliers.empty()) r_.multipliers.pop_back();  // the 0 along the flow
-  r_.ok = true;
   if (r_.multipliers.empty() || std::abs(r_.multipliers[0]) <= 1 + kUnstableMargin) return true;
   return fail(PssFailure::kUnstable,
               fmt::format("the orbit of period {:.9g} s is unstable: a Floquet multiplier has "

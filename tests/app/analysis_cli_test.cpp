@@ -284,6 +284,33 @@ TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   EXPECT_NE(r.output.find("the period must be > 0 s"), std::string::npos) << r.output;
 }
 
+// A PSS's failure exits by its status (docs/output.md): invalid input (a period the sources do
+// not repeat in) exits 1, a numerical failure (a step without solution) 2; nothing is written.
+TEST_F(AnalysisCli, PssFailuresExitByTheirStatus) {
+  write("sine.cir", "s\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nC1 b 0 1u\n.end\n");
+  write("short.cir",
+        "t\nV1 a 0 1\nR1 a 0 1\nS1 a 0 ctl 0 SW\nVc ctl 0 PULSE(0 1 0.5m 1n 1n 0.2m 1m)\n"
+        ".model SW SW(VT=0.5 RON=0)\n.end\n");
+  const struct {
+    const char *command, *file;
+    int exit_code;
+    const char* message;
+  } cases[] = {
+      {"pss sine.cir --period 0.3m -o s.csv", "s.csv", 1,
+       "error: no periodic steady state (input, invalid input): source 'v1' is not periodic in "
+       "T = 0.0003 s"},
+      {"pss short.cir --period 1m -o t.csv", "t.csv", 2,
+       "error: no periodic steady state (step failed, numerical failure): warm-up: at t = "
+       "0.000500"},
+  };
+  for (const auto& c : cases) {
+    const auto r = nsspice(c.command);
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / c.file));
+  }
+}
+
 // A self-oscillating circuit: `run` of a netlist whose analysis is ngspice's .pss card finds the
 // period as an unknown (the relaxation oscillator's closed form 2RC ln(7/3)), and the trigger's
 // command-line form; bad .pss cards and --trigger options are bad input, nothing written.

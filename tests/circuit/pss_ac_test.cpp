@@ -36,7 +36,7 @@ struct Case {
     options.period = period;
     options.map = PssMap::kEvent;
     pss = periodic_steady_state(e.circuit, a, options);
-    EXPECT_TRUE(pss.ok) << pss.error;
+    EXPECT_TRUE(pss.ok()) << pss.summary.message;
   }
   Eigen::Index unknown(const std::string& name) const {
     const auto it = std::find(a.unknown_names.begin(), a.unknown_names.end(), name);
@@ -57,21 +57,18 @@ struct Case {
                        for (const auto& n : names) row.push_back(x[unknown(n)]);
                        out.push_back(row);
                      });
-    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(r.ok()) << r.summary.message;
     EXPECT_LT(r.max_residual, 1e-9);
     return out;
   }
   double mean(const std::string& name) const {
     double sum = 0;
     long count = 0;
-    std::string error;
-    run_periods(
-        e.circuit, a, pss, options, 1,
-        [&](double, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
-          sum += x[unknown(name)];
-          ++count;
-        },
-        error);
+    run_periods(e.circuit, a, pss, options, 1,
+                [&](double, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+                  sum += x[unknown(name)];
+                  ++count;
+                });
     return sum / static_cast<double>(count);
   }
 };
@@ -112,7 +109,7 @@ void check_voltage_mode(double ron, double esr) {
       "Resr c 0 {esr}\nR1 out 0 5\n.model CMP COMP(VLOW=0 VHIGH=1)\n"
       ".model SWI SW(VT=0.5 RON={ron})\n.model DI D(RON={ron})\n.tran 10n 1m\n.end\n";
   const Case c(text, period);
-  ASSERT_TRUE(c.pss.ok);
+  ASSERT_TRUE(c.pss.ok());
   const double d = vc * (tr + tf) / period, fm = (tr + tf) / period;
   const auto f = log_sweep(100, 20e3, 15);  // to fs/5
   const auto control = c.response("vc", f, {"v(out)", "i(l1)"});
@@ -182,7 +179,7 @@ std::string pcm_buck(double vin, double vc, double ramp) {
 
 void check_peak_current_mode(double vc, double ramp) {
   const Case c(pcm_buck(12, vc, ramp), 10e-6);
-  ASSERT_TRUE(c.pss.ok);
+  ASSERT_TRUE(c.pss.ok());
   const Ridley model{12, c.mean("v(out)"), 20e-6, 100e-6, 2.5, 10e-6, 0.1, ramp / 9.99e-6};
   // The current loop's sampled-data pole: the period map's multiplier −(Sf − Se)/(Sn + Se).
   const double sn = 0.1 * (12 - model.vo) / 20e-6, sf = 0.1 * model.vo / 20e-6;
@@ -231,7 +228,7 @@ TEST(SwitchingAc, LoopGainEqualsTheAveragedLoopGain) {
   // slope at the turn-off instant changes the modulator's gain), which the averaged model
   // ignores; measured 0.07 dB here (AgreesWithABruteForceTransient checks the exact value).
   const Case c(kLoop, 10e-6);
-  ASSERT_TRUE(c.pss.ok);
+  ASSERT_TRUE(c.pss.ok());
   const auto f = log_sweep(100, 20e3, 12);
   const auto h = c.response("vinj", f, {"v(out)", "v(fb)"});
   const double fm = (9.98e-6 + 10e-9) / 10e-6;
@@ -256,7 +253,7 @@ void expect_check_agrees(const Case& c, const std::string& source, const std::ve
   o.frequencies = f;
   o.amplitude = 1e-3;
   const TransientCheckResult t = check_by_transient(c.e.circuit, c.a, c.pss, c.options, o);
-  ASSERT_TRUE(t.ok) << t.error;
+  ASSERT_TRUE(t.ok()) << t.summary.message;
   ASSERT_EQ(t.points.size(), f.size());
   std::vector<double> used;
   for (size_t k = 0; k < f.size(); ++k) {
@@ -279,15 +276,68 @@ TEST(SwitchingAc, AgreesWithABruteForceTransient) {
   // A 1 mV sine on the injection source of the closed loop, windows of whole periods of T and 1/f
   // until the state's fundamental settles to 1e-4.
   const Case c(kLoop, 10e-6);
-  ASSERT_TRUE(c.pss.ok);
+  ASSERT_TRUE(c.pss.ok());
   expect_check_agrees(c, "vinj", {1.5e3, 37e3}, {"v(out)", "v(fb)"}, 0.01, 0.1);
 }
 
 TEST(SwitchingAc, AgreesWithABruteForceTransientAboveHalfTheSwitchingFrequency) {
   // The peak-current-mode buck at 0.7 and 2.3 times fs (measured within 0.006 dB, 0.06°).
   const Case c(pcm_buck(12, 0.273, 0.0), 10e-6);
-  ASSERT_TRUE(c.pss.ok);
+  ASSERT_TRUE(c.pss.ok());
   expect_check_agrees(c, "vc", {70e3, 230e3}, {"v(out)", "i(l1)"}, 0.05, 0.5);
+}
+
+// The sweep and the check end in the status vocabulary of solvers/status.hpp: bad options and a
+// missing steady state are invalid input; a check whose fundamental cannot settle within its
+// periods is inaccurate (an answer, flagged), naming the frequency.
+TEST(SwitchingAcStatus, InvalidInputAndAnUnsettledCheckAreNamed) {
+  const Case c(kLoop, 10e-6);
+  ASSERT_TRUE(c.pss.ok());
+  const int vinj = source_index(c.e.circuit, c.a, "vinj");
+  const auto ignore = [](double, const Eigen::VectorXcd&, const Eigen::VectorXcd&) {};
+  SwitchingAcOptions ac;
+  ac.source = vinj;
+  ac.frequencies = {-1.0};
+  SwitchingAcResult r = switching_ac(c.e.circuit, c.a, c.pss, c.options, ac, ignore);
+  EXPECT_EQ(r.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_NE(r.summary.message.find("frequencies must be >= 0 Hz"), std::string::npos);
+  PssResult failed = c.pss;
+  failed.fail(PssFailure::kUnstable, "unstable");
+  ac.frequencies = {1e3};
+  r = switching_ac(c.e.circuit, c.a, failed, c.options, ac, ignore);
+  EXPECT_EQ(r.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_NE(r.summary.message.find("needs a periodic steady state"), std::string::npos);
+  r = switching_ac(c.e.circuit, c.a, c.pss, c.options, ac, ignore);
+  EXPECT_EQ(r.summary.status, solvers::Status::kSolved) << r.summary.message;
+  EXPECT_EQ(r.points, 1);
+
+  TransientCheckOptions check;
+  check.source = vinj;
+  check.frequencies = {1.5e3};
+  check.amplitude = 0;
+  TransientCheckResult t = check_by_transient(c.e.circuit, c.a, c.pss, c.options, check);
+  EXPECT_EQ(t.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_NE(t.summary.message.find("amplitude must be > 0"), std::string::npos);
+  check.amplitude = 1e-3;
+  t = check_by_transient(c.e.circuit, c.a, failed, c.options, check);
+  EXPECT_EQ(t.summary.status, solvers::Status::kInvalidInput);
+  // A result never computed (it starts solved) holds no orbit.
+  t = check_by_transient(c.e.circuit, c.a, PssResult{}, c.options, check);
+  EXPECT_EQ(t.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_EQ(switching_ac(c.e.circuit, c.a, PssResult{}, c.options, ac, ignore).summary.status,
+            solvers::Status::kInvalidInput);
+  // At most 100 periods: one window of q = 67 periods, so the fundamental cannot be seen to
+  // repeat.
+  check.max_periods = 100;
+  t = check_by_transient(c.e.circuit, c.a, c.pss, c.options, check);
+  ASSERT_EQ(t.points.size(), 1u);
+  EXPECT_FALSE(t.points[0].settled);
+  EXPECT_EQ(t.summary.status, solvers::Status::kInaccurate) << t.summary.message;
+  EXPECT_TRUE(t.ok());
+  EXPECT_NE(t.summary.message.find(
+                "did not settle to 0.0001 within 100 periods at 1492.54 Hz (67 periods)"),
+            std::string::npos)
+      << t.summary.message;
 }
 
 }  // namespace

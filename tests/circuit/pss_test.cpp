@@ -27,15 +27,12 @@ struct Orbit {
 
 Orbit orbit_of(const Circuit& c, const Assembled& a, const PssResult& r, const PssOptions& opt) {
   Orbit o;
-  std::string error;
-  EXPECT_TRUE(run_periods(
-      c, a, r, opt, 1,
-      [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
+  const solvers::Summary ran =
+      run_periods(c, a, r, opt, 1, [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd&) {
         o.t.push_back(t);
         o.x.push_back(x);
-      },
-      error))
-      << error;
+      });
+  EXPECT_TRUE(ran.solved()) << ran.message;
   return o;
 }
 
@@ -115,7 +112,7 @@ BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_
   const Assembled& a = c.a;
   BuckOrbit out;
   out.pss = c.r;
-  if (!out.pss.ok) return out;
+  if (!out.pss.ok()) return out;
   EXPECT_LE(out.pss.residual, 1e-9);
   const Orbit pss = orbit_of(e.circuit, a, out.pss, o);
   EXPECT_LT(orbit_difference(pss, last_period(e.circuit, a, o.period, 50e-9), 50e-9), 1e-6);
@@ -133,7 +130,7 @@ BuckOrbit buck_orbit(const std::string& r, const std::string& tstop, long count_
 TEST(Pss, ThetaMapBuckInCcmEqualsTheLastPeriodOfALongTransient) {
   // 10 ohm: CCM; the inductor current stays positive, Vout ≈ D·Vin.
   const BuckOrbit b = buck_orbit("10", "6m", 2000);
-  ASSERT_TRUE(b.pss.ok) << b.pss.error;
+  ASSERT_TRUE(b.pss.ok()) << b.pss.summary.message;
   EXPECT_LE(b.pss.newton_iterations, 6);
   EXPECT_GT(b.pss.transient_periods, 100);
   EXPECT_GT(b.i_min, 0.1);
@@ -144,7 +141,7 @@ TEST(Pss, ThetaMapBuckInDcmEqualsTheLastPeriodOfALongTransient) {
   // 100 ohm (critical load 2L/(T(1 − D)) = 40 ohm): the inductor current returns to zero every
   // period and the diode blocks with the switch open (three modes); Vout rises above D·Vin.
   const BuckOrbit b = buck_orbit("100", "8m", 0);
-  ASSERT_TRUE(b.pss.ok) << b.pss.error;
+  ASSERT_TRUE(b.pss.ok()) << b.pss.summary.message;
   EXPECT_LE(b.pss.newton_iterations, 10);
   EXPECT_NEAR(b.i_min, 0, 1e-12);
   EXPECT_GT(b.v_mean, 5.5);
@@ -159,7 +156,7 @@ TEST(Pss, ThetaMapBoostEqualsTheLastPeriodOfALongTransient) {
       ".model DI D\n.tran 100n 30m UIC\n.end\n",
       with_period(10e-6));
   const PssResult& r = c.r;
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r.ok()) << r.summary.message;
   EXPECT_LE(r.residual, 1e-9);
   EXPECT_LE(r.newton_iterations, 4);
   EXPECT_LT(r.periods_simulated, 30);
@@ -177,7 +174,7 @@ TEST(Pss, ThetaMapHighQFilterInAFewNewtonIterations) {
       "C1 out 0 506.6059n\nR2 out 0 1meg\n.tran 0.1u 1m\n.end\n",
       o);
   const PssResult& r = c.r;
-  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_TRUE(r.ok()) << r.summary.message;
   EXPECT_LE(r.newton_iterations, 3);
   EXPECT_GT(r.transient_periods, 200);
   EXPECT_LE(r.residual, 1e-9);
@@ -194,7 +191,7 @@ TEST(Pss, ThetaMapResonantConverterConvergesFromAnyWarmUp) {
     o.warmup_periods = warmup;
     o.steps_per_period = 200;
     const PssCase c(text.str(), o);
-    EXPECT_TRUE(c.r.ok) << "warm-up " << warmup << ": " << c.r.error;
+    EXPECT_TRUE(c.r.ok()) << "warm-up " << warmup << ": " << c.r.summary.message;
     EXPECT_LE(c.r.residual, 1e-9);
     EXPECT_LT(c.r.periods_simulated, 300) << "warm-up " << warmup;
   }
@@ -207,9 +204,70 @@ TEST(Pss, SourcesNotPeriodicInTAreNamed) {
         std::string("p\nV1 a 0 ") + source + "\nR1 a b 1k\nC1 b 0 1u\n.tran 1u 1m\n.end\n",
         with_period(std::string(source).starts_with("SIN") ? 0.3e-3 : 10e-6));
     const PssResult& r = c.r;
-    EXPECT_FALSE(r.ok);
-    EXPECT_NE(r.error.find("source 'v1' is not periodic in T"), std::string::npos) << r.error;
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(r.failure, PssFailure::kInput);
+    EXPECT_EQ(r.summary.status, solvers::Status::kInvalidInput);
+    EXPECT_NE(r.summary.message.find("source 'v1' is not periodic in T"), std::string::npos)
+        << r.summary.message;
   }
+}
+
+// The failures of a PSS end in the status vocabulary of solvers/status.hpp, chosen by cause: a
+// step that fails inside a period (warm-up here) carries the step's own status, its time within
+// the period and the devices; a failed initial point its static solve's; bad options are invalid
+// input; a solved orbit is solved with an empty message.
+TEST(PssStatus, AFailedStepCarriesItsStatusTimeAndDevicesOnBothMaps) {
+  // kSwitchShortsSource of run_failure_test.cpp, made periodic in T = 1 ms: the switch closes
+  // across the source at 0.5 ms of every period.
+  const std::string text =
+      "t\nV1 a 0 1\nR1 a 0 1\nS1 a 0 ctl 0 SW\nVc ctl 0 PULSE(0 1 0.5m 1n 1n 0.2m 1m)\n"
+      ".model SW SW(VT=0.5 RON=0)\n.tran 1u 1m\n.end\n";
+  for (const PssMap map : {PssMap::kEvent, PssMap::kTheta}) {
+    PssOptions o = with_period(1e-3);
+    o.map = map;
+    const PssCase c(text, o);
+    EXPECT_FALSE(c.r.ok());
+    EXPECT_EQ(c.r.failure, PssFailure::kStep);
+    EXPECT_EQ(c.r.summary.status, solvers::Status::kNumericalFailure) << c.r.summary.message;
+    EXPECT_NEAR(c.r.summary.time, 0.5e-3, 2e-6) << c.r.summary.message;
+    EXPECT_EQ(c.r.summary.devices, (std::vector<std::string>{"v1", "s1"})) << c.r.summary.message;
+    EXPECT_NE(c.r.summary.message.find("warm-up: at t = 0.000500"), std::string::npos)
+        << c.r.summary.message;
+  }
+}
+
+TEST(PssStatus, InitialPointOptionsAndASolvedOrbitAreToldApart) {
+  // A floating node between two capacitors: the operating point fails before any period.
+  const PssCase floating("t\nV1 a 0 1\nR1 a 0 1\nC1 a b 1u\nC2 b 0 1u\n.tran 1u 1m\n.end\n",
+                         with_period(1e-3));
+  EXPECT_EQ(floating.r.failure, PssFailure::kInitialPoint);
+  EXPECT_EQ(floating.r.summary.status, solvers::Status::kNumericalFailure);
+  EXPECT_EQ(floating.r.summary.time, 0.0);
+  EXPECT_EQ(floating.r.summary.devices, (std::vector<std::string>{"c1", "c2"}));
+  // Options rejected before computing.
+  PssOptions bad = with_period(1e-3);
+  bad.tol = 2;
+  const std::string rc = "t\nV1 a 0 PULSE(0 1 0 1n 1n 0.5m 1m)\nR1 a b 1k\nC1 b 0 1u\n.end\n";
+  const PssCase rejected(rc, bad);
+  EXPECT_EQ(rejected.r.failure, PssFailure::kInput);
+  EXPECT_EQ(rejected.r.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_NE(rejected.r.summary.message.find("tolerance"), std::string::npos);
+  const PssCase solved(rc, with_period(1e-3));
+  EXPECT_TRUE(solved.r.ok()) << solved.r.summary.message;
+  EXPECT_EQ(solved.r.summary.status, solvers::Status::kSolved);
+  EXPECT_EQ(solved.r.failure, PssFailure::kNone);
+  EXPECT_TRUE(solved.r.summary.message.empty());
+}
+
+TEST(PssStatus, EachCauseHasItsStatus) {
+  using solvers::Status;
+  EXPECT_EQ(status_of(PssFailure::kInput), Status::kInvalidInput);
+  for (PssFailure f : {PssFailure::kNoOrbit, PssFailure::kModeSequence, PssFailure::kPeriod})
+    EXPECT_EQ(status_of(f), Status::kNoConvergence) << to_string(f);
+  for (PssFailure f : {PssFailure::kSubharmonic, PssFailure::kUnstable, PssFailure::kNoCrossing})
+    EXPECT_EQ(status_of(f), Status::kInfeasible) << to_string(f);
+  for (PssFailure f : {PssFailure::kNotIsolated, PssFailure::kLinearization})
+    EXPECT_EQ(status_of(f), Status::kNumericalFailure) << to_string(f);
 }
 
 TEST(Pss, BadOptionsAreRejected) {

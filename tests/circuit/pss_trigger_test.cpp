@@ -98,7 +98,7 @@ Crossings transient_crossings(const TriggerCase& c, double tstop, double dt, Eig
 // last crossing, to `tol` relative (the state: relative to ‖x0‖∞, over the differential unknowns).
 void expect_equal_to_transient(const TriggerCase& c, double tstop, const std::string& signal,
                                double tol) {
-  ASSERT_TRUE(c.r.ok) << c.r.error;
+  ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
   EXPECT_LE(c.r.residual, 1e-9);
   const Eigen::Index k = c.column(signal);
   const Crossings cross = transient_crossings(c, tstop, c.r.period / 8000, k, c.r.trigger_level);
@@ -121,7 +121,7 @@ TEST(PssTrigger, RelaxationOscillatorPeriodIsTheClosedForm) {
   // T = 2RC ln(3.5/1.5).
   TriggerCase c(kRelaxation, 1.5e-3, "v(cap)", 2.5);
   c.solve();
-  ASSERT_TRUE(c.r.ok) << c.r.error;
+  ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
   const double exact = 2e-3 * std::log(3.5 / 1.5);
   EXPECT_NEAR(c.r.period, exact, 1e-9 * exact);
   EXPECT_NEAR(c.r.x0[c.column("v(cap)")], 2.5, 1e-9);
@@ -133,7 +133,7 @@ TEST(PssTrigger, RelaxationOscillatorFromAPoorGuessWithoutWarmUp) {
   // Newton itself must move T: from a guess 40% low and no warm-up.
   TriggerCase c(kRelaxation, 1e-3, "v(cap)", 3.0, 0);
   c.solve();
-  ASSERT_TRUE(c.r.ok) << c.r.error;
+  ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
   const double exact = 2e-3 * std::log(3.5 / 1.5);
   EXPECT_NEAR(c.r.period, exact, 1e-9 * exact);
   EXPECT_NEAR(c.r.x0[c.column("v(cap)")], 3.0, 1e-9);
@@ -148,7 +148,7 @@ TEST(PssTrigger, HystereticBuckFrequencyFollowsTheLoad) {
     c.o.trigger->level_given = false;  // the middle of the current's range
     c.o.stabilization = 2e-3;          // the start-up overshoot decays with R·C = 0.94 ms
     c.solve();
-    ASSERT_TRUE(c.r.ok) << c.r.error;
+    ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
     EXPECT_GE(c.r.newton_iterations, 1) << load;
     expect_equal_to_transient(c, 3e-3, "i(l1)", 1e-6);
     if (last > 0) {
@@ -161,7 +161,7 @@ TEST(PssTrigger, HystereticBuckFrequencyFollowsTheLoad) {
 TEST(PssTrigger, RelayDrivenLcTankEqualsALongTransient) {
   TriggerCase c(kRelayTank, 6e-6, "v(t)", 0, 0);
   c.solve();
-  ASSERT_TRUE(c.r.ok) << c.r.error;
+  ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
   EXPECT_GE(c.r.newton_iterations, 2);
   ASSERT_EQ(c.r.multipliers.size(), 1u);  // two states, the trivial multiplier dropped
   EXPECT_LT(std::abs(c.r.multipliers[0]), 1);
@@ -187,9 +187,9 @@ TEST(PssTrigger, APeriodKeepsTheSwitchStatesOfTheOneBefore) {
       o.period = 50e-6;  // short: v(cap) stays inside the band (1.5 V, 3.5 V)
       o.map = kind;
       o.steps_per_period = 50;
-      std::string error;
-      const auto map = detail::make_period_map(c.e.circuit, c.a, o, error);
-      ASSERT_TRUE(map) << error;
+      const detail::MadeMap made = detail::make_period_map(c.e.circuit, c.a, o);
+      ASSERT_TRUE(made.map) << made.failure.message;
+      detail::PeriodMap* map = made.map.get();
       detail::PssState from{Eigen::VectorXd::Zero(c.a.mlcs.n), Eigen::VectorXd::Zero(c.a.mlcs.m),
                             std::vector<char>(static_cast<size_t>(c.a.mlcs.m), 0)},
           to;
@@ -198,7 +198,7 @@ TEST(PssTrigger, APeriodKeepsTheSwitchStatesOfTheOneBefore) {
       from.x[c.column("v(ref)")] = 2.5;
       from.x[drv] = charging ? 5 : 0;
       from.mode[static_cast<size_t>(pair(charging ? "s1" : "s2"))] = 1;
-      ASSERT_TRUE(map->run(from, to, error)) << error;
+      ASSERT_TRUE(map->run(from, to).solved());
       // RC = 1 ms: 50 µs moves v(cap) by about 2.5·(1 − e^−0.05) = 0.122 V either way.
       EXPECT_NEAR(to.x[cap], charging ? 2.622 : 2.378, 0.002)
           << (charging ? "charging" : "discharging");
@@ -209,25 +209,32 @@ TEST(PssTrigger, APeriodKeepsTheSwitchStatesOfTheOneBefore) {
 TEST(PssTrigger, NoCrossingIsNamed) {
   TriggerCase c(kRelaxation, 1.5e-3, "v(cap)", 4.0);  // above the 3.5 V the capacitor reaches
   c.solve();
-  EXPECT_FALSE(c.r.ok);
+  EXPECT_FALSE(c.r.ok());
   EXPECT_EQ(c.r.failure, PssFailure::kNoCrossing);
-  EXPECT_NE(c.r.error.find("does not cross 4 rising"), std::string::npos) << c.r.error;
+  EXPECT_EQ(c.r.summary.status, solvers::Status::kInfeasible);
+  EXPECT_NE(c.r.summary.message.find("does not cross 4 rising"), std::string::npos)
+      << c.r.summary.message;
 }
 
 TEST(PssTrigger, BadTriggersAreInputErrors) {
   TriggerCase state(kRelaxation, 1.5e-3, "v(drv)", 2.5);
   state.solve();
   EXPECT_EQ(state.r.failure, PssFailure::kInput);
-  EXPECT_NE(state.r.error.find("not a state"), std::string::npos) << state.r.error;
+  EXPECT_EQ(state.r.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_NE(state.r.summary.message.find("not a state"), std::string::npos)
+      << state.r.summary.message;
   TriggerCase missing(kRelaxation, 1.5e-3, "v(nowhere)", 2.5);
   missing.solve();
-  EXPECT_NE(missing.r.error.find("no node 'nowhere'"), std::string::npos) << missing.r.error;
+  EXPECT_NE(missing.r.summary.message.find("no node 'nowhere'"), std::string::npos)
+      << missing.r.summary.message;
   std::string driven = kRelaxation;
   driven.replace(driven.find("DC 5"), 4, "PULSE(0 5 0 1u 1u 1m 2m)");
   TriggerCase pulse(driven, 1.5e-3, "v(cap)", 2.5);
   pulse.solve();
   EXPECT_EQ(pulse.r.failure, PssFailure::kInput);
-  EXPECT_NE(pulse.r.error.find("source 'v1'"), std::string::npos) << pulse.r.error;
+  EXPECT_EQ(pulse.r.summary.status, solvers::Status::kInvalidInput);
+  EXPECT_NE(pulse.r.summary.message.find("source 'v1'"), std::string::npos)
+      << pulse.r.summary.message;
   TriggerCase theta(kRelaxation, 1.5e-3, "v(cap)", 2.5);
   theta.o.map = PssMap::kTheta;
   EXPECT_NE(theta.o.validate().find("event map"), std::string::npos);
