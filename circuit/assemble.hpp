@@ -17,6 +17,8 @@
 //   0 G (VCCS), F (CCCS):       G[p, ·] += gm (v_cp − v_cn) / gain·i_c, G[n, ·] −= the same K
 //   (mutual inductance):    E[br1, br2] = E[br2, br1] = k sqrt(L1 L2) Zener, ideal switch,
 //   comparator, PWL MOS: circuit/src/stamps_nonsmooth.cpp
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,5 +70,40 @@ struct Assembled {
 };
 
 Assembled assemble(const Circuit& circuit, const AssembleOptions& options = {});
+
+// The sparsity of one circuit's assembly, kept to restamp the circuits that differ from it only
+// in values (the runs of a sweep or a Monte Carlo): for each of E, G, B, C, D, C_off and S its
+// compressed pattern and, for every stamp in stamping order, its (row, column) and its slot in
+// the matrix's values. Read-only once built: several threads may restamp on it at once.
+class AssemblyPattern {
+ public:
+  using Triplets = std::vector<Eigen::Triplet<double, int>>;
+  explicit AssemblyPattern(const Circuit& circuit, const AssembleOptions& options = {});
+  const AssembleOptions& options() const { return options_; }
+  int unknowns() const { return n_; }
+  int pairs() const { return m_; }
+  // (assemble.cpp) The stamps `t` of the seven matrices land where the pattern's do: the same
+  // sizes and the same (row, column) in the same order.
+  bool fits(int n, int m, int sources, const std::array<const Triplets*, 7>& t) const;
+  // (assemble.cpp) Matrix k: the pattern's, its values the sums of `t` slot by slot.
+  void restamp(int k, const Triplets& t, solvers::SparseMatrix& out) const;
+
+ private:
+  struct Slots {
+    solvers::SparseMatrix matrix;
+    std::vector<int> rows, cols, slot;
+  };
+  AssembleOptions options_;
+  int n_ = 0, m_ = 0, sources_ = 0;
+  std::array<Slots, 7> slots_;
+};
+
+// `circuit` assembled on `pattern` (restamped): its stamps are computed as assemble() computes
+// them and summed in the same order into the pattern's sparsity (no sort, no new structure), so
+// the result equals assemble(circuit, pattern.options()) bit for bit and its matrices have the
+// pattern's structure (a symbolic factorization of the pattern's serves them). nullopt when the
+// stamps do not fit (another topology, or another number of complementarity pairs: e.g. a model
+// parameter that changes a PWL model's segment count): assemble() the circuit then.
+std::optional<Assembled> restamp(const Circuit& circuit, const AssemblyPattern& pattern);
 
 }  // namespace nsspice::circuit

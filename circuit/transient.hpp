@@ -63,6 +63,9 @@ struct TransientOptions {
   bool dense_output = true;
   // Error-controlled steps (overrides .options stepping); experimental, see docs/theory.md.
   std::optional<bool> adaptive{};
+  // θ-method: symbolic analyses made once for a circuit of the same pattern (the runs of a sweep,
+  // restamped on one AssemblyPattern); used when their patterns fit (ThetaOptions::analyses).
+  const solvers::StepperAnalyses* analyses = nullptr;
 };
 
 // One row of the event log: a device's mode change (or a state jump, device "").
@@ -98,6 +101,7 @@ struct TransientResult : solvers::RunOutcome {
   std::string step_rule;  // how the steps were chosen, for the run report
   std::vector<std::string> warnings;  // what the run approximated, with numbers
   solvers::RunStats stats;
+  bool shared_analysis = false;  // the θ-stepper factored with TransientOptions::analyses
   double h = 0, theta = 0;
   std::optional<CapturedLcp> captured;  // when TransientOptions asked for a dump
   TranMethod method = TranMethod::kTheta;

@@ -211,6 +211,8 @@ void run_sweep(const Call& c, const app::LoadedNetlist& nominal, PythonStop& sto
   done.diagnostics.resize(n);
   done.started.resize(n);
   done.finished.resize(n);
+  const app::SweepShare shared(nominal.circuit);  // the runs restamp on its pattern
+  const app::RunShare share = shared.share();
   std::atomic<std::size_t> next{0};
   const std::size_t jobs =
       std::min(c.run.jobs > 0 ? static_cast<std::size_t>(c.run.jobs) : app::default_jobs(), n);
@@ -225,7 +227,7 @@ void run_sweep(const Call& c, const app::LoadedNetlist& nominal, PythonStop& sto
         done.started[k] = monotonic_now();
         done.outcomes[k] = app::sweep_run(
             c.run, nominal, *done.plan, k, [&] { return stop(); }, done.diagnostics[k],
-            &done.writers[k]);
+            &done.writers[k], &share);
         done.finished[k] = monotonic_now();
       });
 }
@@ -266,6 +268,11 @@ py::dict report_of(const app::RunOutcome& o, double started, double finished) {
   d["method"] = r.method == nsspice::circuit::TranMethod::kEvent ? "event" : "theta";
   d["theta"] = r.theta;
   d["step_rule"] = r.step_rule;
+  // A sweep's run: "restamped" on the nominal circuit's pattern or "rebuilt"; "" alone.
+  d["assembly"] = o.assembly == app::RunAssembly::kRestamped ? "restamped"
+                  : o.assembly == app::RunAssembly::kRebuilt ? "rebuilt"
+                                                             : "";
+  d["shared_analysis"] = o.shared_analysis;
   d["steps"] = s.steps;
   d["rejected_steps"] = s.rejected_steps;
   d["restart_steps"] = s.restart_steps;

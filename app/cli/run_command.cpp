@@ -460,16 +460,25 @@ int run_command(const RunOptions& o) {
 }
 
 RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
-                       const std::function<int()>& stop_signal, WaveformWriter* into) {
+                       const std::function<int()>& stop_signal, WaveformWriter* into,
+                       const RunShare* share) {
   RunOutcome out;
   const circuit::Circuit& circuit = loaded.circuit;
-  const circuit::Assembled assembled = circuit::assemble(circuit);
+  std::optional<circuit::Assembled> restamped;
+  if (share != nullptr && share->pattern != nullptr)
+    restamped = circuit::restamp(circuit, *share->pattern);
+  out.assembly = restamped          ? RunAssembly::kRestamped
+                 : share != nullptr ? RunAssembly::kRebuilt
+                                    : RunAssembly::kNone;
+  const circuit::Assembled assembled =
+      restamped ? std::move(*restamped) : circuit::assemble(circuit);
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
   auto plan = make_run_plan(o, loaded, signals.names, out.message, signals.rate_names);
   if (!plan) {
     out.code = kBadInput;
     return out;
   }
+  if (restamped) plan->overrides.analyses = share->analyses;
   out.output_path = plan->output_path;
   std::unique_ptr<WaveformWriter> own = into != nullptr ? nullptr : make_writer(plan->format);
   WaveformWriter& writer = into != nullptr ? *into : *own;
@@ -502,6 +511,7 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
     out.message = fmt::format("interrupted at t = {:.9g} s by {}", sim.t_last, signal_name(signal));
   }
   out.stepping_seconds = sim.wall_seconds;
+  out.shared_analysis = sim.result.shared_analysis;
   out.rows_hash = sim.rows_hash;
   out.transient = std::move(sim.result);
   return out;

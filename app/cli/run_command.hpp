@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "circuit/assemble.hpp"
 #include "circuit/transient.hpp"
 
 namespace nsspice::app {
@@ -76,6 +77,18 @@ class WaveformWriter;
 // after every row: a signal number (SIGINT, SIGTERM) stops the run there. `code` is 0, or 1
 // (the plan), 2 (the simulation stopped), 3 (the file) or 128 + signal (interrupted: the file
 // ends on the last whole row), with `message` saying why.
+// What the runs of a sweep share (SweepShare, sweep_command.hpp): the nominal circuit's assembly
+// pattern, on which a run's circuit is restamped when its stamps fit it, and the θ-stepper's
+// symbolic analyses of that pattern, used by a restamped run. Read-only; outlives the runs.
+struct RunShare {
+  const circuit::AssemblyPattern* pattern = nullptr;
+  const solvers::StepperAnalyses* analyses = nullptr;
+};
+
+// How a sweep's run's matrices were made: restamped on the sweep's pattern, or assembled anew
+// (its structure differs from the pattern's); kNone: not a sweep's run, or its netlist failed.
+enum class RunAssembly { kNone, kRestamped, kRebuilt };
+
 struct RunOutcome {
   int code = 0;
   std::string message;
@@ -89,8 +102,13 @@ struct RunOutcome {
   std::vector<std::pair<std::string, double>> drawn;
   std::uint64_t rows_hash = 0;  // Simulated::rows_hash
   double stepping_seconds = 0;  // the transient's wall time (assembly included)
+  RunAssembly assembly = RunAssembly::kNone;
+  bool shared_analysis = false;  // the θ-stepper factored with RunShare::analyses
 };
+// With `share`, the circuit is restamped on share->pattern when its stamps fit (then the
+// stepper uses share->analyses), else assembled anew; the results are the same bit for bit.
 RunOutcome run_to_file(const RunOptions& options, const LoadedNetlist& loaded,
-                       const std::function<int()>& stop_signal, WaveformWriter* writer = nullptr);
+                       const std::function<int()>& stop_signal, WaveformWriter* writer = nullptr,
+                       const RunShare* share = nullptr);
 
 }  // namespace nsspice::app

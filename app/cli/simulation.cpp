@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 
@@ -213,14 +214,17 @@ std::vector<double> source_breakpoints(const circuit::Assembled& assembled, doub
 
 namespace {
 
-void hash_bytes(std::uint64_t& h, const void* data, std::size_t n) {
-  const auto* b = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ULL;  // FNV-1a
+// FNV-1a over 64-bit words (a double's bits are one word): a byte-wise FNV-1a was 5 % of a
+// 200 000-step run whose rows hold one signal.
+void hash_word(std::uint64_t& h, double v) {
+  std::uint64_t w = 0;
+  std::memcpy(&w, &v, sizeof w);
+  h = (h ^ w) * 1099511628211ULL;
 }
 
 void hash_row(std::uint64_t& h, double t, const std::vector<double>& values) {
-  hash_bytes(h, &t, sizeof t);
-  hash_bytes(h, values.data(), values.size() * sizeof(double));
+  hash_word(h, t);
+  for (const double v : values) hash_word(h, v);
 }
 
 }  // namespace

@@ -69,6 +69,8 @@ RunRecord record_of(RunOutcome&& outcome, std::string&& diagnostics) {
   r.rows = outcome.rows;
   r.t_end = outcome.t_end;
   r.rows_hash = outcome.rows_hash;
+  r.assembly = static_cast<int>(outcome.assembly);
+  r.shared_analysis = outcome.shared_analysis;
   return r;
 }
 
@@ -193,8 +195,8 @@ std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nomina
 }
 
 // A run of another rank: into a temporary file, whose bytes go to rank 0.
-RemoteRun remote_run(const Prepared& p, const LoadedNetlist& nominal, int rank, std::size_t k,
-                     const std::function<int()>& stop) {
+RemoteRun remote_run(const Prepared& p, const LoadedNetlist& nominal, const RunShare& share,
+                     int rank, std::size_t k, const std::function<int()>& stop) {
   std::error_code ec;
   fs::path dir = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
   if (ec) dir = ".";  // a run that cannot write here says so, with the path
@@ -203,7 +205,7 @@ RemoteRun remote_run(const Prepared& p, const LoadedNetlist& nominal, int rank, 
                                  fs::path(p.paths[k]).extension().string()))
                   .string();
   std::string diagnostics;
-  RunOutcome outcome = sweep_run(ro, nominal, p.plan, k, stop, diagnostics);
+  RunOutcome outcome = sweep_run(ro, nominal, p.plan, k, stop, diagnostics, nullptr, &share);
   RemoteRun out;
   std::ifstream in(ro.output, std::ios::binary);
   if (in) {
@@ -236,12 +238,14 @@ Executed execute(const Prepared& p, const LoadedNetlist& nominal, MpiSession* mp
   Executed out{std::vector<RunRecord>(n), std::vector<int>(n, 0)};
   auto& records = out.records;
   const std::function<int()> stop = [&] { return interrupt.signal(); };
+  const SweepShare shared(nominal.circuit);  // before the runs; read-only while they go
+  const RunShare share = shared.share();
   auto local = [&](std::size_t k) {
     RunOptions ro = p.base;
     ro.output = p.paths[k];
     std::string diagnostics;
-    records[k] =
-        record_of(sweep_run(ro, nominal, p.plan, k, stop, diagnostics), std::move(diagnostics));
+    records[k] = record_of(sweep_run(ro, nominal, p.plan, k, stop, diagnostics, nullptr, &share),
+                           std::move(diagnostics));
   };
   if (mpi == nullptr) {
     std::atomic<std::size_t> next{0};
@@ -263,7 +267,7 @@ Executed execute(const Prepared& p, const LoadedNetlist& nominal, MpiSession* mp
         [&] { return interrupt.requested(); });
   } else {
     work_runs(*mpi, p.jobs,
-              [&](std::size_t k) { return remote_run(p, nominal, mpi->rank(), k, stop); });
+              [&](std::size_t k) { return remote_run(p, nominal, share, mpi->rank(), k, stop); });
     return {};
   }
   return out;
@@ -334,9 +338,12 @@ std::optional<SweepPlan> make_sweep_plan(const RunOptions& o, const LoadedNetlis
   return plan;
 }
 
+SweepShare::SweepShare(const circuit::Circuit& nominal)
+    : pattern_(nominal), analyses_(circuit::assemble(nominal).mlcs) {}
+
 RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, const SweepPlan& plan,
                      std::size_t k, const std::function<int()>& stop_signal,
-                     std::string& diagnostics, WaveformWriter* writer) {
+                     std::string& diagnostics, WaveformWriter* writer, const RunShare* share) {
   const SweepRun& run = plan.runs[k];
   LoadOptions lo = load_options(plan, run);
   std::optional<RunRandom> random;
@@ -359,7 +366,7 @@ RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, co
     loaded->circuit.title +=
         fmt::format(" [run {}{}{}]", run.index + 1,
                     plan.dims.empty() && !plan.monte_carlo ? "" : ": ", run_label(plan, k));
-    out = run_to_file(options, *loaded, stop_signal, writer);
+    out = run_to_file(options, *loaded, stop_signal, writer, share);
   }
   out.drawn = std::move(drawn);
   return out;

@@ -129,6 +129,29 @@ int draw_plots(const Prepared& p, const std::vector<RunRecord>& records,
   return code;
 }
 
+// How the runs' matrices were made: "12 restamped on the nominal's pattern (symbolic analysis
+// shared), 2 rebuilt (structure differs: runs 3, 4)".
+std::string assembly_line(const std::vector<RunRecord>& records) {
+  std::size_t restamped = 0, shared = 0;
+  std::vector<std::string> rebuilt;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const auto a = static_cast<RunAssembly>(records[k].assembly);
+    restamped += a == RunAssembly::kRestamped ? 1 : 0;
+    shared += records[k].shared_analysis ? 1 : 0;
+    if (a == RunAssembly::kRebuilt) rebuilt.push_back(std::to_string(k + 1));
+  }
+  constexpr std::size_t kListed = 10;
+  const std::size_t n_rebuilt = rebuilt.size();
+  if (rebuilt.size() > kListed) rebuilt.resize(kListed), rebuilt.emplace_back("...");
+  std::string out =
+      fmt::format("{} restamped on the nominal circuit's pattern, {} sharing its symbolic analysis",
+                  restamped, shared);
+  if (n_rebuilt > 0)
+    out += fmt::format("; {} rebuilt (structure differs from the nominal's: run{} {})", n_rebuilt,
+                       n_rebuilt == 1 ? "" : "s", fmt::join(rebuilt, ", "));
+  return out;
+}
+
 void print_report(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
                   const Executed& done) {
   const auto& records = done.records;
@@ -158,6 +181,7 @@ void print_report(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
       if (records[k].ran) ++per_rank[static_cast<std::size_t>(done.rank[k])];
     fmt::print("  {:<18} {}\n", "runs per rank", fmt::join(per_rank, " "));
   }
+  fmt::print("  {:<18} {}\n", "assembly", assembly_line(records));
   fmt::print("  {:<18} {}\n", "waveforms",
              p.raw ? p.base.output : fmt::format("{} ... {}", p.paths.front(), p.paths.back()));
   fmt::print("  {:<18} {}\n", "measurements", p.meas_path);

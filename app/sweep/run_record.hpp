@@ -28,6 +28,10 @@ struct RunRecord {
   long rows = 0;
   double t_end = 0;
   std::uint64_t rows_hash = 0;  // of the run's points (Simulated::rows_hash)
+  // How its matrices were made (app::RunAssembly: 0 not at all, 1 restamped on the sweep's
+  // pattern, 2 assembled anew), and whether its θ-stepper used the sweep's symbolic analyses.
+  int assembly = 0;
+  bool shared_analysis = false;
 };
 
 std::string encode(const RunRecord& record);

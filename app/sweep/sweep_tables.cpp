@@ -7,6 +7,9 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "netlist/units.hpp"
 
@@ -74,9 +77,10 @@ std::vector<double> measure_values(const std::vector<RunRecord>& records, const 
 
 std::vector<std::string> drawn_names(const std::vector<RunRecord>& records) {
   std::vector<std::string> names;
+  std::unordered_set<std::string_view> seen;  // (a linear search was quadratic in the draws)
   for (const auto& r : records)
     for (const auto& [name, value] : r.drawn)
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      if (seen.insert(name).second) names.push_back(name);
   return names;
 }
 
@@ -84,6 +88,9 @@ std::string meas_csv(const std::vector<SweepDimension>& dims, const std::vector<
                      const std::vector<RunRecord>& records, bool monte_carlo) {
   const auto names = measure_names(records);
   const auto drawn = drawn_names(records);
+  std::unordered_map<std::string_view, std::size_t> column;  // drawn name → its column
+  for (std::size_t j = 0; j < drawn.size(); ++j) column.emplace(drawn[j], j);
+  std::vector<const double*> row(drawn.size());
   std::string out = "run";
   auto to = std::back_inserter(out);
   if (monte_carlo) out += ",trial";
@@ -96,13 +103,12 @@ std::string meas_csv(const std::vector<SweepDimension>& dims, const std::vector<
     fmt::format_to(to, "{}", runs[k].index + 1);
     if (monte_carlo) fmt::format_to(to, ",{}", runs[k].trial + 1);
     for (double v : runs[k].values) fmt::format_to(to, ",{}", v);  // shortest exact form
-    for (const auto& name : drawn) {  // empty when the run failed before drawing it
+    std::fill(row.begin(), row.end(), nullptr);  // empty when the run failed before drawing it
+    for (const auto& [n, v] : records[k].drawn)
+      if (const double*& cell = row[column.at(n)]; cell == nullptr) cell = &v;  // the first
+    for (const double* v : row) {
       out += ',';
-      for (const auto& [n, v] : records[k].drawn)
-        if (n == name) {
-          fmt::format_to(to, "{}", v);
-          break;
-        }
+      if (v != nullptr) fmt::format_to(to, "{}", *v);
     }
     fmt::format_to(to, ",{}", run_status(records[k]));
     for (const auto& name : names) {

@@ -1,9 +1,11 @@
 #include "circuit/assemble.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "circuit/src/stamper.hpp"
 
@@ -95,20 +97,49 @@ void stamp_mutuals(const Circuit& circuit, Stamper& st, const std::map<std::stri
   }
 }
 
+// The seven sparse matrices of an assembly, in a fixed order (MatrixShapes, AssemblyPattern).
+struct MatrixShapes {
+  int n, m, sources;
+};
+constexpr int kMatrices = 7;  // E, G, B, C, D, C_off, S
+std::array<std::pair<int, int>, kMatrices> shapes(const MatrixShapes& s) {
+  return {
+      {{s.n, s.n}, {s.n, s.n}, {s.n, s.m}, {s.m, s.n}, {s.m, s.m}, {s.m, s.n}, {s.n, s.sources}}};
+}
+std::array<const Triplets*, kMatrices> triplets(const Stamper& st) {
+  return {&st.e, &st.g, &st.b, &st.c, &st.d, &st.c_off, &st.s};
+}
+std::array<solvers::SparseMatrix*, kMatrices> matrices(solvers::Mlcs& m) {
+  return {&m.E, &m.G, &m.B, &m.C, &m.D, &m.C_off, &m.S};
+}
+MatrixShapes shapes_of(const Assembled& out, const Stamper& st) {
+  return {st.next_column, static_cast<int>(st.offsets.size()),
+          static_cast<int>(out.sources.size())};
+}
+
+// The matrices from the triplets, or (with `pattern`) restamped on its patterns; false when the
+// stamps do not fit the pattern (nothing is changed then).
+bool build_matrices(Assembled& out, const Stamper& st, const AssemblyPattern* pattern) {
+  const MatrixShapes s = shapes_of(out, st);
+  const auto t = triplets(st);
+  const auto dims = shapes(s);
+  const auto m = matrices(out.mlcs);
+  if (pattern == nullptr) {
+    for (int k = 0; k < kMatrices; ++k) *m[k] = to_sparse(dims[k].first, dims[k].second, *t[k]);
+    return true;
+  }
+  if (!pattern->fits(s.n, s.m, s.sources, t)) return false;
+  for (int k = 0; k < kMatrices; ++k) pattern->restamp(k, *t[k], *m[k]);
+  return true;
+}
+
 void finish(Assembled& out, Stamper& st) {
   solvers::Mlcs& m = out.mlcs;
   m.n = st.next_column;
   m.m = static_cast<int>(st.offsets.size());
-  m.E = to_sparse(m.n, m.n, st.e);
-  m.G = to_sparse(m.n, m.n, st.g);
-  m.B = to_sparse(m.n, m.m, st.b);
-  m.C = to_sparse(m.m, m.n, st.c);
-  m.D = to_sparse(m.m, m.m, st.d);
-  m.C_off = to_sparse(m.m, m.n, st.c_off);
   m.forced = st.forced;
   m.d =
       Eigen::Map<Eigen::VectorXd>(st.offsets.data(), static_cast<Eigen::Index>(st.offsets.size()));
-  m.S = to_sparse(m.n, static_cast<int>(out.sources.size()), st.s);
   for (const SwitchInfo& info : out.switch_info) {
     solvers::Mlcs::SwitchControl sc;
     sc.pair = info.pair;
@@ -152,13 +183,11 @@ void record(Assembled& out, const Stamper& st, const StampMarks& from, int devic
   for (std::size_t i = from.s; i < st.s.size(); ++i) touch(st.s[i].row());
 }
 
-}  // namespace
-
-Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
-  Assembled out;
+// Every stamp of `circuit` into `st` (and the rest of `out` but the matrices).
+void stamp_circuit(const Circuit& circuit, const AssembleOptions& options, Assembled& out,
+                   Stamper& st) {
   const int nodes = circuit.node_count();
   out.node_count = nodes;
-  Stamper st(out);
   st.charge_scale = circuit.stepping.chgtol / circuit.stepping.abstol;
   for (int k = 1; k <= nodes; ++k) st.new_branch("v(" + circuit.nodes[k] + ")");
   const std::map<std::string, int> col = branch_columns(circuit, st);
@@ -201,9 +230,80 @@ Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
     }
   }
   out.source_device.resize(out.sources.size(), -1);
+}
+
+// assemble() (pattern == nullptr) or restamp(); nullopt when the stamps do not fit `pattern`.
+std::optional<Assembled> assemble_on(const Circuit& circuit, const AssembleOptions& options,
+                                     const AssemblyPattern* pattern) {
+  Assembled out;
+  Stamper st(out);
+  stamp_circuit(circuit, options, out, st);
+  if (!build_matrices(out, st, pattern)) return std::nullopt;
   finish(out, st);
   out.unknown_devices.resize(static_cast<size_t>(out.mlcs.n));
   return out;
+}
+
+}  // namespace
+
+Assembled assemble(const Circuit& circuit, const AssembleOptions& options) {
+  return *assemble_on(circuit, options, nullptr);
+}
+
+std::optional<Assembled> restamp(const Circuit& circuit, const AssemblyPattern& pattern) {
+  return assemble_on(circuit, pattern.options(), &pattern);
+}
+
+AssemblyPattern::AssemblyPattern(const Circuit& circuit, const AssembleOptions& options)
+    : options_(options) {
+  Assembled out;
+  Stamper st(out);
+  stamp_circuit(circuit, options, out, st);
+  const MatrixShapes s = shapes_of(out, st);
+  n_ = s.n;
+  m_ = s.m;
+  sources_ = s.sources;
+  const auto t = triplets(st);
+  const auto dims = shapes(s);
+  for (int k = 0; k < kMatrices; ++k) {
+    Slots& p = slots_[static_cast<std::size_t>(k)];
+    p.matrix = to_sparse(dims[k].first, dims[k].second, *t[k]);
+    for (const auto& e : *t[k]) {
+      p.rows.push_back(e.row());
+      p.cols.push_back(e.col());
+      const int* inner = p.matrix.innerIndexPtr();
+      const int begin = p.matrix.outerIndexPtr()[e.col()];
+      const int end = p.matrix.outerIndexPtr()[e.col() + 1];
+      p.slot.push_back(
+          static_cast<int>(std::lower_bound(inner + begin, inner + end, e.row()) - inner));
+    }
+  }
+}
+
+bool AssemblyPattern::fits(int n, int m, int sources,
+                           const std::array<const Triplets*, 7>& t) const {
+  if (n != n_ || m != m_ || sources != sources_) return false;
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    const Slots& p = slots_[k];
+    const auto& tk = *t[k];
+    if (tk.size() != p.rows.size()) return false;
+    for (std::size_t i = 0; i < tk.size(); ++i)
+      if (tk[i].row() != p.rows[i] || tk[i].col() != p.cols[i]) return false;
+  }
+  return true;
+}
+
+void AssemblyPattern::restamp(int k, const Triplets& t, solvers::SparseMatrix& out) const {
+  const Slots& p = slots_[static_cast<std::size_t>(k)];
+  out = p.matrix;
+  double* v = out.valuePtr();
+  // setFromTriplets' sums: the first stamp of a slot, then the others added in stamping order.
+  std::vector<char> set(static_cast<std::size_t>(out.nonZeros()), 0);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto s = static_cast<std::size_t>(p.slot[i]);
+    v[s] = set[s] ? v[s] + t[i].value() : t[i].value();
+    set[s] = 1;
+  }
 }
 
 }  // namespace nsspice::circuit

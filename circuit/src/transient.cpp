@@ -195,6 +195,7 @@ bool theta_options(const Circuit& circuit, const Assembled& assembled, const Tra
   opt.lcp_solver = s.lcp_solver;
   opt.block_flip = options.block_flip;
   opt.settle_switches = circuit.tran->uic;
+  opt.analyses = options.analyses;
   // A circuit without capacitors or inductors has no state: every point is a static solve,
   // exact at any step, so it is solved at the print times themselves (nothing interpolated).
   const auto& e = assembled.mlcs.E;
@@ -375,6 +376,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
   result.t_end = stepper.t();
   result.stopped = !go_on;
   result.stats = stepper.stats();
+  result.shared_analysis = stepper.shared_analysis();
   if (result.stats.floor_steps > 0) {
     result.warnings.push_back(fmt::format(
         "{} steps were accepted at the smallest step ({:.3g} s) with an error estimate above "

@@ -110,6 +110,17 @@ LuStatus KluSymbolic::analyze(const SparseMatrix& a) {
 }
 
 bool KluSymbolic::analyzed() const { return impl_ && impl_->handle != nullptr; }
+KluSymbolic KluSymbolic::share() const {
+  KluSymbolic out;
+  if (analyzed()) {
+    out.impl_->handle = impl_->handle;
+    out.impl_->n = impl_->n;
+  }
+  return out;
+}
+bool KluSymbolic::fits(const SparseMatrix& a) const {
+  return analyzed() && same_pattern(*impl_->handle, a);
+}
 FactorModel& KluSymbolic::model() const {
   NSSPICE_CHECK(impl_ != nullptr, "KluSymbolic::model: moved-from object");
   return *impl_->model;

@@ -65,6 +65,13 @@ class KluSymbolic {
   LuStatus analyze(const SparseMatrix& a);
   bool analyzed() const;
   int rows() const;  // n, or 0 when not analyzed
+  // Another handle on this analysis, with a FactorModel of its own (fresh): the analysis is
+  // read-only once made (klu_factor, klu_refactor and klu_solve only read it), so the handles of
+  // several threads may factor with it at once while each thread's model stays its own (the runs
+  // of a sweep on one sparsity pattern: one analysis). Not analyzed when this one is not.
+  KluSymbolic share() const;
+  // `a` has the analyzed pattern (factor() accepts it).
+  bool fits(const SparseMatrix& a) const;
   // The model factorization shared by every FactorCache that factors with this analysis, and
   // its cost measures (factor_cache.hpp). Mutable state of the analysis object: one thread.
   FactorModel& model() const;

@@ -58,19 +58,46 @@ std::string ThetaOptions::validate() const {
   return {};
 }
 
+namespace {
+
+// The pattern of K(σ) for every σ (all step sizes), and W's (G + E: the pattern of G + E/(θh)).
+SparseMatrix w_pattern_of(const Mlcs& m) {
+  SparseMatrix w = m.G + m.E;
+  w.makeCompressed();
+  return w;
+}
+SparseMatrix mode_pattern_of(const Mlcs& m, const SparseMatrix& w_pattern) {
+  return mode_matrix_pattern(w_pattern, m.B, m.C, m.D, m.C_off);
+}
+
+}  // namespace
+
+StepperAnalyses::StepperAnalyses(const Mlcs& mlcs) {
+  const SparseMatrix w_pattern = w_pattern_of(mlcs);
+  mode.analyze(mode_pattern_of(mlcs, w_pattern));
+  if (mlcs.m >= kReducedMinPairs && w.analyze(w_pattern) != LuStatus::kOk) w = KluSymbolic();
+}
+
 ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
     : mlcs_(mlcs), options_(options) {
-  const SparseMatrix w_pattern = mlcs_.G + mlcs_.E;
-  pattern_ = mode_matrix_pattern(w_pattern, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off);
-  symbolic_.analyze(pattern_);
+  const SparseMatrix w_pattern = w_pattern_of(mlcs_);
+  pattern_ = mode_pattern_of(mlcs_, w_pattern);
+  const StepperAnalyses* shared = options_.analyses;
+  shared_analysis_ = shared != nullptr && shared->mode.fits(pattern_) &&
+                     (mlcs_.m < kReducedMinPairs || shared->w.fits(w_pattern));
+  if (shared_analysis_)
+    symbolic_ = shared->mode.share();
+  else
+    symbolic_.analyze(pattern_);
   e_rows_ = mlcs_.E;
   g_rows_ = mlcs_.G;
   e_rows_.makeCompressed();
   g_rows_.makeCompressed();
   if (mlcs_.m >= kReducedMinPairs) {
-    SparseMatrix w = w_pattern;
-    w.makeCompressed();
-    if (w_symbolic_.analyze(w) != LuStatus::kOk) w_symbolic_ = KluSymbolic();
+    if (shared_analysis_)
+      w_symbolic_ = shared->w.share();
+    else if (w_symbolic_.analyze(w_pattern) != LuStatus::kOk)
+      w_symbolic_ = KluSymbolic();
   }
 }
 

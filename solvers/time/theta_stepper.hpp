@@ -57,6 +57,8 @@
 
 namespace nsspice::solvers {
 
+struct StepperAnalyses;
+
 struct ThetaOptions {
   double theta = 0.5;     // θ ∈ [½, 1]
   double h = 0;           // step [s]
@@ -82,6 +84,10 @@ struct ThetaOptions {
   // the phase's start holds the old branch's algebraic values, so that no output point is
   // interpolated from it.
   double output_step = 0, output_from = 0;
+  // Symbolic analyses made once for another Mlcs of the same pattern (the runs of a sweep): used
+  // when their patterns fit this Mlcs's, else it analyzes its own. Owned by the caller, read-only,
+  // may be shared by the steppers of several threads.
+  const StepperAnalyses* analyses = nullptr;
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
 };
@@ -122,6 +128,14 @@ struct RunStats {
   long step_solvers = 0;              // mode-system solvers built (one per step size θh met)
   long max_live_solvers = 0;          // the most of them held at once
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
+};
+
+// The symbolic analyses a ThetaStepper makes of an Mlcs's pattern: the mode matrices K(σ)'s and,
+// with kReducedMinPairs pairs or more, W = G + E/(θh)'s (ModeMlcp's reduced solves). Made once
+// and handed to the steppers of other Mlcs of the same pattern (ThetaOptions::analyses).
+struct StepperAnalyses {
+  explicit StepperAnalyses(const Mlcs& mlcs);
+  KluSymbolic mode, w;
 };
 
 class ThetaStepper {
@@ -167,6 +181,8 @@ class ThetaStepper {
   using LcpObserver = std::function<void(const StepLcp&, double theta_h)>;
   void set_lcp_observer(LcpObserver observer) { observer_ = std::move(observer); }
   void set_lcp_capture(bool capture);
+  // The analyses came from ThetaOptions::analyses (their patterns fit).
+  bool shared_analysis() const { return shared_analysis_; }
 
  private:
   const Mlcs& mlcs_;
@@ -174,6 +190,7 @@ class ThetaStepper {
   SparseMatrix pattern_;  // pattern of K(σ) shared by all step sizes
   KluSymbolic symbolic_;
   KluSymbolic w_symbolic_;  // pattern of W = G + E/(θh), for ModeMlcp's reduced solves
+  bool shared_analysis_ = false;
   // One memory budget for the factors of every step size's solver (declared before them, so
   // that it outlives them).
   FactorBudget factor_budget_;
