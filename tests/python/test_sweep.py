@@ -35,6 +35,10 @@ class SweepEqualsTheCommandLine(ScratchTest):
             csv = read_table(self.dir / f"s.run{k + 1}.csv")
             for name in csv:
                 self.assertTrue(same_bits(r[name], csv[name]), f"run {k + 1} {name}")
+        # Each run was restamped on the nominal circuit's pattern and shared its analysis.
+        for r in runs:
+            self.assertEqual(r.report["assembly"], "restamped")
+            self.assertTrue(r.report["shared_analysis"])
         # run() of a netlist with .step cards is the same sweep.
         again = nsspice.run(str(self.dir / "s.cir"))
         self.assertTrue(all(same_bits(a["v(out)"], b["v(out)"]) for a, b in zip(runs, again)))
