@@ -3,8 +3,10 @@
 // structure and the bits of each value, duplicate stamps summed in the same order; the rest of
 // the assembly: offsets, sources, switch controls); a circuit of another structure (another
 // topology, a PWL model with more segments) does not fit and is left to assemble().
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 
 #include "circuit/assemble.hpp"

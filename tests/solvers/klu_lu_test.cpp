@@ -362,8 +362,7 @@ TEST(KluLu, ASharedAnalysisServesSeveralThreadsAndChangesNoBit) {
   for (auto& t : threads) t.join();
   for (std::size_t k = 0; k < 4; ++k) {
     ASSERT_EQ(with_shared[k].size(), 120) << k;
-    EXPECT_EQ(std::memcmp(with_shared[k].data(), with_own[k].data(), 120 * sizeof(double)), 0)
-        << k;
+    EXPECT_EQ(std::memcmp(with_shared[k].data(), with_own[k].data(), 120 * sizeof(double)), 0) << k;
   }
 }
 
