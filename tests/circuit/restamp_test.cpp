@@ -87,10 +87,11 @@ std::string buck(double r, double l, double c, double vin, double ron, double vt
 TEST(Restamp, EqualsAssembleBitForBitForOtherValues) {
   const Circuit nominal = circuit_of(buck(10, 100e-6, 10e-6, 10, 0.01, 0.5));
   const AssemblyPattern pattern(nominal);
-  // Values that round differently in every sum: the duplicate entries of G and E at v(out).
+  // R = 12.345 and 3.3: G[out, out] = 1/R + 1/(7R) + 1/(0.1R) has other bits when summed in
+  // another order (a restamp that summed the stamps in another order would fail here).
   for (const auto& values : {std::array<double, 6>{10, 100e-6, 10e-6, 10, 0.01, 0.5},
-                             std::array<double, 6>{9.7131, 87.21e-6, 11.3e-6, 12, 0.0377, 0.45},
-                             std::array<double, 6>{1.1e3, 1.3e-3, 1e-9, 1e-3, 3.3, 0.1}}) {
+                             std::array<double, 6>{12.345, 87.21e-6, 11.3e-6, 12, 0.0377, 0.45},
+                             std::array<double, 6>{3.3, 1.3e-3, 1e-9, 1e-3, 3.3, 0.1}}) {
     const Circuit run =
         circuit_of(buck(values[0], values[1], values[2], values[3], values[4], values[5]));
     const auto restamped = restamp(run, pattern);
