@@ -79,8 +79,8 @@ struct Simulated {
   double t_last = 0;        // the time of the last point handed to the sink
   double wall_seconds = 0;  // the transient (assembly included), not the parse
   // FNV-1a over the 64-bit words of every point handed to the sink (t and its values, as bits):
-  // equal for two
-  // runs whose points are equal bit for bit (a sweep's check that a stepped value mattered).
+  // equal for two runs whose points are equal bit for bit (a sweep's check that a stepped value
+  // mattered).
   std::uint64_t rows_hash = 14695981039346656037ULL;
 };
 
