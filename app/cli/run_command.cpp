@@ -385,15 +385,24 @@ int run_command(const RunOptions& o) {
   const auto loaded = load_netlist(o.netlist, load);
   if (!loaded) return kBadInput;
   if (o.ideal) circuit::idealize_diodes(loaded->circuit);
-  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr ||
-      o.run_range)
-    return sweep_command(o, *loaded);
   const circuit::Circuit& circuit = loaded->circuit;
   std::string error;
   const auto choice = choose_analysis(o.analysis, circuit, o.netlist, error);
   if (!choice) {
     print_error(error);
     return kBadInput;
+  }
+  if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr ||
+      o.run_range) {
+    if (choice->kind != AnalysisKind::kTran) {
+      print_error(
+          fmt::format("sweeps and Monte Carlo (.step, --step-param, --runs) run the .tran "
+                      "analysis; '{}' would run its {}: add a .tran card, or run the {} "
+                      "without the sweep",
+                      o.netlist, analysis_card(choice->kind), analysis_card(choice->kind)));
+      return kBadInput;
+    }
+    return sweep_command(o, *loaded);
   }
   for (const auto& card : choice->others)
     fmt::print(stderr,

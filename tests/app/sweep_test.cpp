@@ -252,6 +252,16 @@ TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {
   r = nsspice("run g.cir -o g.csv --runs 0");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("--runs"), std::string::npos) << r.output;
+  // A sweep of a netlist whose analysis is not .tran: said so, not a bad .tran.
+  write("o.cir", "o\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.step param r list 1k 2k\n.op\n.end\n");
+  r = nsspice("run o.cir -o o.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("sweeps and Monte Carlo (.step, --step-param, --runs) run the .tran "
+                          "analysis; 'o.cir' would run its .op"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "o.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "o.run1.csv"));
 }
 
 // A stepped source or model that is not in the netlist is bad input before any run (exit 1, no
