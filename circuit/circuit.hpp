@@ -224,6 +224,9 @@ struct StepSettings {
   double trtol = 7;       // TRTOL: SPICE's overestimate factor of the truncation error (unused)
   double step = 0;        // STEP: a fixed step of the θ-scheme [s] (0: error control)
   bool adaptive = true;   // STEPPING=adaptive|fixed: error-controlled steps, or the .tran step
+  // PWLKINKS=smooth|switch: a change between segments of a converted SPICE model's PWL curve is
+  // a kink taken without location or restart (solvers::ThetaOptions::smooth_kinks), or a switch.
+  bool smooth_kinks = false;
 };
 
 // .options pwltol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).

@@ -31,6 +31,13 @@ struct Mlcs {
   // C_off_j x + λ_j = 0 (e.g. i − GOFF (v_a − v_b) = 0). Free pairs have C_off_j = 0.
   SparseMatrix C_off;        // m × n
   std::vector<char> forced;  // m (empty: none)
+  // Kink pairs: kink[j] = 1 when free pair j is one segment of a continuous piecewise-linear
+  // characteristic (a SPICE model's PWL fit): D_jj > 0 and no other pair in row or column j of
+  // D, so that λ_j = max(0, −(C_j x + d_j)/D_jj) is a Lipschitz function of x. Its mode change
+  // leaves x, λ and y = B λ + b − G x continuous (a kink of the vector field, not a switch):
+  // the θ-stepper takes it without a backward-Euler restart or a located instant
+  // (theta_stepper.hpp). Empty: none.
+  std::vector<char> kink;
   // Switch controls: the state of forced pair `pair` follows the signal s = c·x with
   // hysteresis: it turns on when s > on_above, off when s < off_below, and keeps its state in
   // between (SPICE semantics, on_above = VT + VH, off_below = VT − VH).

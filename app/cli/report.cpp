@@ -85,6 +85,10 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
   if (s.located_events > 0)
     line("switching", fmt::format("{} instants located inside steps ({} extra solves)",
                                   s.located_events, s.location_solves));
+  if (s.kink_steps > 0)
+    line("PWL kinks", fmt::format("{} steps across segment changes of PWL models, taken without "
+                                  "location or restart (.options pwlkinks=smooth)",
+                                  s.kink_steps));
   if (s.fallback_steps > 0)
     line("accumulations", fmt::format("{} backward-Euler steps without location over {:.6g} s "
                                       "(chattering or sliding)",

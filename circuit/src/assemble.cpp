@@ -138,6 +138,7 @@ void finish(Assembled& out, Stamper& st) {
   m.n = st.next_column;
   m.m = static_cast<int>(st.offsets.size());
   m.forced = st.forced;
+  if (std::find(st.kink.begin(), st.kink.end(), 1) != st.kink.end()) m.kink = st.kink;
   m.d =
       Eigen::Map<Eigen::VectorXd>(st.offsets.data(), static_cast<Eigen::Index>(st.offsets.size()));
   for (const SwitchInfo& info : out.switch_info) {
@@ -162,6 +163,14 @@ void finish(Assembled& out, Stamper& st) {
 }
 
 // Records `device` against every unknown its triplets (added since `marks`) touch.
+// The device's pairs are segments of continuous PWL characteristics (SPICE models converted,
+// the PWL MOS and BJT), whose mode changes are kinks (solvers::Mlcs::kink); an ideal diode's
+// are switches.
+bool pwl_characteristics(const Device& dev) {
+  if (const auto* d = std::get_if<Diode>(&dev)) return !d->model.forward.empty();
+  return std::holds_alternative<Mosfet>(dev) || std::holds_alternative<Bjt>(dev);
+}
+
 struct StampMarks {
   std::size_t e, g, b, c, s;
 };
@@ -196,6 +205,7 @@ void stamp_circuit(const Circuit& circuit, const AssembleOptions& options, Assem
     const int index = static_cast<int>(idx);
     out.device_names.push_back(device_name(dev));
     const StampMarks before = marks(st);
+    const std::size_t first_pair = st.offsets.size(), first_d = st.d.size();
     stamp_linear(st, dev, col);
     std::visit(
         Overloaded{[&](const Diode& d) { detail::stamp_diode(st, d, index, out); },
@@ -209,6 +219,7 @@ void stamp_circuit(const Circuit& circuit, const AssembleOptions& options, Assem
                    [&](const Mosfet& m) { detail::stamp_mosfet(st, m, index, out); },
                    [&](const Bjt& q) { detail::stamp_bjt(st, q, index, out); }, [](const auto&) {}},
         dev);
+    if (pwl_characteristics(dev)) st.mark_kinks(first_pair, first_d);
     record(out, st, before, index);
     out.source_device.resize(out.sources.size(), index);
   }

@@ -198,6 +198,12 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
             diags_.error(
                 p.raw.span,
                 fmt::format("unknown STEPPING '{}'; expected fixed or adaptive", p.raw.text));
+        } else if (p.name.lower == "pwlkinks") {
+          if (p.raw.lower == "smooth" || p.raw.lower == "switch")
+            c_.stepping.smooth_kinks = p.raw.lower == "smooth";
+          else
+            diags_.error(p.raw.span, fmt::format("unknown PWLKINKS '{}'; expected smooth or switch",
+                                                 p.raw.text));
         } else if (double* target = step_option(p.name.lower)) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",

@@ -44,7 +44,28 @@ int Stamper::new_pair(const std::string& device_name, int device_index, double o
   out_.pair_device.push_back(device_index);
   offsets.push_back(offset);
   forced.push_back(is_forced);
+  kink.push_back(0);
   return static_cast<int>(offsets.size()) - 1;
+}
+
+void Stamper::mark_kinks(std::size_t first_pair, std::size_t first_d) {
+  const std::size_t count = offsets.size();
+  if (first_pair >= count) return;
+  std::vector<double> diag(count - first_pair, 0.0);
+  std::vector<char> coupled(count - first_pair, 0);
+  auto local = [&](int j) { return static_cast<std::size_t>(j) - first_pair; };
+  for (std::size_t i = first_d; i < d.size(); ++i) {
+    const auto& t = d[i];
+    if (static_cast<std::size_t>(t.row()) < first_pair) continue;
+    if (t.row() == t.col()) {
+      diag[local(t.row())] += t.value();
+    } else if (t.value() != 0.0) {
+      coupled[local(t.row())] = 1;
+      if (static_cast<std::size_t>(t.col()) >= first_pair) coupled[local(t.col())] = 1;
+    }
+  }
+  for (std::size_t j = first_pair; j < count; ++j)
+    if (!forced[j] && diag[j - first_pair] > 0 && !coupled[j - first_pair]) kink[j] = 1;
 }
 
 int Stamper::new_source(const Waveform& w) {

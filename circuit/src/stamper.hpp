@@ -51,9 +51,16 @@ class Stamper {
   int charge_kink(const PwlCharge& q, const std::string& device, int index, int a, int k,
                   const std::string& role);
 
+  // Marks as kinks (solvers::Mlcs::kink) the pairs from `first_pair` on that have D_jj > 0 and
+  // no D entry with another pair among the D triplets from `first_d` on: the segments of one
+  // device's continuous PWL characteristics (its LTspice-style limit pairs are coupled, not
+  // marked).
+  void mark_kinks(std::size_t first_pair, std::size_t first_d);
+
   Triplets e, g, b, c, d, s, c_off;
   std::vector<double> offsets;
   std::vector<char> forced;
+  std::vector<char> kink;
   int next_column = 0;
   double charge_scale = 0.01;  // s of stored_charge: CHGTOL/ABSTOL [s] (assemble sets it)
 

@@ -202,6 +202,7 @@ bool theta_options(const Circuit& circuit, const Assembled& assembled, const Tra
   const bool stateless =
       std::none_of(e.valuePtr(), e.valuePtr() + e.nonZeros(), [](double v) { return v != 0.0; });
   opt.adaptive = s.adaptive && !stateless;
+  opt.smooth_kinks = s.stepping.smooth_kinks;
   const auto [bound, bound_source] = source_step_bound(circuit);
   if (!opt.adaptive) {
     // The fixed-step θ-scheme: --step, else .options step, else the .tran step (capped by TMAX).

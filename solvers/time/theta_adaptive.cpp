@@ -178,9 +178,11 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     }
     bool event = false;  // the mode changes at the end of this step (or changed at its start)
     Location loc;
+    kink_step_ = false;
     if (!in_fallback) {
       loc = locate(t_next, mode, outcome);
       if (!ok(outcome)) return outcome;
+      kink_step_ = loc.kink;
       if (loc.at_start) {
         // The crossing is at t_ (a located instant, or a source step): switches flip now and
         // the step is redone from the new state by backward Euler; a diode's new mode is the
@@ -300,6 +302,11 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       // the BDF2 derivative of their points.
       restart_.extend(options_.restart_steps);
       estimator_->restart(t_, x_);
+    } else if (kink_step_ && err >= 0) {
+      // A kink inside the step (theta_stepper.hpp, "Kinks"): a new phase of the estimate from
+      // here, and no longer step until it has its own.
+      estimator_->restart(t_, x_);
+      h_next_ = std::min(h_next_, ErrorEstimator::ladder_floor(h_eff * (1 + 1e-9)));
     } else {
       estimator_->accept(t_, x_);
     }

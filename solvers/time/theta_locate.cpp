@@ -82,6 +82,12 @@ ThetaStepper::Location ThetaStepper::locate(double t_next, const std::vector<cha
     if (!forced && mode[static_cast<size_t>(j)] != mode_[static_cast<size_t>(j)])
       free_changed = true;
   }
+  // Kink pairs only (theta_stepper.hpp, "Kinks"): the MLCP's answer stands, unless a switch
+  // control crosses within the step (then every crossing is located, kinks included).
+  if (free_changed && kinks_only(mode) && !switch_crossed(x_new_)) {
+    loc.kink = true;
+    return loc;
+  }
   // (Without a mode change the MLCP's answer is the old mode's solution: its guards are checked
   // too, since the MLCP accepts a multiplier that is negative to its rounding tolerance.)
   const double h = t_next - t_;

@@ -93,6 +93,7 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
   g_rows_ = mlcs_.G;
   e_rows_.makeCompressed();
   g_rows_.makeCompressed();
+  init_kinks();
   if (mlcs_.m >= kReducedMinPairs) {
     if (shared_analysis_)
       w_symbolic_ = shared->w.share();
@@ -296,6 +297,7 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
   mlcs_.eval_b(t_next, s_, b_next_);
   MlcpOutcome outcome;
   inner_.clear();
+  if (!options_.adaptive) kink_step_ = false;  // (adaptive steps: set by step_adaptive)
   if (theta == 1.0) {
     // Backward Euler: the scheme itself (θ = 1, one step) or a restart (substeps).
     outcome =
@@ -316,9 +318,11 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
       // need not be solved: the mode check in the previous mode says whether it changes, and the
       // backward-Euler substeps find the new mode (one resolution instead of two, each costing
       // factorizations of K(σ) when many pairs switch). The θ-step's full answer is computed
-      // only if the redo fails.
+      // only if the redo fails, or first when the change may be kinks only (kept, below).
       if (solver.solve_if_mode_holds(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_, outcome))
         return outcome;
+    }
+    if (!options_.adaptive && !capture_ && !has_kinks_) {
       std::vector<char> trial = mode;
       const MlcpOutcome redo = backward_euler(t_next, options_.restart_substeps, trial);
       if (ok(redo)) {
@@ -332,8 +336,11 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
       inner_.clear();
     }
     outcome = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
-    if (ok(outcome) && outcome.mode_changed && !options_.adaptive)
-      switching_step(t_next, mode, outcome);
+    if (ok(outcome) && outcome.mode_changed && !options_.adaptive) {
+      // A change of kink pairs only keeps its θ-step (theta_stepper.hpp, "Kinks").
+      kink_step_ = kinks_only(mode) && !switch_crossed(x_new_);
+      if (!kink_step_) switching_step(t_next, mode, outcome);
+    }
   }
   return outcome;
 }
@@ -442,7 +449,8 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   Eigen::VectorXd& y_new = y_new_;
   charge_and_y(b_next_, lambda_new_, x_new_, q_new, y_new);
   update_xdot(t_next, h_eff, theta);
-  account_restart(t_next, y_new, breakpoint, outcome.mode_changed, theta);
+  account_restart(t_next, y_new, breakpoint, outcome.mode_changed && !kink_step_, theta);
+  if (outcome.mode_changed && kink_step_) ++stats_.kink_steps;
   if (q_peak_.size() != q_new.size()) q_peak_ = Eigen::VectorXd::Zero(q_new.size());
   q_peak_ = q_peak_.cwiseMax(q_new.cwiseAbs());
 
@@ -458,7 +466,7 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
   lambda_prev_.swap(lambda_);
   // A new phase starts after a break: the point at the break may hold the values before an
   // algebraic jump (a switch flips there), so it does not take part in the interpolation.
-  phase_len_ = outcome.mode_changed || phase_break_ ? 1 : phase_len_ + 1;
+  phase_len_ = (outcome.mode_changed && !kink_step_) || phase_break_ ? 1 : phase_len_ + 1;
   phase_break_ = breakpoint;
   t_ = t_next;
   x_.swap(x_new_);

@@ -37,6 +37,17 @@
 // error-controlled step) are taken without location by backward-Euler steps of a tenth of that
 // step (the Moreau–Jean scheme), until the mode is steady again. Between accepted points the
 // solution is the quadratic through the last three points of the smooth phase (dense output).
+//
+// Kinks (Mlcs::kink, with ThetaOptions::smooth_kinks): a mode change of segment pairs of continuous
+// PWL characteristics only leaves x, λ and the history y = B λ + b − G x continuous (y_k is right
+// on both sides of the kink), so the trapezoidal rule has nothing to ring on: such a step keeps its
+// θ-solution in the new mode, with neither a located instant nor a backward-Euler restart (fixed
+// steps: no switching-step redo either). Its local error, O(h² |Δx''|) over the kink, is the error
+// estimate's to bound (adaptive steps): the divided differences across the kink see it. When
+// they did, the estimate starts a new phase at the step's end (points before the kink would
+// count it again in the next steps) and the next step is no longer than this one, since the new
+// phase has no estimate of its own for two steps. A step in which any other pair changes, or a
+// switch control crosses, is a switching step as above.
 #include <Eigen/Core>
 #include <algorithm>
 #include <array>
@@ -73,6 +84,9 @@ struct ThetaOptions {
   int cache_capacity = 64;      // factorizations kept per step size
   LcpSolverKind lcp_solver = LcpSolverKind::kAuto;  // method of pivoting steps (auto: policy)
   bool block_flip = true;  // try flipping the violated pairs before pivoting (ModeMlcp)
+  // Changes of Mlcs::kink pairs only are kinks, not switches ("Kinks" above); false: every mode
+  // change is a switch (located, restarted).
+  bool smooth_kinks = false;
   // Error-controlled steps (step_control.hpp); h is then the first step.
   bool adaptive = false;
   double reltol = 1e-3;          // RELTOL
@@ -109,6 +123,7 @@ struct RunStats {
   long switching_steps = 0;  // mode-change steps redone by backward Euler (θ < 1)
   long switch_events = 0;    // ideal-switch state changes
   long cut_steps = 0;        // steps cut at a switch control crossing (the longer try rejected)
+  long kink_steps = 0;       // steps whose mode change was PWL kinks only (Mlcs::kink)
   double max_residual = 0;   // largest relative complementarity residual of a step
   // Adaptive steps.
   long rejected_steps = 0;   // steps retried with a smaller h (error or failed solve)
@@ -247,7 +262,16 @@ class ThetaStepper {
   std::vector<int> at_edge_;  // pairs located at t_ (their guard is zero there)  // accepted steps
                               // since the last located switching instant
   std::vector<int> switch_of_pair_;  // forced pair → index in mlcs_.switches (−1: none)
+  std::vector<char> kink_;           // Mlcs::kink, one per pair (checked against D)
+  void init_kinks();
+  // The pairs in which `mode` differs from mode_ are all kink pairs (and there is one).
+  bool kinks_only(const std::vector<char>& mode) const;
+  bool kink_step_ = false;  // the attempted step's mode change is kinks only
+  bool has_kinks_ = false;  // some pair is a kink pair
+  // Some switch control at x is past the threshold that flips its present state.
+  bool switch_crossed(const Eigen::VectorXd& x) const;
   struct Location {
+    bool kink = false;       // only kink pairs changed and no switch crossed: the answer stands
     bool at_start = false;   // the first crossing is at the step's start
     bool located = false;    // the step was cut at a crossing (state in x_new_, ...)
     std::vector<int> pairs;  // the pairs crossing there
