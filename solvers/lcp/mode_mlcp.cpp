@@ -7,10 +7,10 @@
 #include <cmath>
 #include <limits>
 
+#include "solvers/check.hpp"
+
 namespace nsspice::solvers {
 namespace {
-
-using Triplets = std::vector<Eigen::Triplet<double, int>>;
 
 // Tolerance factor κ in tol = κ·ε·scale for accepting λ_j ≥ −tol and w_j ≥ −tol.
 constexpr double kStrict = 1e4;
@@ -18,92 +18,51 @@ constexpr double kStrict = 1e4;
 constexpr double kLooseFactor = 1e4;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-// Entries of K(σ) for σ = all pairs on (on = true) or all off, on one common pattern.
-Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
-                       const SparseMatrix& d, const SparseMatrix& c_off, bool on) {
-  const int n = static_cast<int>(w.rows());
-  const int m = static_cast<int>(d.rows());
-  Triplets t;
-  t.reserve(w.nonZeros() + b.nonZeros() + c.nonZeros() + d.nonZeros() + m);
-  for (int k = 0; k < w.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(w, k); it; ++it)
-      t.emplace_back(it.row(), it.col(), it.value());
-  for (int k = 0; k < b.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(b, k); it; ++it)
-      t.emplace_back(it.row(), n + it.col(), -it.value());
-  for (int k = 0; k < c.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(c, k); it; ++it)
-      t.emplace_back(n + it.row(), it.col(), on ? it.value() : 0.0);
-  for (int k = 0; k < d.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(d, k); it; ++it)
-      t.emplace_back(n + it.row(), n + it.col(), on ? it.value() : 0.0);
-  for (int k = 0; k < c_off.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(c_off, k); it; ++it)
-      t.emplace_back(n + it.row(), it.col(), on ? 0.0 : it.value());
-  for (int j = 0; j < m; ++j) t.emplace_back(n + j, n + j, on ? 0.0 : 1.0);
-  return t;
-}
-
-SparseMatrix from_triplets(int size, const Triplets& t) {
-  SparseMatrix k(size, size);
-  k.setFromTriplets(t.begin(), t.end());
-  k.makeCompressed();
-  return k;
-}
-
 std::string mode_key(const std::vector<char>& mode) { return {mode.begin(), mode.end()}; }
 
 }  // namespace
 
-SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
-                                 const SparseMatrix& c, const SparseMatrix& d,
-                                 const SparseMatrix& c_off) {
-  return from_triplets(static_cast<int>(w.rows() + d.rows()),
-                       mode_triplets(w, b, c, d, c_off, true));
-}
-
 ModeMlcp::ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
                    const SparseMatrix& d, const SparseMatrix& c_off, std::vector<char> forced,
                    const KluSymbolic& symbolic, int cache_capacity, FactorBudget* budget)
-    : n_(static_cast<int>(w.rows())),
-      m_(static_cast<int>(d.rows())),
-      c_(c),
-      d_(d),
-      forced_(std::move(forced)),
-      c_rows_(c),
-      d_rows_(d),
-      c_off_rows_(c_off),
+    : ModeMlcp(std::make_unique<ModeStructure>(w, b, c, d, c_off, std::move(forced)), nullptr, w,
+               symbolic, cache_capacity, budget) {}
+
+ModeMlcp::ModeMlcp(ModeStructure& structure, const SparseMatrix& w, const KluSymbolic& symbolic,
+                   int cache_capacity, FactorBudget* budget)
+    : ModeMlcp(nullptr, &structure, w, symbolic, cache_capacity, budget) {}
+
+ModeMlcp::ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, const SparseMatrix& w,
+                   const KluSymbolic& symbolic, int cache_capacity, FactorBudget* budget)
+    : own_(std::move(own)),
+      s_(shared != nullptr ? *shared : *own_),
+      n_(s_.n),
+      m_(s_.m),
+      c_(s_.c),
+      d_(s_.d),
+      b_(s_.b),
+      forced_(s_.forced),
+      free_(s_.free),
+      k_(s_.k),
+      c_row_norm_(s_.c_row_norm),
+      d_row_norm_(s_.d_row_norm),
+      b_col_max_(s_.b_col_max),
+      c_rows_(s_.c_rows),
+      d_rows_(s_.d_rows),
+      c_off_rows_(s_.c_off_rows),
       w_(w),
-      b_(b),
       symbolic_(symbolic),
       cache_(std::max(cache_capacity, 2), budget) {
-  forced_.resize(static_cast<size_t>(m_), 0);
-  for (int j = 0; j < m_; ++j)
-    if (!forced_[static_cast<size_t>(j)]) free_.push_back(j);
-  k_ = from_triplets(n_ + m_, mode_triplets(w, b, c, d, c_off, true));
-  const SparseMatrix k_off = from_triplets(n_ + m_, mode_triplets(w, b, c, d, c_off, false));
-  on_values_.assign(k_.valuePtr(), k_.valuePtr() + k_.nonZeros());
-  off_values_.assign(k_off.valuePtr(), k_off.valuePtr() + k_off.nonZeros());
+  w_.makeCompressed();
+  NSSPICE_CHECK(s_.fits(w_), "ModeMlcp: W does not have the pattern of the shared mode structure");
   base_mode_.assign(m_, 0);
-  // Norms for the tolerances of check().
+  // ‖W‖∞ for the tolerances of check().
   Eigen::VectorXd w_rows = Eigen::VectorXd::Zero(n_);
-  for (int k = 0; k < w.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(w, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
+  for (int k = 0; k < w_.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(w_, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
   w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
-  w_abs_rows_ = w.cwiseAbs();
+  w_abs_rows_ = w_.cwiseAbs();
   w_abs_rows_.makeCompressed();
-  c_row_norm_ = Eigen::VectorXd::Zero(m_);
-  d_row_norm_ = Eigen::VectorXd::Zero(m_);
-  for (int k = 0; k < c.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(c, k); it; ++it)
-      c_row_norm_[it.row()] += std::abs(it.value());
-  for (int k = 0; k < d.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(d, k); it; ++it)
-      d_row_norm_[it.row()] += std::abs(it.value());
-  b_col_max_ = Eigen::VectorXd::Zero(m_);
-  for (int k = 0; k < b.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(b, k); it; ++it)
-      b_col_max_[it.col()] = std::max(b_col_max_[it.col()], std::abs(it.value()));
 }
 
 double ModeMlcp::bytes() const {
@@ -111,9 +70,8 @@ double ModeMlcp::bytes() const {
     return static_cast<double>(a.nonZeros()) * (sizeof(double) + sizeof(int)) +
            static_cast<double>(a.outerSize() + 1) * sizeof(int);
   };
-  double b = sparse(c_) + sparse(d_) + sparse(k_) + sparse(c_rows_) + sparse(d_rows_) +
-             sparse(c_off_rows_) + sparse(w_abs_rows_) + sparse(w_) + sparse(b_);
-  b += static_cast<double>(on_values_.size() + off_values_.size()) * sizeof(double);
+  double b = sparse(w_abs_rows_) + sparse(w_);
+  if (own_ != nullptr) b += own_->bytes();
   b += static_cast<double>(y_cols_.size()) * n_ * sizeof(double);
   b += static_cast<double>(u_.size() + u0_.size() + ex_.size() + el_.size() + ew_.size() + 4 * m_) *
        sizeof(double);
@@ -156,31 +114,24 @@ void ModeMlcp::offer_template(const std::vector<char>& mode) {
   // closed, every free pair off. Its pivot order serves every switch state, so for a converter
   // whose diodes stay off while its switches commute, every later mode system is a
   // refactorization of a copy. (Every free pair on would serve them all too, but with ideal
-  // switches across diodes that mode is singular.)
+  // switches across diodes that mode is singular.) Without switches: every free pair on, which
+  // serves every mode (a diode clamp's mass turn-on is then refactorizations from the first);
+  // when that mode is singular (a bridge shorting its source) nothing is adopted and the modes
+  // themselves are ranked by get().
   const FactorModel& model = symbolic_.model();
-  if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
+  if (model.offered || model.fresh_count == 0 || k_.nonZeros() < kModelMinNonzeros) return;
   std::vector<char> tmpl(mode.size(), 0);
   bool any = false;
   for (int j = 0; j < m_; ++j) {
     tmpl[j] = forced_[j];
     any = any || forced_[j];
   }
-  if (!any) return;  // no switches: the modes themselves are ranked by get()
+  if (!any) tmpl.assign(mode.size(), 1);
   set_values(tmpl);
   cache_.offer_model(symbolic_, k_, model_score(tmpl));
 }
 
-void ModeMlcp::set_values(const std::vector<char>& mode) {
-  const int* outer = k_.outerIndexPtr();
-  const int* inner = k_.innerIndexPtr();
-  double* values = k_.valuePtr();
-  for (int col = 0; col < n_ + m_; ++col) {
-    for (int p = outer[col]; p < outer[col + 1]; ++p) {
-      const int row = inner[p];
-      values[p] = (row >= n_ && !mode[row - n_]) ? off_values_[p] : on_values_[p];
-    }
-  }
-}
+void ModeMlcp::set_values(const std::vector<char>& mode) { s_.set_values(mode, w_); }
 
 void ModeMlcp::solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                           const std::vector<char>& mode) {

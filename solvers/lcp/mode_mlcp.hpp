@@ -52,10 +52,12 @@
 #include <Eigen/SparseCore>
 #include <array>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "solvers/lcp/lcp.hpp"
+#include "solvers/lcp/mode_structure.hpp"
 #include "solvers/lcp/policy.hpp"
 #include "solvers/linear/factor_cache.hpp"
 #include "solvers/linear/klu_lu.hpp"
@@ -132,12 +134,6 @@ struct StepLcp {
 };
 using LcpObserver = std::function<void(const StepLcp&)>;
 
-// The sparsity pattern shared by every K(σ) of (W, B, C, D); W's pattern must be the
-// union of those of E and G so that one pattern serves all step sizes.
-SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
-                                 const SparseMatrix& c, const SparseMatrix& d,
-                                 const SparseMatrix& c_off);
-
 class ModeMlcp {
  public:
   // `symbolic` must be the analysis of mode_matrix_pattern(w, b, c, d, c_off) and outlive this
@@ -146,9 +142,15 @@ class ModeMlcp {
   // C_off_j x + λ_j = 0 (free pairs: λ_j = 0, C_off_j = 0). The factor cache's bytes count
   // against `budget` when given (shared with other solvers; it must outlive this object),
   // otherwise against a budget of its own.
+  // The step-size independent structures (mode_structure.hpp) are built for this solver alone.
   ModeMlcp(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
            const SparseMatrix& d, const SparseMatrix& c_off, std::vector<char> forced,
            const KluSymbolic& symbolic, int cache_capacity, FactorBudget* budget = nullptr);
+  // The solver of one step size, on structures shared with the solvers of the other step sizes
+  // (`structure` must outlive it; `w` must have its W pattern): only W's values and this step
+  // size's own state are built, O(nnz W).
+  ModeMlcp(ModeStructure& structure, const SparseMatrix& w, const KluSymbolic& symbolic,
+           int cache_capacity, FactorBudget* budget = nullptr);
 
   // Solves the MLCP for right-hand side r and offsets d. `mode` is the guess on entry and the
   // accepted mode on return (mode[j] = 1: pair j conducts). x, lambda, w receive the solution.
@@ -195,25 +197,30 @@ class ModeMlcp {
 
   const ModeMlcpStats& stats() const { return stats_; }
   const FactorCache& cache() const { return cache_; }
-  // Memory held by this solver's own structures (matrices, scratch, W's factor and columns of
-  // the reduced path), the factor cache apart [bytes].
+  // Memory held by this solver's own structures (W, scratch, W's factor and columns of the
+  // reduced path), the factor cache and the shared ModeStructure apart [bytes].
   double bytes() const;
+  const ModeStructure& structure() const { return s_; }
 
  private:
+  ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, const SparseMatrix& w,
+           const KluSymbolic& symbolic, int cache_capacity, FactorBudget* budget);
+  std::unique_ptr<ModeStructure> own_;  // the structure, when not shared
+  ModeStructure& s_;
   int n_, m_;
-  SparseMatrix c_, d_;                       // for w = C x + D λ + d
-  std::vector<char> forced_;                 // externally switched pairs
-  std::vector<int> free_;                    // the complementarity pairs (not forced)
-  SparseMatrix k_;                           // K values of the current mode (pattern fixed)
-  double w_norm_ = 0;                        // ‖W‖∞
-  Eigen::VectorXd c_row_norm_, d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
-  Eigen::VectorXd b_col_max_;                // max_i |B_ij|
-  std::vector<double> on_values_, off_values_;
-  // Row-major copies for w = C x + D λ + d and the rows of the reduced system.
-  using RowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
-  RowMatrix c_rows_, d_rows_, c_off_rows_;
+  // The shared structure's parts, by their former names.
+  using RowMatrix = ModeStructure::RowMatrix;
+  const SparseMatrix &c_, &d_, &b_;                  // for w = C x + D λ + d, and B
+  const std::vector<char>& forced_;                  // externally switched pairs
+  const std::vector<int>& free_;                     // the complementarity pairs (not forced)
+  SparseMatrix& k_;                                  // K values of the current mode (scratch)
+  const Eigen::VectorXd &c_row_norm_, &d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
+  const Eigen::VectorXd& b_col_max_;                 // max_i |B_ij|
+  const RowMatrix &c_rows_, &d_rows_, &c_off_rows_;  // row-major copies
+  // This step size's own.
+  SparseMatrix w_;        // W, for the reduced solves and K's values
+  double w_norm_ = 0;     // ‖W‖∞
   RowMatrix w_abs_rows_;  // |W| by rows, for the scale of λ in check()
-  SparseMatrix w_, b_;    // W and B, for the reduced solves
   const KluSymbolic& symbolic_;
   FactorCache cache_;
   ModeMlcpStats stats_;

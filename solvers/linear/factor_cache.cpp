@@ -1,23 +1,10 @@
-// LRU cache of mode factorizations with a measured choice between fresh factorizations and
+// LRU cache of mode factorizations with a deterministic choice between fresh factorizations and
 // refactored copies of a model (factor_cache.hpp).
 #include "solvers/linear/factor_cache.hpp"
 
 #include <algorithm>
-#include <ctime>
 
 namespace nsspice::solvers {
-namespace {
-
-// CPU time of the calling thread [s]: the cost model compares work, not the waits of a shared
-// machine.
-double thread_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-}  // namespace
-
 void FactorBudget::add(double bytes) {
   bytes_ += bytes;
   peak_ = std::max(peak_, bytes_);
@@ -88,27 +75,31 @@ const KluFactor* FactorCache::front_hit(const KluFactor* f) {
   return f;
 }
 
-double FactorModel::mean_fresh() const {
-  return fresh_count > 0 ? fresh_seconds / static_cast<double>(fresh_count) : 0.0;
+double FactorModel::cost_fresh(const KluFactor& f, double nonzeros) {
+  return f.flops() + kFreshPerEntry * f.lu_entries() + kPerNonzero * nonzeros;
 }
 
-bool FactorModel::worth() {
+double FactorModel::cost_model(double nonzeros) const {
+  return factor.flops() + (kRefactorPerEntry + kCopyPerEntry) * factor.lu_entries() +
+         kPerNonzero * nonzeros;
+}
+
+double FactorModel::mean_fresh() const {
+  return fresh_count > 0 ? fresh_cost / static_cast<double>(fresh_count) : 0.0;
+}
+
+bool FactorModel::worth(double nonzeros) {
   if (!factor.valid() || fresh_count == 0) return false;
-  const double t_fresh = mean_fresh();
-  if (t_fresh < kModelMinSeconds) return false;
   ++misses_since_attempt;
   if (attempts_total < kModelTrials || misses_since_attempt >= kModelProbe) return true;
-  const double ok = attempts - failures;
-  if (!(ok > 1e-9)) return false;
-  const double t_model = model_seconds / ok;
-  const double p_fail = failures / attempts;
-  return t_model + p_fail * t_fresh < kModelGain * t_fresh;
+  const double c_fresh = mean_fresh();
+  const double p_fail = attempts > 0 ? failures / attempts : 0.0;
+  return cost_model(nonzeros) + p_fail * c_fresh < kModelGain * c_fresh;
 }
 
-void FactorModel::record(bool ok, double seconds) {
+void FactorModel::record(bool ok) {
   attempts = kModelMemory * attempts + 1;
   failures = kModelMemory * failures + (ok ? 0 : 1);
-  model_seconds = kModelMemory * model_seconds + (ok ? seconds : 0);
   ++attempts_total;
   misses_since_attempt = 0;
 }
@@ -119,22 +110,14 @@ void FactorModel::adopt(const KluFactor& fresh, int new_score) {
     return;
   }
   score = new_score;
-  attempts = failures = model_seconds = 0;
+  attempts = failures = 0;
   attempts_total = 0;
 }
-
-namespace {
-// Below this many nonzeros the model is never used: a small factorization costs microseconds, so
-// the refactorization it saves is worth nothing, and a decision taken from a timing would make
-// the pivot order (and the rounding of the result) depend on the machine's load. Circuits this
-// small are then solved the same way in every run.
-constexpr Eigen::Index kModelMinNonzeros = 4096;
-}  // namespace
 
 void FactorCache::offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score) {
   FactorModel& model = symbolic.model();
   if (a.nonZeros() < kModelMinNonzeros) return;
-  if (model.offered || model.mean_fresh() < FactorModel::kModelMinSeconds) return;
+  if (model.offered || model.fresh_count == 0) return;
   model.offered = true;
   if (score <= model.score) return;
   KluFactor f;
@@ -148,8 +131,11 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   FactorModel& model = symbolic.model();
   const int factorizations_before = entry.factor.factorizations();
   const int refactorizations_before = entry.factor.refactorizations();
-  const bool use_model = a.nonZeros() >= kModelMinNonzeros && model.worth();
-  const double start = thread_seconds();
+  const auto nonzeros = static_cast<double>(a.nonZeros());
+  // A mode ranked above the model (more pairs on) is not served by its pivot order (header): a
+  // fresh factorization straight away, not a refactorization that fails first.
+  const bool use_model =
+      a.nonZeros() >= kModelMinNonzeros && score <= model.score && model.worth(nonzeros);
   LuStatus status;
   if (use_model) {
     status = entry.factor.refactor_like(model.factor, symbolic, a);
@@ -158,7 +144,6 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   } else {
     status = entry.factor.factor(symbolic, a);
   }
-  const double seconds = thread_seconds() - start;
   const int fresh = entry.factor.factorizations() - factorizations_before;
   const int refactored = entry.factor.refactorizations() - refactorizations_before;
   factorizations_ += fresh;
@@ -166,9 +151,10 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   if (use_model) {
     ++stats_.model_attempts;
     if (refactored == 0) ++stats_.model_failures;
-    model.record(refactored > 0, seconds);
-  } else if (fresh > 0 && refactored == 0 && status == LuStatus::kOk) {
-    model.fresh_seconds += seconds;
+    model.record(refactored > 0);
+  } else if (fresh > 0 && refactored == 0 && status == LuStatus::kOk &&
+             a.nonZeros() >= kModelMinNonzeros) {
+    model.fresh_cost += FactorModel::cost_fresh(entry.factor, nonzeros);
     ++model.fresh_count;
   }
   // A fresh factorization of a higher score becomes the model.

@@ -21,13 +21,22 @@
 // The model and the measures belong to the analysis (KluSymbolic::model()): every cache that
 // factors with it shares them — the mode systems of all the step sizes of a θ-stepper, so that
 // the first factorization for a new step size can be a refactorization too.
-// Cost model, on measured times (the thread's CPU time, over the misses of every cache of the
-// analysis; the attempt measures decay by kModelMemory per attempt, so that they follow the
-// circuit's phases): the model is used when its predicted cost t_m + p·t_f is below
-// kModelGain·t_f; the first kModelTrials attempts after a new model measure it, and every
-// kModelProbe-th miss tries it anyway (a start-up transient that made it fail must not rule it
-// out for the rest of the run); while a fresh factorization takes under kModelMinSeconds it is
-// never used (timer noise, and nothing to gain). The model is
+// Cost model, deterministic: a pure function of the matrices, never of a clock (a choice made from
+// measured times would make the pivot order, hence the rounding of every result, depend on the
+// machine's load). Costs are in flop equivalents, from KLU's own counts of the factorizations
+// (KluFactor::flops, KluFactor::lu_entries):
+//   fresh:  c_f = F + κ_f |LU| + κ_a nnz(A)   (mean over this analysis's fresh factorizations:
+//                                               the flops, the depth-first searches and pivot
+//                                               choices per entry of L and U, the pass over A),
+//   model:  c_m = F_model + (κ_r + κ_c) |LU_model| + κ_a nnz(A)   (refactorization on the
+//                                               model's pattern, the copy of its arrays),
+// and, over the attempts since the model was adopted (decaying by kModelMemory per attempt, so
+// that they follow the circuit's phases), the fraction p of them that fell back to a fresh
+// factorization. The model is used when c_m + p·c_f < kModelGain·c_f; the first kModelTrials
+// attempts after a new model measure p, and every kModelProbe-th miss tries it anyway (a start-up
+// transient that made it fail must not rule it out for the rest of the run). The weights κ were
+// calibrated once on this project's machine (docs/solvers.md §8) and are constants. Matrices of
+// fewer than kModelMinNonzeros nonzeros never use the model. The model is
 // the factorization of highest `score` computed fresh (ModeMlcp passes the number of pairs on: a
 // pivot order computed with a pair conducting serves the mode where it blocks, not the reverse,
 // so the mode with most pairs on is the best model), or offered by offer_model().
@@ -40,6 +49,9 @@
 #include "solvers/linear/klu_lu.hpp"
 
 namespace nsspice::solvers {
+
+// Below this many nonzeros a matrix never uses the model (factor_cache.cpp).
+inline constexpr long kModelMinNonzeros = 4096;
 
 // Default memory budget of one FactorCache, or of the caches sharing one FactorBudget [bytes].
 inline constexpr double kFactorCacheBytes = 256.0 * 1024 * 1024;
@@ -72,33 +84,44 @@ class FactorBudget {
   std::vector<FactorCache*> caches_;
 };
 
-// The model factorization of one analysis and the measures of the cost model (header).
+// The model factorization of one analysis and the counts of the cost model (header).
 struct FactorModel {
   static constexpr double kModelGain = 0.8;
   static constexpr int kModelTrials = 2;
-  static constexpr double kModelMinSeconds = 50e-6;
   static constexpr double kModelMemory = 0.9;
   static constexpr int kModelProbe = 16;
+  // Weights of the cost model [flop equivalents per entry] (header; docs/solvers.md §8), fitted
+  // to the best of 15 timings on this project's 2-core machine of the clamp chain's mode matrices
+  // (2·10³–6·10⁴ unknowns; per entry of L and U: fresh ≈ 7.5, refactorization ≈ 0.75, copy
+  // ≈ 0.25 times the time of one flop of the factorization). Constants: never re-measured.
+  static constexpr double kFreshPerEntry = 7.5;
+  static constexpr double kRefactorPerEntry = 0.75;
+  static constexpr double kCopyPerEntry = 0.25;
+  static constexpr double kPerNonzero = 1.0;
 
   KluFactor factor;
-  int score = -1;            // of the mode it factors (−1: no model)
-  double fresh_seconds = 0;  // total time of the misses answered by a fresh factorization
+  int score = -1;         // of the mode it factors (−1: no model)
+  double fresh_cost = 0;  // total predicted cost of the misses answered by a fresh factorization
   long fresh_count = 0;
-  // Decaying counts of the model attempts since it was adopted: all, failed, and the time of the
-  // successful ones; attempts_total counts them all.
-  double attempts = 0, failures = 0, model_seconds = 0;
+  // Decaying counts of the model attempts since it was adopted: all and failed; attempts_total
+  // counts them all.
+  double attempts = 0, failures = 0;
   long attempts_total = 0;
   long misses_since_attempt = 0;
   bool offered = false;  // offer_model() was called once for this analysis
 
-  // Mean time of a fresh factorization (0 before any).
+  // c_f of a fresh factorization `f` of a matrix of `nonzeros` entries (header).
+  static double cost_fresh(const KluFactor& f, double nonzeros);
+  // c_m: a copy of the model refactored for a matrix of `nonzeros` entries.
+  double cost_model(double nonzeros) const;
+  // Mean c_f of this analysis's fresh factorizations (0 before any).
   double mean_fresh() const;
-  // The cost model of the header: a copy of the model is the cheaper way (or it is time to
-  // probe it); counts the miss.
-  bool worth();
-  // Records an attempt: `ok` (the refactorization held) and its time.
-  void record(bool ok, double seconds);
-  // Copies `fresh` as the model of score `new_score`; the attempt measures start over.
+  // The cost model of the header for a matrix of `nonzeros` entries: a copy of the model is the
+  // cheaper way (or it is time to probe it); counts the miss.
+  bool worth(double nonzeros);
+  // Records an attempt: `ok` (the refactorization held).
+  void record(bool ok);
+  // Copies `fresh` as the model of score `new_score`; the attempt counts start over.
   void adopt(const KluFactor& fresh, int new_score);
 };
 
@@ -126,8 +149,9 @@ class FactorCache {
   const KluFactor* get(const std::string& key, const KluSymbolic& symbolic, const SparseMatrix& a,
                        int score = 0);
   // Factors `a` (a mode chosen as a model: ModeMlcp's template) and makes it the analysis's model
-  // if `score` beats the current one; once per analysis (FactorModel::offered), and only when a
-  // fresh factorization costs at least kModelMinSeconds. Counted as a factorization.
+  // if `score` beats the current one; once per analysis (FactorModel::offered), only for a matrix
+  // of at least kModelMinNonzeros entries and after a first fresh factorization. Counted as a
+  // factorization.
   void offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   // Looks up without computing.
   const KluFactor* find(const std::string& key);

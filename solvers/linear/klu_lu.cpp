@@ -139,6 +139,7 @@ struct KluFactor::Impl {
   double rcond = 0;
   double rcond_fresh = 0;
   double rgrowth_fresh = 0;
+  double flops = 0;  // klu_flops of the pivot order held (set by a fresh factorization)
   int factorizations = 0;
   int refactorizations = 0;
 
@@ -194,6 +195,7 @@ struct KluFactor::Impl {
     ready = true;
     rcond_fresh = rcond;
     rgrowth_fresh = compute_rgrowth(a);
+    flops = klu_flops(sym->symbolic, numeric, &common) != 0 ? common.flops : 0.0;
     return LuStatus::kOk;
   }
 
@@ -262,6 +264,7 @@ LuStatus KluFactor::refactor_like(const KluFactor& model, const KluSymbolic& sym
   impl_->n = from.n;
   impl_->rcond_fresh = from.rcond_fresh;
   impl_->rgrowth_fresh = from.rgrowth_fresh;
+  impl_->flops = from.flops;
   if (!impl_->try_refactor(a)) return factor(sym, a);
   impl_->ready = true;
   ++impl_->refactorizations;
@@ -283,6 +286,7 @@ bool KluFactor::copy_from(const KluFactor& other) {
   impl_->rcond = from.rcond;
   impl_->rcond_fresh = from.rcond_fresh;
   impl_->rgrowth_fresh = from.rgrowth_fresh;
+  impl_->flops = from.flops;
   impl_->ready = true;
   return true;
 }
@@ -324,6 +328,13 @@ double KluFactor::rcond() const { return valid() ? impl_->rcond : 0.0; }
 double KluFactor::bytes() const {
   return valid() ? static_cast<double>(impl_->common.memusage) : 0;
 }
+double KluFactor::lu_entries() const {
+  if (!valid() || impl_->numeric == nullptr) return 0;
+  const klu_numeric& num = *impl_->numeric;
+  return static_cast<double>(num.lnz) + static_cast<double>(num.unz) +
+         static_cast<double>(num.nzoff);
+}
+double KluFactor::flops() const { return valid() ? impl_->flops : 0.0; }
 int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
 int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
 

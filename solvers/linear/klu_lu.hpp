@@ -132,6 +132,12 @@ class KluFactor {
   double bytes() const;          // memory held by the numeric factorization (KLU's memusage)
   int factorizations() const;    // fresh factorizations (klu_factor) since construction
   int refactorizations() const;  // successful klu_refactor reuses since construction
+  // Size of the factorization held (0 if invalid): the entries of L and U (KLU's lnz + unz, the
+  // diagonals included, plus the off-diagonal blocks of a BTF ordering), and the flops of its
+  // numeric factorization (klu_flops). Pure functions of the matrix and the pivot order: the
+  // factor cache's cost model (factor_cache.hpp) is made of them.
+  double lu_entries() const;
+  double flops() const;
 
   static constexpr double kRefactorRcondRatio = 1e3 * std::numeric_limits<double>::epsilon();
   static constexpr double kRefactorGrowthRatio = 1e-8;

@@ -89,6 +89,10 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
     symbolic_ = shared->mode.share();
   else
     symbolic_.analyze(pattern_);
+  structure_ = std::make_unique<ModeStructure>(w_pattern, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off,
+                                               mlcs_.forced);
+  ++stats_.mode_structures;
+  stats_.structure_bytes = structure_->bytes();
   e_rows_ = mlcs_.E;
   g_rows_ = mlcs_.G;
   e_rows_.makeCompressed();
@@ -114,8 +118,9 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   }
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
-  auto solver = std::make_unique<ModeMlcp>(w, mlcs_.B, mlcs_.C, mlcs_.D, mlcs_.C_off, mlcs_.forced,
-                                           symbolic_, options_.cache_capacity, &factor_budget_);
+  auto solver = std::make_unique<ModeMlcp>(*structure_, w, symbolic_, options_.cache_capacity,
+                                           &factor_budget_);
+  stats_.max_solver_bytes = std::max(stats_.max_solver_bytes, solver->bytes());
   LcpPolicy policy;
   policy.force = options_.lcp_solver;
   solver->set_lcp_policy(policy);

@@ -139,9 +139,15 @@ struct RunStats {
   // bytes the factor caches of all step sizes held at once (one FactorBudget per run).
   long max_dense_order = 0;
   double factor_peak_bytes = 0;
-  double factor_budget_bytes = 0;     // that budget
-  long step_solvers = 0;              // mode-system solvers built (one per step size θh met)
-  long max_live_solvers = 0;          // the most of them held at once
+  double factor_budget_bytes = 0;  // that budget
+  long step_solvers = 0;           // mode-system solvers built (one per step size θh met)
+  long max_live_solvers = 0;       // the most of them held at once
+  // The step-size independent structures of the mode systems (ModeStructure): built once per run
+  // and shared by every step size's solver, whose own part is W alone. How many were built, their
+  // bytes, and the largest bytes of one step size's own part (ModeMlcp::bytes at its creation).
+  long mode_structures = 0;
+  double structure_bytes = 0;
+  double max_solver_bytes = 0;
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
 };
 
@@ -206,9 +212,11 @@ class ThetaStepper {
   KluSymbolic symbolic_;
   KluSymbolic w_symbolic_;  // pattern of W = G + E/(θh), for ModeMlcp's reduced solves
   bool shared_analysis_ = false;
-  // One memory budget for the factors of every step size's solver (declared before them, so
-  // that it outlives them).
+  // One memory budget for the factors of every step size's solver, and the structures of the
+  // mode systems that do not depend on the step size (declared before the solvers, so that they
+  // outlive them).
   FactorBudget factor_budget_;
+  std::unique_ptr<ModeStructure> structure_;
   struct SolverEntry {
     std::unique_ptr<ModeMlcp> solver;
     long last_use = 0;

@@ -114,5 +114,44 @@ TEST(ClampNetwork, MassSwitchingBuildsNoDenseMatrixOfAllPairs) {
   EXPECT_GE(dense.result.stats.max_dense_order, n);
 }
 
+// The solvers of the step sizes share the step-size independent structures of the mode systems
+// (ModeStructure: K's pattern, the pair rows, C, D, B and their norms): one is built per run,
+// and each step size adds only its W, a fraction of the shared part.
+TEST(ClampNetwork, StepSizesShareTheModeStructures) {
+  const Waveforms adaptive = simulate(clamp_network(1000, "1m"));
+  ASSERT_TRUE(adaptive.result.ok()) << adaptive.result.summary.message;
+  const auto& s = adaptive.result.stats;
+  EXPECT_GT(s.step_solvers, 16) << "error control met few step sizes: nothing to share";
+  EXPECT_EQ(s.mode_structures, 1);
+  EXPECT_GT(s.structure_bytes, 0);
+  EXPECT_GT(s.max_solver_bytes, 0);
+  EXPECT_LT(s.max_solver_bytes, 0.5 * s.structure_bytes);
+}
+
+// Large circuits factor deterministically (factor_cache.hpp): whether a mode's factorization is a
+// refactored copy of the model or a fresh one follows from KLU's counts, not from timings, so two
+// runs give the same pivot orders and the same numbers to the last bit. 1000 sections: the mode
+// matrices have over kModelMinNonzeros entries, and the model answers misses.
+TEST(ClampNetwork, RerunsOfALargeNetworkAreBitIdentical) {
+  const std::string text = clamp_network(1000, "2m");
+  circuit::TransientOptions fixed;
+  fixed.adaptive = false;
+  const Waveforms first = simulate_fixed(text, fixed);
+  const Waveforms second = simulate_fixed(text, fixed);
+  ASSERT_TRUE(first.result.ok()) << first.result.summary.message;
+  ASSERT_TRUE(second.result.ok()) << second.result.summary.message;
+  EXPECT_GT(first.result.stats.refactorizations, 0) << "the model was never used";
+  EXPECT_EQ(first.result.stats.factorizations, second.result.stats.factorizations);
+  EXPECT_EQ(first.result.stats.refactorizations, second.result.stats.refactorizations);
+  ASSERT_EQ(first.x.size(), second.x.size());
+  for (size_t p = 0; p < first.x.size(); ++p) {
+    ASSERT_EQ(first.t[p], second.t[p]) << "point " << p;
+    for (Eigen::Index i = 0; i < first.x[p].size(); ++i)
+      ASSERT_EQ(first.x[p][i], second.x[p][i]) << "point " << p << " unknown " << i;
+    for (Eigen::Index j = 0; j < first.lambda[p].size(); ++j)
+      ASSERT_EQ(first.lambda[p][j], second.lambda[p][j]) << "point " << p << " pair " << j;
+  }
+}
+
 }  // namespace
 }  // namespace nsspice::testing

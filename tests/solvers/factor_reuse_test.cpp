@@ -147,8 +147,8 @@ TEST(FactorReuse, ModelWhosePivotsDoNotSuitFallsBackToAFreshFactorization) {
 }
 
 TEST(FactorReuse, CacheAnswersMissesFromTheModelWithMostPairsOn) {
-  // 3000 sections: a fresh factorization takes well over kModelMinSeconds, so the cache tries
-  // the model on its first kModelTrials misses whatever the timings.
+  // 3000 sections: over kModelMinNonzeros entries, so the cache tries the model on its first
+  // kModelTrials misses.
   const int sections = 3000;
   std::vector<char> all_on(sections, 1);
   KluSymbolic sym;
@@ -174,6 +174,61 @@ TEST(FactorReuse, CacheAnswersMissesFromTheModelWithMostPairsOn) {
   EXPECT_EQ(cache.factorizations(), 1);
   EXPECT_EQ(cache.refactorizations(), FactorModel::kModelTrials);
   EXPECT_EQ(cache.stats().misses, 1 + FactorModel::kModelTrials);
+}
+
+// The cost model's inputs are KLU's counts of the factorizations, nothing measured: the cost of a
+// fresh factorization recorded by the cache is that of an independent factorization of the same
+// matrix, the model's is computed from its own counts, and the choice follows the rule of
+// factor_cache.hpp. Two caches on two analyses fed the same misses choose alike and give
+// bit-identical solutions.
+TEST(FactorReuse, CostModelIsAFunctionOfKluCountsOnly) {
+  const int sections = 3000;
+  const std::vector<char> all_on(sections, 1);
+  const SparseMatrix on = clamp_mode_matrix(sections, all_on);
+  const auto nonzeros = static_cast<double>(on.nonZeros());
+  auto mode_matrix = [&](int k) {
+    std::vector<char> mode(sections, 0);
+    for (int j = k % 5; j < sections; j += 2 + k % 3) mode[j] = 1;
+    return clamp_mode_matrix(sections, mode);
+  };
+  const Eigen::VectorXd b = rhs(static_cast<int>(on.rows()), 5);
+  std::vector<std::vector<Eigen::VectorXd>> solutions(2);
+  std::vector<FactorCacheStats> stats(2);
+  for (int run = 0; run < 2; ++run) {
+    KluSymbolic sym;
+    ASSERT_EQ(sym.analyze(on), LuStatus::kOk);
+    FactorCache cache(4);
+    ASSERT_NE(cache.get("on", sym, on, sections), nullptr);
+    const FactorModel& model = sym.model();
+    KluFactor ref;
+    ASSERT_EQ(ref.factor(sym, on), LuStatus::kOk);
+    EXPECT_GT(ref.flops(), 0);
+    EXPECT_GE(ref.lu_entries(), static_cast<double>(on.rows()));
+    EXPECT_EQ(model.fresh_count, 1);
+    EXPECT_EQ(model.fresh_cost, FactorModel::cost_fresh(ref, nonzeros));
+    EXPECT_EQ(model.cost_model(nonzeros),
+              ref.flops() +
+                  (FactorModel::kRefactorPerEntry + FactorModel::kCopyPerEntry) * ref.lu_entries() +
+                  FactorModel::kPerNonzero * nonzeros);
+    // After its trials (all held: a pivot order with every pair on serves every mode), the
+    // model answers every miss exactly when the rule says it is the cheaper way.
+    const bool cheaper = model.cost_model(nonzeros) < FactorModel::kModelGain * model.mean_fresh();
+    EXPECT_TRUE(cheaper) << "the clamp chain's model should cost less than a fresh factorization";
+    const int misses = 12;
+    for (int k = 1; k <= misses; ++k) {
+      const KluFactor* f = cache.get("mode" + std::to_string(k), sym, mode_matrix(k), 0);
+      ASSERT_NE(f, nullptr);
+      solutions[run].push_back(solve_with(*f, b));
+    }
+    EXPECT_EQ(cache.stats().model_attempts, cheaper ? misses : FactorModel::kModelTrials);
+    EXPECT_EQ(cache.stats().model_failures, 0);
+    stats[run] = cache.stats();
+  }
+  EXPECT_EQ(stats[0].model_attempts, stats[1].model_attempts);
+  EXPECT_EQ(stats[0].misses, stats[1].misses);
+  for (size_t k = 0; k < solutions[0].size(); ++k)
+    for (Eigen::Index i = 0; i < b.size(); ++i)
+      ASSERT_EQ(solutions[0][k][i], solutions[1][k][i]) << "miss " << k << " entry " << i;
 }
 
 // Two caches sharing one FactorBudget (the solvers of two step sizes): the bytes of both count
