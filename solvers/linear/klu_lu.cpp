@@ -139,7 +139,8 @@ struct KluFactor::Impl {
   double rcond = 0;
   double rcond_fresh = 0;
   double rgrowth_fresh = 0;
-  double flops = 0;  // klu_flops of the pivot order held (set by a fresh factorization)
+  // klu_flops of the pivot order held: computed on first use (−1: not yet), O(|L| + |U|).
+  double flops = -1;
   int factorizations = 0;
   int refactorizations = 0;
 
@@ -195,7 +196,7 @@ struct KluFactor::Impl {
     ready = true;
     rcond_fresh = rcond;
     rgrowth_fresh = compute_rgrowth(a);
-    flops = klu_flops(sym->symbolic, numeric, &common) != 0 ? common.flops : 0.0;
+    flops = -1;
     return LuStatus::kOk;
   }
 
@@ -334,7 +335,14 @@ double KluFactor::lu_entries() const {
   return static_cast<double>(num.lnz) + static_cast<double>(num.unz) +
          static_cast<double>(num.nzoff);
 }
-double KluFactor::flops() const { return valid() ? impl_->flops : 0.0; }
+double KluFactor::flops() const {
+  if (!valid() || impl_->numeric == nullptr) return 0.0;
+  if (impl_->flops < 0)
+    impl_->flops = klu_flops(impl_->symbolic->symbolic, impl_->numeric, &impl_->common) != 0
+                       ? impl_->common.flops
+                       : 0.0;
+  return impl_->flops;
+}
 int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
 int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
 
