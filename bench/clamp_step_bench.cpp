@@ -9,7 +9,7 @@
 // A step "switches" when the set of conducting pairs (λ_j > 0) differs from the previous point's.
 // Prints: steps, mode-changing steps, the median and mean cost of non-switching steps, the mean
 // and max cost of switching steps, the largest number of pairs changed in one step, and the run
-// statistics (pivoting steps, pivots, factorizations, step sizes, shared mode structures).
+// statistics (pivoting steps, pivots, factorizations, step sizes, shared mode structures, mode-system solves).
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -91,9 +91,9 @@ int main(int argc, char** argv) {
       "\"plain_median_us\": %.2f, \"plain_mean_us\": %.2f, \"switching_mean_us\": %.2f, "
       "\"switching_max_us\": %.2f, \"pivoting_steps\": %ld, \"pivots\": %ld, "
       "\"factorizations\": %ld, \"refactorizations\": %ld, \"step_solvers\": %ld, "
-      "\"mode_structures\": %ld}\n",
+      "\"mode_structures\": %ld, \"mode_solves\": %ld}\n",
       plain.size() + switching.size(), switching.size(), max_changed, 1e6 * median,
       1e6 * mean(plain), 1e6 * mean(switching), 1e6 * sw_max, s.lemke_calls, s.pivots,
-      s.factorizations, s.refactorizations, s.step_solvers, s.mode_structures);
+      s.factorizations, s.refactorizations, s.step_solvers, s.mode_structures, s.mode_solves);
   return 0;
 }
