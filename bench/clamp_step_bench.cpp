@@ -9,7 +9,8 @@
 // A step "switches" when the set of conducting pairs (λ_j > 0) differs from the previous point's.
 // Prints: steps, mode-changing steps, the median and mean cost of non-switching steps, the mean
 // and max cost of switching steps, the largest number of pairs changed in one step, and the run
-// statistics (pivoting steps, pivots, factorizations, step sizes, shared mode structures, mode-system solves).
+// statistics (pivoting steps, pivots, factorizations, step sizes, shared mode structures,
+// mode-system solves).
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
