@@ -106,8 +106,8 @@ int main(int argc, char** argv) {
   SourceManager missing_sources;
   Diagnostics missing_diags;
   const Netlist missing_flat =
-      flatten(parse_string(missing, "missing.cir", missing_sources, missing_diags),
-              missing_sources, missing_diags);
+      flatten(parse_string(missing, "missing.cir", missing_sources, missing_diags), missing_sources,
+              missing_diags);
   std::printf("missing library: %ld unknown instances, %d diagnostics, parse + flatten %.3f s\n",
               elements / 2, static_cast<int>(missing_diags.all().size()), seconds_since(t4));
   return diags.has_errors() || flat_diags.has_errors() ? 1 : 0;
