@@ -149,8 +149,11 @@ TEST_F(Sweep, AnInterruptStopsTheRunsUnderWayAndStartsNoOther) {
   write("i.cir",
         "i\n.param r=agauss(1k, 100, 1)\nV1 a 0 SIN(0 1 1k)\nR1 a b {r}\nC1 b 0 1u\n"
         ".tran 1u 0.5\n.end\n");
-  const CliRun r = run_shell("cd '" + dir_.string() + "' && timeout --preserve-status -s INT 1 '" +
-                             NSSPICE_BINARY + "' run i.cir -o i.csv --grid 1m --runs 500 --jobs 2");
+  // --foreground: one SIGINT to nsspice (without it, timeout also signals its process group, and
+  // a second SIGINT delivered after the first means "exit at once").
+  const CliRun r =
+      run_shell("cd '" + dir_.string() + "' && timeout --foreground --preserve-status -s INT 1 '" +
+                NSSPICE_BINARY + "' run i.cir -o i.csv --grid 1m --runs 500 --jobs 2");
   EXPECT_EQ(r.exit_code, 130) << r.output;
   EXPECT_NE(r.output.find("interrupted by SIGINT:"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("runs not started"), std::string::npos) << r.output;
