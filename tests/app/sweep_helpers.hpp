@@ -1,12 +1,14 @@
 #pragma once
 // Shared by the sweep tests: a numeric column of a CSV text (a header line; text fields
-// allowed elsewhere; empty fields are left out).
+// allowed elsewhere; empty fields are left out), and their fixtures' base.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "app_test_helpers.hpp"
 
 namespace nsspice::testing {
 
@@ -34,5 +36,13 @@ inline std::vector<double> csv_column(const std::string& text, const std::string
   }
   return out;
 }
+
+// A sweep test's scratch directory (AppTest) and the numeric columns of its CSV files.
+class SweepAppTest : public AppTest {
+ protected:
+  std::vector<double> column(const std::string& file, const std::string& name) {
+    return csv_column(read_file(dir_ / file), name);
+  }
+};
 
 }  // namespace nsspice::testing

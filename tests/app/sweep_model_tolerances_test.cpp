@@ -21,11 +21,8 @@
 namespace nsspice::testing {
 namespace {
 
-class ModelTolerances : public AppTest {
+class ModelTolerances : public SweepAppTest {
  protected:
-  std::vector<double> column(const std::string& file, const std::string& name) {
-    return csv_column(read_file(dir_ / file), name);
-  }
   // VF = 5 V − 1 kΩ·i of each run.
   std::vector<double> drops(const std::string& file, const std::string& meas) {
     std::vector<double> v;

@@ -14,11 +14,8 @@
 namespace nsspice::testing {
 namespace {
 
-class SweepRuns : public AppTest {
+class SweepRuns : public SweepAppTest {
  protected:
-  std::vector<double> column(const std::string& file, const std::string& name) {
-    return csv_column(read_file(dir_ / file), name);
-  }
   // Line k (0 = the header) of a file.
   std::string line(const std::string& file, std::size_t k) {
     std::istringstream in(read_file(dir_ / file));

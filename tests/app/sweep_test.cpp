@@ -17,13 +17,8 @@
 namespace nsspice::testing {
 namespace {
 
-class Sweep : public AppTest {
- protected:
-  // The column `name` of <dir>/<file>.
-  std::vector<double> column(const std::string& file, const std::string& name) {
-    return csv_column(read_file(dir_ / file), name);
-  }
-};
+// The column `name` of <dir>/<file>: SweepAppTest::column.
+class Sweep : public SweepAppTest {};
 
 constexpr const char* kRc =
     "rc\n.param r=1k c=1u\nV1 in 0 PULSE(0 1 0 1n 1n 1 2)\nR1 in out {r}\nC1 out 0 {c}\n"
