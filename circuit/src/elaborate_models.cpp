@@ -308,7 +308,9 @@ void Elaborator::model(const netlist::ModelCard& m) {
   } else if (type == "r" || type == "res") {
     model = ResistorModel{m.name.lower, type == "res"};
     specs = resistor_specs(std::get<ResistorModel>(model));
-    uses = "they act on noise or breakdown only, which nsspice does not simulate";
+    uses =
+        "the resistor model uses R RSH DEFW DEFL|L NARROW TC1 TC2 TCE TNOM|T_MEASURED T_ABS "
+        "T_REL_GLOBAL; noise and breakdown parameters have no meaning in nsspice";
   } else {
     diags_.error(m.type.span,
                  fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, NMOS, "

@@ -86,7 +86,7 @@ TEST(Elaborate, ResistorModelErrorsNameTheResistorAndTheModel) {
        {"t.cir:3:9: error: unknown model 'nosuch' for resistor 'r1'",
         "t.cir:4:8: error: model 'dmod' is not a resistor (R or RES) model",
         "t.cir:5:1: error: resistor 'r3' has no value: model 'semi' has RSH but neither",
-        "warning: model 'rmod': parameters kf are ignored (they act on noise or breakdown only"})
+        "warning: model 'rmod': parameters kf are ignored (the resistor model uses R RSH DEFW"})
     EXPECT_NE(e.text().find(want), std::string::npos) << want << "\n" << e.text();
 }
 
