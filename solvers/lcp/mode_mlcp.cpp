@@ -316,6 +316,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     if (!found) return outcome;
     // Degenerate pivoting can end one flip away (a pair at λ = w = 0 up to rounding): polish.
     if (!c.feasible) try_flip(r, d, mode, x, lambda, w, c);
+    if (!c.feasible) polish_by_single_flips(r, d, mode, x, lambda, w, c);
     if (!c.feasible && !accept_loose(lambda, w, x, d, outcome)) return outcome;
   }
   outcome.residual = c.residual;

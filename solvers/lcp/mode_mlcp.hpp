@@ -295,6 +295,14 @@ class ModeMlcp {
   // Flips the violated pairs of `c` and keeps the result if it passes the strict check.
   void try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
                 Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c);
+  // False if no mode's K(σ) can be nonsingular: the rows of all modes stacked (free pairs both
+  // ways) lack full column rank (mode_mlcp_base.cpp).
+  bool some_mode_can_be_regular(const std::vector<char>& mode);
+  // After try_flip failed: single flips of violated pairs, kept while they strictly reduce the
+  // violation (mode_mlcp_polish.cpp).
+  void polish_by_single_flips(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                              std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                              Eigen::VectorXd& w, Check& c);
   // One run of block principal pivoting from `start`, whose check is `c` (mode_mlcp_block.cpp).
   struct BlockRun {
     enum class End { kSolved, kRounding, kSingular, kLimit } end = End::kLimit;

@@ -4,20 +4,32 @@
 //
 // Candidates in order: the last accepted mode, the single flips of the guess, the free pairs all
 // off, all on; then, for several independent floating parts, pairs flipped one at a time where
-// the rank of K grows (a dense rank-revealing LU, up to kDenseRankLimit unknowns). Each candidate
-// costs a factorization; above kDenseTransformMax free pairs (`quick`) only the last mode and all
-// off / all on are tried — block pivoting (mode_mlcp_block.cpp) needs only some nonsingular
+// the rank of K grows (a sparse rank-revealing QR, up to kRankSearchLimit unknowns), unless the
+// rows of all modes together are rank deficient (then no mode is regular: one QR decides). Each
+// candidate costs a factorization; above kDenseTransformMax free pairs (`quick`) only the last mode
+// and all off / all on are tried — block pivoting (mode_mlcp_block.cpp) needs only some nonsingular
 // start, not the vertex Lemke would pivot from. Forced pairs keep the guess's states.
 // Reference: AB08 §12.4 (a nonsingular basis to start pivoting from).
-#include <Eigen/LU>
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseQR>
 
 #include "solvers/lcp/mode_mlcp.hpp"
 
 namespace nsspice::solvers {
 namespace {
 
-// Above this size the search for a nonsingular mode does not use dense rank computations.
-constexpr int kDenseRankLimit = 600;
+// Above this size the search for a nonsingular mode does not flip pairs by rank.
+constexpr int kRankSearchLimit = 600;
+
+// Numerical rank by a sparse rank-revealing QR (COLAMD order; Eigen's default threshold,
+// 20·(rows + cols)·ε·max column norm): a few milliseconds where a dense pivoted LU of the same
+// K took a tenth of a second, and no dense object.
+int sparse_rank(SparseMatrix a) {
+  a.makeCompressed();
+  Eigen::SparseQR<SparseMatrix, Eigen::COLAMDOrdering<int>> qr;
+  qr.compute(a);
+  return static_cast<int>(qr.rank());
+}
 
 }  // namespace
 
@@ -43,6 +55,30 @@ bool ModeMlcp::solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   return true;
 }
 
+bool ModeMlcp::some_mode_can_be_regular(const std::vector<char>& mode) {
+  std::vector<char> on = mode;
+  for (int j : free_) on[j] = 1;
+  set_values(on);
+  const SparseMatrix k_on = k_;
+  std::vector<char> off = mode;
+  for (int j : free_) off[j] = 0;
+  set_values(off);
+  std::vector<Eigen::Triplet<double>> t;
+  t.reserve(static_cast<size_t>(k_.nonZeros() + k_on.nonZeros()));
+  std::vector<int> extra(static_cast<size_t>(n_ + m_), -1);  // K row -> stacked row
+  for (size_t i = 0; i < free_.size(); ++i)
+    extra[static_cast<size_t>(n_ + free_[i])] = n_ + m_ + static_cast<int>(i);
+  for (int c = 0; c < k_.outerSize(); ++c) {
+    for (SparseMatrix::InnerIterator it(k_, c); it; ++it) t.emplace_back(it.row(), c, it.value());
+    for (SparseMatrix::InnerIterator it(k_on, c); it; ++it)
+      if (extra[static_cast<size_t>(it.row())] >= 0)
+        t.emplace_back(extra[static_cast<size_t>(it.row())], c, it.value());
+  }
+  SparseMatrix rows(n_ + m_ + static_cast<int>(free_.size()), n_ + m_);
+  rows.setFromTriplets(t.begin(), t.end());
+  return sparse_rank(rows) == n_ + m_;
+}
+
 bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
   // Candidates in order: the last good base, single flips of the guess (not when quick), all
   // off, all on.
@@ -66,13 +102,16 @@ bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
     }
   }
   // Several independent floating parts: flip pairs one at a time where the rank grows.
-  if (quick || n_ + m_ > kDenseRankLimit) return false;
+  if (quick || n_ + m_ > kRankSearchLimit) return false;
   std::vector<char> trial = mode;
   auto rank_of = [&](const std::vector<char>& md) {
     set_values(md);
-    count_dense(n_ + m_);
-    return Eigen::FullPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k_)).rank();
+    return sparse_rank(k_);
   };
+  // The rows of every mode together — the network's, and both rows of each free pair — must
+  // have full column rank for some mode to be nonsingular; when they do not (a node with no DC
+  // path, whatever the pairs do), the flips below cannot succeed: one rank instead of many.
+  if (!some_mode_can_be_regular(mode)) return false;
   auto rank = rank_of(trial);
   for (bool grew = true; grew && rank < n_ + m_;) {
     grew = false;

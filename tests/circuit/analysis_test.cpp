@@ -351,6 +351,27 @@ TEST(DcSweep, IfWithAProportionalBranchIsARampWithoutARelay) {
   }
 }
 
+TEST(OperatingPoint, LimitersInAHighGainLoopWherePivotingEndsOneFlipAway) {
+  // Four limiters and a clamp ramp driven by v(n1) feed n2; a 172 S transconductance feeds
+  // −172·v(n2) back into n1 (the shape of an op-amp macromodel's output clamp loop; found by a
+  // random search over such loops). Pivoting ends with three pairs violated, and flipping the three
+  // together fails; one of them alone is the solution (mode_mlcp_polish.cpp). Closed form, every
+  // limiter linear and the ramp on: 173·v1 = v2/1 MΩ, (1.821 − v1)/1 kΩ − v1/1 MΩ = 172·v2.
+  // ngspice (ngbehavior=ltpsa): v(n1) = 6.119774e-14, v(n2) = 1.058721e-05.
+  const Ready r = ready(
+      "loop\nvin in 0 DC 1.821\nrin in n1 1k\nrn1 n1 0 1meg\nrn2 n2 0 1meg\nrn3 n3 0 1k\n"
+      "g0 0 n2 value={LIMIT(0.01*V(n1,n3),-1000.0,0.2)}\n"
+      "g1 0 n2 value={IF(V(n1)>V(n3),(V(n1)-V(n3))*1,0)}\n"
+      "g2 0 n1 n3 n2 172\n"
+      "g3 0 n2 value={LIMIT(172*V(n1,n3),-0.5,1000.0)}\n"
+      "g4 0 n2 value={LIMIT(-0.01*V(n1,n3),-0.1,0.2)}\n.op\n.end\n");
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
+  const double v2 = 1.821e-3 / (172 + 1.001e-3 / 1.73e8);
+  EXPECT_NEAR(v[r.index("v(n2)")], v2, 1e-9 * v2);
+  EXPECT_NEAR(v[r.index("v(n1)")], v2 / 1.73e8, 2e-15);  // 1000 V inside the limiters: ε·1000
+}
+
 TEST(OperatingPoint, AffinePolySourcesOfSeveralControls) {
   // POLY(n) as op-amp macromodels write it: v(e) = (v(a) + v(b))/2 + 0.1, i from G = 1m·v(a) −
   // 2m·v(a, b) + 3m·v(b) into 1k, F sums two source currents, H weighs them.
