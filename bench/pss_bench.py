@@ -12,8 +12,9 @@ in the same run of this script.
 
 With --baseline EXE (another nsspice, e.g. main's build), the PSS of every case is also run by
 that binary in the same run (without the transient count), for a before/after comparison of the
-PSS alone. The machine load (1-minute load average) at the start and end is recorded: the
-machine may be shared.
+PSS alone, and the CPU time of each PSS process (least of 5 alternating runs; less sensitive to
+a shared machine's load than wall time). The machine load (1-minute load average) at the start
+and end is recorded: the machine may be shared.
 
 Writes bench/results/pss.json and pss.md. Python 3 standard library; ngspice optional (its row
 is left out when it is not on PATH). About 30 s.
@@ -22,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -51,6 +53,7 @@ TRIGGER_CASES = [
      "i(l1) rise"),
 ]
 MAPS = ("event", "theta")
+CPU_REPEATS = 5
 
 NG_BUCK = ("""buck converter (examples/buck.cir), regularized for ngspice
 """ + bench_peers.REGULARIZED_BUCK.replace("{", "{{").replace("}", "}}") + """.tran 10n {tstop:g} 0 10n uic
@@ -78,12 +81,15 @@ def run_pss(exe, netlist, period, steps, limit, pss_map, trigger=None):
     if trigger:
         cmd += ["--trigger", trigger]
     with tempfile.TemporaryDirectory() as tmp:
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
         wall = time.perf_counter() - t0
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
     out = proc.stdout + proc.stderr
     shown = " ".join(cmd[1:]).replace(str(ROOT) + "/", "")
-    res = {"command": shown, "exit": proc.returncode, "process_wall_s": wall,
+    res = {"command": shown, "exit": proc.returncode, "process_wall_s": wall, "process_cpu_s": cpu,
            "newton_iterations": number(r"Newton iterations\s+(\d+)", out, int),
            "pss_periods": number(r"periods simulated\s+(\d+)", out, int),
            "pss_s": number(r"time\s+([0-9.e+-]+) s", out),
@@ -132,6 +138,17 @@ def main():
                 base = run_pss(Path(args.baseline).resolve(), netlist, period, steps, 0, pss_map)
                 res["baseline"] = {k: base[k] for k in ("newton_iterations", "pss_periods",
                                                         "pss_s", "exit")}
+                # CPU time of the whole PSS process (no transient count), the least of
+                # CPU_REPEATS alternating runs of each binary: less sensitive to the machine's
+                # load than the wall times.
+                cpu = {"before": [], "after": []}
+                for _ in range(CPU_REPEATS):
+                    cpu["before"].append(run_pss(Path(args.baseline).resolve(), netlist, period,
+                                                 steps, 0, pss_map)["process_cpu_s"])
+                    cpu["after"].append(run_pss(exe, netlist, period, steps, 0,
+                                                pss_map)["process_cpu_s"])
+                res["cpu_before_s"] = min(cpu["before"])
+                res["cpu_after_s"] = min(cpu["after"])
             rows.append(res)
             print(f"{name}, {pss_map} map: {res}")
     for name, netlist, guess, trigger in TRIGGER_CASES:
@@ -167,15 +184,19 @@ def main():
         lines += ["", f"Before/after, the PSS alone (baseline: `{args.baseline}`, run in the same "
                       "run, same cases):", "",
                   "| case | map | before: Newton it. / periods / time [s] | after | "
-                  "before / after time |", "|---|---|---|---|---|"]
+                  "before / after time | process CPU before / after [s] (least of "
+                  f"{CPU_REPEATS}) | before / after CPU |", "|---|---|---|---|---|---|---|"]
         for r in rows:
             b = r.get("baseline")
             if not b:
                 continue
             speed = b["pss_s"] / r["pss_s"] if b.get("pss_s") and r.get("pss_s") else None
+            cb, ca = r.get("cpu_before_s"), r.get("cpu_after_s")
+            cpu_ratio = cb / ca if cb and ca else None
             lines.append(f"| {r['case']} | {r['map']} | {b['newton_iterations']} / "
                          f"{b['pss_periods']} / {b['pss_s']} | {r['newton_iterations']} / "
-                         f"{r['pss_periods']} / {r['pss_s']} | {speed and f'{speed:.2f}x'} |")
+                         f"{r['pss_periods']} / {r['pss_s']} | {speed and f'{speed:.2f}x'} | "
+                         f"{cb:.4f} / {ca:.4f} | {cpu_ratio and f'{cpu_ratio:.2f}x'} |")
     lines += ["", f"Machine load (1-minute average, 2 cores shared): {load_start:.1f} at the "
                   f"start, {load_end:.1f} at the end."]
     if ngspice:

@@ -91,6 +91,9 @@ struct PssOptions {
   int warmup_periods = 5;
   int max_newton = 30;
   bool finite_difference = false;  // event map: the forward-difference Jacobian (a check)
+  // Event map: the mode-selection step δ as a fraction of T (0: automatic, 1e-9; 1e-5 where
+  // the selections at 1e-9 end in an accumulation of events: pss_event_map.cpp).
+  double select_step = 0;
   // Periods of plain transient (the map iterated from the operating point) to count how many
   // a transient needs to reach `tol`: at most this many (0: not measured).
   long max_transient_periods = 0;
@@ -115,6 +118,7 @@ struct PssResult : solvers::RunOutcome {
   // The theta map failed and the event map found the orbit instead: the theta map's failure.
   std::string theta_fallback;
   bool exact_jacobian = false;  // J from the linearization (else forward differences)
+  double select_step = 0;       // the event map's δ/T (0: the θ map)
   long jacobian_fallbacks = 0;  // exact Jacobians replaced by forward differences, and why
   std::string fallback_reason;
   double h = 0, theta = 0.5;

@@ -193,6 +193,12 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
   if (!r.theta_fallback.empty())
     fmt::print("  {:<22} the theta map did not converge, the event map found the orbit: {}\n",
                "note", r.theta_fallback);
+  if (r.map == circuit::PssMap::kEvent && r.select_step > 1e-9)
+    fmt::print(
+        "  {:<22} mode selections over delta = {:g} T (at 1e-9 T the selections at a switching "
+        "instant did not settle: a phase too fast for the steps, e.g. a large resistance beside a "
+        "capacitor; the selection's backward-Euler steps pass through it)\n",
+        "note", r.select_step);
   if (!o.trigger.empty()) {
     std::string periods;
     for (double t : r.period_history)
@@ -278,6 +284,7 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
     count.period = r.period;  // a trigger's: the plain transient iterated over the T found
     count.trigger.reset();
     if (!r.theta_fallback.empty()) count.steps_per_period = 0;  // the event map's own steps
+    count.select_step = r.select_step;                          // and selection step
     const auto t0 = std::chrono::steady_clock::now();
     transient_periods = circuit::periods_to_settle(c, a, count);
     transient_wall = seconds_since(t0);

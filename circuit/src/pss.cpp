@@ -163,6 +163,9 @@ std::string PssOptions::validate() const {
   if (max_newton < 1) return "at least one Newton iteration";
   if (steps_per_period < 0)
     return fmt::format("the steps per period must be >= 1, got {}", steps_per_period);
+  if (!(select_step == 0 || (select_step > 0 && select_step < 1e-3)))
+    return fmt::format("the selection step must be 0 (automatic) or in (0, 1e-3) of T, got {:g}",
+                       select_step);
   if (finite_difference && map != PssMap::kEvent)
     return "the finite-difference Jacobian is an option of the event map (the theta map always "
            "uses it)";
@@ -352,6 +355,7 @@ PssResult periodic_steady_state(const Circuit& circuit, const Assembled& a, cons
     return theta_fallback(circuit, a, o, r);
   r.jacobian_fallbacks = map.fallbacks();
   r.fallback_reason = map.fallback_reason();
+  r.select_step = map.select_step();
   // A transient from the initial point decays like ρ^k (ρ the largest |μ|) from its distance d0
   // to the orbit: about ln(tol/d0)/ln ρ periods (linear estimate; the start-up may differ).
   if (r.ok() && !r.multipliers.empty()) {
@@ -388,6 +392,7 @@ solvers::Summary run_periods(
   o.map = pss.map;
   if (pss.period > 0) o.period = pss.period;
   if (pss.map == PssMap::kEvent && !pss.theta_fallback.empty()) o.steps_per_period = 0;
+  if (pss.select_step > 0) o.select_step = pss.select_step;  // the orbit's own map
   const detail::MadeMap made = detail::make_period_map(circuit, a, o);
   if (!made.map) return made.failure;
   PssState s{pss.x0, pss.lambda0, pss.mode0}, next;

@@ -58,7 +58,9 @@ SwitchingAcResult switching_ac(const Circuit& circuit, const Assembled& a, const
            "the small-signal analysis needs a periodic steady state of the event map");
     return r;
   }
-  detail::EventMap map(a, detail::event_map_options(circuit, pss_options), false);
+  PssOptions orbit_options = pss_options;  // the orbit's own map (its selection step)
+  if (pss.select_step > 0) orbit_options.select_step = pss.select_step;
+  detail::EventMap map(a, detail::event_map_options(circuit, orbit_options), false);
   detail::PssState start{pss.x0, pss.lambda0, pss.mode0}, end;
   if (const solvers::Summary run = map.run(start, end); !run.solved()) {
     r.fail(run.status, "the orbit's period: " + run.message, run.time, run.devices);

@@ -194,20 +194,22 @@ TransientCheckResult check_by_transient(const Circuit& circuit, const Assembled&
     point.f = static_cast<double>(point.p) / (static_cast<double>(point.q) * period);
     const double omega = 2 * std::numbers::pi * point.f;
     const double span = static_cast<double>(point.q) * period;
+    // The orbit's selection step δ (a fraction of T; the windows span q periods).
+    solvers::EventOptions eo = base;
+    if (pss.select_step > 0) eo.select_step = pss.select_step / static_cast<double>(point.q);
     double window_end = 0;
     const solvers::Mlcs mlcs = perturbed(a, o.source, o.amplitude, omega, period, &window_end);
     const solvers::Mlcs still = perturbed(a, o.source, 0.0, omega, period, &window_end);
     State state{pss.x0, pss.lambda0, pss.mode0};
     // The orbit's own integral over one window, on (nearly) the grid of every later window.
     Eigen::VectorXcd orbit;
-    if (const auto run = window(still, base, state, 0, span, omega, orbit); !run.solved())
+    if (const auto run = window(still, eo, state, 0, span, omega, orbit); !run.solved())
       return stopped(run);
     Eigen::VectorXcd last, sum;
     state = {pss.x0, pss.lambda0, pss.mode0};
     for (long k = 0; point.periods + point.q <= o.max_periods; ++k) {
       window_end = static_cast<double>(k + 1) * span;
-      if (const auto run =
-              window(mlcs, base, state, static_cast<double>(k) * span, span, omega, sum);
+      if (const auto run = window(mlcs, eo, state, static_cast<double>(k) * span, span, omega, sum);
           !run.solved())
         return stopped(run);
       point.periods += point.q;

@@ -16,8 +16,11 @@
 
 namespace nsspice::circuit::detail {
 
-// The event-driven integrator's default mode-selection step, as a fraction of the span (T).
+// The mode-selection step δ, as a fraction of the span (T): the integrator's default, and the
+// coarse one taken (PssOptions::select_step = 0) where a period at the default holds an
+// accumulation of events.
 constexpr double kSelectStep = 1e-9;
+constexpr double kCoarseSelectStep = 1e-5;
 // Steps per period of the event map without --steps.
 constexpr long kDefaultSteps = 200;
 // A breakpoint within this fraction of T below T is T.
@@ -35,13 +38,18 @@ solvers::EventOptions event_map_options(const Circuit& circuit, const PssOptions
   eo.rtol = circuit.event.rtol;
   eo.atol = circuit.event.atol;
   eo.time_tol = circuit.event.time_tol;
-  eo.select_step = kSelectStep;
+  eo.select_step = o.select_step > 0 ? o.select_step : kSelectStep;
   eo.lcp_solver = circuit.lcp_solver;
   return eo;
 }
 
-EventMap::EventMap(const Assembled& a, const solvers::EventOptions& options, bool finite_difference)
-    : a_(a), mlcs_(a.mlcs), options_(options), finite_difference_(finite_difference) {
+EventMap::EventMap(const Assembled& a, const solvers::EventOptions& options, bool finite_difference,
+                   bool coarsen)
+    : a_(a),
+      mlcs_(a.mlcs),
+      options_(options),
+      finite_difference_(finite_difference),
+      coarsen_(coarsen) {
   const double period = options.t_stop;
   mlcs_.next_breakpoint = [inner = a.mlcs.next_breakpoint, period](double t) {
     const double bp = inner ? inner(t) : std::numeric_limits<double>::infinity();
@@ -64,10 +72,34 @@ solvers::Summary step_failure(const Assembled& a, solvers::Status status,
 
 solvers::Summary EventMap::run(const PssState& from, PssState& to, const PssObserver* observer,
                                double t_offset) {
+  solvers::Summary s = run_once(from, to, observer, t_offset);
+  if (!s.solved() || !accumulation_ || !coarsen_ || observer != nullptr) return s;
+  // The selections at δ = 1e-9·T did not settle the mode at some instant (an accumulation of
+  // events handed to the θ-scheme): a phase faster than the Radau steps resolve (a diode bridge
+  // whose commutation passes through a 1 MΩ conductance for 100 ps, hidden beside E/δ). The
+  // coarse δ lets the selection's backward-Euler steps pass through it; kept if its period has
+  // no accumulation (decided once per map).
+  coarsen_ = false;
+  const double fine = options_.select_step;
+  options_.select_step = kCoarseSelectStep;
+  PssState coarse;
+  s = run_once(from, coarse, nullptr, t_offset);
+  if (s.solved() && !accumulation_) {
+    to = std::move(coarse);
+    coarsened_ = true;
+    return s;
+  }
+  options_.select_step = fine;
+  return run_once(from, to, nullptr, t_offset);
+}
+
+solvers::Summary EventMap::run_once(const PssState& from, PssState& to, const PssObserver* observer,
+                                    double t_offset) {
   ++count_;
   const int n = a_.mlcs.n, m = a_.mlcs.m;
   solvers::EventDriven integrator(mlcs_, options_);
   orbit_.clear();
+  long selections = 0;
   const auto record = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
                           const Eigen::VectorXd&) {
     OrbitPoint p;
@@ -75,6 +107,11 @@ solvers::Summary EventMap::run(const PssState& from, PssState& to, const PssObse
     p.z.resize(n + m);
     p.z << x, lambda;
     p.mode = integrator.mode();
+    if (integrator.applied_selections() != selections) {
+      selections = integrator.applied_selections();
+      const auto& steps = integrator.selection_modes();
+      p.selection.assign(steps.begin(), steps.end());
+    }
     orbit_.push_back(std::move(p));
     if (observer != nullptr) (*observer)(t + t_offset, x, lambda);
     return true;
@@ -130,7 +167,8 @@ MadeMap make_event_map(const Circuit& circuit, const Assembled& a, const PssOpti
   const solvers::EventOptions eo = event_map_options(circuit, options);
   if (std::string why = eo.validate(); !why.empty())
     return {nullptr, solvers::invalid_input("the event map: " + std::move(why))};
-  return {std::make_unique<EventMap>(a, eo, options.finite_difference), solved()};
+  return {std::make_unique<EventMap>(a, eo, options.finite_difference, options.select_step == 0),
+          solved()};
 }
 
 MadeMap make_period_map(const Circuit& circuit, const Assembled& a, const PssOptions& options) {

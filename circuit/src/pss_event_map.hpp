@@ -17,8 +17,11 @@ namespace nsspice::circuit::detail {
 
 class EventMap final : public PeriodMap {
  public:
-  EventMap(const Assembled& assembled, const solvers::EventOptions& options,
-           bool finite_difference);
+  // coarsen: the selection step δ automatic (PssOptions::select_step = 0): the fine δ of
+  // `options`, or 1e-5·T from the first period without an observer whose selections at the fine
+  // δ end in an accumulation of events and at 1e-5·T do not.
+  EventMap(const Assembled& assembled, const solvers::EventOptions& options, bool finite_difference,
+           bool coarsen = false);
   solvers::Summary run(const PssState& from, PssState& to, const PssObserver* observer = nullptr,
                        double t_offset = 0) override;
   solvers::Summary jacobian(const PssState& from, const PssState& to, Eigen::MatrixXd& j) override;
@@ -32,9 +35,14 @@ class EventMap final : public PeriodMap {
   // accumulation of events, a grazing instant, ...).
   std::unique_ptr<PeriodLinearization> linearize() const;
   long fallbacks() const override { return fallbacks_; }
+  double select_step() const override { return options_.select_step; }
+  bool coarsened() const { return coarsened_; }
   std::string fallback_reason() const override { return fallback_reason_; }
 
  private:
+  solvers::Summary run_once(const PssState& from, PssState& to, const PssObserver* observer,
+                            double t_offset);
+
   const Assembled& a_;
   // The circuit's MLCS with the breakpoints within rounding of T moved to T (a PULSE whose
   // corners add up to T in floating point lands a hair before it; the integrator would then
@@ -42,6 +50,7 @@ class EventMap final : public PeriodMap {
   solvers::Mlcs mlcs_;
   solvers::EventOptions options_;
   bool finite_difference_;
+  bool coarsen_, coarsened_ = false;
   std::vector<OrbitPoint> orbit_;
   Eigen::VectorXd start_;  // x0 of the recorded period
   bool accumulation_ = false;

@@ -116,27 +116,33 @@ void PeriodLinearization::cross(const Event& e, std::vector<Eigen::VectorXd>& z,
                                 const std::vector<Wave>& wave, const Drive& drive,
                                 Average* average) {
   const solvers::Mlcs& m = a_.mlcs;
-  const solvers::KluFactor* lu = modes_->factor(m, e.post_mode, delta_);
   const Eigen::VectorXd fs = drive_vector(drive);
   std::vector<double> dt(z.size(), 0.0);
   for (size_t c = 0; c < z.size(); ++c) {
     if (e.guard >= 0) dt[c] = -e.gamma.dot(z[c]) / e.rate;
-    Eigen::VectorXd q = m.E * z[c].head(n_) + e.qdot_jump * dt[c];
-    for (int k = 1; k <= 2; ++k) {
-      const double t = e.t + k * delta_;
+    Eigen::VectorXd q = m.E * z[c].head(n_);
+    if (e.guard >= 0) q += e.qdot_pre * dt[c];
+    // Each backward-Euler step of the selection(s) in the mode that step selected.
+    for (size_t k = 0; k < e.steps.size(); ++k) {
+      const solvers::KluFactor* lu = modes_->factor(m, e.steps[k], delta_);
+      if (lu == nullptr) {
+        z[c].setConstant(std::numeric_limits<double>::quiet_NaN());
+        break;
+      }
+      const double t = e.t + static_cast<double>(k + 1) * delta_;
       const double u = wave[c] == Wave::kCos   ? std::cos(drive.omega * t)
                        : wave[c] == Wave::kSin ? std::sin(drive.omega * t)
                                                : 0.0;
       Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n_ + m_);
       rhs.head(n_) = q / delta_ + fs * u;
-      if (lu == nullptr) {
-        z[c].setConstant(std::numeric_limits<double>::quiet_NaN());
-        break;
-      }
+      if (e.guard >= 0) rhs.head(n_) += e.bdot[k] * dt[c];
       lu->solve(rhs);
       z[c] = rhs;
       q = m.E * z[c].head(n_);
     }
+    // Referred to the nominal post-event trajectory at the same time: the phase after the event
+    // starts δt later (only E δx enters its first step).
+    if (e.guard >= 0) z[c] -= e.xdot_post * dt[c];
   }
   if (average == nullptr) return;
   // The selection's interval [t, t_post] (a few δ), at the post-event value.

@@ -48,6 +48,8 @@ struct OrbitPoint {
   double t = 0;
   Eigen::VectorXd z;       // (x, λ)
   std::vector<char> mode;  // the mode in force from t on
+  // The point ends a mode selection: the modes of its two backward-Euler steps (else empty).
+  std::vector<std::vector<char>> selection;
 };
 
 class PeriodLinearization {
@@ -104,11 +106,12 @@ class PeriodLinearization {
   bool parse(const std::vector<OrbitPoint>& orbit);
   void measure_pairs(const std::vector<OrbitPoint>& orbit);
   void add_event(const OrbitPoint& pre, const OrbitPoint& post, const std::vector<char>& changed,
-                 bool start);
+                 const std::vector<std::vector<char>>& steps, bool start);
   bool add_segment(const OrbitPoint& first, const OrbitPoint& last);
   bool rates();
   void identify(Event& e, const OrbitPoint& pre, const std::vector<char>& changed) const;
   bool orbit_derivative(Segment& s, const OrbitPoint& start);
+  Eigen::VectorXd differential_rate(const Eigen::VectorXd& qdot) const;
   // pss_linearize.cpp: the propagation.
   bool propagate(std::vector<Eigen::VectorXd>& z, const std::vector<Wave>& wave, const Drive& drive,
                  Average* average);

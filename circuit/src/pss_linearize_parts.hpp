@@ -66,11 +66,14 @@ struct PeriodLinearization::Event {
   double t = 0;               // the instant (the pre-event point)
   double t_post = 0;          // the selection's end, where the next phase starts
   int post_mode = 0;          // the mode after the selection(s)
+  std::vector<int> steps;     // the mode of each backward-Euler step of the selection(s)
   int guard = -1;             // the pair whose guard set the instant (−1: a time event)
   Eigen::VectorXd gamma;      // ∇g over z
   double rate = 0;            // γᵀ ż⁻
-  Eigen::VectorXd qdot_jump;  // q̇⁻ − q̇⁺
-  Eigen::VectorXd z_jump;     // z⁺ − z⁻
+  Eigen::VectorXd qdot_pre;   // q̇⁻ (a state event)
+  Eigen::VectorXd xdot_post;  // ẋ⁺ on the differential unknowns: (E ẋ⁺)_D = q̇⁺_D
+  std::vector<Eigen::VectorXd> bdot;  // ḃ at each backward-Euler step
+  Eigen::VectorXd z_jump;             // z⁺ − z⁻
 };
 
 struct PeriodLinearization::Average {

@@ -49,6 +49,8 @@ class PeriodMap {
   // defined), and why the last one did.
   virtual long fallbacks() const { return 0; }
   virtual std::string fallback_reason() const { return {}; }
+  // The event map's mode-selection step δ as a fraction of T (0: the θ map).
+  virtual double select_step() const { return 0; }
   long count() const { return count_; }
   double h() const { return h_; }
   double theta() const { return theta_; }  // the θ map's θ (0 for the event map)

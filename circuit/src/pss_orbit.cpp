@@ -15,7 +15,7 @@ namespace {
 
 using solvers::SparseMatrix;
 
-// Emitted points at most this many δ apart are the steps of one mode selection.
+// Breakpoints within this many δ of a phase's ends are the phase's ends (the selection there).
 constexpr double kLinkFactor = 2.5;
 // A changed pair's guard within this fraction of the size of its terms of zero set the instant.
 constexpr double kGuardZero = 1e-7;
@@ -66,7 +66,8 @@ void PeriodLinearization::measure_pairs(const std::vector<OrbitPoint>& orbit) {
 }
 
 void PeriodLinearization::add_event(const OrbitPoint& pre, const OrbitPoint& post,
-                                    const std::vector<char>& changed, bool start) {
+                                    const std::vector<char>& changed,
+                                    const std::vector<std::vector<char>>& steps, bool start) {
   const solvers::Mlcs& m = a_.mlcs;
   Eigen::VectorXd b, s;
   const auto qdot = [&](const OrbitPoint& p) {
@@ -77,13 +78,34 @@ void PeriodLinearization::add_event(const OrbitPoint& pre, const OrbitPoint& pos
   e.t = pre.t;
   e.t_post = post.t;
   e.post_mode = modes_->id(m, post.mode);
+  for (const auto& step : steps) e.steps.push_back(modes_->id(m, step));
+  if (e.steps.empty()) e.steps.assign(2, e.post_mode);
   e.z_jump = post.z - pre.z;
-  e.qdot_jump = Eigen::VectorXd::Zero(n_);
-  if (!start) {
-    identify(e, pre, changed);
-    e.qdot_jump = qdot(pre) - qdot(post);
+  if (!start) identify(e, pre, changed);
+  if (e.guard >= 0) {
+    e.qdot_pre = qdot(pre);
+    e.xdot_post = differential_rate(qdot(post));
+    // ḃ at each backward-Euler step, by central differences.
+    const double eps = 0.25 * delta_;
+    Eigen::VectorXd b_hi, b_lo;
+    for (size_t k = 0; k < e.steps.size(); ++k) {
+      const double t = e.t + static_cast<double>(k + 1) * delta_;
+      m.eval_b(t + eps, s, b_hi);
+      m.eval_b(t - eps, s, b_lo);
+      e.bdot.emplace_back((b_hi - b_lo) / (2 * eps));
+    }
   }
   events_.push_back(std::move(e));
+}
+
+Eigen::VectorXd PeriodLinearization::differential_rate(const Eigen::VectorXd& qdot) const {
+  // v with (E v)_D = q̇_D on the differential unknowns, 0 elsewhere.
+  Eigen::VectorXd y_d(static_cast<Eigen::Index>(d_.size()));
+  for (size_t k = 0; k < d_.size(); ++k) y_d[static_cast<Eigen::Index>(k)] = qdot[d_[k]];
+  const Eigen::VectorXd xi = modes_->e_dd.solve(y_d);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(n_ + m_);
+  for (size_t k = 0; k < d_.size(); ++k) v[d_[k]] = xi[static_cast<Eigen::Index>(k)];
+  return v;
 }
 
 bool PeriodLinearization::add_segment(const OrbitPoint& first, const OrbitPoint& last) {
@@ -114,17 +136,24 @@ bool PeriodLinearization::add_segment(const OrbitPoint& first, const OrbitPoint&
 
 bool PeriodLinearization::parse(const std::vector<OrbitPoint>& orbit) {
   measure_pairs(orbit);
-  // The points alternate: a selection (a chain of points δ apart, the first at t = 0), a smooth
-  // phase of step ends to the next chain's first point, ..., the last phase ending at T.
+  // The points alternate: an event (its pre-event point, then the points that end its mode
+  // selections: one, or several 2δ apart when a change at the instant causes another, the first
+  // at t = 0), a smooth phase of step ends to the next event's pre-event point, ..., the last
+  // phase ending at T. A phase may be far shorter than δ (a located instant right after a
+  // selection): it is a phase with its own instant, not a part of the selection.
   const size_t count = orbit.size();
-  const auto linked = [&](size_t i) { return orbit[i + 1].t - orbit[i].t <= kLinkFactor * delta_; };
+  const auto linked = [&](size_t i) { return !orbit[i + 1].selection.empty(); };
   for (size_t i = 0; count > 1;) {
     size_t k = i;
     std::vector<char> changed(static_cast<size_t>(m_), 0);
-    for (; k + 1 < count && linked(k); ++k)
+    std::vector<std::vector<char>> steps;  // the selections' backward-Euler steps, in order
+    for (; k + 1 < count && linked(k); ++k) {
       for (size_t j = 0; j < changed.size(); ++j)
         changed[j] = changed[j] || orbit[k + 1].mode[j] != orbit[k].mode[j];
-    add_event(orbit[i], orbit[k], changed, i == 0);
+      const auto& sel = orbit[k + 1].selection;
+      steps.insert(steps.end(), sel.begin(), sel.end());
+    }
+    add_event(orbit[i], orbit[k], changed, steps, i == 0);
     if (k + 1 >= count) {
       error_ = "the recorded period ends in a mode selection";
       return false;
@@ -212,12 +241,7 @@ bool PeriodLinearization::orbit_derivative(Segment& s, const OrbitPoint& start) 
   const solvers::Mlcs& m = a_.mlcs;
   Eigen::VectorXd b, src;
   m.eval_b(start.t, src, b);
-  const Eigen::VectorXd y = b - m.G * start.z.head(n_) + m.B * start.z.tail(m_);
-  Eigen::VectorXd y_d(static_cast<Eigen::Index>(d_.size()));
-  for (size_t k = 0; k < d_.size(); ++k) y_d[static_cast<Eigen::Index>(k)] = y[d_[k]];
-  const Eigen::VectorXd xi = modes_->e_dd.solve(y_d);
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(n_ + m_);
-  for (size_t k = 0; k < d_.size(); ++k) v[d_[k]] = xi[static_cast<Eigen::Index>(k)];
+  Eigen::VectorXd v = differential_rate(b - m.G * start.z.head(n_) + m.B * start.z.tail(m_));
   modes_->radau->set_j(modes_->j[static_cast<size_t>(s.mode)], s.mode);
   const auto ns = static_cast<size_t>(m.S.cols());
   Eigen::VectorXd slope(static_cast<Eigen::Index>(ns));

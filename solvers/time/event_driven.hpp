@@ -43,6 +43,7 @@
 // θ-scheme (step_control.hpp).
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <array>
 #include <deque>
 #include <functional>
 #include <map>
@@ -160,6 +161,11 @@ class EventDriven {
   EventStats stats() const;
   double t() const { return t_; }
   const std::vector<char>& mode() const { return mode_; }  // the mode in force (1 = on)
+  // The last mode selection that moved the state (to t + 2δ): how many there were so far, and
+  // the mode of each of its two backward-Euler steps (they differ when a change at the instant
+  // causes another: a diode's turn-off that hands its current to a path it opens).
+  long applied_selections() const { return applied_selections_; }
+  const std::array<std::vector<char>, 2>& selection_modes() const { return selection_modes_; }
 
  private:
   struct Crossing {
@@ -242,6 +248,8 @@ class EventDriven {
   KluSymbolic select_symbolic_;
   std::unique_ptr<ModeMlcp> select_;
   double delta_ = 0;
+  long applied_selections_ = 0;
+  std::array<std::vector<char>, 2> selection_modes_;
 
   double t_ = 0;
   Eigen::VectorXd z_;  // (x, λ) at t_

@@ -72,6 +72,7 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
   //   (G + E/δ) Δx − B λ⁺ = b(t + δ) − G x + (q − E x)/δ,   w⁺ = C Δx + D λ⁺ + (C x + d).
   Eigen::VectorXd x[2], lambda[2], w, dx;
   std::vector<char> mode = mode_;
+  std::array<std::vector<char>, 2> step_modes;
   Eigen::VectorXd base = x_minus, q = q_minus;
   for (int k = 0; k < 2; ++k) {
     mlcs_.eval_b(t + (k + 1) * delta_, s_, b_);
@@ -95,6 +96,7 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
       outcome.message = "no consistent mode after the event: " + o.message;
       return false;
     }
+    step_modes[static_cast<size_t>(k)] = mode;
     x[k] = base + dx;
     base = x[k];
     q = mlcs_.E * x[k];
@@ -124,6 +126,8 @@ bool EventDriven::select(double t, EventCause cause, const std::vector<char>& be
   mode_ = mode;
   if (changed || jumped || cause == EventCause::kStart || cause == EventCause::kResume) {
     set_mode_system();
+    ++applied_selections_;
+    selection_modes_ = std::move(step_modes);
     t_ = std::min(t + 2 * delta_, opt_.t_stop);
     z_.head(n_) = x[1];
     z_.tail(m_) = lambda[1];
