@@ -28,6 +28,8 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "netlist/ast.hpp"
@@ -68,5 +70,41 @@ Netlist flatten(const Netlist& parsed, SourceManager& sources, Diagnostics& diag
 // The same, reusing the parsed tree's storage (faster for big netlists).
 Netlist flatten(Netlist&& parsed, SourceManager& sources, Diagnostics& diags,
                 const FlattenOptions& options = {});
+
+// A netlist flattened once and kept, to flatten it again with other parameter values and
+// Monte Carlo draws (the runs of a sweep): the includes, duplicate checks, element counts,
+// subcircuit look-ups, renaming and node mapping are done once; flatten() then makes the
+// parameter scopes again and evaluates the expressions of the recorded cards in the order
+// flatten(parsed, ...) evaluates them, so that each draw goes to the same value. A card without
+// an expression is copied as flattened. The structure of a flat netlist does not depend on the
+// values (no .if, no subcircuit chosen by a parameter), so the result equals
+// flatten(parsed, sources, diags, options) card for card, value for value (tests:
+// FlatTemplate.*). Read-only once made: several threads may flatten from it at once.
+class FlatTemplate {
+ public:
+  // Flattens `parsed` with `options`; `sources` is copied (the included files are added to the
+  // copy). Its params name the parameters every later flatten() sets (their values do not
+  // matter here).
+  FlatTemplate(const Netlist& parsed, const SourceManager& sources,
+               const FlattenOptions& options = {});
+  FlatTemplate(FlatTemplate&&) noexcept;
+  FlatTemplate& operator=(FlatTemplate&&) noexcept;
+  ~FlatTemplate();
+
+  // False when flattening gave an error (then use netlist::flatten, which reports it).
+  bool usable() const;
+  // The sources of the flat cards' spans (with the included files).
+  const SourceManager& sources() const;
+  // The netlist flattened with `options` (params, draw, drawn; the rest as when made):
+  // the diagnostics of the includes and duplicate checks made once, then those of evaluating.
+  // nullopt when an expression fails with these values (diags then has the errors met so far;
+  // netlist::flatten gives every diagnostic).
+  std::optional<Netlist> flatten(Diagnostics& diags, const FlattenOptions& options) const;
+
+  struct Impl;  // internal (netlist/src/flat_template.hpp)
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace nsspice::netlist

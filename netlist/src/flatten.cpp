@@ -25,6 +25,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "netlist/src/flat_template.hpp"
 #include "netlist/src/flatten_detail.hpp"
 #include "netlist/src/includes.hpp"
 #include "netlist/src/suggest.hpp"
@@ -42,8 +43,8 @@ struct Count {
 
 class Flattener {
  public:
-  Flattener(Reporter& reporter, const FlattenOptions& options, Netlist& out)
-      : reporter_(reporter), options_(options), out_(out) {}
+  Flattener(Reporter& reporter, const FlattenOptions& options, Netlist& out, Tape* tape = nullptr)
+      : reporter_(reporter), options_(options), out_(out), tape_(tape) {}
 
   void run(const Netlist& net);
 
@@ -51,6 +52,7 @@ class Flattener {
   Reporter& reporter_;
   const FlattenOptions& options_;
   Netlist& out_;
+  Tape* tape_;  // records what is done (FlatTemplate); may be null
   std::unordered_set<std::string> globals_;
   std::unordered_map<const std::vector<SubcktDef>*,
                      std::unordered_map<std::string, const SubcktDef*>>
@@ -69,10 +71,13 @@ class Flattener {
   const std::vector<SubcktDef>* top_subckts_ = nullptr;
 
   void expand(const Frame& f);
+  void expand_card(const Frame& f, const Card& card);
   void instance(const Frame& f, const InstanceCard& x);
   void element(const Frame& f, const ElementCard& e);
   void model(const Frame& f, const ModelCard& m);
-  void control(const Frame& f, Card card);
+  void control(const Frame& f, const Card& card);
+  // Records that the card just output came from `source`, evaluated in f's scope.
+  void record(const Frame& f, const Card& source);
   Word node(const Frame& f, const Word& w) const;
   // The bindings of a behavioural expression (ast.hpp ExprBindings); false after reporting
   // a parameter that cannot be evaluated.
@@ -292,6 +297,19 @@ void Flattener::element(const Frame& f, const ElementCard& card) {
   out_.cards.emplace_back(std::move(e));
 }
 
+void Flattener::record(const Frame& f, const Card& source) {
+  TapeStep step{TapeStep::Kind::kControl, f.tape_scope, &source, true};
+  if (const auto* e = std::get_if<ElementCard>(&out_.cards.back())) {
+    step.kind = TapeStep::Kind::kElement;
+    step.has_expression =
+        has_expression(source) || (e->bindings != nullptr && !e->bindings->params.empty());
+  } else if (std::holds_alternative<ModelCard>(source)) {
+    step.kind = TapeStep::Kind::kModel;
+    step.has_expression = has_expression(source);
+  }
+  tape_->steps.push_back(step);
+}
+
 // Scans the expression for the names it uses: a bare identifier (not a call) that is a visible
 // parameter gets its value; the arguments of v(...) and i(...) get their flat names. Numbers
 // ("1k", "2.5e-3") are skipped whole, so their suffixes are not taken for names.
@@ -359,16 +377,16 @@ bool Flattener::bind_expression(const Frame& f, ElementCard& e, const Param& p) 
 
 void Flattener::model(const Frame& f, const ModelCard& card) {
   ModelCard m = card;
-  for (Param& p : m.params) {
-    if (!f.scope->evaluate(p, m.name.lower + "." + p.name.lower)) return;
-  }
+  if (!evaluate_model(*f.scope, m)) return;
   m.name = local(f, m.name);
   m.context = reporter_.card_context(m.span.file, f.scope->context());
   out_.cards.emplace_back(std::move(m));
 }
 
-void Flattener::control(const Frame& f, Card card) {
-  if (evaluate_control(*f.scope, card)) out_.cards.push_back(std::move(card));
+void Flattener::control(const Frame& f, const Card& source) {
+  Card card = source;
+  if (!evaluate_control(*f.scope, card)) return;
+  out_.cards.push_back(std::move(card));
 }
 
 void Flattener::instance(const Frame& f, const InstanceCard& x) {
@@ -434,10 +452,7 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
           ctx);
       continue;
     }
-    const bool quoted = is_expression(p.raw.text);
-    auto v = f.scope->evaluate(quoted ? expression_body(p.raw.text) : p.raw.text, p.raw.span,
-                               quoted ? 1 : 0, x.name.lower + "." + p.name.lower);
-    if (v) overrides.emplace_back(&p, *v);
+    if (auto v = evaluate_override(*f.scope, x, p)) overrides.emplace_back(&p, *v);
   }
   std::vector<Diagnostic> notes = reporter_.include_notes(x.span.file);
   notes.insert(notes.begin(), Diagnostic{Severity::kNote,
@@ -457,6 +472,12 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
     g.pins.emplace(def->pins[i].lower, node(f, x.nodes[i]));
   }
   for (const auto& [p, v] : overrides) scope.set(*p, v);
+  if (tape_ != nullptr) {
+    g.tape_scope = static_cast<int>(tape_->scopes.size());
+    tape_->scopes.push_back(
+        TapeScope{home->tape_scope, f.tape_scope, def, &x, scope.context(), g.prefix});
+    tape_->steps.push_back(TapeStep{TapeStep::Kind::kScope, g.tape_scope, nullptr, true});
+  }
   scope.evaluate_all();
   expand(g);
 }
@@ -464,17 +485,26 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
 void Flattener::expand(const Frame& f) {
   for (const Card& card : *f.cards) {
     if (stopped_) return;
-    if (const auto* e = std::get_if<ElementCard>(&card)) {
-      element(f, *e);
-    } else if (const auto* x = std::get_if<InstanceCard>(&card)) {
-      instance(f, *x);
-    } else if (const auto* m = std::get_if<ModelCard>(&card)) {
-      model(f, *m);
-    } else if (!std::holds_alternative<ParamCard>(card) &&
-               !std::holds_alternative<GlobalCard>(card) &&
-               !std::holds_alternative<IncludeCard>(card)) {
-      control(f, card);
-    }
+    const std::size_t before = out_.cards.size();
+    expand_card(f, card);
+    // (An instance's cards are recorded by its own expansion.)
+    if (tape_ != nullptr && out_.cards.size() > before &&
+        !std::holds_alternative<InstanceCard>(card))
+      record(f, card);
+  }
+}
+
+void Flattener::expand_card(const Frame& f, const Card& card) {
+  if (const auto* e = std::get_if<ElementCard>(&card)) {
+    element(f, *e);
+  } else if (const auto* x = std::get_if<InstanceCard>(&card)) {
+    instance(f, *x);
+  } else if (const auto* m = std::get_if<ModelCard>(&card)) {
+    model(f, *m);
+  } else if (!std::holds_alternative<ParamCard>(card) &&
+             !std::holds_alternative<GlobalCard>(card) &&
+             !std::holds_alternative<IncludeCard>(card)) {
+    control(f, card);
   }
 }
 
@@ -488,12 +518,11 @@ void Flattener::run(const Netlist& net) {
   ParamScope global(nullptr, nullptr, reporter_);
   if (options_.draw) global.set_draw(&options_.draw);
   if (options_.drawn) global.set_drawn(&options_.drawn);
-  Frame top = make_frame(net, global);
-  for (const auto& [name, value] : options_.params) {
-    const Word w{name, name, net.title_span};
-    global.set(
-        Param{w, Word{fmt::format("{:.17g}", value), "", net.title_span}, value, net.title_span},
-        value);
+  Frame top = make_frame(net, options_.params, global);
+  if (tape_ != nullptr) {
+    top.tape_scope = 0;
+    tape_->scopes.push_back(TapeScope{});
+    tape_->steps.push_back(TapeStep{TapeStep::Kind::kScope, 0, nullptr, true});
   }
   global.evaluate_all();
   expand(top);
@@ -520,6 +549,26 @@ Netlist flatten(Netlist&& parsed, SourceManager& sources, Diagnostics& diags,
   out.output_file = net.output_file;
   detail::Flattener(reporter, options, out).run(net);
   return out;
+}
+
+FlatTemplate::FlatTemplate(const Netlist& parsed, const SourceManager& sources,
+                           const FlattenOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& t = *impl_;
+  t.sources = sources;
+  t.tree = parsed;
+  Diagnostics diags;
+  detail::Reporter reporter(diags);
+  detail::expand_includes(t.tree, t.tree.title_span.file, t.sources, reporter, options);
+  detail::check_duplicates(t.tree, reporter);
+  t.before = diags.all();
+  t.flat.title = t.tree.title;
+  t.flat.title_span = t.tree.title_span;
+  t.flat.has_end = t.tree.has_end;
+  t.flat.output_file = t.tree.output_file;
+  detail::Flattener(reporter, options, t.flat, &t.tape).run(t.tree);
+  t.included_from = reporter.included_from();
+  t.usable = !diags.has_errors();
 }
 
 }  // namespace nsspice::netlist

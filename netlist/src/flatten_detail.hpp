@@ -5,6 +5,8 @@
 //            models and parameters); caller: the frame holding the X card (recursion check).
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,16 +30,54 @@ struct Frame {
   ParamScope* scope = nullptr;
   std::unordered_set<std::string> local_models;  // .model names of this body (lower)
   int depth = 0;
+  int tape_scope = -1;  // this frame's scope in the Tape (when one is recorded)
 };
 
-// The top frame; defines the netlist's .param cards in `scope`.
-Frame make_frame(const Netlist& net, ParamScope& scope);
+// What flatten() did, in order, recorded to do it again with other values (FlatTemplate): the
+// parameter scopes it made and the cards it output, each with the parsed card it came from and
+// the scope its expressions were evaluated in. Pointers into the include-expanded parsed tree.
+struct TapeScope {
+  int parent = -1;                  // the lexical scope (its parent ParamScope); -1: none (top)
+  int caller = -1;                  // the scope of the X card (its overrides are evaluated there)
+  const SubcktDef* def = nullptr;   // null: the global scope
+  const InstanceCard* x = nullptr;  // the X card (null: the global scope)
+  CardContext notes;                // the instance chain of the scope's diagnostics
+  std::string prefix;               // "x1.x2."
+};
+struct TapeStep {
+  enum class Kind { kScope, kElement, kModel, kControl };
+  Kind kind = Kind::kScope;
+  int scope = 0;                 // kScope: the scope made; else the scope evaluated in
+  const Card* source = nullptr;  // the parsed card (not kScope)
+  bool has_expression = true;    // false: the flat card is the same whatever the values
+};
+struct Tape {
+  std::vector<TapeScope> scopes;
+  std::vector<TapeStep> steps;  // the cards' steps in the order of the flat cards
+};
+
+// The expressions of an instance override (x's k=v, evaluated in the instantiating scope).
+std::optional<double> evaluate_override(const ParamScope& in, const InstanceCard& x,
+                                        const Param& p);
+// Defines a subcircuit instance's "params:" defaults and body .param cards in `scope`.
+void define_instance_params(const SubcktDef& def, ParamScope& scope);
+// Defines the netlist's top-level .param cards in `scope`, then sets FlattenOptions::params.
+void define_top_params(const Netlist& net, const std::map<std::string, double>& params,
+                       ParamScope& scope);
+// True when the card holds an expression that flatten() evaluates.
+bool has_expression(const Card& card);
+
+// The top frame; defines the netlist's .param cards and `params` in `scope`.
+Frame make_frame(const Netlist& net, const std::map<std::string, double>& params,
+                 ParamScope& scope);
 // The frame of an instance of `def` (defined in `home`, instantiated from `caller`); defines
 // the "params:" defaults and the body's .param cards in `scope`.
 Frame make_frame(const SubcktDef& def, const Frame* home, const Frame* caller, ParamScope& scope);
 
-// Evaluates every expression of the card; false (after reporting) if one fails.
-bool evaluate_element(const ParamScope& scope, ElementCard& e);
+// Evaluates every expression of the card; false (after reporting) if one fails. `name`: the
+// card's name in its body (the drawn values' names), default e.name.lower / m.name.lower.
+bool evaluate_element(const ParamScope& scope, ElementCard& e, const std::string* name = nullptr);
+bool evaluate_model(const ParamScope& scope, ModelCard& m, const std::string* name = nullptr);
 bool evaluate_control(const ParamScope& scope, Card& card);
 
 // Duplicate element/instance, model and subcircuit names per body (errors; the later one is

@@ -7,6 +7,7 @@
 //                     within one list of definitions.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "netlist/src/flatten_detail.hpp"
@@ -113,12 +114,29 @@ void check_body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, Repor
 
 }  // namespace
 
-Frame make_frame(const Netlist& net, ParamScope& scope) {
+void define_top_params(const Netlist& net, const std::map<std::string, double>& params,
+                       ParamScope& scope) {
+  define_params(net.cards, scope);
+  for (const auto& [name, value] : params) {
+    const Word w{name, name, net.title_span};
+    scope.set(
+        Param{w, Word{fmt::format("{:.17g}", value), "", net.title_span}, value, net.title_span},
+        value);
+  }
+}
+
+void define_instance_params(const SubcktDef& def, ParamScope& scope) {
+  for (const Param& p : def.params) scope.define(p);
+  define_params(def.cards, scope);
+}
+
+Frame make_frame(const Netlist& net, const std::map<std::string, double>& params,
+                 ParamScope& scope) {
   Frame f;
   f.cards = &net.cards;
   f.subckts = &net.subckts;
   f.scope = &scope;
-  define_params(net.cards, scope);
+  define_top_params(net, params, scope);
   collect_models(net.cards, f.local_models);
   return f;
 }
@@ -132,15 +150,14 @@ Frame make_frame(const SubcktDef& def, const Frame* home, const Frame* caller, P
   f.def = &def;
   f.scope = &scope;
   f.depth = caller->depth + 1;
-  for (const Param& p : def.params) scope.define(p);
-  define_params(def.cards, scope);
+  define_instance_params(def, scope);
   collect_models(def.cards, f.local_models);
   return f;
 }
 
-bool evaluate_element(const ParamScope& scope, ElementCard& e) {
+bool evaluate_element(const ParamScope& scope, ElementCard& e, const std::string* as) {
   bool ok = true;
-  const std::string& name = e.name.lower;
+  const std::string& name = as != nullptr ? *as : e.name.lower;
   if (e.value) ok = scope.evaluate(*e.value, name) && ok;
   for (Param& p : e.params) ok = scope.evaluate(p, name + "." + p.name.lower) && ok;
   for (SourceFunction& fn : e.functions) {
@@ -151,6 +168,44 @@ bool evaluate_element(const ParamScope& scope, ElementCard& e) {
       ok = scope.evaluate(p, fmt::format("{}.{}.{}", name, fn.kind.lower, p.name.lower)) && ok;
   }
   return ok;
+}
+
+bool evaluate_model(const ParamScope& scope, ModelCard& m, const std::string* as) {
+  const std::string& name = as != nullptr ? *as : m.name.lower;
+  for (Param& p : m.params)
+    if (!scope.evaluate(p, name + "." + p.name.lower)) return false;
+  return true;
+}
+
+std::optional<double> evaluate_override(const ParamScope& in, const InstanceCard& x,
+                                        const Param& p) {
+  const bool quoted = is_expression(p.raw.text);
+  return in.evaluate(quoted ? expression_body(p.raw.text) : p.raw.text, p.raw.span, quoted ? 1 : 0,
+                     x.name.lower + "." + p.name.lower);
+}
+
+namespace {
+
+bool expression_param(const Param& p) { return !p.number && is_expression(p.raw.text); }
+
+bool element_has_expression(const ElementCard& e) {
+  if (e.value && !e.value->expr.empty()) return true;
+  if (std::any_of(e.params.begin(), e.params.end(), expression_param)) return true;
+  for (const SourceFunction& fn : e.functions) {
+    for (const Value& v : fn.args)
+      if (!v.expr.empty()) return true;
+    if (std::any_of(fn.params.begin(), fn.params.end(), expression_param)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool has_expression(const Card& card) {
+  if (const auto* e = std::get_if<ElementCard>(&card)) return element_has_expression(*e);
+  if (const auto* m = std::get_if<ModelCard>(&card))
+    return std::any_of(m->params.begin(), m->params.end(), expression_param);
+  return true;  // control cards: evaluated again (few, top level only)
 }
 
 bool evaluate_control(const ParamScope& scope, Card& card) {

@@ -38,6 +38,7 @@ class Reporter {
   // Adds a diagnostic produced elsewhere (e.g. by parsing an included file) with include notes.
   void forward(Diagnostic d);
   void set_included_from(int file, SourceSpan include_card) { included_from_[file] = include_card; }
+  const std::map<int, SourceSpan>& included_from() const { return included_from_; }
   // "included from here" notes for `file`, innermost first.
   std::vector<Diagnostic> include_notes(int file) const;
   // `context` with the include notes of `file` in front; null when both are empty. Cached.
