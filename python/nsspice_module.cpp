@@ -211,7 +211,7 @@ void run_sweep(const Call& c, const app::LoadedNetlist& nominal, PythonStop& sto
   done.diagnostics.resize(n);
   done.started.resize(n);
   done.finished.resize(n);
-  const app::SweepShare shared(nominal.circuit);  // the runs restamp on its pattern
+  const app::SweepShare shared(nominal, *done.plan);  // flattened once, restamped on its pattern
   const app::RunShare share = shared.share();
   std::atomic<std::size_t> next{0};
   const std::size_t jobs =
@@ -273,6 +273,9 @@ py::dict report_of(const app::RunOutcome& o, double started, double finished) {
                   : o.assembly == app::RunAssembly::kRebuilt ? "rebuilt"
                                                              : "";
   d["shared_analysis"] = o.shared_analysis;
+  d["flatten"] = o.flatten == app::RunFlatten::kTemplate ? "template"
+                 : o.flatten == app::RunFlatten::kAnew   ? "anew"
+                                                         : "";
   d["steps"] = s.steps;
   d["rejected_steps"] = s.rejected_steps;
   d["restart_steps"] = s.restart_steps;

@@ -481,6 +481,16 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
                                     : RunAssembly::kNone;
   const circuit::Assembled assembled =
       restamped ? std::move(*restamped) : circuit::assemble(circuit);
+  if (out.assembly == RunAssembly::kRebuilt) {
+    const circuit::AssemblyPattern& p = *share->pattern;
+    const auto& mlcs = assembled.mlcs;
+    out.rebuilt_because =
+        mlcs.n != p.unknowns()
+            ? fmt::format("{} unknowns, the nominal circuit {}", mlcs.n, p.unknowns())
+        : mlcs.m != p.pairs()
+            ? fmt::format("{} complementarity pairs, the nominal circuit {}", mlcs.m, p.pairs())
+            : std::string("other matrix entries than the nominal circuit's");
+  }
   const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
   auto plan = make_run_plan(o, loaded, signals.names, out.message, signals.rate_names);
   if (!plan) {

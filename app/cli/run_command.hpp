@@ -10,6 +10,7 @@
 
 #include "circuit/assemble.hpp"
 #include "circuit/transient.hpp"
+#include "netlist/flatten.hpp"
 
 namespace nsspice::app {
 
@@ -83,11 +84,16 @@ class WaveformWriter;
 struct RunShare {
   const circuit::AssemblyPattern* pattern = nullptr;
   const solvers::StepperAnalyses* analyses = nullptr;
+  const netlist::FlatTemplate* flat = nullptr;  // the netlist flattened once (sweep_run)
 };
 
 // How a sweep's run's matrices were made: restamped on the sweep's pattern, or assembled anew
 // (its structure differs from the pattern's); kNone: not a sweep's run, or its netlist failed.
 enum class RunAssembly { kNone, kRestamped, kRebuilt };
+// How a sweep's run's netlist was flattened: from the sweep's flat template (its values
+// evaluated again on the nominal's flat cards), or anew from the parsed tree (no template, or
+// an expression failed with the run's values: the whole path gives every diagnostic).
+enum class RunFlatten { kNone, kTemplate, kAnew };
 
 struct RunOutcome {
   int code = 0;
@@ -104,6 +110,8 @@ struct RunOutcome {
   double stepping_seconds = 0;  // the transient's wall time (assembly included)
   RunAssembly assembly = RunAssembly::kNone;
   bool shared_analysis = false;  // the θ-stepper factored with RunShare::analyses
+  RunFlatten flatten = RunFlatten::kNone;
+  std::string rebuilt_because;  // kRebuilt: how its structure differs ("9 unknowns, the ...")
 };
 // With `share`, the circuit is restamped on share->pattern when its stamps fit (then the
 // stepper uses share->analyses), else assembled anew; the results are the same bit for bit.

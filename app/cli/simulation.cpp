@@ -130,6 +130,31 @@ void check_step_model_types(const netlist::Netlist& flat, netlist::Diagnostics& 
 
 }  // namespace
 
+namespace {
+
+// Prints (or keeps) the diagnostics of loading `path`; the netlist, or nullptr after an error
+// or (no_tran) without a .tran card.
+std::unique_ptr<LoadedNetlist> report_load(const netlist::Diagnostics& diags,
+                                           std::unique_ptr<LoadedNetlist> loaded,
+                                           const LoadOptions& options, const std::string& path,
+                                           bool no_tran) {
+  std::string text = diags.all().empty() ? std::string() : diags.format(loaded->sources);
+  if (diags.has_errors())
+    text += fmt::format("{} error(s); nothing simulated\n", diags.error_count());
+  else if (no_tran)
+    text += fmt::format(
+        "nsspice: error: '{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')\n",
+        path);
+  if (options.diagnostics != nullptr)
+    *options.diagnostics += text;
+  else
+    std::cerr << text;
+  if (diags.has_errors() || no_tran) return nullptr;
+  return loaded;
+}
+
+}  // namespace
+
 std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, bool require_tran) {
   LoadOptions o;
   o.require_tran = require_tran;
@@ -141,7 +166,9 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   netlist::Diagnostics diags;
   netlist::Netlist own;
   const netlist::Netlist* parsed = &own;
-  if (options.reuse != nullptr && options.reuse->parsed) {
+  if (options.flat != nullptr) {
+    loaded->sources = options.flat->sources();
+  } else if (options.reuse != nullptr && options.reuse->parsed) {
     loaded->sources = options.reuse->sources;
     parsed = &*options.reuse->parsed;
   } else {
@@ -154,7 +181,17 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
     flatten_options.drawn = [&options](const std::string& name, double value) {
       options.drawn->emplace_back(name, value);
     };
-  netlist::Netlist flat = netlist::flatten(*parsed, loaded->sources, diags, flatten_options);
+  std::optional<netlist::Netlist> replayed;
+  if (options.flat != nullptr) {
+    replayed = options.flat->flatten(diags, flatten_options);
+    if (!replayed) {
+      if (options.flat_failed != nullptr) *options.flat_failed = true;
+      return report_load(diags, std::move(loaded), options, path, false);
+    }
+  }
+  netlist::Netlist flat = replayed
+                              ? std::move(*replayed)
+                              : netlist::flatten(*parsed, loaded->sources, diags, flatten_options);
   check_step_model_types(flat, diags);
   apply_overrides(flat, options, diags);
   apply_model_tolerances(flat, options.draw, diags, flatten_options.drawn);  // PSpice's DEV/LOT
@@ -184,19 +221,8 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
     } else
       diags.error(meas->span, error);
   }
-  std::string text = diags.all().empty() ? std::string() : diags.format(loaded->sources);
-  if (diags.has_errors())
-    text += fmt::format("{} error(s); nothing simulated\n", diags.error_count());
-  else if (options.require_tran && !loaded->circuit.tran)
-    text += fmt::format(
-        "nsspice: error: '{}' has no .tran card: nothing to simulate (add e.g. '.tran 1u 1m')\n",
-        path);
-  if (options.diagnostics != nullptr)
-    *options.diagnostics += text;
-  else
-    std::cerr << text;
-  if (diags.has_errors() || (options.require_tran && !loaded->circuit.tran)) return nullptr;
-  return loaded;
+  const bool no_tran = options.require_tran && !loaded->circuit.tran;
+  return report_load(diags, std::move(loaded), options, path, no_tran);
 }
 
 std::vector<double> source_breakpoints(const circuit::Assembled& assembled, double t_stop) {

@@ -16,6 +16,7 @@
 #include "circuit/circuit.hpp"
 #include "circuit/transient.hpp"
 #include "netlist/ast.hpp"
+#include "netlist/flatten.hpp"
 #include "netlist/source.hpp"
 
 namespace nsspice::app {
@@ -63,6 +64,12 @@ struct LoadOptions {
   // Flatten this netlist's parsed tree (with its sources) again instead of reading the file:
   // the netlist is parsed once for all the runs of a sweep.
   const LoadedNetlist* reuse = nullptr;
+  // Flatten from this template instead (netlist::FlatTemplate: the runs of a sweep; `reuse` is
+  // then not read). On an expression that fails with these values load_netlist returns
+  // nullptr with the errors met and *flat_failed set: load again without it for every
+  // diagnostic.
+  const netlist::FlatTemplate* flat = nullptr;
+  bool* flat_failed = nullptr;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

@@ -71,6 +71,8 @@ RunRecord record_of(RunOutcome&& outcome, std::string&& diagnostics) {
   r.rows_hash = outcome.rows_hash;
   r.assembly = static_cast<int>(outcome.assembly);
   r.shared_analysis = outcome.shared_analysis;
+  r.flatten = static_cast<int>(outcome.flatten);
+  r.rebuilt_because = std::move(outcome.rebuilt_because);
   return r;
 }
 
@@ -238,7 +240,7 @@ Executed execute(const Prepared& p, const LoadedNetlist& nominal, MpiSession* mp
   Executed out{std::vector<RunRecord>(n), std::vector<int>(n, 0)};
   auto& records = out.records;
   const std::function<int()> stop = [&] { return interrupt.signal(); };
-  const SweepShare shared(nominal.circuit);  // before the runs; read-only while they go
+  const SweepShare shared(nominal, p.plan);  // before the runs; read-only while they go
   const RunShare share = shared.share();
   auto local = [&](std::size_t k) {
     RunOptions ro = p.base;
@@ -338,8 +340,24 @@ std::optional<SweepPlan> make_sweep_plan(const RunOptions& o, const LoadedNetlis
   return plan;
 }
 
-SweepShare::SweepShare(const circuit::Circuit& nominal)
-    : pattern_(nominal), analyses_(circuit::assemble(nominal).mlcs) {}
+namespace {
+
+std::optional<netlist::FlatTemplate> flat_template(const LoadedNetlist& nominal,
+                                                   const SweepPlan& plan) {
+  if (!nominal.parsed) return std::nullopt;
+  netlist::FlattenOptions o;
+  o.params = plan.runs.empty() ? plan.params : load_options(plan, plan.runs[0]).params;
+  netlist::FlatTemplate t(*nominal.parsed, nominal.sources, o);
+  if (!t.usable()) return std::nullopt;
+  return t;
+}
+
+}  // namespace
+
+SweepShare::SweepShare(const LoadedNetlist& nominal, const SweepPlan& plan)
+    : flat_(flat_template(nominal, plan)),
+      pattern_(nominal.circuit),
+      analyses_(circuit::assemble(nominal.circuit).mlcs) {}
 
 RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, const SweepPlan& plan,
                      std::size_t k, const std::function<int()>& stop_signal,
@@ -355,7 +373,21 @@ RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, co
   }
   lo.diagnostics = &diagnostics;
   lo.reuse = &nominal;  // parsed once: each run flattens and elaborates with its values
-  const auto loaded = load_netlist(options.netlist, lo);
+  lo.flat = share != nullptr ? share->flat : nullptr;  // flattened once: values evaluated again
+  bool flat_failed = false;
+  lo.flat_failed = &flat_failed;
+  auto loaded = load_netlist(options.netlist, lo);
+  if (flat_failed) {
+    // Anew from the parsed tree, from the first draw: every diagnostic, as the run alone.
+    diagnostics.clear();
+    drawn.clear();
+    if (plan.monte_carlo) random.emplace(plan.seed, run.trial);
+    lo.flat = nullptr;
+    loaded = load_netlist(options.netlist, lo);
+  }
+  const RunFlatten flatten = share == nullptr || share->flat == nullptr ? RunFlatten::kNone
+                             : lo.flat != nullptr                       ? RunFlatten::kTemplate
+                                                                        : RunFlatten::kAnew;
   RunOutcome out;
   if (!loaded) {
     out.code = kBadInput;
@@ -368,6 +400,7 @@ RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, co
                     plan.dims.empty() && !plan.monte_carlo ? "" : ": ", run_label(plan, k));
     out = run_to_file(options, *loaded, stop_signal, writer, share);
   }
+  out.flatten = flatten;
   out.drawn = std::move(drawn);
   return out;
 }

@@ -4,14 +4,15 @@
 //     replaces the card); the runs: their Cartesian product (app/sweep/sweep_points.hpp), each
 //     point repeated --runs N times with fresh draws of the distribution functions when N > 0;
 //   * execution: --jobs J threads (default: every core), or with --mpi the ranks of an MPI job
-//     (app/sweep/mpi_runs.hpp; J threads per rank, default 1); each run flattens the netlist's
-//     parsed tree (read once) with its values and draws and elaborates it; its matrices are
-//     restamped on the nominal circuit's sparsity pattern (SweepShare) when its structure is
-//     the nominal's, and its θ-stepper then factors with the symbolic analyses made once for
-//     that pattern, else they are assembled and analyzed anew (the report counts both); it is
-//     simulated into its own file; nothing is shared between runs but read-only data (the
-//     options, the parsed tree, the pattern and analyses), so a run's result does not depend on
-//     J, on the ranks or on the order of completion;
+//     (app/sweep/mpi_runs.hpp; J threads per rank, default 1); each run evaluates its values
+//     and draws on the netlist flattened once (SweepShare's netlist::FlatTemplate; anew from
+//     the parsed tree when an expression fails with its values) and elaborates it; its
+//     matrices are restamped on the nominal circuit's sparsity pattern (SweepShare) when its
+//     structure is the nominal's, and its θ-stepper then factors with the symbolic analyses made
+//     once for that pattern, else they are assembled and analyzed anew (the report counts both); it
+//     is simulated into its own file; nothing is shared between runs but read-only data (the
+//     options, the parsed tree, the flat template, the pattern and analyses), so a run's result
+//     does not depend on J, on the ranks or on the order of completion;
 //   * files: a .raw output holds one plot per run, in run order (ngspice's multi-plot raw);
 //     a .csv output gives one file per run, <stem>.run<K>.csv (K from 1); `-o DIR/` puts
 //     <netlist stem>.run<K>.csv in DIR. <output stem>.meas.csv holds one row per run
@@ -51,24 +52,28 @@ struct SweepPlan {
 std::optional<SweepPlan> make_sweep_plan(const RunOptions& options, const LoadedNetlist& nominal,
                                          std::string& printed);
 
-// What every run of a sweep shares, made once from the nominal circuit before the runs: its
-// assembly pattern (circuit::AssemblyPattern) and the θ-stepper's symbolic analyses of it
+// What every run of a sweep shares, made once from the nominal netlist before the runs: its
+// parsed tree flattened once (netlist::FlatTemplate, with the parameter names of the plan's
+// runs; none when the nominal has no parsed tree), the nominal circuit's assembly pattern
+// (circuit::AssemblyPattern) and the θ-stepper's symbolic analyses of it
 // (solvers::StepperAnalyses). Read-only once made: the runs of every thread use it at once.
 class SweepShare {
  public:
-  explicit SweepShare(const circuit::Circuit& nominal);
-  RunShare share() const { return {&pattern_, &analyses_}; }
+  SweepShare(const LoadedNetlist& nominal, const SweepPlan& plan);
+  RunShare share() const { return {&pattern_, &analyses_, flat_ ? &*flat_ : nullptr}; }
 
  private:
+  std::optional<netlist::FlatTemplate> flat_;
   circuit::AssemblyPattern pattern_;
   solvers::StepperAnalyses analyses_;
 };
 
 // Run k of `plan`: the nominal netlist's parsed tree flattened with the run's values and draws
-// (LoadOptions::reuse), elaborated and simulated by run_to_file with `options` (whose output is
-// the run's file), or into `writer`; with `share`, restamped on its pattern when the run's
-// structure is the nominal's (RunOutcome::assembly). A run whose netlist has errors gets code 1,
-// its diagnostics in `diagnostics`.
+// (LoadOptions::reuse; with `share`, from its flat template, and anew when an expression fails
+// with the run's values: RunOutcome::flatten), elaborated and simulated by run_to_file with
+// `options` (whose output is the run's file), or into `writer`; with `share`, restamped on its
+// pattern when the run's structure is the nominal's (RunOutcome::assembly). A run whose netlist has
+// errors gets code 1, its diagnostics in `diagnostics`.
 RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, const SweepPlan& plan,
                      std::size_t k, const std::function<int()>& stop_signal,
                      std::string& diagnostics, WaveformWriter* writer = nullptr,

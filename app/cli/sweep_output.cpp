@@ -129,27 +129,58 @@ int draw_plots(const Prepared& p, const std::vector<RunRecord>& records,
   return code;
 }
 
+// The runs listed after `what`, the first kListed of them: "runs 3, 4".
+std::string listed_runs(const std::vector<std::string>& runs) {
+  constexpr std::size_t kListed = 10;
+  std::vector<std::string> shown(runs.begin(), runs.begin() + std::min(runs.size(), kListed));
+  if (runs.size() > kListed) shown.emplace_back("...");
+  return fmt::format("run{} {}", runs.size() == 1 ? "" : "s", fmt::join(shown, ", "));
+}
+
+// How the runs' netlists were flattened: "12 from the netlist flattened once (values evaluated
+// again); 2 flattened anew (an expression failed with their values: runs 3, 4)".
+std::string flatten_line(const std::vector<RunRecord>& records) {
+  std::size_t once = 0;
+  std::vector<std::string> anew;
+  for (std::size_t k = 0; k < records.size(); ++k) {
+    const auto f = static_cast<RunFlatten>(records[k].flatten);
+    once += f == RunFlatten::kTemplate ? 1 : 0;
+    if (f == RunFlatten::kAnew) anew.push_back(std::to_string(k + 1));
+  }
+  std::string out = fmt::format(
+      "{} from the netlist flattened once (their values evaluated again, elaborated each)", once);
+  if (!anew.empty())
+    out += fmt::format("; {} flattened anew (an expression failed with their values: {})",
+                       anew.size(), listed_runs(anew));
+  return out;
+}
+
 // How the runs' matrices were made: "12 restamped on the nominal's pattern (symbolic analysis
 // shared), 2 rebuilt (structure differs: runs 3, 4)".
 std::string assembly_line(const std::vector<RunRecord>& records) {
-  std::size_t restamped = 0, shared = 0;
-  std::vector<std::string> rebuilt;
+  std::size_t restamped = 0, shared = 0, rebuilt = 0;
+  std::vector<std::pair<std::string, std::vector<std::string>>> because;  // reason -> runs
   for (std::size_t k = 0; k < records.size(); ++k) {
     const auto a = static_cast<RunAssembly>(records[k].assembly);
     restamped += a == RunAssembly::kRestamped ? 1 : 0;
     shared += records[k].shared_analysis ? 1 : 0;
-    if (a == RunAssembly::kRebuilt) rebuilt.push_back(std::to_string(k + 1));
+    if (a != RunAssembly::kRebuilt) continue;
+    ++rebuilt;
+    const std::string& why = records[k].rebuilt_because;
+    auto it =
+        std::find_if(because.begin(), because.end(), [&](const auto& b) { return b.first == why; });
+    if (it == because.end()) it = because.insert(because.end(), {why, {}});
+    it->second.push_back(std::to_string(k + 1));
   }
-  constexpr std::size_t kListed = 10;
-  const std::size_t n_rebuilt = rebuilt.size();
-  if (rebuilt.size() > kListed) rebuilt.resize(kListed), rebuilt.emplace_back("...");
   std::string out =
       fmt::format("{} restamped on the nominal circuit's pattern, {} sharing its symbolic analysis",
                   restamped, shared);
-  if (n_rebuilt > 0)
-    out += fmt::format("; {} rebuilt (structure differs from the nominal's: run{} {})", n_rebuilt,
-                       n_rebuilt == 1 ? "" : "s", fmt::join(rebuilt, ", "));
-  return out;
+  if (rebuilt == 0) return out;
+  std::vector<std::string> parts;
+  for (const auto& [why, runs] : because)
+    parts.push_back(why.empty() ? listed_runs(runs) : listed_runs(runs) + ": " + why);
+  return out + fmt::format("; {} rebuilt (structure differs from the nominal's: {})", rebuilt,
+                           fmt::join(parts, "; "));
 }
 
 void print_report(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
@@ -181,6 +212,7 @@ void print_report(const RunOptions& o, const Prepared& p, const MpiSession* mpi,
       if (records[k].ran) ++per_rank[static_cast<std::size_t>(done.rank[k])];
     fmt::print("  {:<18} {}\n", "runs per rank", fmt::join(per_rank, " "));
   }
+  fmt::print("  {:<18} {}\n", "netlist", flatten_line(records));
   fmt::print("  {:<18} {}\n", "assembly", assembly_line(records));
   fmt::print("  {:<18} {}\n", "waveforms",
              p.raw ? p.base.output : fmt::format("{} ... {}", p.paths.front(), p.paths.back()));

@@ -98,13 +98,15 @@ std::string encode(const RunRecord& record) {
   w.u64(record.rows_hash);
   w.u64(static_cast<std::uint64_t>(record.assembly));
   w.u64(record.shared_analysis ? 1 : 0);
+  w.u64(static_cast<std::uint64_t>(record.flatten));
+  w.str(record.rebuilt_because);
   return w.take();
 }
 
 std::optional<RunRecord> decode(std::string_view bytes) {
   Reader r(bytes);
   RunRecord out;
-  std::uint64_t ran = 0, code = 0, n = 0, rows = 0, assembly = 0, shared = 0;
+  std::uint64_t ran = 0, code = 0, n = 0, rows = 0, assembly = 0, shared = 0, flatten = 0;
   if (!r.u64(ran) || ran > 1 || !r.u64(code) || !r.str(out.message) || !r.str(out.diagnostics))
     return std::nullopt;
   out.ran = ran == 1;
@@ -123,11 +125,13 @@ std::optional<RunRecord> decode(std::string_view bytes) {
   for (auto& [name, value] : out.drawn)
     if (!r.str(name) || !r.f64(value)) return std::nullopt;
   if (!r.u64(rows) || !r.f64(out.t_end) || !r.u64(out.rows_hash) || !r.u64(assembly) ||
-      assembly > 2 || !r.u64(shared) || shared > 1 || !r.done())
+      assembly > 2 || !r.u64(shared) || shared > 1 || !r.u64(flatten) || flatten > 2 ||
+      !r.str(out.rebuilt_because) || !r.done())
     return std::nullopt;
   out.rows = static_cast<long>(static_cast<std::int64_t>(rows));
   out.assembly = static_cast<int>(assembly);
   out.shared_analysis = shared == 1;
+  out.flatten = static_cast<int>(flatten);
   return out;
 }
 

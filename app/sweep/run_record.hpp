@@ -32,6 +32,10 @@ struct RunRecord {
   // pattern, 2 assembled anew), and whether its θ-stepper used the sweep's symbolic analyses.
   int assembly = 0;
   bool shared_analysis = false;
+  // How its netlist was flattened (app::RunFlatten: 0 not a sweep's run, 1 from the sweep's
+  // flat template, 2 anew).
+  int flatten = 0;
+  std::string rebuilt_because;  // RunOutcome::rebuilt_because
 };
 
 std::string encode(const RunRecord& record);

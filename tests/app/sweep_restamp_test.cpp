@@ -3,7 +3,7 @@
 // it, writes the same file bit for bit as the same run assembled and analyzed anew — for a
 // stepped source value, a stepped model parameter and a Monte Carlo draw; the sweep report says
 // how many runs were restamped, and a step that changes the structure (a PWL MOS's SEGMENTS)
-// falls back to a rebuild, named in the report.
+// falls back to a rebuild, named in the report with what differs.
 #include <fmt/format.h>
 
 #include <functional>
@@ -37,7 +37,7 @@ class SweepShareTest : public AppTest {
     const auto plan = app::make_sweep_plan(o, *nominal, printed);
     EXPECT_TRUE(plan.has_value()) << printed;
     if (!plan) return {};
-    const app::SweepShare shared(nominal->circuit);
+    const app::SweepShare shared(*nominal, *plan);
     const app::RunShare share = shared.share();
     const std::function<int()> go_on = [] { return 0; };
     std::vector<app::RunOutcome> out;
@@ -105,7 +105,7 @@ TEST_F(SweepShareTest, AStepThatChangesTheStructureIsRebuiltAndReported) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("assembly           4 restamped on the nominal circuit's pattern, 4 "
                           "sharing its symbolic analysis; 2 rebuilt (structure differs from the "
-                          "nominal's: runs 3, 4)"),
+                          "nominal's: runs 3, 4: 10 complementarity pairs, the nominal circuit 6)"),
             std::string::npos)
       << r.output;
   // The rebuilt runs are right: run 3 equals the netlist with SEGMENTS=6 run alone.

@@ -35,8 +35,10 @@ class SweepEqualsTheCommandLine(ScratchTest):
             csv = read_table(self.dir / f"s.run{k + 1}.csv")
             for name in csv:
                 self.assertTrue(same_bits(r[name], csv[name]), f"run {k + 1} {name}")
-        # Each run was restamped on the nominal circuit's pattern and shared its analysis.
+        # Each run was flattened from the netlist flattened once, restamped on the nominal
+        # circuit's pattern and shared its analysis.
         for r in runs:
+            self.assertEqual(r.report["flatten"], "template")
             self.assertEqual(r.report["assembly"], "restamped")
             self.assertTrue(r.report["shared_analysis"])
         # run() of a netlist with .step cards is the same sweep.
