@@ -106,9 +106,10 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
        fmt::format("{} full + {} refactorizations; cache {} hits / {} misses", s.factorizations,
                    s.refactorizations, s.cache_hits, s.cache_misses));
   line("memory", fmt::format("factor caches at most {:.1f} MB (budget {:.0f} MB) over {} step "
-                             "sizes ({} at once); largest dense matrix of the LCP solves {}",
+                             "sizes ({} off the ladder; {} at once); largest dense matrix of the "
+                             "LCP solves {}",
                              s.factor_peak_bytes / 1048576.0, s.factor_budget_bytes / 1048576.0,
-                             s.step_solvers, s.max_live_solvers,
+                             s.step_solvers, s.odd_step_solvers, s.max_live_solvers,
                              s.max_dense_order > 0 ? fmt::format("{0}x{0}", s.max_dense_order)
                                                    : std::string("none")));
   line("complementarity",

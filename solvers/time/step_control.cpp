@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace nsspice::solvers {
 namespace {
 constexpr double kSafety = 0.9, kShrink = 0.2, kGrow = 2.0;
-constexpr double kLadderSteps = 8.0;  // ladder values per factor 2
 }  // namespace
 
 ErrorEstimator::ErrorEstimator(const SparseMatrix& E, Eigen::VectorXd atol, double reltol)
@@ -94,12 +94,14 @@ bool ErrorEstimator::truncation(std::span<const TrajectoryPoint> candidate, doub
   return true;
 }
 
-double ErrorEstimator::norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end) const {
+double ErrorEstimator::norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end,
+                            const Eigen::VectorXd* floor) const {
   double err = 0;
   for (Eigen::Index i = 0; i < delta.size(); ++i) {
     const double scale = std::max(peak_[i], std::abs(x_end[i]));
     const double tol =
-        (differential_[static_cast<size_t>(i)] ? state_reltol_ : reltol_) * scale + atol_[i];
+        (differential_[static_cast<size_t>(i)] ? state_reltol_ : reltol_) * scale + atol_[i] +
+        (floor != nullptr ? (*floor)[i] : 0.0);
     const double e = std::abs(delta[i]) / tol;
     err = std::max(err, e);
   }
@@ -116,7 +118,14 @@ double ErrorEstimator::state_norm(const Eigen::VectorXd& tau, const Eigen::Vecto
   return err;
 }
 
-double ErrorEstimator::interpolation(const TrajectoryPoint& end, bool* ringing) const {
+void ErrorEstimator::rounding_rhs(const SparseMatrix& e_abs, double theta_h,
+                                  Eigen::VectorXd& rhs) const {
+  rhs.noalias() = e_abs * peak_;
+  rhs *= std::numeric_limits<double>::epsilon() / theta_h;
+}
+
+double ErrorEstimator::interpolation(const TrajectoryPoint& end, bool* ringing,
+                                     const Eigen::VectorXd* floor) const {
   // The quadratic through (t_{k−2}, t_{k−1}, t_k) on [t_{k−1}, t_k] is off by
   // x‴(ξ)/6 · (t − t_{k−2})(t − t_{k−1})(t − t_k), at most |x‴|/6 · (t_k − t_{k−2}) h²/4.
   // The restart point may hold the algebraic unknowns' values before a jump at the break (the
@@ -136,7 +145,8 @@ double ErrorEstimator::interpolation(const TrajectoryPoint& end, bool* ringing) 
                  d23 = ((*xs[3])[i] - (*xs[2])[i]) / h23;
     const double third = (d23 - d12) / (ts[3] - ts[1]) - (d12 - d01) / (ts[2] - ts[0]);
     const double scale = std::max(peak_[i], std::abs((*xs[3])[i]));
-    const double e = std::abs(c * third) / (reltol_ * scale + atol_[i]);
+    const double e = std::abs(c * third) /
+                     (reltol_ * scale + atol_[i] + (floor != nullptr ? (*floor)[i] : 0.0));
     if (e > 1 && ringing != nullptr && e > err)
       *ringing = !differential_[static_cast<size_t>(i)] && d01 * d12 < 0 && d12 * d23 < 0;
     err = std::max(err, e);

@@ -30,7 +30,18 @@
 // that the global error of the second-order scheme is about RELTOL · peak_i: with local errors
 // C h³ = tol, the N ∝ tol^{−1/3} steps over which errors add up give a global error ∝ tol^{2/3}
 // (tolerance proportionality, Söderlind & Wang 2006), and tol = RELTOL^{3/2} makes it ∝ RELTOL.
-// The absolute part ATOL_i also keeps the rounding errors of very short steps from counting.
+// The absolute part ATOL_i also keeps the rounding errors of very short steps from counting,
+// down to a rounding floor: the step's equations hold terms E x/(θh) that grow as h shrinks, each
+// rounded to ε|E||x|/(θh) (ε the machine epsilon), which its own mode matrix carries into the
+// unknowns as
+//
+//   ν = K(σ)⁻¹ [|E| ε peak/(θh); 0]     (s substeps: h/s for θh).
+//
+// The estimates' difference stencils amplify noise of that size by at most 2s (second
+// differences over equal substeps, times s), so that an error within F_i = 2s|ν_i| is rounding,
+// not truncation: tol_i gets F_i added (a current through a large capacitor at a femtosecond step
+// is the difference of two volt-sized node voltages over the step, rounding noise of nA against
+// ABSTOL's pA).
 // The other unknowns (currents of sources and diodes, nodes without capacitance) do not
 // accumulate errors: their δ_i is measured against RELTOL · peak_i + ATOL_i. peak_i is the
 // largest |x_i| of the run so far (the signal's scale); ATOL_i is VNTOL for a voltage, ABSTOL
@@ -71,8 +82,10 @@ class ErrorEstimator {
   // precedes the candidate). False when there are too few points for the estimate.
   bool truncation(std::span<const TrajectoryPoint> candidate, double h, double theta, int substeps,
                   bool candidate_only, Eigen::VectorXd& tau) const;
-  // err (header) of the error δ of a step ending at x_end.
-  double norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end) const;
+  // err (header) of the error δ of a step ending at x_end; `floor`: the rounding floor F (header)
+  // added to each tolerance.
+  double norm(const Eigen::VectorXd& delta, const Eigen::VectorXd& x_end,
+              const Eigen::VectorXd* floor = nullptr) const;
   // err of τ itself over the differential unknowns only: the estimate when the step's mode
   // matrix K(σ) is singular (a degenerate mode from pivoting, pairs at λ = w = 0), so that δ
   // cannot be filtered through it.
@@ -84,7 +97,11 @@ class ErrorEstimator {
   // given) is set when the error above tolerance is an algebraic unknown whose last three
   // differences alternate in sign: the trapezoidal rule's (−1)^k mode, which no step size
   // removes (the caller damps it with backward-Euler steps instead).
-  double interpolation(const TrajectoryPoint& end, bool* ringing = nullptr) const;
+  double interpolation(const TrajectoryPoint& end, bool* ringing = nullptr,
+                       const Eigen::VectorXd* floor = nullptr) const;
+  // The right side of ν (header) for a step of θh (substep size for backward Euler):
+  // |E| ε peak/(θh), with `e_abs` = |E|.
+  void rounding_rhs(const SparseMatrix& e_abs, double theta_h, Eigen::VectorXd& rhs) const;
 
   // The next step from the accepted step h and its err (negative err: no estimate, h kept).
   static double propose(double h, double err, double theta);
@@ -92,6 +109,7 @@ class ErrorEstimator {
   static double ladder_floor(double h);
 
   int phase_points() const { return count_; }
+  static constexpr double kLadderSteps = 8.0;  // ladder values per factor 2
 
  private:
   Eigen::VectorXd atol_, peak_;

@@ -75,8 +75,18 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
   }
   if (substeps > 1) delta_ *= substeps;
   // The step's own error, and that of the dense output over it.
-  const double step = estimator_->norm(delta_, x_new_);
-  const double dense = estimator_->interpolation(candidate.back(), &ringing_);
+  double step = estimator_->norm(delta_, x_new_);
+  double dense = estimator_->interpolation(candidate.back(), &ringing_);
+  if (std::max(step, dense) > 1) {
+    // Above tolerance: is it more than rounding? The floor F = 2s|ν| (step_control.hpp).
+    if (e_abs_.size() == 0) e_abs_ = mlcs_.E.cwiseAbs();
+    estimator_->rounding_rhs(e_abs_, theta_h, rhs_);
+    if (solver_for(theta_h).solve_in_mode(rhs_, zero_d_, mode, noise_, delta_lambda_, delta_w_)) {
+      noise_ = (2.0 * substeps) * noise_.cwiseAbs();
+      step = estimator_->norm(delta_, x_new_, &noise_);
+      dense = estimator_->interpolation(candidate.back(), &ringing_, &noise_);
+    }
+  }
   if (step > 1) ringing_ = false;  // the step itself is too long
   return std::max(step, dense);
 }

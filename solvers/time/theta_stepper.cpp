@@ -26,11 +26,15 @@ constexpr int kReducedMinPairs = 16;
 // kMinSolvers while their own structures (ModeMlcp::bytes, O(nnz) each) exceed kSolverBytes —
 // with error control nearly every step has a size of its own, so that the count, not reuse,
 // would set the memory of a large circuit.
-constexpr int kMaxSolvers = 32;
+constexpr int kMaxSolvers = 256;
 // Fixed steps: rounds of flips at a step's start (and re-solves) before its crossings are taken
 // as they are (a switch chattering at its threshold).
 constexpr int kStartFlipRounds = 8;
 constexpr int kMinSolvers = 4;
+// Of those, at most this many for sizes off the ladder (is_ladder_size): a location's trials and
+// the steps cut at a breakpoint are met once, and would otherwise push out the solvers (and their
+// factorizations) of the ladder sizes that recur.
+constexpr int kOddSolvers = 4;
 constexpr double kSolverBytes = 128.0 * 1024 * 1024;
 // Some component of `first` exceeds kImpulseFactor times the same component of `later`.
 bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
@@ -106,11 +110,22 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
   }
 }
 
+bool ThetaStepper::is_ladder_size(double theta_h) const {
+  auto on_ladder = [](double ratio) {
+    const double k = std::log2(ratio) * ErrorEstimator::kLadderSteps;
+    return std::abs(k - std::round(k)) < 1e-6;
+  };
+  return on_ladder(theta_h) || on_ladder(theta_h / options_.h);
+}
+
 ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   // Step sizes that differ by rounding only (a cut at a crossing, a breakpoint reached by
   // accumulated t + h) share one solver: the key is θh in units of 2^-30 h.
   const long long key = std::llround(theta_h / options_.h * 1073741824.0);
   ++solver_clock_;
+  if (auto last = solvers_.find(last_key_); last != solvers_.end())
+    last->second.bytes = last->second.solver->bytes();
+  last_key_ = key;
   auto it = solvers_.find(key);
   if (it != solvers_.end()) {
     it->second.last_use = solver_clock_;
@@ -127,31 +142,47 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   solver->set_block_flip(options_.block_flip);
   if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
   attach(*solver, theta_h);
-  evict_solvers(solver->bytes());
+  const bool odd = !is_ladder_size(theta_h);
+  const double bytes = solver->bytes();
+  evict_solvers(bytes, odd);
   ++stats_.step_solvers;
+  if (odd) ++stats_.odd_step_solvers;
   stats_.max_live_solvers =
       std::max(stats_.max_live_solvers, static_cast<long>(solvers_.size()) + 1);
-  return *solvers_.emplace(key, SolverEntry{std::move(solver), solver_clock_}).first->second.solver;
+  SolverEntry entry{std::move(solver), solver_clock_, bytes, odd};
+  return *solvers_.emplace(key, std::move(entry)).first->second.solver;
 }
 
-void ThetaStepper::evict_solvers(double new_bytes) {
-  // Odd step sizes (breakpoints, crossings, every error-controlled step) each get a solver: keep
-  // at most kMaxSolvers, and while their structures exceed kSolverBytes at most kMinSolvers
-  // (their counts are kept; their factors count against the run's one FactorBudget).
-  auto oldest = [this] {
-    return std::min_element(solvers_.begin(), solvers_.end(), [](const auto& a, const auto& b) {
-      return a.second.last_use < b.second.last_use;
-    });
+void ThetaStepper::evict_solvers(double new_bytes, bool odd) {
+  // Odd step sizes (breakpoints, crossings, a location's trials) each get a solver: keep at most
+  // kOddSolvers of them, at most kMaxSolvers in all, and while their structures exceed
+  // kSolverBytes at most kMinSolvers (their counts are kept; their factors count against the
+  // run's one FactorBudget).
+  auto oldest = [this](bool odd_only) {
+    auto best = solvers_.end();
+    for (auto it = solvers_.begin(); it != solvers_.end(); ++it)
+      if ((!odd_only || it->second.odd) &&
+          (best == solvers_.end() || it->second.last_use < best->second.last_use))
+        best = it;
+    return best;
   };
+  auto drop = [this](std::map<long long, SolverEntry>::iterator it) {
+    retire(*it->second.solver);
+    solvers_.erase(it);
+  };
+  if (odd) {
+    const auto odd_count = std::count_if(solvers_.begin(), solvers_.end(),
+                                         [](const auto& e) { return e.second.odd; });
+    if (odd_count >= kOddSolvers) drop(oldest(true));
+  }
   double bytes = new_bytes;
-  for (const auto& [key, entry] : solvers_) bytes += entry.solver->bytes();
+  for (const auto& [key, entry] : solvers_) bytes += entry.bytes;
   while (!solvers_.empty() &&
          (static_cast<int>(solvers_.size()) >= kMaxSolvers ||
           (static_cast<int>(solvers_.size()) >= kMinSolvers && bytes > kSolverBytes))) {
-    auto it = oldest();
-    bytes -= it->second.solver->bytes();
-    retire(*it->second.solver);
-    solvers_.erase(it);
+    auto it = oldest(false);
+    bytes -= it->second.bytes;
+    drop(it);
   }
 }
 

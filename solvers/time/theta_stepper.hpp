@@ -141,6 +141,7 @@ struct RunStats {
   double factor_peak_bytes = 0;
   double factor_budget_bytes = 0;  // that budget
   long step_solvers = 0;           // mode-system solvers built (one per step size θh met)
+  long odd_step_solvers = 0;       // of them, for sizes off the step ladder (is_ladder_size)
   long max_live_solvers = 0;       // the most of them held at once
   // The step-size independent structures of the mode systems (ModeStructure): built once per run
   // and shared by every step size's solver, whose own part is W alone. How many were built, their
@@ -220,9 +221,16 @@ class ThetaStepper {
   struct SolverEntry {
     std::unique_ptr<ModeMlcp> solver;
     long last_use = 0;
+    double bytes = 0;   // solver->bytes() as of its last use (evict_solvers' sum)
+    bool odd = false;   // a size off the step ladder (is_ladder_size): kept in a short queue
   };
   std::map<long long, SolverEntry> solvers_;  // keyed by θh (quantized), least recent evicted
   long solver_clock_ = 0;
+  long long last_key_ = 0;  // the key of the solver handed out last (its bytes refreshed next)
+  // θh is a step-ladder value (ErrorEstimator::ladder_floor), or one relative to the first step
+  // h (fixed steps: θh, h/s): the sizes that recur. Others (cut at a breakpoint or a located
+  // instant, the trials of a location) rarely do.
+  bool is_ladder_size(double theta_h) const;
   RunStats retired_;  // counts of solvers dropped from the map
   RunStats stats_;
   double t_ = 0, t_next_ = 0;
@@ -304,7 +312,8 @@ class ThetaStepper {
   // err of the attempted step (step_control.hpp), negative without an estimate.
   double step_error(std::span<const TrajectoryPoint> candidate, double h_eff, double theta,
                     int substeps, bool jump, const std::vector<char>& mode);
-  Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_;
+  Eigen::VectorXd tau_, rhs_, zero_d_, delta_, delta_lambda_, delta_w_, noise_;
+  SparseMatrix e_abs_;  // |E| (the rounding floor's right side), made on first use
   bool ringing_ = false;
   Eigen::VectorXd q_peak_;  // max |q| over the accepted points (the visible size of a jump)
   // A state jump in the backward-Euler substeps (inner_) of the step from t_ to t_next.
@@ -320,7 +329,7 @@ class ThetaStepper {
   void attach(ModeMlcp& solver, double theta_h);
   // Retires the least recently used solvers before one of `new_bytes` joins them (the limits of
   // theta_stepper.cpp).
-  void evict_solvers(double new_bytes);
+  void evict_solvers(double new_bytes, bool odd);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);
