@@ -99,9 +99,8 @@ double ErrorEstimator::norm(const Eigen::VectorXd& delta, const Eigen::VectorXd&
   double err = 0;
   for (Eigen::Index i = 0; i < delta.size(); ++i) {
     const double scale = std::max(peak_[i], std::abs(x_end[i]));
-    const double tol =
-        (differential_[static_cast<size_t>(i)] ? state_reltol_ : reltol_) * scale + atol_[i] +
-        (floor != nullptr ? (*floor)[i] : 0.0);
+    const double tol = (differential_[static_cast<size_t>(i)] ? state_reltol_ : reltol_) * scale +
+                       atol_[i] + (floor != nullptr ? (*floor)[i] : 0.0);
     const double e = std::abs(delta[i]) / tol;
     err = std::max(err, e);
   }
@@ -145,8 +144,8 @@ double ErrorEstimator::interpolation(const TrajectoryPoint& end, bool* ringing,
                  d23 = ((*xs[3])[i] - (*xs[2])[i]) / h23;
     const double third = (d23 - d12) / (ts[3] - ts[1]) - (d12 - d01) / (ts[2] - ts[0]);
     const double scale = std::max(peak_[i], std::abs((*xs[3])[i]));
-    const double e = std::abs(c * third) /
-                     (reltol_ * scale + atol_[i] + (floor != nullptr ? (*floor)[i] : 0.0));
+    const double e =
+        std::abs(c * third) / (reltol_ * scale + atol_[i] + (floor != nullptr ? (*floor)[i] : 0.0));
     if (e > 1 && ringing != nullptr && e > err)
       *ringing = !differential_[static_cast<size_t>(i)] && d01 * d12 < 0 && d12 * d23 < 0;
     err = std::max(err, e);

@@ -171,8 +171,8 @@ void ThetaStepper::evict_solvers(double new_bytes, bool odd) {
     solvers_.erase(it);
   };
   if (odd) {
-    const auto odd_count = std::count_if(solvers_.begin(), solvers_.end(),
-                                         [](const auto& e) { return e.second.odd; });
+    const auto odd_count =
+        std::count_if(solvers_.begin(), solvers_.end(), [](const auto& e) { return e.second.odd; });
     if (odd_count >= kOddSolvers) drop(oldest(true));
   }
   double bytes = new_bytes;

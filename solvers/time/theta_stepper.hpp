@@ -221,8 +221,8 @@ class ThetaStepper {
   struct SolverEntry {
     std::unique_ptr<ModeMlcp> solver;
     long last_use = 0;
-    double bytes = 0;   // solver->bytes() as of its last use (evict_solvers' sum)
-    bool odd = false;   // a size off the step ladder (is_ladder_size): kept in a short queue
+    double bytes = 0;  // solver->bytes() as of its last use (evict_solvers' sum)
+    bool odd = false;  // a size off the step ladder (is_ladder_size): kept in a short queue
   };
   std::map<long long, SolverEntry> solvers_;  // keyed by θh (quantized), least recent evicted
   long solver_clock_ = 0;
