@@ -32,9 +32,10 @@ constexpr int kMaxSolvers = 256;
 constexpr int kStartFlipRounds = 8;
 constexpr int kMinSolvers = 4;
 // Of those, at most this many for sizes off the ladder (is_ladder_size): a location's trials and
-// the steps cut at a breakpoint are met once, and would otherwise push out the solvers (and their
-// factorizations) of the ladder sizes that recur.
-constexpr int kOddSolvers = 4;
+// the steps cut at a breakpoint are mostly met once (some recur period after period: a cut at the
+// same source corner), and without a queue of their own they push out the solvers (and their
+// factorizations) of the ladder sizes, which recur.
+constexpr int kOddSolvers = 32;
 constexpr double kSolverBytes = 128.0 * 1024 * 1024;
 // Some component of `first` exceeds kImpulseFactor times the same component of `later`.
 bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
