@@ -160,6 +160,10 @@ def per_step(nsspice, tmp, reps):
     return out
 
 
+def rel(value, reference):
+    return "–" if value is None else f"{100 * (value - reference) / abs(reference):+.3f} %"
+
+
 def table(cases, step, reps):
     rows = []
     for c in cases:
@@ -174,13 +178,14 @@ def table(cases, step, reps):
                         f"{c['nsspice_wall_s']:.3f} s | {c['ngspice_wall_s']:.3f} s | "
                         f"**{c['ratio_ngspice_over_nsspice']:.1f}x** | "
                         f"{c['ratio_in_process']:.1f}x | "
-                        f"{c['ratio_ngspice_over_nsspice_adaptive']:.2f}x | "
+                        f"{c['ratio_ngspice_over_nsspice_adaptive']:.2f}x "
+                        f"({rel(f.get('nsspice_adaptive'), f['ngspice'])}) | "
                         f"{c['ratio_ngspice_over_nsspice_smooth_kinks']:.2f}x "
                         f"({100 * f['rel_diff_smooth_kinks']:+.3f} %) | {per} | "
                         f"{c['restarts']} | {share} |")
     return ("| netlist | segments | figure | ngspice | nsspice − ngspice (pwltol 10 mV) | "
             "at pwltol 2 mV | nsspice wall | ngspice wall | ngspice / nsspice | same, in process "
-            "| same, nsspice adaptive | same, adaptive with pwlkinks=smooth (its − ngspice) | "
+            "| same, nsspice adaptive (its − ngspice) | same, adaptive with pwlkinks=smooth (its − ngspice) | "
             "per step PWL / ideal | BE restarts | restarts' share of the stepping |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) +
             "\n\nnsspice with fixed steps at the .tran TMAX unless said; wall times median of "
