@@ -10,7 +10,7 @@
 // Prints: steps, mode-changing steps, the median and mean cost of non-switching steps, the mean
 // and max cost of switching steps, the largest number of pairs changed in one step, and the run
 // statistics (pivoting steps, pivots, factorizations, step sizes, shared mode structures,
-// mode-system solves).
+// mode-system solves, modes answered by low-rank updates and their solves, dense matrices built).
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -92,9 +92,11 @@ int main(int argc, char** argv) {
       "\"plain_median_us\": %.2f, \"plain_mean_us\": %.2f, \"switching_mean_us\": %.2f, "
       "\"switching_max_us\": %.2f, \"pivoting_steps\": %ld, \"pivots\": %ld, "
       "\"factorizations\": %ld, \"refactorizations\": %ld, \"step_solvers\": %ld, "
-      "\"mode_structures\": %ld, \"mode_solves\": %ld}\n",
+      "\"mode_structures\": %ld, \"mode_solves\": %ld, \"low_rank_modes\": %ld, "
+      "\"low_rank_solves\": %ld, \"dense_allocations\": %ld}\n",
       plain.size() + switching.size(), switching.size(), max_changed, 1e6 * median,
       1e6 * mean(plain), 1e6 * mean(switching), 1e6 * sw_max, s.lemke_calls, s.pivots,
-      s.factorizations, s.refactorizations, s.step_solvers, s.mode_structures, s.mode_solves);
+      s.factorizations, s.refactorizations, s.step_solvers, s.mode_structures, s.mode_solves,
+      s.low_rank_modes, s.low_rank_solves, s.dense_allocations);
   return 0;
 }

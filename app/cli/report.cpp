@@ -103,15 +103,24 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
   if (s.lcp_methods[0] > 0) methods += fmt::format(", {} unanswered", s.lcp_methods[0]);
   if (!methods.empty()) line("LCP methods", methods);
   line("factorizations",
-       fmt::format("{} full + {} refactorizations; cache {} hits / {} misses", s.factorizations,
-                   s.refactorizations, s.cache_hits, s.cache_misses));
-  line("memory", fmt::format("factor caches at most {:.1f} MB (budget {:.0f} MB) over {} step "
-                             "sizes ({} off the ladder; {} at once); largest dense matrix of the "
-                             "LCP solves {}",
-                             s.factor_peak_bytes / 1048576.0, s.factor_budget_bytes / 1048576.0,
-                             s.step_solvers, s.odd_step_solvers, s.max_live_solvers,
-                             s.max_dense_order > 0 ? fmt::format("{0}x{0}", s.max_dense_order)
-                                                   : std::string("none")));
+       fmt::format("{} full + {} refactorizations; cache {} hits / {} misses{}", s.factorizations,
+                   s.refactorizations, s.cache_hits, s.cache_misses,
+                   s.low_rank_modes > 0 ? fmt::format("; {} modes by low-rank updates ({} solves)",
+                                                      s.low_rank_modes, s.low_rank_solves)
+                                        : std::string()));
+  const double dense_mb = 8.0 * static_cast<double>(s.max_dense_order) *
+                          static_cast<double>(s.max_dense_order) / 1048576.0;
+  line("memory",
+       fmt::format("factor caches at most {:.1f} MB (budget {:.0f} MB) over {} step sizes ({} off "
+                   "the ladder; {} at once); mode structures {:.1f} MB; dense matrices of the LCP "
+                   "solves {}",
+                   s.factor_peak_bytes / 1048576.0, s.factor_budget_bytes / 1048576.0,
+                   s.step_solvers, s.odd_step_solvers, s.max_live_solvers,
+                   s.structure_bytes / 1048576.0,
+                   s.max_dense_order > 0
+                       ? fmt::format("{} built, largest {}x{} ({:.3g} MB)", s.dense_allocations,
+                                     s.max_dense_order, s.max_dense_order, dense_mb)
+                       : std::string("none")));
   line("complementarity",
        fmt::format(
            "max relative residual {:.2g}{}", s.max_residual,

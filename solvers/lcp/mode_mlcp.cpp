@@ -76,6 +76,7 @@ double ModeMlcp::bytes() const {
   b += static_cast<double>(u_.size() + u0_.size() + ex_.size() + el_.size() + ew_.size() + 4 * m_) *
        sizeof(double);
   if (w_factor_.valid()) b += w_factor_.bytes();
+  b += static_cast<double>(lr_.columns.size()) * (n_ + m_) * sizeof(double);
   return b;
 }
 
@@ -246,7 +247,7 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
 
 bool ModeMlcp::solve_any(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                          const std::vector<char>& mode) {
-  if (solve_reduced(r, d, mode)) return true;
+  if (solve_reduced(r, d, mode) || solve_low_rank(r, d, mode)) return true;
   const KluFactor* f = factor_for(mode);
   if (f == nullptr) return false;
   solve_mode(*f, r, d, mode);
@@ -261,8 +262,12 @@ void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std:
   if (!solve_any(r, d, trial)) return;
   Eigen::VectorXd xt, lt, wt;
   split(trial, d, xt, lt, wt);
-  const Check ct = check(lt, wt, xt, d, 1.0);
-  if (!ct.feasible) return;
+  Check ct = check(lt, wt, xt, d, 1.0);
+  if (!ct.feasible) {
+    // Block pivoting's first iteration from `mode` is this same flip: it starts from here.
+    flip_seed_ = {mode, std::move(trial), std::move(ct)};
+    return;
+  }
   mode = std::move(trial);
   x = std::move(xt);
   lambda = std::move(lt);
@@ -299,6 +304,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   ++stats_.solves;
   MlcpOutcome outcome;
   guess_ = mode;
+  flip_seed_.from.clear();
   const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
                          policy_.force == LcpSolverKind::kAuto;
   const bool reduced = solve_reduced(r, d, mode);

@@ -47,6 +47,11 @@
 // limit, by the transform restricted to the pairs still in doubt (mode_mlcp_doubt.cpp: dense on
 // those pairs only, at most kDoubtMax of them). No dense object of order above kDoubtMax is then
 // built anywhere; ModeMlcpStats::max_dense_order records the largest one that was.
+//
+// Low-rank solves (mode_mlcp_update.cpp): a mode not in the factor cache that differs from a
+// cached one in at most kLowRankMaxPairs pairs is solved with that factor and a Woodbury
+// correction of the flipped pair rows when the cost model there says it is cheaper than a
+// factorization (matrices of kModelMinNonzeros entries or more).
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
@@ -91,6 +96,11 @@ struct ModeMlcpStats {
   // Block pivots whose mode system was singular and that were retried on the more violated half
   // of the pairs (mode_mlcp_block.cpp), each one factorization.
   long block_halvings = 0;
+  // Low-rank solves (mode_mlcp_update.cpp): modes answered without a factorization of their own,
+  // the solves done that way (counted in mode_solves too), the columns K(σ0)⁻¹ e_{n+j} computed.
+  long low_rank_modes = 0;
+  long low_rank_solves = 0;
+  long low_rank_columns = 0;
 };
 
 // Above this many free pairs (and with the auto policy) the mode iteration pivots by blocks on
@@ -101,6 +111,9 @@ inline constexpr int kDoubtMax = 512;
 // A method named by the user (--lcp-solver, .options lcpsolver) solves the dense transform of all
 // free pairs ((n + m) × f and f × f doubles): refused above this many free pairs.
 inline constexpr int kNamedMethodMaxPairs = 1000;
+// The most pairs by which a mode solved by a low-rank update may differ from its base mode (and
+// the most columns K(σ0)⁻¹ e_{n+j} held).
+inline constexpr int kLowRankMaxPairs = 16;
 
 // Empty when LCP method `kind` may solve the steps of a circuit of `free_pairs` complementarity
 // pairs (auto: always; a named method: up to kNamedMethodMaxPairs), else why not.
@@ -190,6 +203,9 @@ class ModeMlcp {
   // of the dense transform of all pairs (default kDenseTransformMax; 0: always blocks).
   void set_dense_transform_max(int free_pairs) { dense_transform_max_ = free_pairs; }
 
+  // Off: every mode not in the cache is factored (no low-rank solves; for tests).
+  void set_low_rank(bool on) { low_rank_ = on; }
+
   // Solves modes with at most `max_active` active pairs (conducting or forced) through the factor
   // of W (header comment); `w_symbolic` is the analysis of W's pattern and must outlive this
   // object. Off by default. A W that is singular or badly conditioned disables it.
@@ -248,6 +264,23 @@ class ModeMlcp {
   bool capture_ = false;
   bool block_flip_ = true;
   int dense_transform_max_ = kDenseTransformMax;
+  // Low-rank solves (mode_mlcp_update.cpp): the base mode σ0 and its cached factor, the columns
+  // Z = K(σ0)⁻¹ e_{n+j} by pair, the mode σ' whose T = I + ΔR Z is factored and its flipped pairs,
+  // the cost spent on this base and the cost of one more use [flop equivalents].
+  struct LowRank {
+    std::vector<char> base_mode;
+    std::string base_key;
+    const KluFactor* base = nullptr;
+    std::vector<int> slot;
+    std::vector<Eigen::VectorXd> columns;
+    std::vector<char> mode;
+    std::vector<int> flip;
+    Eigen::PartialPivLU<Eigen::MatrixXd> t_lu;
+    bool ok = false;
+    double spent = 0, use_cost = 0;
+  };
+  LowRank lr_;
+  bool low_rank_ = true;
 
   // The equilibrated transform at a nonsingular base mode: u = u0 + U z, y = M z + q with
   // M = diag(row_scale) M_σ diag(col_scale) (mode_mlcp_pivot.cpp).
@@ -272,6 +305,16 @@ class ModeMlcp {
   // K(σ) is singular.
   bool solve_any(const Eigen::VectorXd& r, const Eigen::VectorXd& d, const std::vector<char>& mode);
   void set_values(const std::vector<char>& mode);
+  // The mode system of `mode` into u_ by a low-rank update of a cached factor (true), or false
+  // when none applies or the cost model prefers a factorization (mode_mlcp_update.cpp).
+  bool solve_low_rank(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                      const std::vector<char>& mode);
+  bool plan_low_rank(const std::vector<char>& mode);
+  void low_rank_rebase(const std::vector<char>& base_mode, const KluFactor* base);
+  double low_rank_row(int j, const std::vector<char>& mode, const Eigen::VectorXd& u) const;
+  const Eigen::VectorXd& column(int j) const;
+  double low_rank_solve_cost(const KluFactor& base) const;
+  double low_rank_miss_cost(const KluFactor& base) const;
   // Offers the analysis's model the mode with every forced pair on and every free pair off
   // (factor_cache.hpp), once per analysis and only when factorizations are costly.
   void offer_template(const std::vector<char>& mode);
@@ -289,6 +332,13 @@ class ModeMlcp {
     std::vector<int> violated;
     std::vector<double> severity;  // per violated pair: min(λ̂_j, ŵ_j) < 0, scaled as in check()
   };
+  // The flip of every violated pair tried from mode `from` by try_flip that left pairs violated:
+  // the trial mode and its check (empty `from`: none).
+  struct FlipSeed {
+    std::vector<char> from, trial;
+    Check check;
+  };
+  FlipSeed flip_seed_;
   Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
               const Eigen::VectorXd& d, double slack) const;
   // Pivots from base_mode by the policy's LCP solver (mode_mlcp_pivot.cpp).

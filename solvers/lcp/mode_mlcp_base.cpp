@@ -35,6 +35,7 @@ int sparse_rank(SparseMatrix a) {
 
 bool ModeMlcp::solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                            std::vector<char>& mode, MlcpOutcome& outcome) {
+  if (solve_low_rank(r, d, mode)) return true;
   const KluFactor* f = factor_for(mode);
   if (f == nullptr) {
     // The guess is singular (e.g. the first step of a bridge whose diodes all block, or the

@@ -120,6 +120,15 @@ ModeMlcp::BlockRun ModeMlcp::block_pivot(const Eigen::VectorXd& r, const Eigen::
       flip.assign(1, *std::min_element(c.violated.begin(), c.violated.end()));
       ++stats_.block_single_pivots;
     }
+    if (it == 0 && flip_seed_.from == trial && flip.size() == c.violated.size()) {
+      // try_flip did this block pivot already (same r, d): its mode and check, not solved again
+      // (u_ may hold another mode's solution: not current).
+      trial = std::move(flip_seed_.trial);
+      c = std::move(flip_seed_.check);
+      flip_seed_.from.clear();
+      run.current = false;
+      continue;
+    }
     run.current = pivot_block(r, d, flip, trial, c);
     if (!run.current) {  // singular even for one pair: not a P-matrix transform here
       run.end = End::kSingular;

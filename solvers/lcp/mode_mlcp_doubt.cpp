@@ -34,6 +34,7 @@ constexpr int kDoubtRounds = 12;
 }  // namespace
 
 void ModeMlcp::count_dense(long order) {
+  if (order <= 0) return;  // (an empty Schur complement: nothing is allocated)
   ++stats_.dense_allocations;
   stats_.max_dense_order = std::max(stats_.max_dense_order, order);
 }

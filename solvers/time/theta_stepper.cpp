@@ -213,6 +213,9 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   s.cache_hits += solver.cache().stats().hits;
   s.cache_misses += solver.cache().stats().misses;
   s.max_dense_order = std::max(s.max_dense_order, m.max_dense_order);
+  s.dense_allocations += m.dense_allocations;
+  s.low_rank_modes += m.low_rank_modes;
+  s.low_rank_solves += m.low_rank_solves;
 }
 
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -702,6 +705,9 @@ void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
   s.cache_hits += from.cache_hits;
   s.cache_misses += from.cache_misses;
   s.max_dense_order = std::max(s.max_dense_order, from.max_dense_order);
+  s.dense_allocations += from.dense_allocations;
+  s.low_rank_modes += from.low_rank_modes;
+  s.low_rank_solves += from.low_rank_solves;
 }
 
 RunStats ThetaStepper::stats() const {

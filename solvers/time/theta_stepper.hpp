@@ -138,6 +138,10 @@ struct RunStats {
   // transforms, Schur complements, rank tests; ModeMlcpStats::max_dense_order), and the most
   // bytes the factor caches of all step sizes held at once (one FactorBudget per run).
   long max_dense_order = 0;
+  long dense_allocations = 0;  // dense square matrices built by the mode iteration (all orders)
+  // Low-rank solves (ModeMlcpStats): modes answered without a factorization, the solves.
+  long low_rank_modes = 0;
+  long low_rank_solves = 0;
   double factor_peak_bytes = 0;
   double factor_budget_bytes = 0;  // that budget
   long step_solvers = 0;           // mode-system solvers built (one per step size θh met)
