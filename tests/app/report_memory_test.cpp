@@ -24,6 +24,7 @@ TEST(RunReport, MemoryLineHasTheSolverStatistics) {
   s.factor_budget_bytes = 256.0 * 1048576;
   s.step_solvers = 4;
   s.max_live_solvers = 2;
+  s.odd_step_solvers = 1;
   s.structure_bytes = 1.5 * 1048576;
   s.dense_allocations = 7;
   s.max_dense_order = 512;
@@ -31,8 +32,8 @@ TEST(RunReport, MemoryLineHasTheSolverStatistics) {
   s.low_rank_solves = 5;
   const std::string report = format_report(r, 1.0, 0.5, "out.csv", 10);
   const std::string memory = report_line(report, "memory");
-  EXPECT_NE(memory.find("factor caches at most 3.5 MB (budget 256 MB) over 4 step sizes (2 at "
-                        "once)"),
+  EXPECT_NE(memory.find("factor caches at most 3.5 MB (budget 256 MB) over 4 step sizes (1 off "
+                        "the ladder; 2 at once)"),
             std::string::npos)
       << memory;
   EXPECT_NE(memory.find("mode structures 1.5 MB"), std::string::npos) << memory;
