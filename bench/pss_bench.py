@@ -5,7 +5,10 @@ For each case and each period map (event: the default, exact Jacobian, 200 Radau
 period; theta: fixed-step θ-scheme, finite-difference Jacobian), `nsspice pss NETLIST --period T
 --map M --compare-transient N` finds the orbit by shooting-Newton and then iterates the plain
 transient (the same map, from the initial point) until one period repeats the last to 1e-9; both
-are timed inside the same process (wall time of each part, as the report prints it). For the
+are timed inside the same process (wall time of each part, as the report prints it). The CPU
+time of the PSS alone is that of a process without --compare-transient (least of CPU_REPEATS);
+the transient's CPU time is the CPU time of the process with it minus that (the rest of both
+processes is the same). For the
 buck, ngspice then runs the transient to the settling time of the event map on a regularized
 netlist (SW RON = 1 uOhm, ROFF = 1 TOhm, diode N = 1e-4; TMAX = 10 ns), timed as a whole process,
 in the same run of this script.
@@ -17,7 +20,8 @@ a shared machine's load than wall time). The machine load (1-minute load average
 and end is recorded: the machine may be shared.
 
 Writes bench/results/pss.json and pss.md. Python 3 standard library; ngspice optional (its row
-is left out when it is not on PATH). About 30 s.
+is left out when it is not on PATH). About 3 minutes (the LLC at resonance needs thousands of
+transient periods).
 """
 import argparse
 import json
@@ -43,6 +47,9 @@ CASES = [
     ("series-resonant converter, 100 uF output", "bench/netlists/pss_resonant_100u.cir", 10e-6,
      1000),
     ("closed-loop comparator buck", "examples/buck_closed_loop.cir", 10e-6, 1000),
+    ("LLC 400 V -> 12 V / 100 W, at resonance (100 kHz, 1000 uF)",
+     "examples/analyses/pss_llc.cir", 10e-6, 1000),
+    ("LLC, above resonance (111 kHz)", "bench/netlists/pss_llc_above.cir", 9e-6, 900),
 ]
 # Self-oscillating circuits (--trigger; the event map only): name, netlist, guessed period,
 # trigger. The transient is then the event map iterated over the period found.
@@ -54,6 +61,7 @@ TRIGGER_CASES = [
 ]
 MAPS = ("event", "theta")
 CPU_REPEATS = 5
+PSS_CPU_REPEATS = 3
 
 NG_BUCK = ("""buck converter (examples/buck.cir), regularized for ngspice
 """ + bench_peers.REGULARIZED_BUCK.replace("{", "{{").replace("}", "}}") + """.tran 10n {tstop:g} 0 10n uic
@@ -105,6 +113,18 @@ def run_pss(exe, netlist, period, steps, limit, pss_map, trigger=None):
     return res
 
 
+def add_cpu(res, exe, netlist, period, steps, pss_map, trigger=None):
+    """CPU time of the PSS alone (least of PSS_CPU_REPEATS processes without the transient) and
+    of the transient (the process with it, minus that)."""
+    alone = min(run_pss(exe, netlist, period, steps, 0, pss_map, trigger)["process_cpu_s"]
+                for _ in range(PSS_CPU_REPEATS))
+    res["pss_cpu_s"] = alone
+    if res.get("transient_s") is not None:
+        res["transient_cpu_s"] = res["process_cpu_s"] - alone
+        if alone > 0:
+            res["transient_over_pss_cpu"] = res["transient_cpu_s"] / alone
+
+
 def run_ngspice_buck(periods):
     tstop = periods * 10e-6
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,6 +154,7 @@ def main():
             res = run_pss(exe, netlist, period, steps, args.limit, pss_map)
             res["case"] = name
             res["map"] = pss_map
+            add_cpu(res, exe, netlist, period, steps, pss_map)
             if args.baseline:
                 base = run_pss(Path(args.baseline).resolve(), netlist, period, steps, 0, pss_map)
                 res["baseline"] = {k: base[k] for k in ("newton_iterations", "pss_periods",
@@ -155,6 +176,7 @@ def main():
         res = run_pss(exe, netlist, guess, 0, args.limit, "event", trigger)
         res["case"] = f"{name}, T = {res['period_s']:.6g} s" if res["period_s"] else name
         res["map"] = "event"
+        add_cpu(res, exe, netlist, guess, 0, "event", trigger)
         rows.append(res)
         print(f"{name}: {res}")
     ngspice = None
@@ -171,15 +193,22 @@ def main():
                                                  indent=2) + "\n")
     lines = ["# PSS against the transient to steady state (bench/pss_bench.py)", "",
              "| case | map | Newton it. | PSS periods | PSS time [s] | transient periods to 1e-9 | "
-             "transient time [s] | transient / PSS |", "|---|---|---|---|---|---|---|---|"]
+             "transient time [s] | transient / PSS | PSS CPU [s] | transient CPU [s] | "
+             "transient / PSS, CPU |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    def cpu(value):
+        return f"{value:.4f}" if value is not None else None
+
     for r in rows:
         ratio = r.get("transient_over_pss")
+        cpu_ratio = r.get("transient_over_pss_cpu")
         failed = f" (failed: {r['error'][:80]})" if r.get("error") else ""
         shown_map = f"{r['map']} (failed, fell back to event)" if r.get("theta_fallback") \
             else r["map"]
         lines.append(f"| {r['case']} | {shown_map} | {r['newton_iterations']} | "
                      f"{r['pss_periods']} | {r['pss_s']} | {r['transient_periods']} | "
-                     f"{r['transient_s']} | {ratio and f'{ratio:.1f}x'}{failed} |")
+                     f"{r['transient_s']} | {ratio and f'{ratio:.1f}x'}{failed} | "
+                     f"{cpu(r.get('pss_cpu_s'))} | {cpu(r.get('transient_cpu_s'))} | "
+                     f"{cpu_ratio and f'{cpu_ratio:.1f}x'} |")
     if args.baseline:
         lines += ["", f"Before/after, the PSS alone (baseline: `{args.baseline}`, run in the same "
                       "run, same cases):", "",
