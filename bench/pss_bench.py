@@ -50,6 +50,7 @@ CASES = [
     ("LLC 400 V -> 12 V / 100 W, at resonance (100 kHz, 1000 uF)",
      "examples/analyses/pss_llc.cir", 10e-6, 1000),
     ("LLC, above resonance (111 kHz)", "bench/netlists/pss_llc_above.cir", 9e-6, 900),
+    ("parallel-resonant converter (PRC)", "bench/netlists/pss_prc.cir", 10e-6, 1000),
 ]
 # Self-oscillating circuits (--trigger; the event map only): name, netlist, guessed period,
 # trigger. The transient is then the event map iterated over the period found.

@@ -260,7 +260,7 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
   std::string error;
   const auto files = run_files(o.run, *loaded, error);
   const auto columns = files ? chosen_signals(o.run, *loaded, signals.names, error) : std::nullopt;
-  const auto options = pss_options(o, error);
+  const auto options = error.empty() ? pss_options(o, error) : std::nullopt;
   if (error.empty() && o.periods < 1) error = fmt::format("--periods {}: must be >= 1", o.periods);
   if (!error.empty()) {
     print_error(error);

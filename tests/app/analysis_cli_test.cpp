@@ -282,6 +282,12 @@ TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   r = nsspice("pss '" + buck + "' --period 0");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("the period must be > 0 s"), std::string::npos) << r.output;
+  // A --save signal that pss does not write (a differential voltage: `run` derives those) is bad
+  // input, nothing written (the option checks after it cleared the error: a segmentation fault).
+  r = nsspice("pss '" + buck + "' --period 10u -o bad.csv --save 'v(out,sw)'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("unknown signal 'v(out,sw)' in --save"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "bad.csv"));
 }
 
 // A PSS's failure exits by its status (docs/output.md): invalid input (a period the sources do
