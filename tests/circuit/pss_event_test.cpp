@@ -433,9 +433,9 @@ TEST(PssEvent, LlcConverterAtResonanceHasTheFhaGain) {
 // PSS gives 11.331 V (-1.6 %), below it (12 us, fn = 0.83, 12.993 V) 13.335 V (+2.6 %); both
 // within 3 %. (Below resonance, at the low-side switch's turn-off, 11.995 us, the guard of its
 // body diode reaches zero with rate 0: a grazing instant, whose period's Jacobian is a finite
-// difference.) Above resonance the orbit
-// equals the map's own transient (300 periods from the operating point, the slowest multiplier is
-// 0.92) to 1e-8 and the error-controlled event-driven transient's last periods to 1e-6.
+// difference.) Above resonance the orbit equals the map's own transient (300 periods from the
+// operating point, the slowest multiplier is 0.92) to 1e-8 and the error-controlled event-driven
+// transient's last periods to 1e-6.
 TEST(PssEvent, LlcConverterOffResonanceIsNearTheFhaGainAndEqualsTransients) {
   for (const int period_us : {9, 12}) {
     const double period = period_us * 1e-6;
