@@ -58,6 +58,26 @@ struct EventCase {
   }
 };
 
+// The event map at the orbit's own selection step, as the PSS ran it.
+detail::EventMap orbit_map(const EventCase& c) {
+  PssOptions o = c.o;
+  o.select_step = c.r.select_step;
+  return detail::EventMap(c.a, detail::event_map_options(c.e.circuit, o), false);
+}
+
+// The state `periods` periods of `map` after the operating point (stops at a failed period).
+detail::PssState after_periods(const EventCase& c, detail::EventMap& map, int periods) {
+  const detail::InitialPoint init = detail::initial_point(c.e.circuit, c.a);
+  detail::PssState s{init.x, init.lambda, init.mode}, next;
+  for (int k = 0; k < periods; ++k) {
+    const bool solved = map.run(s, next).solved();
+    EXPECT_TRUE(solved) << "period " << k;
+    if (!solved) break;
+    s = next;
+  }
+  return s;
+}
+
 // An event-driven transient of `tstop`: its states at the last `count` period starts and the range
 // of unknown k over its last period.
 struct TransientTail {
@@ -285,15 +305,8 @@ TEST(PssEvent, ResonantConverterJacobianEqualsCentralDifferences) {
   ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
   EXPECT_EQ(c.r.select_step, 1e-5);
   EXPECT_EQ(c.r.jacobian_fallbacks, 0) << c.r.fallback_reason;
-  PssOptions o = c.o;
-  o.select_step = c.r.select_step;
-  detail::EventMap map(c.a, detail::event_map_options(c.e.circuit, o), false);
-  const detail::InitialPoint init = detail::initial_point(c.e.circuit, c.a);
-  detail::PssState s{init.x, init.lambda, init.mode}, next;
-  for (int k = 0; k < 30; ++k) {  // near the orbit (0.79^30 = 8e-4), off it
-    ASSERT_TRUE(map.run(s, next).solved());
-    s = next;
-  }
+  detail::EventMap map = orbit_map(c);
+  detail::PssState s = after_periods(c, map, 30), next;  // near the orbit (0.79^30 = 8e-4), off it
   ASSERT_TRUE(map.run(s, next).solved());
   EXPECT_FALSE(map.accumulation());
   Eigen::MatrixXd exact;
@@ -346,15 +359,8 @@ TEST(PssEvent, ResonantConverterNewtonIsQuadraticAndEqualsTransients) {
 
   const EventCase c(example("analyses/pss_resonant.cir"), 10e-6);
   ASSERT_TRUE(c.r.ok()) << c.r.summary.message;
-  PssOptions o = c.o;
-  o.select_step = c.r.select_step;
-  detail::EventMap map(c.a, detail::event_map_options(c.e.circuit, o), false);
-  const detail::InitialPoint init = detail::initial_point(c.e.circuit, c.a);
-  detail::PssState s{init.x, init.lambda, init.mode}, next;
-  for (int k = 0; k < 150; ++k) {
-    ASSERT_TRUE(map.run(s, next).solved());
-    s = next;
-  }
+  detail::EventMap map = orbit_map(c);
+  const detail::PssState s = after_periods(c, map, 150);
   EXPECT_LT((s.x - c.r.x0).cwiseAbs().maxCoeff(), 1e-8 * scale);
 
   Circuit circuit = c.e.circuit;
@@ -445,15 +451,8 @@ TEST(PssEvent, LlcConverterOffResonanceIsNearTheFhaGainAndEqualsTransients) {
     EXPECT_NEAR(llc_vout(c), llc_fha_vout(period), 0.03 * llc_fha_vout(period)) << period_us;
     if (period_us != 9) continue;
     EXPECT_EQ(c.r.jacobian_fallbacks, 0) << c.r.fallback_reason;
-    PssOptions o = c.o;
-    o.select_step = c.r.select_step;
-    detail::EventMap map(c.a, detail::event_map_options(c.e.circuit, o), false);
-    const detail::InitialPoint init = detail::initial_point(c.e.circuit, c.a);
-    detail::PssState s{init.x, init.lambda, init.mode}, next;
-    for (int k = 0; k < 300; ++k) {
-      ASSERT_TRUE(map.run(s, next).solved()) << k;
-      s = next;
-    }
+    detail::EventMap map = orbit_map(c);
+    const detail::PssState s = after_periods(c, map, 300);
     const double scale = c.r.x0.cwiseAbs().maxCoeff();
     EXPECT_LT((s.x - c.r.x0).cwiseAbs().maxCoeff(), 1e-8 * scale);
     expect_equal_to_transient(c, 300 * period, "i(lr)", 1e-6);
