@@ -1,5 +1,9 @@
 #include "solvers/time/operating_point.hpp"
 
+#include <fmt/format.h>
+
+#include <bit>
+
 namespace nsspice::solvers {
 namespace {
 
@@ -25,6 +29,30 @@ StaticMlcp::StaticMlcp(const Mlcs& mlcs)
   for (const auto& sw : mlcs.switches) on_.push_back(sw.initially_on);
 }
 
+void StaticMlcp::enumerate_modes(const Eigen::VectorXd& b, OperatingPoint& op) {
+  std::vector<int> free;
+  for (int j = 0; j < mlcs_.m; ++j)
+    if (mlcs_.forced.empty() || !mlcs_.forced[static_cast<size_t>(j)]) free.push_back(j);
+  if (free.empty() || free.size() > static_cast<size_t>(kEnumerateMaxPairs)) return;
+  // Gray code from the mode pivoting ended in: each next mode flips one pair.
+  std::vector<char> trial = op.mode;
+  MlcpOutcome outcome;
+  Eigen::VectorXd x, lambda, w;
+  const unsigned long count = 1UL << free.size();
+  for (unsigned long k = 1; k < count; ++k) {
+    trial[static_cast<size_t>(free[static_cast<size_t>(std::countr_zero(k))])] ^= 1;
+    if (!solver_.solve_if_mode_holds(b, mlcs_.d, trial, x, lambda, w, outcome)) continue;
+    op.mode = trial;
+    op.x = std::move(x);
+    op.lambda = std::move(lambda);
+    op.w = std::move(w);
+    op.outcome = outcome;
+    return;
+  }
+  op.outcome.message += fmt::format(" (all {} modes of the {} free pair{} tried)", count,
+                                    free.size(), free.size() == 1 ? "" : "s");
+}
+
 OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
   OperatingPoint op;
   op.mode = mode_;
@@ -33,6 +61,7 @@ OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
   for (int round = 0; round < 10; ++round) {
     for (size_t k = 0; k < on_.size(); ++k) op.mode[mlcs_.switches[k].pair] = on_[k];
     op.outcome = solver_.solve(b, mlcs_.d, op.mode, op.x, op.lambda, op.w);
+    if (!has_answer(op.outcome.status) && !op.outcome.pairs.empty()) enumerate_modes(b, op);
     if (op.outcome.status != LcpStatus::kSolved && op.outcome.status != LcpStatus::kInaccurate)
       return op;
     bool changed = false;

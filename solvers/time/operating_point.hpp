@@ -7,7 +7,13 @@
 // (AB08 §1.1.7); the one returned is the one the mode iteration reaches from the start mode
 // (all pairs off by default), which is deterministic. Ideal switches take the state their
 // control has at the solution (rounds of solve / update until the states agree, hysteresis
-// settling them).
+// settling them). When pivoting ends without a solution (no mode found, or a Lemke ray, which
+// proves infeasibility only for copositive-plus matrices; a problem that is not a P-matrix:
+// limiters and clamps in a feedback loop) and there are at most kEnumerateMaxPairs free pairs,
+// every mode is tried, one flip at a time in Gray-code order from where pivoting ended (each a
+// factorization or a cache hit, 2^f of them at most); the first mode whose solution satisfies
+// the complementarity conditions is the answer; when none does, the failure stands and its
+// message says every mode was tried (pivoting's "no solution" is then a checked statement).
 #include <Eigen/Core>
 #include <vector>
 
@@ -15,6 +21,9 @@
 #include "solvers/mlcs.hpp"
 
 namespace nsspice::solvers {
+
+// Most free pairs of a static MLCP whose modes are enumerated when pivoting fails (2^12 = 4096).
+inline constexpr int kEnumerateMaxPairs = 12;
 
 struct OperatingPoint {
   MlcpOutcome outcome;
@@ -35,6 +44,9 @@ class StaticMlcp {
   const ModeMlcpStats& stats() const { return solver_.stats(); }
 
  private:
+  // The last resort above: every mode of the free pairs, if there are few (operating_point.cpp).
+  void enumerate_modes(const Eigen::VectorXd& b, OperatingPoint& op);
+
   const Mlcs& mlcs_;
   SparseMatrix g_;
   KluSymbolic symbolic_;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -370,6 +371,38 @@ TEST(OperatingPoint, LimitersInAHighGainLoopWherePivotingEndsOneFlipAway) {
   const double v2 = 1.821e-3 / (172 + 1.001e-3 / 1.73e8);
   EXPECT_NEAR(v[r.index("v(n2)")], v2, 1e-9 * v2);
   EXPECT_NEAR(v[r.index("v(n1)")], v2 / 1.73e8, 2e-15);  // 1000 V inside the limiters: ε·1000
+}
+
+TEST(OperatingPoint, AFewPairsWherePivotingEndsWithoutASolutionAreEnumerated) {
+  // Five limiters and a clamp ramp on four nodes (found by the same random search): 11 free
+  // pairs, and pivoting and the single flips end with three pairs violated; the static MLCP has
+  // a solution (an offline MILP finds it), which the enumeration of the 2^11 modes reaches
+  // (operating_point.hpp). Closed form: nothing feeds n1, so v1 = 1.28282/2; every limiter
+  // linear and the ramp off (v4 ≥ v1):
+  //   n2: v2/1 MΩ = −2000 (v1 − v4)
+  //   n3: v3/1 kΩ = 2000 (v1 − v2) − 0.001 (v2 − v4)
+  //   n4: v4/1 Ω  = 2000 (v3 − v1) − 2000 (v2 − v3)
+  // ngspice: v(n2) = 0.6414097, v(n3) = 0.6415702, v(n4) = 0.64141.
+  const Ready r = ready(
+      "loop\nvin in 0 DC 1.28282\nrin in n1 1k\nrn1 n1 0 1k\nrn2 n2 0 1meg\nrn3 n3 0 1k\n"
+      "rn4 n4 0 1\ng0 0 n3 value={LIMIT(2000.0*V(n1,n2),-1000.0,0.1)}\n"
+      "g1 0 n2 value={LIMIT(-2000.0*V(n1,n4),-1000.0,1000.0)}\n"
+      "g2 0 n4 value={LIMIT(2000.0*V(n3,n1),-0.1,1000.0)}\n"
+      "g3 0 n3 value={IF(V(n4)<V(n1),(V(n1)-V(n4))*0.1,0)}\n"
+      "g4 0 n3 value={LIMIT(-0.001*V(n2,n4),-1000.0,1000.0)}\ng5 0 n4 n2 n3 -2000.0\n.op\n.end\n");
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
+  const double v1 = 1.28282 / 2;
+  Eigen::Matrix3d a;
+  a << 1e-6, 0, -2000, 2000.001, 1e-3, -1e-3, 2000, -4000, 1;
+  const Eigen::Vector3d u = a.fullPivLu().solve(Eigen::Vector3d(-2000 * v1, 2000 * v1, -2000 * v1));
+  EXPECT_GE(u[2], v1);                  // the ramp is off
+  EXPECT_LT(2000 * (v1 - u[0]), 0.1);   // g0 below its upper limit
+  EXPECT_GT(2000 * (u[1] - v1), -0.1);  // g2 above its lower limit
+  EXPECT_NEAR(v[r.index("v(n1)")], v1, 1e-12);
+  EXPECT_NEAR(v[r.index("v(n2)")], u[0], 1e-9);
+  EXPECT_NEAR(v[r.index("v(n3)")], u[1], 1e-9);
+  EXPECT_NEAR(v[r.index("v(n4)")], u[2], 1e-9);
 }
 
 TEST(OperatingPoint, AffinePolySourcesOfSeveralControls) {
