@@ -259,9 +259,8 @@ void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std:
   if (c.violated.empty()) return;  // (violated: free pairs only)
   std::vector<char> trial = mode;
   for (int j : c.violated) trial[j] = !trial[j];
-  if (!solve_any(r, d, trial)) return;
   Eigen::VectorXd xt, lt, wt;
-  split(trial, d, xt, lt, wt);
+  if (!solve_in_mode(r, d, trial, xt, lt, wt)) return;
   Check ct = check(lt, wt, xt, d, 1.0);
   if (!ct.feasible) {
     // Block pivoting's first iteration from `mode` is this same flip: it starts from here.

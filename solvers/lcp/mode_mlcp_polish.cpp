@@ -36,38 +36,35 @@ bool better(size_t count, double violation, size_t best_count, double best_viola
 void ModeMlcp::polish_by_single_flips(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                                       std::vector<char>& mode, Eigen::VectorXd& x,
                                       Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c) {
+  struct Candidate {
+    std::vector<char> mode;
+    Eigen::VectorXd x, lambda, w;
+    Check check{};
+  };
   for (int round = 0; round < kRounds && !c.feasible; ++round) {
     if (c.violated.empty() || static_cast<int>(c.violated.size()) > kWidth) return;
     size_t best_count = c.violated.size();
     double best_violation = total(c.severity);
-    std::vector<char> best_mode;
-    Eigen::VectorXd bx, bl, bw;
-    Check best{};
+    Candidate best;
     for (int j : c.violated) {
-      std::vector<char> trial = mode;
-      trial[j] = !trial[j];
-      if (!solve_any(r, d, trial)) continue;
-      Eigen::VectorXd xt, lt, wt;
-      split(trial, d, xt, lt, wt);
-      Check ct = check(lt, wt, xt, d, 1.0);
-      const double violation = ct.feasible ? 0.0 : total(ct.severity);
-      const size_t count = ct.feasible ? 0 : ct.violated.size();
+      Candidate t{mode, {}, {}, {}, {}};
+      t.mode[j] = !t.mode[j];
+      if (!solve_in_mode(r, d, t.mode, t.x, t.lambda, t.w)) continue;
+      t.check = check(t.lambda, t.w, t.x, d, 1.0);
+      const double violation = t.check.feasible ? 0.0 : total(t.check.severity);
+      const size_t count = t.check.feasible ? 0 : t.check.violated.size();
       if (!better(count, violation, best_count, best_violation)) continue;
       best_count = count;
       best_violation = violation;
-      best_mode = std::move(trial);
-      bx = std::move(xt);
-      bl = std::move(lt);
-      bw = std::move(wt);
-      best = std::move(ct);
-      if (best.feasible) break;
+      best = std::move(t);
+      if (best.check.feasible) break;
     }
-    if (best_mode.empty()) return;  // no single flip improves: give up
-    mode = std::move(best_mode);
-    x = std::move(bx);
-    lambda = std::move(bl);
-    w = std::move(bw);
-    c = std::move(best);
+    if (best.mode.empty()) return;  // no single flip improves: give up
+    mode = std::move(best.mode);
+    x = std::move(best.x);
+    lambda = std::move(best.lambda);
+    w = std::move(best.w);
+    c = std::move(best.check);
   }
 }
 
