@@ -80,6 +80,11 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
     line("ringing", fmt::format("{} times the trapezoidal rule's (-1)^k mode in an algebraic "
                                 "unknown was damped by backward-Euler steps",
                                 s.damped_ringing));
+  if (s.rounding_steps > 0)
+    line("rounding", fmt::format("{} step error estimates above tolerance were within the "
+                                 "rounding noise of the step's terms E x/(θh) and passed "
+                                 "(theory.md §11.2)",
+                                 s.rounding_steps));
   if (s.steps > 0 && s.h_largest > 0)
     line("step sizes", fmt::format("{:.3g} .. {:.3g} s", s.h_smallest, s.h_largest));
   if (s.located_events > 0)

@@ -85,6 +85,7 @@ double ThetaStepper::step_error(std::span<const TrajectoryPoint> candidate, doub
       noise_ = (2.0 * substeps) * noise_.cwiseAbs();
       step = estimator_->norm(delta_, x_new_, &noise_);
       dense = estimator_->interpolation(candidate.back(), &ringing_, &noise_);
+      if (std::max(step, dense) <= 1) ++stats_.rounding_steps;
     }
   }
   if (step > 1) ringing_ = false;  // the step itself is too long

@@ -130,6 +130,7 @@ struct RunStats {
   long located_events = 0;   // switching instants located inside a step
   long location_solves = 0;  // the extra solves for that
   long floor_steps = 0;      // steps accepted at the floor step with err > 1
+  long rounding_steps = 0;   // error estimates above 1 that the rounding floor brought to ≤ 1
   long damped_ringing = 0;   // trapezoidal ringing of an algebraic unknown damped by BE steps
   long fallback_steps = 0;   // steps of event accumulations (no location)
   double fallback_time = 0;  // time they covered [s]

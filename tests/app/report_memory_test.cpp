@@ -30,6 +30,7 @@ TEST(RunReport, MemoryLineHasTheSolverStatistics) {
   s.max_dense_order = 512;
   s.low_rank_modes = 3;
   s.low_rank_solves = 5;
+  s.rounding_steps = 4;
   const std::string report = format_report(r, 1.0, 0.5, "out.csv", 10);
   const std::string memory = report_line(report, "memory");
   EXPECT_NE(memory.find("factor caches at most 3.5 MB (budget 256 MB) over 4 step sizes (1 off "
@@ -40,6 +41,11 @@ TEST(RunReport, MemoryLineHasTheSolverStatistics) {
   EXPECT_NE(memory.find("dense matrices of the LCP solves 7 built, largest 512x512 (2 MB)"),
             std::string::npos)
       << memory;
+  EXPECT_NE(report_line(report, "rounding")
+                .find("4 step error estimates above tolerance were "
+                      "within the rounding noise"),
+            std::string::npos)
+      << report;
   const std::string factorizations = report_line(report, "factorizations");
   EXPECT_NE(factorizations.find("3 modes by low-rank updates (5 solves)"), std::string::npos)
       << factorizations;
@@ -52,6 +58,7 @@ TEST(RunReport, NoDenseMatrixAndNoLowRankSaySo) {
             std::string::npos)
       << report;
   EXPECT_EQ(report_line(report, "factorizations").find("low-rank"), std::string::npos) << report;
+  EXPECT_EQ(report_line(report, "rounding"), "") << "no line when the rounding floor never acted";
 }
 
 }  // namespace

@@ -242,6 +242,7 @@ TEST(Adaptive, RoundingNoiseOfACouplingCapacitorIsNotError) {
     const Waveforms r = simulate(text);
     ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
     EXPECT_EQ(r.result.stats.floor_steps, 0);
+    EXPECT_GT(r.result.stats.rounding_steps, 0);  // the floor acted, and the report says so
     EXPECT_LT(r.result.stats.rejected_steps, 50);
     text.insert(text.rfind(".end"), ".options abstol=1e-9\n");
     const Waveforms loose = simulate(text);
