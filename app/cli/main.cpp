@@ -512,6 +512,8 @@ int main(int argc, char** argv) {
   models_cmd->add_option("netlist", models.netlist, "SPICE-like netlist (.cir)")->required();
   models_cmd->add_option("--plot", models.plot, "draw SPICE vs PWL characteristics (.png/.svg)");
   models_cmd->add_flag("--ideal", models.ideal, "as .options idealize: the ideal diodes");
+  models_cmd->add_flag("--all", models.all,
+                       "every .model card, also those no element uses (converted and checked)");
   run_cmd->add_flag("--ideal", run.run.ideal,
                     "every SPICE diode the ideal one (.options idealize)");
   nsspice::app::PssCommandOptions pss;

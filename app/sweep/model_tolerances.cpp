@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "netlist/units.hpp"
 
@@ -159,6 +160,7 @@ void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(b
                             const std::function<void(const std::string&, double)>& drawn) {
   Draws draws(draw);
   std::vector<netlist::Card> copies;  // the DEV copies of the models, one per device
+  std::set<std::string> replaced;     // the cards whose every element now names a copy
   for (auto& card : flat.cards) {
     auto* m = std::get_if<netlist::ModelCard>(&card);
     if (m == nullptr) continue;
@@ -180,8 +182,13 @@ void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(b
       e->model->text = copy.name.text;
       e->model->lower = copy.name.lower;
       copies.emplace_back(std::move(copy));
+      replaced.insert(nominal.name.lower);
     }
   }
+  std::erase_if(flat.cards, [&](const netlist::Card& c) {
+    const auto* m = std::get_if<netlist::ModelCard>(&c);
+    return m != nullptr && replaced.contains(m->name.lower);
+  });
   for (auto& c : copies) flat.cards.push_back(std::move(c));
 }
 

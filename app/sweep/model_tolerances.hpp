@@ -11,7 +11,7 @@
 //     run and distribution shared by every LOT tolerance of track n, of any model);
 //   * DEV: one ξ per device instance (with /track n: shared by that device's DEV tolerances of
 //     track n). The devices of a model with DEV tolerances get a copy of the card each,
-//     named "<model>@<device>".
+//     named "<model>@<device>", which replaces the card (no element uses it any more).
 // The ξ are drawn from the run's generator (the same `draw` as the distribution functions:
 // normal = true gives a standard normal, false a uniform value in [−1, 1]) in the order of the
 // flat cards, so a run's values depend only on (seed, run index). Without a draw function (no
