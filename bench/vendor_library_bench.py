@@ -93,9 +93,10 @@ M1 dr g 0 0 {USED_NMOS} W=100u L=2u
 
 
 def ngspice_sweep(models):
-    """ngspice: the same 20 runs in one process (alter r1, tran)."""
-    loop = "".join(f"alter r1 = {r}\ntran 1u 5m\n" for r in LOADS)  # .meas after each tran
-    return netlist(models, False).replace(".end\n", f".control\n{loop}.endc\n.end\n")
+    """ngspice: the same 20 runs in one process (alter r1, tran; the .meas cards after each
+    tran). `quit` ends it: otherwise batch mode runs the .tran card once more at the end."""
+    loop = "".join(f"alter r1 = {r}\ntran 1u 5m\n" for r in LOADS)
+    return netlist(models, False).replace(".end\n", f".control\n{loop}quit\n.endc\n.end\n")
 
 
 def cpu_run(cmd, cwd):

@@ -161,13 +161,17 @@ void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(b
   Draws draws(draw);
   std::vector<netlist::Card> copies;  // the DEV copies of the models, one per device
   std::set<std::string> replaced;     // the cards whose every element now names a copy
+  std::set<std::string> named;        // the models elements name (the others are not read)
+  for (const auto& card : flat.cards)
+    if (const auto* e = std::get_if<netlist::ElementCard>(&card); e && e->model)
+      named.insert(e->model->lower);
   for (auto& card : flat.cards) {
     auto* m = std::get_if<netlist::ModelCard>(&card);
     if (m == nullptr) continue;
     const std::vector<Tolerance> tols = take_tolerances(*m, diags);
     if (tols.empty()) continue;
     if (!draw) {
-      warn_nominal(*m, tols, diags);
+      if (named.contains(m->name.lower)) warn_nominal(*m, tols, diags);
       continue;
     }
     const netlist::ModelCard nominal = *m;

@@ -57,7 +57,7 @@ TEST_F(LazyModelsCli, ModelsListsTheUsedAndNamesTheOthers) {
                           "dv17, dv18, ... (33 in all)\n"),
             std::string::npos)
       << r.output;
-  EXPECT_EQ(r.output.find("error"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("error:"), std::string::npos) << r.output;
   // --all reads every card: the bad ones are the errors they are.
   const CliRun all = nsspice("models r.cir --all");
   EXPECT_EQ(all.exit_code, 1) << all.output;
