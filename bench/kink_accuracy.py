@@ -37,7 +37,7 @@ CASES = [("spice_rectifier_1n4007.cir", "0.5u"), ("spice_clamp_1n4148.cir", "50n
          ("spice_zener_clipper.cir", "0.25u"), ("spice_charge_pump_schottky.cir", "2.5n"),
          ("spice_boost_schottky.cir", "1n"), ("spice_mosfet_buck.cir", "2.5n"),
          ("spice_vdmos_buck.cir", "2.5n"), ("spice_bjt_switch.cir", "0.5n"),
-         ("spice_diode_recovery.cir", "0.25n")]
+         ("spice_diode_recovery.cir", "0.25n"), ("cmos_inverter_chain.cir", "0.5p")]
 MEAS = re.compile(r"^\s*([a-z]+)\s*=\s*([-+0-9.eE]+)", re.M)
 SUFFIX = {"f": 1e-15, "p": 1e-12, "n": 1e-9, "u": 1e-6, "m": 1e-3}
 

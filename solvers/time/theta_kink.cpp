@@ -14,7 +14,9 @@
 // τ·Δẋ that no step size above τ removes and the trapezoidal rule does not damp (R(∞) = −1):
 // measured in docs/theory.md §11.6, the reason this is an option.
 //
-// Only with ThetaOptions::smooth_kinks; otherwise every pair's change is a switch.
+// Only with ThetaOptions::smooth_kinks; otherwise every pair's change is located as a switch's
+// (theta_locate.cpp), and a kink pair takes its next segment at the located instant
+// (theta_adaptive.cpp): its guard is zero there in either mode.
 #include <fmt/format.h>
 
 #include <algorithm>

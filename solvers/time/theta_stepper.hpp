@@ -35,7 +35,11 @@
 // step starts in the new mode with the restart rules above (backward-Euler substeps whose points
 // also estimate their own error). Accumulating events (more than kZenoEvents within one
 // error-controlled step) are taken without location by backward-Euler steps of a tenth of that
-// step (the Moreau–Jean scheme), until the mode is steady again. Between accepted points the
+// step (the Moreau–Jean scheme), until the mode is steady again. In circuits with kink pairs
+// (below) each step is solved in the previous mode first (mode system and check, no pivoting)
+// and located from that solution when the mode does not hold: the MLCP's answer at the step's
+// end, which pivots through every segment a long step crosses, is not needed for the first
+// crossing; kink pairs take their next segment at the located instant. Between accepted points the
 // solution is the quadratic through the last three points of the smooth phase (dense output).
 //
 // Kinks (Mlcs::kink, with ThetaOptions::smooth_kinks): a mode change of segment pairs of continuous
