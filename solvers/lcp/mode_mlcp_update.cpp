@@ -28,7 +28,8 @@
 // 3e-15 backward error of K(σ') u = ρ) made the switch currents differ by 1e-6 from the
 // factored solves' at 0.995 ms, and at 1.45 ms a step whose pivoting found no solution among all
 // 600 free pairs stopped the run; with factored solves it runs to the end (1256 + 107
-// factorizations over 703 steps, as before the updates). Diode-only circuits keep them.
+// factorizations over 703 steps, as before the updates; tests/data/mmc_m50_bench.cir).
+// Diode-only circuits keep them.
 // Reference: W. W. Hager, "Updating the inverse of a matrix", SIAM Review 31(2), 221–239, 1989.
 #include <algorithm>
 
