@@ -1,7 +1,9 @@
 """The capfilter and ladder cases of bench/run_bench.py (see its docstring)."""
 import json
+import os
 import pathlib
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,6 +50,18 @@ def counters(report):
         # The transient alone (initial point and steps; start-up and the file's last flush out).
         "us_per_step_stepping": grab(r"stepping [\d.]+ s \(([\d.]+) µs/step\)", float),
     }
+
+
+def cpu_run(cmd, cwd=None, env=None):
+    """(CPU seconds of the process, user + system; its stdout + stderr). Exits on failure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd,
+                          check=False, env=None if not env else {**os.environ, **env})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit(f"failed: {' '.join(map(str, cmd))}\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, proc.stdout + proc.stderr
 
 
 def timed_rss(cmd, cwd=None, check=True):

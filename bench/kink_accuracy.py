@@ -24,14 +24,14 @@ import json
 import os
 import pathlib
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_peers import ROOT, cpu_run  # noqa: E402
+
 # example, h_ref [s] (docs/theory.md §11.6)
 CASES = [("spice_rectifier_1n4007.cir", "0.5u"), ("spice_clamp_1n4148.cir", "50n"),
          ("spice_zener_clipper.cir", "0.25u"), ("spice_charge_pump_schottky.cir", "2.5n"),
@@ -45,18 +45,6 @@ SUFFIX = {"f": 1e-15, "p": 1e-12, "n": 1e-9, "u": 1e-6, "m": 1e-3}
 def number(text):
     m = re.fullmatch(r"([-+0-9.eE]+)([a-z]?)", text.lower())
     return float(m.group(1)) * SUFFIX.get(m.group(2), 1.0)
-
-
-def run(cmd, cwd, env=None):
-    """CPU time (user + system) of the process and its stdout + stderr."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd,
-                          check=False, env=None if not env else {**os.environ, **env})
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(map(str, cmd))}\n{proc.stdout}\n{proc.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, proc.stdout + proc.stderr
 
 
 def read_csv(path):
@@ -112,7 +100,7 @@ def case(name, h_ref, variants, reps, tmp):
     tran = re.search(r"^\.tran\s+(\S+)", src.read_text(), re.M)
     tstep = number(tran.group(1))
     ref_csv = tmp / ("ref_" + name + ".csv")
-    _, ref_out = run([variants[0][1], "run", src, "--step", h_ref, "--grid", tran.group(1), "-o",
+    _, ref_out = cpu_run([variants[0][1], "run", src, "--step", h_ref, "--grid", tran.group(1), "-o",
                       ref_csv, "--no-progress"], tmp)
     head, rows = read_csv(ref_csv)
     ref = on_grid(head, rows, tstep)
@@ -123,7 +111,7 @@ def case(name, h_ref, variants, reps, tmp):
         out_csv = tmp / f"{label}_{name}.csv"
         cpus, text = [], ""
         for _ in range(reps):
-            cpu, text = run([binary, "run", net, "-o", out_csv, "--no-progress"], tmp, env)
+            cpu, text = cpu_run([binary, "run", net, "-o", out_csv, "--no-progress"], tmp, env)
             cpus.append(cpu)
         h2, rows2 = read_csv(out_csv)
         got = on_grid(h2, rows2, tstep)

@@ -23,14 +23,12 @@ import os
 import pathlib
 import random
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bench_peers import ROOT, write_results  # noqa: E402
+from bench_peers import ROOT, cpu_run, write_results  # noqa: E402
 
 DIODES, NMOS = 3000, 500
 USED_DIODE, USED_NMOS = "d1n4k1234", "nm1l0042"
@@ -97,18 +95,6 @@ def ngspice_sweep(models):
     tran). `quit` ends it: otherwise batch mode runs the .tran card once more at the end."""
     loop = "".join(f"alter r1 = {r}\ntran 1u 5m\n" for r in LOADS)
     return netlist(models, False).replace(".end\n", f".control\n{loop}quit\n.endc\n.end\n")
-
-
-def cpu_run(cmd, cwd):
-    """(CPU seconds of the process, user + system; its output)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd,
-                          check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        sys.exit(f"failed: {' '.join(map(str, cmd))}\n{proc.stdout}\n{proc.stderr[-3000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, proc.stdout + proc.stderr
 
 
 def measurements(text):
