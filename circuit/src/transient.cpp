@@ -341,7 +341,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     return result;
   }
   // Inductor currents cut by opening switches: the stepper solves the state jump at each
-  // instant where switches flip (solvers::SwitchJump), which is checked alone; a step's end
+  // instant where switches open (solvers::SwitchJump), which is checked alone; a step's end
   // minus its start would add the step's own motion h·i' to it.
   const detail::CutDetector cuts(circuit, assembled);
   std::vector<detail::InductorCut> cut_list;

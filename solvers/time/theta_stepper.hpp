@@ -38,12 +38,12 @@
 // step (the Moreau–Jean scheme), until the mode is steady again. Between accepted points the
 // solution is the quadratic through the last three points of the smooth phase (dense output).
 //
-// State jumps at switch flips (ThetaOptions::record_jumps; theta_jump.cpp): the points of the
-// scheme do not show a jump at a switching instant by themselves (the step that ends there is
-// solved in the old mode, the one after it makes the jump together with its own motion h·x'), so
-// at each instant where ideal switches flip the stepper solves the jump alone, by the event-driven
-// mode's vanishing backward-Euler step from the state there, extrapolated to zero length, and
-// hands it out with the states before and after (take_switch_jumps).
+// State jumps at switch openings (ThetaOptions::record_jumps; theta_jump.cpp): the points of
+// the scheme do not show a jump at a switching instant by themselves (the step that ends there
+// is solved in the old mode, the one after it makes the jump together with its own motion h·x'),
+// so at each instant where ideal switches open the stepper solves the jump alone, by the
+// event-driven mode's vanishing backward-Euler steps from the state there, extrapolated to zero
+// length, and hands it out with the states before and after (take_switch_jumps).
 //
 // Kinks (Mlcs::kink, with ThetaOptions::smooth_kinks): a mode change of segment pairs of continuous
 // PWL characteristics only leaves x, λ and the history y = B λ + b − G x continuous (y_k is right
@@ -111,8 +111,8 @@ struct ThetaOptions {
   // when their patterns fit this Mlcs's, else it analyzes its own. Owned by the caller, read-only,
   // may be shared by the steppers of several threads.
   const StepperAnalyses* analyses = nullptr;
-  // Solve the state jump at each instant where ideal switches flip (SwitchJump, theta_jump.cpp):
-  // two more solves per such instant.
+  // Solve the state jump at each instant where ideal switches open (SwitchJump, theta_jump.cpp):
+  // two more solves (one factorization per new mode) per such instant.
   bool record_jumps = false;
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
@@ -167,24 +167,18 @@ struct RunStats {
   double structure_bytes = 0;
   double max_solver_bytes = 0;
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
-  long switch_jumps = 0;  // instants of switch flips solved for their state jump (SwitchJump)
+  long switch_jumps = 0;  // instants of switch openings solved for their state jump (SwitchJump)
   long jump_solves = 0;   // the vanishing steps solved for them
 };
 
-// The state at an instant t where ideal switches flipped (ThetaOptions::record_jumps), on the
-// branch before (x⁻, the point of the step that ends there) and just after (x⁺): the vanishing
-// backward-Euler step of the event-driven mode's mode selection (event_driven.hpp) from x⁻ in
-// the new switch states,
-//
-//   (G + E/δ) x(δ) − B λ = b(t + δ) + E x⁻/δ,   0 ≤ C x(δ) + D λ + d ⊥ λ ≥ 0,   δ = 1e-9 span,
-//
-// (solved for the increment x(δ) − x⁻), extrapolated to δ → 0: x⁺ = 2 x(δ/2) − x(δ) (the δ/2
-// step in the mode the δ step found), which removes the smooth motion δ x' of the vanishing
-// step, so that a state that moves fast through zero at the instant (an inductor current
-// commuting into a diode) is not taken for a jump.
-// Where no mode of the new switch states holds E x⁻, E (x⁺ − x⁻) = B Λ is the jump of the
-// impulse Λ (AB08 Remark 4.8); where one does, E x⁺ = E x⁻ to O(δ²) (algebraic unknowns, a
-// switching node's voltage, still jump).
+// The state at an instant t where ideal switches opened (ThetaOptions::record_jumps), on the
+// branch before (x⁻, the point of the step that ends there) and just after (x⁺): two vanishing
+// backward-Euler steps of δ = 1e-9 span from x⁻ in the new switch states (the event-driven
+// mode's mode selection, event_driven.hpp), x₁ = x(δ) by the MLCP and x₂ = x(2δ) in its mode,
+// extrapolated to δ → 0: x⁺ = 2 x₁ − x₂ (theta_jump.cpp). Where no mode of the new switch
+// states holds E x⁻, E (x⁺ − x⁻) = B Λ is the jump of the impulse Λ (AB08 Remark 4.8); where one
+// does, E x⁺ = E x⁻ to O(δ²) (algebraic unknowns, a switching node's voltage, still jump): the
+// vanishing steps' own motion δ x' is not taken for a jump.
 struct SwitchJump {
   double t = 0;
   Eigen::VectorXd x_minus, x_plus;
@@ -236,8 +230,8 @@ class ThetaStepper {
   // current C(v_a' − v_b') satisfies KCL with the other currents. 0 at the start.
   const Eigen::VectorXd& xdot() const { return xdot_; }
   const std::vector<char>& mode() const { return mode_; }
-  // The state jumps at the switch flips found since the last call (ThetaOptions::record_jumps;
-  // a flip at the end of a step is handed out after the step that follows it).
+  // The state jumps at the switch openings since the last call (ThetaOptions::record_jumps; an
+  // opening at the end of a step is handed out after the step that follows it).
   std::vector<SwitchJump> take_switch_jumps() { return std::exchange(jumps_, {}); }
   // Time at which the step being attempted (or the last step) ends.
   double t_next() const { return t_next_; }
@@ -323,15 +317,15 @@ class ThetaStepper {
   std::vector<int> at_edge_;  // pairs located at t_ (their guard is zero there)  // accepted steps
                               // since the last located switching instant
   std::vector<int> switch_of_pair_;  // forced pair → index in mlcs_.switches (−1: none)
-  // State jumps at switch flips (theta_jump.cpp): the instant whose x⁻ is kept until the step
+  // State jumps at switch openings (theta_jump.cpp): the instant whose x⁻ is kept until the step
   // from it is accepted (more flips may follow at the same instant), and the finished ones.
   std::optional<SwitchJump> pending_jump_;
   std::vector<SwitchJump> jumps_;
   bool jump_solve_ = false;  // the vanishing steps are not the step's LCPs (observer)
   // Ideal switches flipped at t_ (x_ the state there on the old branch; `mode_minus` the modes
-  // before the flip): opens the instant's jump, or keeps it open.
+  // before the flip): opens the instant's jump if one of them opened, or keeps it open.
   void note_switch_flip(const std::vector<char>& mode_minus);
-  // The step from the flip instant was accepted in `mode`: the jump, from the vanishing steps
+  // The step from the instant was accepted in `mode`: the jump, from the vanishing steps
   // (x_new_: that step's end, for when they fail).
   void finish_switch_jump(const std::vector<char>& mode);
   std::vector<char> kink_;  // Mlcs::kink, one per pair (checked against D)
