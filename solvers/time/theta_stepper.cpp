@@ -495,7 +495,8 @@ void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
                                 const MlcpOutcome& outcome, bool breakpoint,
                                 std::vector<char>& mode) {
   // The state jump at switches flipped at t_ (theta_jump.cpp), now that the step from there holds.
-  if (pending_jump_) finish_switch_jump(mode);
+  if (pending_jump_)
+    finish_switch_jump(mode, be_substeps_ > 0 ? h_eff / be_substeps_ : theta * h_eff);
   // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
   Eigen::VectorXd& q_new = q_new_;
   Eigen::VectorXd& y_new = y_new_;

@@ -167,8 +167,9 @@ struct RunStats {
   double structure_bytes = 0;
   double max_solver_bytes = 0;
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
-  long switch_jumps = 0;  // instants of switch openings solved for their state jump (SwitchJump)
-  long jump_solves = 0;   // the vanishing steps solved for them
+  long switch_jumps = 0;     // instants of switch openings solved for their state jump (SwitchJump)
+  long jump_solves = 0;      // the solves for them (screening and vanishing steps)
+  long vanishing_jumps = 0;  // of those instants, the ones the screening left to vanishing steps
 };
 
 // The state at an instant t where ideal switches opened (ThetaOptions::record_jumps), on the
@@ -178,7 +179,9 @@ struct RunStats {
 // extrapolated to δ → 0: x⁺ = 2 x₁ − x₂ (theta_jump.cpp). Where no mode of the new switch
 // states holds E x⁻, E (x⁺ − x⁻) = B Λ is the jump of the impulse Λ (AB08 Remark 4.8); where one
 // does, E x⁺ = E x⁻ to O(δ²) (algebraic unknowns, a switching node's voltage, still jump): the
-// vanishing steps' own motion δ x' is not taken for a jump.
+// vanishing steps' own motion δ x' is not taken for a jump. A screening by three steps of the
+// step's own size on its own factors comes first: where it shows E x moving smoothly, no state
+// jump (state_jump false, x⁺ = x⁻) without the vanishing steps.
 struct SwitchJump {
   double t = 0;
   Eigen::VectorXd x_minus, x_plus;
@@ -186,6 +189,8 @@ struct SwitchJump {
   // The vanishing step had no answer: x_plus is the end of the first step after t (the jump and
   // that step's own motion).
   bool from_step = false;
+  // false: the screening found E x moving smoothly after t (no state jump; x_plus = x_minus).
+  bool state_jump = true;
 };
 
 // The symbolic analyses a ThetaStepper makes of an Mlcs's pattern: the mode matrices K(σ)'s and,
@@ -325,9 +330,16 @@ class ThetaStepper {
   // Ideal switches flipped at t_ (x_ the state there on the old branch; `mode_minus` the modes
   // before the flip): opens the instant's jump if one of them opened, or keeps it open.
   void note_switch_flip(const std::vector<char>& mode_minus);
-  // The step from the instant was accepted in `mode`: the jump, from the vanishing steps
-  // (x_new_: that step's end, for when they fail).
-  void finish_switch_jump(const std::vector<char>& mode);
+  // The step from the instant was accepted in `mode` (its substeps or θ-step of size h_step):
+  // the jump, screened by three steps of h_step, else from the vanishing steps (x_new_: that
+  // step's end, for when they fail).
+  void finish_switch_jump(const std::vector<char>& mode, double h_step);
+  // `count` backward-Euler steps of h from x0 at t into x[0..count−1], the first an MLCP from
+  // `mode` (its answer left there), the others in that mode; how many were solved.
+  int jump_steps(double t, const Eigen::VectorXd& x0, double h, int count, std::vector<char>& mode,
+                 Eigen::VectorXd* x);
+  // The three steps x[0..2] from x0 move E x smoothly (no jump at their start).
+  bool smooth_after(const Eigen::VectorXd& x0, const Eigen::VectorXd* x) const;
   std::vector<char> kink_;  // Mlcs::kink, one per pair (checked against D)
   void init_kinks();
   // The pairs in which `mode` differs from mode_ are all kink pairs (and there is one).
