@@ -112,7 +112,8 @@ struct ThetaOptions {
   // may be shared by the steppers of several threads.
   const StepperAnalyses* analyses = nullptr;
   // Solve the state jump at each instant where ideal switches open (SwitchJump, theta_jump.cpp):
-  // two more solves (one factorization per new mode) per such instant.
+  // three solves on the factors of the step from there, and where they show no smooth motion two
+  // more (one factorization per new mode).
   bool record_jumps = false;
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
