@@ -94,6 +94,11 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
                      s.located_kinks > 0 ? fmt::format("; {} of them segment changes of PWL models",
                                                        s.located_kinks)
                                          : std::string()));
+  if (s.switch_jumps > 0)
+    line("switch jumps",
+         fmt::format("{} instants of switch openings solved for their state jump ({} solves; {} "
+                     "needed vanishing steps; theory.md §5.7)",
+                     s.switch_jumps, s.jump_solves, s.vanishing_jumps));
   if (s.kink_steps > 0)
     line("PWL kinks", fmt::format("{} steps across segment changes of PWL models, taken without "
                                   "location or restart (.options pwlkinks=smooth)",

@@ -11,11 +11,15 @@
 // breakdown, a destroyed transistor). The model's answer, the jump, is kept; the cut is named
 // on stderr (TransientResult::warnings) and, for event-driven runs, in the event log.
 //
-// Detection, for each accepted step (θ-scheme) or state jump (event-driven) from x⁻ to x⁺ in
-// which some ideal switch (GOFF = 0; a finite ROFF gives the current a path with a finite
-// voltage) opened: an inductor whose current changed by more than half its value
-// before, |i⁺ − i⁻| > ½ |i⁻|, with |i⁻| above kCutFloor. A current that keeps flowing (a
-// freewheeling diode takes it) changes by L⁻¹ ∫v dt over the step, far less than that.
+// Detection, for each state jump from x⁻ to x⁺ at an instant where some ideal switch (GOFF = 0;
+// a finite ROFF gives the current a path with a finite voltage) opened: an inductor whose
+// current changed by more than half its value before, |i⁺ − i⁻| > ½ |i⁻|, with |i⁻| above
+// kCutFloor. The jumps are the θ-stepper's solvers::SwitchJump (x⁺ extrapolated to the instant
+// from two vanishing backward-Euler steps: docs/theory.md §5.7) and the event-driven mode's
+// (the points before and after its mode selection, 2δ apart). A current that keeps flowing (a
+// freewheeling diode takes it) does not change there: by O(δ²) (θ-scheme) or 2δ·i' (event-driven,
+// δ = 1e-9 of the run), not by the motion L⁻¹ ∫v dt of a step, which near a zero crossing of
+// the current is larger than the current itself.
 #include <Eigen/Core>
 #include <string>
 #include <vector>

@@ -340,23 +340,18 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
+  // Inductor currents cut by opening switches: the stepper solves the state jump at each
+  // instant where switches open (solvers::SwitchJump), which is checked alone; a step's end
+  // minus its start would add the step's own motion h·i' to it.
+  const detail::CutDetector cuts(circuit, assembled);
+  std::vector<detail::InductorCut> cut_list;
+  opt.record_jumps = cuts.active();
   solvers::ThetaStepper stepper(assembled.mlcs, opt);
   stepper.start(init.x, init.q, init.lambda, init.mode);
   PointEmitter emit(settings, opt, options.dense_output, stepper, observer, result.points);
   bool go_on = emit();
   StepCapture capture(options, stepper, opt.h);
-  const detail::CutDetector cuts(circuit, assembled);
-  std::vector<detail::InductorCut> cut_list;
-  Eigen::VectorXd x_before;
-  std::vector<char> mode_before;
-  // A switch found open at the end of a step (its crossing) cuts in the next step: the
-  // switches opened in the last two steps are the candidates.
-  std::vector<std::string> opened_before;
   while (go_on && !stepper.finished()) {
-    if (cuts.active()) {
-      x_before = stepper.x();
-      mode_before = stepper.mode();
-    }
     capture.before_step(result.captured);
     const solvers::MlcpOutcome outcome = stepper.step();
     capture.after_step(result.captured);
@@ -365,12 +360,8 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
       fail_step(result, assembled, stepper, opt.theta, outcome);
       break;
     }
-    if (cuts.active()) {
-      std::vector<std::string> opened = cuts.opened(mode_before, stepper.mode());
-      opened_before.insert(opened_before.end(), opened.begin(), opened.end());
-      cuts.check(stepper.t_prev(), x_before, stepper.x(), opened_before, cut_list);
-      opened_before = std::move(opened);
-    }
+    for (const solvers::SwitchJump& j : stepper.take_switch_jumps())
+      cuts.check(j.t, j.x_minus, j.x_plus, cuts.opened(j.mode_minus, j.mode_plus), cut_list);
     go_on = emit();
   }
   detail::report_cuts(cut_list, result.warnings);

@@ -224,7 +224,9 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         // The crossing is at t_ (a located instant, or a source step): switches flip now and
         // the step is redone from the new state by backward Euler; a diode's new mode is the
         // MLCP's answer, taken by a backward-Euler step (no energy created at the switch).
+        const std::vector<char> minus = mode_;
         const bool flipped = flip_switches(loc.pairs);
+        if (flipped) note_switch_flip(minus);
         const bool was_restart = restart_.active();
         mark_discontinuity();
         if (++at_start_tries > kZenoEvents && zeno_event(t_)) continue;
@@ -292,10 +294,12 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     stats_.h_largest = std::max(stats_.h_largest, h_eff);
     if (in_fallback) {
       // Switches follow their control at the step's end (no location in an accumulation).
+      const std::vector<char> minus = mode_;
       for (size_t k = 0; k < mlcs_.switches.size(); ++k) {
         const auto& sw = mlcs_.switches[k];
         const bool on = sw.next_state(sw.c.dot(x_), switch_on_[k]);
         if (on == static_cast<bool>(switch_on_[k])) continue;
+        note_switch_flip(minus);
         switch_on_[k] = on;
         mode_[static_cast<size_t>(sw.pair)] = on;
         ++stats_.switch_events;
@@ -315,12 +319,14 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     if (event) {
       // Switches whose control crossed flip at the located instant; so do kink pairs (their
       // guard is zero there in either mode), so that the restart starts in their next segment.
-      flip_switches(loc.pairs);
+      const std::vector<char> minus = mode_;
+      const bool switched = flip_switches(loc.pairs);
       ++stats_.located_events;
       if (kink_pairs(loc.pairs)) {
         ++stats_.located_kinks;
         for (int j : loc.pairs) mode_[static_cast<size_t>(j)] = !mode_[static_cast<size_t>(j)];
       }
+      if (switched) note_switch_flip(minus);
     }
     const bool truncated = event || breakpoint || h_eff < h * (1 - 1e-9);
     double proposal = ErrorEstimator::propose(h_eff, err, theta);

@@ -189,8 +189,11 @@ void ThetaStepper::evict_solvers(double new_bytes, bool odd) {
 
 void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
   if (!observer_) return;
-  solver.set_lcp_observer([this, theta_h](const StepLcp& lcp) { observer_(lcp, theta_h); },
-                          capture_);
+  solver.set_lcp_observer(
+      [this, theta_h](const StepLcp& lcp) {
+        if (!jump_solve_) observer_(lcp, theta_h);
+      },
+      capture_);
 }
 
 void ThetaStepper::set_lcp_capture(bool capture) {
@@ -245,6 +248,8 @@ void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
   }
   mlcs_.eval_b(t_, s_, b_);
   restart_.start(options_.restart_steps);
+  pending_jump_.reset();
+  jumps_.clear();
   q_prev_ = q_prev2_ = q_;
   h_prev_ = h_prev2_ = 0;
   t_prev_ = t_pp_ = t_;
@@ -464,6 +469,7 @@ MlcpOutcome ThetaStepper::step_fixed() {
   // for again (otherwise each would be taken only at the next step's start: up to one step late,
   // and a cascade of such late flips along the carriers of a multilevel converter).
   std::vector<int> flips;
+  std::vector<char> end_minus;  // the modes before a flip at the step's end (note_switch_flip)
   for (int round = 0; round < kStartFlipRounds; ++round) {
     const double frac = switch_crossing(flips);
     if (flips.empty()) break;
@@ -477,6 +483,7 @@ MlcpOutcome ThetaStepper::step_fixed() {
       outcome = attempt(t_next, mode);
       if (!ok(outcome)) return outcome;
     }
+    const std::vector<char> minus = at_start ? mode_ : mode;
     for (int k : flips) {
       switch_on_[k] = !switch_on_[k];
       mode[static_cast<size_t>(mlcs_.switches[k].pair)] = switch_on_[k];
@@ -485,8 +492,10 @@ MlcpOutcome ThetaStepper::step_fixed() {
     }
     if (!at_start) {
       breakpoint = true;  // the topology changes here: restart as after a source corner
+      end_minus = minus;
       break;
     }
+    note_switch_flip(minus);
     // The control had reached its threshold at the step's start (to rounding): the whole step
     // belongs to the new state.
     restart_.flip_at_step_start(options_.restart_steps);
@@ -497,6 +506,7 @@ MlcpOutcome ThetaStepper::step_fixed() {
   const double theta = restart_.theta(options_.theta);
   if (breakpoint) ++stats_.breakpoints;
   accept_point(t_next, h_eff, theta, outcome, breakpoint, mode);
+  if (!end_minus.empty()) note_switch_flip(end_minus);
   if (on_grid) {
     ++grid_count_;
   } else {
@@ -509,6 +519,9 @@ MlcpOutcome ThetaStepper::step_fixed() {
 void ThetaStepper::accept_point(double t_next, double h_eff, double theta,
                                 const MlcpOutcome& outcome, bool breakpoint,
                                 std::vector<char>& mode) {
+  // The state jump at switches flipped at t_ (theta_jump.cpp), now that the step from there holds.
+  if (pending_jump_)
+    finish_switch_jump(mode, be_substeps_ > 0 ? h_eff / be_substeps_ : theta * h_eff);
   // y_{k+1} = B λ + b − G x: the algebraic equation at t_{k+1} (equal to the θ recurrence).
   Eigen::VectorXd& q_new = q_new_;
   Eigen::VectorXd& y_new = y_new_;

@@ -42,6 +42,13 @@
 // crossing; kink pairs take their next segment at the located instant. Between accepted points the
 // solution is the quadratic through the last three points of the smooth phase (dense output).
 //
+// State jumps at switch openings (ThetaOptions::record_jumps; theta_jump.cpp): the points of
+// the scheme do not show a jump at a switching instant by themselves (the step that ends there
+// is solved in the old mode, the one after it makes the jump together with its own motion h·x'),
+// so at each instant where ideal switches open the stepper solves the jump alone, by the
+// event-driven mode's vanishing backward-Euler steps from the state there, extrapolated to zero
+// length, and hands it out with the states before and after (take_switch_jumps).
+//
 // Kinks (Mlcs::kink, with ThetaOptions::smooth_kinks): a mode change of segment pairs of continuous
 // PWL characteristics only leaves x, λ and the history y = B λ + b − G x continuous (y_k is right
 // on both sides of the kink), so the trapezoidal rule has nothing to ring on: such a step keeps its
@@ -60,7 +67,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solvers/lcp/mode_mlcp.hpp"
@@ -106,6 +115,10 @@ struct ThetaOptions {
   // when their patterns fit this Mlcs's, else it analyzes its own. Owned by the caller, read-only,
   // may be shared by the steppers of several threads.
   const StepperAnalyses* analyses = nullptr;
+  // Solve the state jump at each instant where ideal switches open (SwitchJump, theta_jump.cpp):
+  // three solves on the factors of the step from there, and where they show no smooth motion two
+  // more (one factorization per new mode).
+  bool record_jumps = false;
   // Empty when valid, otherwise what is wrong.
   std::string validate() const;
 };
@@ -160,6 +173,30 @@ struct RunStats {
   double structure_bytes = 0;
   double max_solver_bytes = 0;
   std::vector<double> impulse_times;  // end times of impulsive steps (state jumps)
+  long switch_jumps = 0;     // instants of switch openings solved for their state jump (SwitchJump)
+  long jump_solves = 0;      // the solves for them (screening and vanishing steps)
+  long vanishing_jumps = 0;  // of those instants, the ones the screening left to vanishing steps
+};
+
+// The state at an instant t where ideal switches opened (ThetaOptions::record_jumps), on the
+// branch before (x⁻, the point of the step that ends there) and just after (x⁺): two vanishing
+// backward-Euler steps of δ = 1e-9 span from x⁻ in the new switch states (the event-driven
+// mode's mode selection, event_driven.hpp), x₁ = x(δ) by the MLCP and x₂ = x(2δ) in its mode,
+// extrapolated to δ → 0: x⁺ = 2 x₁ − x₂ (theta_jump.cpp). Where no mode of the new switch
+// states holds E x⁻, E (x⁺ − x⁻) = B Λ is the jump of the impulse Λ (AB08 Remark 4.8); where one
+// does, E x⁺ = E x⁻ to O(δ²) (algebraic unknowns, a switching node's voltage, still jump): the
+// vanishing steps' own motion δ x' is not taken for a jump. A screening by three steps of the
+// step's own size on its own factors comes first: where it shows E x moving smoothly, no state
+// jump (state_jump false, x⁺ = x⁻) without the vanishing steps.
+struct SwitchJump {
+  double t = 0;
+  Eigen::VectorXd x_minus, x_plus;
+  std::vector<char> mode_minus, mode_plus;  // every pair's mode, switch states included
+  // The vanishing step had no answer: x_plus is the end of the first step after t (the jump and
+  // that step's own motion).
+  bool from_step = false;
+  // false: the screening found E x moving smoothly after t (no state jump; x_plus = x_minus).
+  bool state_jump = true;
 };
 
 // The symbolic analyses a ThetaStepper makes of an Mlcs's pattern: the mode matrices K(σ)'s and,
@@ -204,6 +241,9 @@ class ThetaStepper {
   // current C(v_a' − v_b') satisfies KCL with the other currents. 0 at the start.
   const Eigen::VectorXd& xdot() const { return xdot_; }
   const std::vector<char>& mode() const { return mode_; }
+  // The state jumps at the switch openings since the last call (ThetaOptions::record_jumps; an
+  // opening at the end of a step is handed out after the step that follows it).
+  std::vector<SwitchJump> take_switch_jumps() { return std::exchange(jumps_, {}); }
   // Time at which the step being attempted (or the last step) ends.
   double t_next() const { return t_next_; }
   RunStats stats() const;
@@ -288,7 +328,25 @@ class ThetaStepper {
   std::vector<int> at_edge_;  // pairs located at t_ (their guard is zero there)  // accepted steps
                               // since the last located switching instant
   std::vector<int> switch_of_pair_;  // forced pair → index in mlcs_.switches (−1: none)
-  std::vector<char> kink_;           // Mlcs::kink, one per pair (checked against D)
+  // State jumps at switch openings (theta_jump.cpp): the instant whose x⁻ is kept until the step
+  // from it is accepted (more flips may follow at the same instant), and the finished ones.
+  std::optional<SwitchJump> pending_jump_;
+  std::vector<SwitchJump> jumps_;
+  bool jump_solve_ = false;  // the vanishing steps are not the step's LCPs (observer)
+  // Ideal switches flipped at t_ (x_ the state there on the old branch; `mode_minus` the modes
+  // before the flip): opens the instant's jump if one of them opened, or keeps it open.
+  void note_switch_flip(const std::vector<char>& mode_minus);
+  // The step from the instant was accepted in `mode` (its substeps or θ-step of size h_step):
+  // the jump, screened by three steps of h_step, else from the vanishing steps (x_new_: that
+  // step's end, for when they fail).
+  void finish_switch_jump(const std::vector<char>& mode, double h_step);
+  // `count` backward-Euler steps of h from x0 at t into x[0..count−1], the first an MLCP from
+  // `mode` (its answer left there), the others in that mode; how many were solved.
+  int jump_steps(double t, const Eigen::VectorXd& x0, double h, int count, std::vector<char>& mode,
+                 Eigen::VectorXd* x);
+  // The three steps x[0..2] from x0 move E x smoothly (no jump at their start).
+  bool smooth_after(const Eigen::VectorXd& x0, const Eigen::VectorXd* x) const;
+  std::vector<char> kink_;  // Mlcs::kink, one per pair (checked against D)
   void init_kinks();
   // The pairs in which `mode` differs from mode_ are all kink pairs (and there is one).
   bool kinks_only(const std::vector<char>& mode) const;
