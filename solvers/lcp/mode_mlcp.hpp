@@ -64,6 +64,7 @@
 #include "solvers/lcp/lcp.hpp"
 #include "solvers/lcp/mode_structure.hpp"
 #include "solvers/lcp/policy.hpp"
+#include "solvers/linear/dense_rcond.hpp"
 #include "solvers/linear/factor_cache.hpp"
 #include "solvers/linear/klu_lu.hpp"
 #include "solvers/mlcs.hpp"
@@ -266,6 +267,7 @@ class ModeMlcp {
   SchurFactor* schur_now_ = nullptr;  // the factor of the mode factor_schur was asked last
   long schur_clock_ = 0;
   Eigen::MatrixXd s_scratch_;     // S being assembled
+  LuRcond rcond_;                 // the rcond estimates of S and T (their workspace)
   Eigen::VectorXd g_, lambda_a_;  // right-hand side and solution λ_A of S
   Eigen::VectorXd u0_;            // pivot_on_doubt: the solution of the base mode
   Eigen::VectorXd ex_, el_, ew_;  // evaluate(): the last solution (scratch)

@@ -121,7 +121,7 @@ void ModeMlcp::build_schur(const std::vector<char>& mode, SchurFactor& slot) {
   }
   if (a > 0) {
     slot.lu.compute(s);
-    if (!(slot.lu.rcond() >= kReducedSRcond)) return;
+    if (!(rcond_(slot.lu, LuRcond::l1_norm(s)) >= kReducedSRcond)) return;
   }
   slot.ok = true;
 }
