@@ -608,14 +608,17 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
   // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
   const double h_s = (t_next - t_) / substeps;
   ModeMlcp& solver = solver_for(h_s);
-  Eigen::VectorXd q = q_, b, s;
+  Eigen::VectorXd& q = be_q_;
+  Eigen::VectorXd& b = be_b_;
+  q = q_;
   MlcpOutcome total;
-  const std::vector<char> start = mode;
+  std::vector<char>& start = be_start_;
+  start = mode;
   be_substeps_ = substeps;
   inner_.clear();
   for (int j = 1; j <= substeps; ++j) {
     if (j < substeps) {
-      mlcs_.eval_b(t_ + j * h_s, s, b);
+      mlcs_.eval_b(t_ + j * h_s, be_s_, b);
     } else {
       b = b_next_;
     }
@@ -631,7 +634,7 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
     if (j < substeps) inner_.emplace_back(t_ + j * h_s, x_new_);
     total.status = o.status == LcpStatus::kInaccurate ? o.status : total.status;
     total.residual = std::max(total.residual, o.residual);
-    q = mlcs_.E * x_new_;
+    q.noalias() = mlcs_.E * x_new_;
   }
   total.mode_changed = mode != start;
   return total;

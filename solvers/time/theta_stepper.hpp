@@ -358,6 +358,8 @@ class ThetaStepper {
   // x_new_, lambda_new_, w_new_ and `mode`.
   MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode,
                              bool fixed = false);
+  Eigen::VectorXd be_q_, be_b_, be_s_;  // backward_euler's q_j, b_j and sources (scratch)
+  std::vector<char> be_start_;          // backward_euler's mode on entry (scratch)
   bool y_jumped(const Eigen::VectorXd& y_new) const;
   void account_restart(double t_next, const Eigen::VectorXd& y_new, bool breakpoint,
                        bool mode_changed, double theta_eff);
