@@ -311,7 +311,12 @@ struct Circuit {
   double max_rows = 0;    // .options maxrows: the most rows a waveform file may get (0: 1e8)
   StepSettings stepping;  // .options reltol abstol vntol chgtol trtol step
   PwlSettings pwl;        // .options pwltol pwlimin pwlimax idealize
-  std::vector<DiodeConversion> conversions;  // every diode model, in model-name order
+  // Every model elaborated (those an element uses, or with ModelCards::kAll every card) that
+  // has a conversion record, in model-name order.
+  std::vector<DiodeConversion> conversions;
+  // The .model cards no element uses, in name order, left out (not converted, their parameters
+  // not checked); empty with ModelCards::kAll, which elaborates every card (circuit/elaborate.hpp).
+  std::vector<std::string> unused_models;
   // What was fitted at the initial point, one line per device part: the bias knots
   // (pwl_bias_knots.cpp: "q1 B-E: bias knot at ...") and LAMBDA (pwl_mos_bias.cpp).
   std::vector<std::string> bias_notes;

@@ -8,7 +8,14 @@
 
 namespace nsspice::circuit {
 
-Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags);
+// Which .model cards are elaborated (parameters checked, SPICE cards converted to PWL):
+// kUsed, those an element names (as ngspice, which reads a model card at its first use: a
+// vendor library's thousands of unused cards cost nothing and their problems are not
+// reported; Circuit::unused_models names them); kAll, every card (`nsspice models --all`).
+enum class ModelCards { kUsed, kAll };
+
+Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags,
+                  ModelCards which = ModelCards::kUsed);
 
 // .options idealize after the fact (--ideal): every SPICE diode becomes the ideal diode (its
 // PWL pairs and junction capacitor dropped), and its conversion record says so.

@@ -508,10 +508,13 @@ int main(int argc, char** argv) {
   CLI::App* view_cmd = add_view(app, view);
   add_compare(app, cmp);
   nsspice::app::ModelsOptions models;
-  CLI::App* models_cmd = app.add_subcommand("models", "list the diode models and their PWL forms");
+  CLI::App* models_cmd =
+      app.add_subcommand("models", "list the device models that elements use and their PWL forms");
   models_cmd->add_option("netlist", models.netlist, "SPICE-like netlist (.cir)")->required();
   models_cmd->add_option("--plot", models.plot, "draw SPICE vs PWL characteristics (.png/.svg)");
   models_cmd->add_flag("--ideal", models.ideal, "as .options idealize: the ideal diodes");
+  models_cmd->add_flag("--all", models.all,
+                       "every .model card, also those no element uses (converted and checked)");
   run_cmd->add_flag("--ideal", run.run.ideal,
                     "every SPICE diode the ideal one (.options idealize)");
   nsspice::app::PssCommandOptions pss;

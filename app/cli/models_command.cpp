@@ -79,8 +79,9 @@ int write_models_plot(const ModelsOptions& o, const circuit::Circuit& c) {
           branch_panel(conv.model + " " + conv.reverse_label, *conv.reverse, conv.reverse_fit));
   }
   if (plot.panels.empty()) {
-    print_error(
-        fmt::format("--plot: '{}' has no SPICE diode, transistor or MOS model to draw", o.netlist));
+    print_error(fmt::format("--plot: '{}' has no SPICE diode, transistor or MOS model {}to draw{}",
+                            o.netlist, c.unused_models.empty() ? "" : "that an element uses ",
+                            c.unused_models.empty() ? "" : " (--all draws every .model card)"));
     return kBadInput;
   }
   if (const std::string why = write_plot(plot); !why.empty()) {
@@ -97,15 +98,35 @@ std::string format_conversions(const circuit::Circuit& circuit) {
   std::string out;
   for (const auto& conv : circuit.conversions) out += fmt::format("  {}\n", conv.summary);
   for (const std::string& knot : circuit.bias_notes) out += fmt::format("  {}\n", knot);
+  if (const size_t n = circuit.unused_models.size(); n > 0)
+    out += fmt::format(
+        "  {} .model card{} not used by any element: not converted, {} parameters not checked "
+        "(nsspice models --all converts every card)\n",
+        n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
   return out;
 }
 
+namespace {
+
+// "d1, d2, d3, ... (N in all)": the names of the unused cards, at most `shown` of them.
+std::string unused_names(const std::vector<std::string>& names, size_t shown) {
+  std::string out;
+  for (size_t k = 0; k < names.size() && k < shown; ++k) out += (k ? ", " : "") + names[k];
+  if (names.size() > shown) out += fmt::format(", ... ({} in all)", names.size());
+  return out;
+}
+
+}  // namespace
+
 int models_command(const ModelsOptions& o) {
-  const auto loaded = load_netlist(o.netlist, false);
+  LoadOptions load;
+  load.require_tran = false;
+  load.models = o.all ? circuit::ModelCards::kAll : circuit::ModelCards::kUsed;
+  const auto loaded = load_netlist(o.netlist, load);
   if (!loaded) return kBadInput;
   circuit::Circuit& c = loaded->circuit;
   if (o.ideal) circuit::idealize_diodes(c);
-  if (c.conversions.empty()) {
+  if (c.conversions.empty() && c.unused_models.empty()) {
     fmt::print("{}: no device models\n", o.netlist);
     return 0;
   }
@@ -114,6 +135,8 @@ int models_command(const ModelsOptions& o) {
   fmt::print("device models of {} (tolerance {:g} mV·max(1, v/1 V), .options pwltol{}){}:\n{}",
              o.netlist, c.pwl.tol * 1e3, at, c.pwl.idealize ? ", idealized" : "",
              format_conversions(c));
+  if (!c.unused_models.empty())
+    fmt::print("not used by any element: {}\n", unused_names(c.unused_models, 20));
   return o.plot.empty() ? 0 : write_models_plot(o, c);
 }
 

@@ -88,8 +88,12 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
   if (s.steps > 0 && s.h_largest > 0)
     line("step sizes", fmt::format("{:.3g} .. {:.3g} s", s.h_smallest, s.h_largest));
   if (s.located_events > 0)
-    line("switching", fmt::format("{} instants located inside steps ({} extra solves)",
-                                  s.located_events, s.location_solves));
+    line("switching",
+         fmt::format("{} instants located inside steps ({} extra solves){}", s.located_events,
+                     s.location_solves,
+                     s.located_kinks > 0 ? fmt::format("; {} of them segment changes of PWL models",
+                                                       s.located_kinks)
+                                         : std::string()));
   if (s.kink_steps > 0)
     line("PWL kinks", fmt::format("{} steps across segment changes of PWL models, taken without "
                                   "location or restart (.options pwlkinks=smooth)",

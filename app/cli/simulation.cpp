@@ -197,7 +197,7 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   apply_model_tolerances(flat, options.draw, diags, flatten_options.drawn);  // PSpice's DEV/LOT
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
-  loaded->circuit = circuit::elaborate(flat, diags);
+  loaded->circuit = circuit::elaborate(flat, diags, options.models);
   if (flat.output_file) loaded->output_file = flat.output_file->text;
   if (parsed == &own) loaded->parsed = std::move(own);
   std::vector<std::string> meas_errors;

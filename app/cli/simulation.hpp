@@ -14,6 +14,7 @@
 #include "app/measure/measure.hpp"
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
+#include "circuit/elaborate.hpp"
 #include "circuit/transient.hpp"
 #include "netlist/ast.hpp"
 #include "netlist/flatten.hpp"
@@ -70,6 +71,8 @@ struct LoadOptions {
   // diagnostic.
   const netlist::FlatTemplate* flat = nullptr;
   bool* flat_failed = nullptr;
+  // Which .model cards are elaborated: those an element uses, or every one (nsspice models --all).
+  circuit::ModelCards models = circuit::ModelCards::kUsed;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "netlist/units.hpp"
 
@@ -159,13 +160,18 @@ void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(b
                             const std::function<void(const std::string&, double)>& drawn) {
   Draws draws(draw);
   std::vector<netlist::Card> copies;  // the DEV copies of the models, one per device
+  std::set<std::string> replaced;     // the cards whose every element now names a copy
+  std::set<std::string> named;        // the models elements name (the others are not read)
+  for (const auto& card : flat.cards)
+    if (const auto* e = std::get_if<netlist::ElementCard>(&card); e && e->model)
+      named.insert(e->model->lower);
   for (auto& card : flat.cards) {
     auto* m = std::get_if<netlist::ModelCard>(&card);
     if (m == nullptr) continue;
     const std::vector<Tolerance> tols = take_tolerances(*m, diags);
     if (tols.empty()) continue;
     if (!draw) {
-      warn_nominal(*m, tols, diags);
+      if (named.contains(m->name.lower)) warn_nominal(*m, tols, diags);
       continue;
     }
     const netlist::ModelCard nominal = *m;
@@ -180,8 +186,13 @@ void apply_model_tolerances(netlist::Netlist& flat, const std::function<double(b
       e->model->text = copy.name.text;
       e->model->lower = copy.name.lower;
       copies.emplace_back(std::move(copy));
+      replaced.insert(nominal.name.lower);
     }
   }
+  std::erase_if(flat.cards, [&](const netlist::Card& c) {
+    const auto* m = std::get_if<netlist::ModelCard>(&c);
+    return m != nullptr && replaced.contains(m->name.lower);
+  });
   for (auto& c : copies) flat.cards.push_back(std::move(c));
 }
 

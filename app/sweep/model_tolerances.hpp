@@ -11,11 +11,12 @@
 //     run and distribution shared by every LOT tolerance of track n, of any model);
 //   * DEV: one ξ per device instance (with /track n: shared by that device's DEV tolerances of
 //     track n). The devices of a model with DEV tolerances get a copy of the card each,
-//     named "<model>@<device>".
+//     named "<model>@<device>", which replaces the card (no element uses it any more).
 // The ξ are drawn from the run's generator (the same `draw` as the distribution functions:
 // normal = true gives a standard normal, false a uniform value in [−1, 1]) in the order of the
 // flat cards, so a run's values depend only on (seed, run index). Without a draw function (no
-// Monte Carlo run) the tolerances are removed and each gets a warning that P keeps P₀.
+// Monte Carlo run) the tolerances are removed and each gets a warning that P keeps P₀, on the
+// cards an element names (the others are not read: circuit::ModelCards).
 // With `drawn` set, each deviated parameter is told with its value: "model.param" for the LOT
 // deviation of the model's card, "model@device.param" for a device's copy.
 // Errors (at the tolerance): no parameter before it, a parameter without a number, a value

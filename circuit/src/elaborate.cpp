@@ -250,14 +250,15 @@ void Elaborator::spice_method(const netlist::Param& p) {
 
 }  // namespace detail
 
-Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags) {
+Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags, ModelCards which) {
   Circuit circuit;
   circuit.title = netlist.title;
-  detail::Elaborator e(circuit, diags);
+  detail::Elaborator e(circuit, diags, which);
   e.models(netlist.cards);
   e.controls(netlist.cards);
   e.elements(netlist.cards);
   e.references();
+  e.unused_models();
   e.pwl_models();
   detail::elaborate_analyses(netlist.cards, circuit, diags);
   if (!diags.has_errors()) check_topology(circuit, diags);

@@ -235,16 +235,18 @@ const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, c
     error(e, e.name.span, fmt::format("{} '{}' needs a model name", what, e.name.lower));
     return nullptr;
   }
-  auto it = models_.find(e.model->lower);
-  if (it == models_.end()) {
+  if (!model_cards_.contains(e.model->lower)) {
     std::vector<std::string> names;
-    for (const auto& [k, v] : models_) names.push_back(k);
+    for (const auto& [k, v] : model_cards_) names.push_back(k);
     error(e, e.model->span,
           fmt::format("unknown model '{}' for {} '{}'{}", e.model->text, what, e.name.lower,
                       netlist::did_you_mean(e.model->lower, names)));
     return nullptr;
   }
-  const M* m = std::get_if<M>(&it->second);
+  used_models_.insert(e.model->lower);
+  const Model* model = used_model(e, what);
+  if (model == nullptr) return nullptr;  // its card's errors are reported
+  const M* m = std::get_if<M>(model);
   if (m == nullptr)
     error(e, e.model->span,
           fmt::format("model '{}' is not a {} model, which {} '{}' needs", e.model->lower, type,

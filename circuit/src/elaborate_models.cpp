@@ -15,6 +15,9 @@
 //   VDMOS, NPN, PNP: elaborate_transistor_models.cpp
 //   R RES      R RSH DEFW DEFL|L NARROW TC1 TC2 TCE TNOM|T_MEASURED T_ABS T_REL_GLOBAL
 //              (elaborate_resistor.cpp; noise parameters named once)
+// A card is elaborated when an element first names it (used_model, as ngspice reads a card at
+// its first use), its diagnostics then noted with that element; with ModelCards::kAll every
+// card is, before the elements. Cards no element names are listed in Circuit::unused_models.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -222,21 +225,54 @@ bool mos_level_one(const netlist::ModelCard& card, MosModel& q,
 }  // namespace
 
 void Elaborator::models(const std::vector<netlist::Card>& cards) {
-  for (const auto& card : cards)
-    if (const auto* m = std::get_if<netlist::ModelCard>(&card)) model(*m);
+  for (const auto& card : cards) {
+    const auto* m = std::get_if<netlist::ModelCard>(&card);
+    if (m == nullptr) continue;
+    auto [it, fresh] = model_cards_.emplace(m->name.lower, m);
+    if (!fresh) {
+      netlist::Diagnostic d{netlist::Severity::kError,
+                            m->name.span,
+                            fmt::format("duplicate model name '{}'", m->name.lower),
+                            {}};
+      d.notes.push_back(
+          {netlist::Severity::kNote, it->second->name.span, "first defined here", {}});
+      diags_.add(std::move(d));
+      continue;
+    }
+    if (all_models_) model(*m, diags_);
+  }
 }
 
-void Elaborator::model(const netlist::ModelCard& m) {
-  const std::string& type = m.type.lower;
-  if (auto it = model_spans_.find(m.name.lower); it != model_spans_.end()) {
-    netlist::Diagnostic d{netlist::Severity::kError,
-                          m.name.span,
-                          fmt::format("duplicate model name '{}'", m.name.lower),
-                          {}};
-    d.notes.push_back({netlist::Severity::kNote, it->second, "first defined here", {}});
+const Model* Elaborator::used_model(const netlist::ElementCard& e, const char* what) {
+  const std::string& name = e.model->lower;
+  if (auto it = models_.find(name); it != models_.end()) return &it->second;
+  auto card = model_cards_.find(name);
+  if (card == model_cards_.end() || tried_models_.contains(name)) return nullptr;
+  netlist::Diagnostics found;  // the card's own, each with a note at its first user
+  model(*card->second, found);
+  for (netlist::Diagnostic d : found.all()) {
+    d.notes.push_back({netlist::Severity::kNote,
+                       e.name.span,
+                       fmt::format("model '{}' is first used here, by {} '{}' (a .model card "
+                                   "is read when an element first uses it)",
+                                   name, what, e.name.lower),
+                       {}});
+    if (e.context) d.notes.insert(d.notes.end(), e.context->begin(), e.context->end());
     diags_.add(std::move(d));
-    return;
   }
+  auto it = models_.find(name);
+  return it == models_.end() ? nullptr : &it->second;
+}
+
+void Elaborator::unused_models() {
+  if (all_models_) return;  // every card elaborated: none left out
+  for (const auto& [name, card] : model_cards_)
+    if (!used_models_.contains(name)) c_.unused_models.push_back(name);
+}
+
+void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags) {
+  const std::string& type = m.type.lower;
+  tried_models_.insert(m.name.lower);
   Model model;
   std::vector<Spec> specs;
   double segments = 6, level = 1, sink = 0;
@@ -312,10 +348,10 @@ void Elaborator::model(const netlist::ModelCard& m) {
         "the resistor model uses R RSH DEFW DEFL|L NARROW TC1 TC2 TCE TNOM|T_MEASURED T_ABS "
         "T_REL_GLOBAL; noise and breakdown parameters have no meaning in nsspice";
   } else {
-    diags_.error(m.type.span,
-                 fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, NMOS, "
-                             "PMOS, VDMOS, NPN, PNP, R, RES, VSWITCH, ISWITCH)",
-                             m.type.text));
+    diags.error(m.type.span,
+                fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, NMOS, "
+                            "PMOS, VDMOS, NPN, PNP, R, RES, VSWITCH, ISWITCH)",
+                            m.type.text));
     return;
   }
   std::string ignored;
@@ -328,8 +364,8 @@ void Elaborator::model(const netlist::ModelCard& m) {
         (type == "d" || type == "sw" || type == "csw" || type == "vswitch" || type == "iswitch")) {
       const auto g = off_conductance(p);
       if (!g) {
-        diags_.error(p.raw.span,
-                     fmt::format("ROFF must be a resistance > 0 or INF, got '{}'", p.raw.text));
+        diags.error(p.raw.span,
+                    fmt::format("ROFF must be a resistance > 0 or INF, got '{}'", p.raw.text));
         continue;
       }
       std::visit(
@@ -346,50 +382,48 @@ void Elaborator::model(const netlist::ModelCard& m) {
       continue;
     }
     if (!p.number || !in_range(*p.number, spec->range)) {
-      diags_.error(p.raw.span, fmt::format("model parameter '{}' must be a number{}, got '{}'",
-                                           p.name.text, range_text(spec->range), p.raw.text));
+      diags.error(p.raw.span, fmt::format("model parameter '{}' must be a number{}, got '{}'",
+                                          p.name.text, range_text(spec->range), p.raw.text));
       continue;
     }
     *spec->target = *p.number;
   }
   if (auto* q = std::get_if<MosModel>(&model); q && q->vdmos) {
-    if (!finish_vdmos(m, *q, given, diags_)) return;
+    if (!finish_vdmos(m, *q, given, diags)) return;
   } else if (q) {
     q->segments = static_cast<int>(segments);
     if (q->segments < 2 || q->segments != segments)
-      diags_.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
-    if (!mos_level_one(m, *q, given, !ignored.empty(), diags_)) return;
+      diags.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
+    if (!mos_level_one(m, *q, given, !ignored.empty(), diags)) return;
   }
   // (An error here keeps the model, so that its switches are not reported as unknown too.)
   if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && !std::isnan(pspice_on))
-    pspice_switch(m, *s, pspice_on, pspice_off, diags_);
+    pspice_switch(m, *s, pspice_on, pspice_off, diags);
   if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && s->hysteresis < 0) {
     // LTspice/ngspice: VH < 0 is a smooth transition from ROFF to RON over VT ± |VH|.
     s->hysteresis = -s->hysteresis;
     const char* u = s->current_controlled ? "A" : "V";
     const char* vh = s->current_controlled ? "IH" : "VH";
-    diags_.warning(
-        m.name.span,
-        fmt::format("model '{}': {} = {:g} {} (a smooth transition over {:g} .. {:g} {}) "
-                    "approximated by the ideal switch with hysteresis {:g} {}: on "
-                    "above {:g} {}, off below {:g} {}",
-                    m.name.lower, vh, -s->hysteresis, u, s->threshold - s->hysteresis,
-                    s->threshold + s->hysteresis, u, s->hysteresis, u, s->threshold + s->hysteresis,
-                    u, s->threshold - s->hysteresis, u));
+    diags.warning(m.name.span,
+                  fmt::format("model '{}': {} = {:g} {} (a smooth transition over {:g} .. {:g} {}) "
+                              "approximated by the ideal switch with hysteresis {:g} {}: on "
+                              "above {:g} {}, off below {:g} {}",
+                              m.name.lower, vh, -s->hysteresis, u, s->threshold - s->hysteresis,
+                              s->threshold + s->hysteresis, u, s->hysteresis, u,
+                              s->threshold + s->hysteresis, u, s->threshold - s->hysteresis, u));
   }
-  if (auto* b = std::get_if<BjtModel>(&model); b && !finish_bjt(m, *b, given, diags_)) return;
+  if (auto* b = std::get_if<BjtModel>(&model); b && !finish_bjt(m, *b, given, diags)) return;
   if (auto* d = std::get_if<DiodeModel>(&model)) {
-    if (!diode_family(m, *d, given, extras, diags_)) return;
+    if (!diode_family(m, *d, given, extras, diags)) return;
     if (d->spice)
       uses =
           "they have no PWL meaning; the PWL model uses IS N RS ISR NR IKF BV IBV NBV CJO VJ M FC "
           "TT, and EG XTI TNOM TCV TRS1 TRS2 at .temp";
   }
   if (!ignored.empty())
-    diags_.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",
-                                            m.name.lower, ignored, uses));
+    diags.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",
+                                           m.name.lower, ignored, uses));
   models_[m.name.lower] = std::move(model);
-  model_spans_[m.name.lower] = m.name.span;
 }
 
 }  // namespace nsspice::circuit::detail

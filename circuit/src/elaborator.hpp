@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "circuit/circuit.hpp"
+#include "circuit/elaborate.hpp"
 #include "circuit/src/behavioural.hpp"
 #include "netlist/ast.hpp"
 #include "netlist/diagnostics.hpp"
@@ -38,9 +39,12 @@ struct Scales {
 
 class Elaborator {
  public:
-  Elaborator(Circuit& circuit, netlist::Diagnostics& diags) : c_(circuit), diags_(diags) {
+  Elaborator(Circuit& circuit, netlist::Diagnostics& diags, ModelCards which)
+      : c_(circuit), diags_(diags), all_models_(which == ModelCards::kAll) {
     c_.nodes = {"0"};
   }
+  // Collects the .model cards (duplicate names are errors); with ModelCards::kAll elaborates
+  // every one, else each when an instance first uses it (model_of).
   void models(const std::vector<netlist::Card>& cards);
   void controls(const std::vector<netlist::Card>& cards);
   void lcp_solver_option(const netlist::Param& p);
@@ -54,12 +58,18 @@ class Elaborator {
   bool pwl_option(const netlist::Param& p);
   // SPICE diode models → PWL pairs and junction capacitors, after the elements (pwl_models.cpp).
   void pwl_models();
+  // Circuit::unused_models: the .model cards no element names (ModelCards::kUsed), after the
+  // elements.
+  void unused_models();
 
  private:
   Circuit& c_;
   netlist::Diagnostics& diags_;
-  std::map<std::string, Model> models_;
-  std::map<std::string, netlist::SourceSpan> model_spans_;
+  bool all_models_;
+  std::map<std::string, const netlist::ModelCard*> model_cards_;  // every .model card, by name
+  std::set<std::string> tried_models_;   // the cards elaborated (into models_ unless in error)
+  std::set<std::string> used_models_;    // the cards an instance names
+  std::map<std::string, Model> models_;  // the elaborated models: those used (or kAll: every one)
   std::map<std::string, netlist::SourceSpan> element_spans_;
   std::map<std::string, int> node_index_;
   std::set<std::string> netlist_nodes_;                       // every node named by an element card
@@ -98,7 +108,10 @@ class Elaborator {
   std::optional<Waveform> source_function(const netlist::ElementCard& e,
                                           const netlist::SourceFunction& f);
   void add(const netlist::ElementCard& e, Device device);
-  void model(const netlist::ModelCard& m);
+  // A .model card → models_ (elaborate_models.cpp); its diagnostics go to `diags`.
+  void model(const netlist::ModelCard& m, netlist::Diagnostics& diags);
+  // The model card `e` names, elaborated at its first use; its diagnostics carry a note at `e`.
+  const Model* used_model(const netlist::ElementCard& e, const char* what);
   // keep_r_min: imax estimated with the smallest resistor kept (a MOSFET's bulk diodes).
   DiodeConversion convert_diode(DiodeModel& d, const Scales& scales, bool keep_r_min = false) const;
   void convert_mos(MosModel& q, const Scales& scales);

@@ -1,5 +1,6 @@
 // SPICE diode models → PWL pairs, after the element cards (docs/devices.md, "SPICE diode
-// models"). Per model, with the Shockley law and breakdown of circuit/pwl_diode.hpp, at the
+// models"), for the models elaborated: those an element uses (ModelCards::kAll: every card).
+// Per model, with the Shockley law and breakdown of circuit/pwl_diode.hpp, at the
 // model temperature T (circuit/spice_temperature.hpp: IS(T), Vt(T) = kT/q, BV − TCV·ΔT, RS(T)):
 //
 //   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k

@@ -56,6 +56,8 @@ ModeMlcp::ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, co
   w_.makeCompressed();
   NSSPICE_CHECK(s_.fits(w_), "ModeMlcp: W does not have the pattern of the shared mode structure");
   base_mode_.assign(m_, 0);
+  // Low-rank solves only without externally switched pairs (mode_mlcp_update.cpp, header).
+  low_rank_ = std::none_of(forced_.begin(), forced_.end(), [](char f) { return f != 0; });
   // ‖W‖∞ for the tolerances of check().
   Eigen::VectorXd w_rows = Eigen::VectorXd::Zero(n_);
   for (int k = 0; k < w_.outerSize(); ++k)

@@ -204,7 +204,8 @@ class ModeMlcp {
   // of the dense transform of all pairs (default kDenseTransformMax; 0: always blocks).
   void set_dense_transform_max(int free_pairs) { dense_transform_max_ = free_pairs; }
 
-  // Off: every mode not in the cache is factored (no low-rank solves; for tests).
+  // Off: every mode not in the cache is factored (no low-rank solves; for tests). On by default
+  // only for circuits without externally switched pairs (mode_mlcp_update.cpp).
   void set_low_rank(bool on) { low_rank_ = on; }
 
   // Solves modes with at most `max_active` active pairs (conducting or forced) through the factor

@@ -132,6 +132,20 @@ bool ThetaStepper::flip_at_start(double t_next, const std::vector<int>& pairs,
   return false;
 }
 
+bool ThetaStepper::answer_in_old_mode(double t_next, MlcpOutcome& outcome, Location& loc) {
+  // Circuits with kink pairs (default treatment): the step is solved in the previous mode first;
+  // when that mode does not hold, its first crossing is located from that solution, without the
+  // MLCP's answer at t_next (which pivots through every segment the step crosses, though only
+  // the first crossing is kept). The MLCP is solved as before when the mode holds to its check
+  // but no guard is violated (degenerate), or K(σ) is singular.
+  if (!has_kink_pairs_ || options_.smooth_kinks || capture_) return false;
+  bool solved = false;
+  if (attempt_in_old_mode(t_next, outcome, solved)) return true;
+  if (!solved) return false;
+  loc = locate(t_next, mode_, outcome);
+  return loc.located || loc.at_start;
+}
+
 MlcpOutcome ThetaStepper::step_adaptive() {
   std::vector<char>& mode = mode_try_;
   const double h_max = options_.h_max > 0 ? options_.h_max : span_ / 50;
@@ -178,7 +192,12 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     double h_eff = t_next - t_;
     const double theta = restart_.theta(options_.theta);
     mode = mode_;
-    MlcpOutcome outcome = attempt(t_next, mode);
+    MlcpOutcome outcome;
+    Location loc;
+    if (!(!in_fallback && answer_in_old_mode(t_next, outcome, loc))) {
+      loc = Location{};
+      outcome = attempt(t_next, mode);
+    }
     if (!ok(outcome)) {
       if (h > h_floor) {  // a step too long for the mode iteration: shorter
         ++stats_.rejected_steps;
@@ -188,12 +207,19 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       return outcome;
     }
     bool event = false;  // the mode changes at the end of this step (or changed at its start)
-    Location loc;
     kink_step_ = false;
     if (!in_fallback) {
-      loc = locate(t_next, mode, outcome);
+      if (!loc.located && !loc.at_start) loc = locate(t_next, mode, outcome);
       if (!ok(outcome)) return outcome;
       kink_step_ = loc.kink;
+      if (loc.at_start && kink_pairs(loc.pairs) && at_start_tries < kZenoEvents) {
+        // Kink pairs at their edge at t_: they take their next segment there (x, λ and y are
+        // continuous across a kink) and the step is tried again from it as a restart.
+        ++at_start_tries;
+        for (int j : loc.pairs) mode_[static_cast<size_t>(j)] = !mode_[static_cast<size_t>(j)];
+        mark_discontinuity();
+        continue;
+      }
       if (loc.at_start) {
         // The crossing is at t_ (a located instant, or a source step): switches flip now and
         // the step is redone from the new state by backward Euler; a diode's new mode is the
@@ -287,9 +313,14 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       return outcome;
     }
     if (event) {
-      // Switches whose control crossed flip at the located instant.
+      // Switches whose control crossed flip at the located instant; so do kink pairs (their
+      // guard is zero there in either mode), so that the restart starts in their next segment.
       flip_switches(loc.pairs);
       ++stats_.located_events;
+      if (kink_pairs(loc.pairs)) {
+        ++stats_.located_kinks;
+        for (int j : loc.pairs) mode_[static_cast<size_t>(j)] = !mode_[static_cast<size_t>(j)];
+      }
     }
     const bool truncated = event || breakpoint || h_eff < h * (1 - 1e-9);
     double proposal = ErrorEstimator::propose(h_eff, err, theta);

@@ -14,7 +14,9 @@
 // τ·Δẋ that no step size above τ removes and the trapezoidal rule does not damp (R(∞) = −1):
 // measured in docs/theory.md §11.6, the reason this is an option.
 //
-// Only with ThetaOptions::smooth_kinks; otherwise every pair's change is a switch.
+// Only with ThetaOptions::smooth_kinks; otherwise every pair's change is located as a switch's
+// (theta_locate.cpp), and a kink pair takes its next segment at the located instant
+// (theta_adaptive.cpp): its guard is zero there in either mode.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -28,6 +30,7 @@ void ThetaStepper::init_kinks() {
   // Mlcs::kink after checking its premise (a broken premise is the caller's bug).
   kink_.assign(static_cast<size_t>(mlcs_.m), 0);
   has_kinks_ = false;
+  has_kink_pairs_ = false;
   if (mlcs_.kink.empty()) return;
   if (static_cast<int>(mlcs_.kink.size()) != mlcs_.m)
     throw std::invalid_argument("Mlcs::kink must have one entry per pair");
@@ -48,12 +51,14 @@ void ThetaStepper::init_kinks() {
     if (forced || !(diag[u] > 0) || coupled[u])
       throw std::invalid_argument(fmt::format(
           "pair {} is marked a kink but is not a free pair with D_jj > 0 of its own", j));
-    kink_[u] = options_.smooth_kinks ? 1 : 0;
+    kink_[u] = 1;
+    has_kink_pairs_ = true;
     has_kinks_ = has_kinks_ || options_.smooth_kinks;
   }
 }
 
 bool ThetaStepper::kinks_only(const std::vector<char>& mode) const {
+  if (!options_.smooth_kinks) return false;
   bool any = false;
   for (size_t j = 0; j < mode.size(); ++j) {
     if (mode[j] == mode_[j]) continue;
@@ -61,6 +66,12 @@ bool ThetaStepper::kinks_only(const std::vector<char>& mode) const {
     any = true;
   }
   return any;
+}
+
+bool ThetaStepper::kink_pairs(const std::vector<int>& pairs) const {
+  if (pairs.empty()) return false;
+  return std::all_of(pairs.begin(), pairs.end(),
+                     [&](int j) { return kink_[static_cast<size_t>(j)] != 0; });
 }
 
 bool ThetaStepper::switch_crossed(const Eigen::VectorXd& x) const {

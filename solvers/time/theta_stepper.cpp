@@ -390,6 +390,31 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
   return outcome;
 }
 
+bool ThetaStepper::attempt_in_old_mode(double t_next, MlcpOutcome& outcome, bool& solved) {
+  const double h_eff = t_next - t_;
+  const double theta = restart_.theta(options_.theta);
+  mlcs_.eval_b(t_next, s_, b_next_);
+  inner_.clear();
+  outcome = MlcpOutcome{};
+  if (theta == 1.0) {  // backward Euler (a restart's substeps): mode_ checked substep by substep
+    bool held = true;
+    std::vector<char> mode = mode_;
+    outcome = backward_euler(t_next, options_.theta < 1.0 ? options_.restart_substeps : 1, mode,
+                             true, &held);
+    solved = ok(outcome);
+    return solved && held;
+  }
+  be_substeps_ = 0;
+  r_ = b_next_ + q_ / (theta * h_eff) + ((1.0 - theta) / theta) * y_;
+  ModeMlcp& solver = solver_for(theta * h_eff);
+  solved = true;
+  if (solver.solve_if_mode_holds(r_, mlcs_.d, mode_, x_new_, lambda_new_, w_new_, outcome))
+    return true;
+  outcome = MlcpOutcome{};
+  solved = solver.solve_in_mode(r_, mlcs_.d, mode_, x_new_, lambda_new_, w_new_);
+  return false;
+}
+
 double ThetaStepper::switch_crossing(std::vector<int>& flips) const {
   // Fraction of the step at which the first switch control crosses its threshold (linear
   // interpolation of s = c·x between the step's ends: exact when the control is a piecewise
@@ -604,7 +629,7 @@ void ThetaStepper::switching_step(double t_next, std::vector<char>& mode, MlcpOu
 }
 
 MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vector<char>& mode,
-                                         bool fixed) {
+                                         bool fixed, bool* held) {
   // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
   const double h_s = (t_next - t_) / substeps;
   ModeMlcp& solver = solver_for(h_s);
@@ -624,9 +649,15 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
     }
     r_ = b + q / h_s;
     MlcpOutcome o;
+    bool answered = !fixed;
     if (!fixed) {
       o = solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_);
-    } else if (!solver.solve_in_mode(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_)) {
+    } else if (held != nullptr && *held) {
+      answered = solver.solve_if_mode_holds(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_, o);
+      if (!answered) *held = false;
+    }
+    if (!answered && !solver.solve_in_mode(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_)) {
+      o = MlcpOutcome{};
       o.status = LcpStatus::kNumericalFailure;
       o.message = "the circuit equations of the step's mode are singular";
     }

@@ -35,7 +35,11 @@
 // step starts in the new mode with the restart rules above (backward-Euler substeps whose points
 // also estimate their own error). Accumulating events (more than kZenoEvents within one
 // error-controlled step) are taken without location by backward-Euler steps of a tenth of that
-// step (the Moreau–Jean scheme), until the mode is steady again. Between accepted points the
+// step (the Moreau–Jean scheme), until the mode is steady again. In circuits with kink pairs
+// (below) each step is solved in the previous mode first (mode system and check, no pivoting)
+// and located from that solution when the mode does not hold: the MLCP's answer at the step's
+// end, which pivots through every segment a long step crosses, is not needed for the first
+// crossing; kink pairs take their next segment at the located instant. Between accepted points the
 // solution is the quadratic through the last three points of the smooth phase (dense output).
 //
 // Kinks (Mlcs::kink, with ThetaOptions::smooth_kinks): a mode change of segment pairs of continuous
@@ -129,6 +133,7 @@ struct RunStats {
   // Adaptive steps.
   long rejected_steps = 0;   // steps retried with a smaller h (error or failed solve)
   long located_events = 0;   // switching instants located inside a step
+  long located_kinks = 0;    // of them, segment changes of PWL models (Mlcs::kink pairs) only
   long location_solves = 0;  // the extra solves for that
   long floor_steps = 0;      // steps accepted at the floor step with err > 1
   long rounding_steps = 0;   // error estimates above 1 that the rounding floor brought to ≤ 1
@@ -294,8 +299,11 @@ class ThetaStepper {
   void init_kinks();
   // The pairs in which `mode` differs from mode_ are all kink pairs (and there is one).
   bool kinks_only(const std::vector<char>& mode) const;
-  bool kink_step_ = false;  // the attempted step's mode change is kinks only
-  bool has_kinks_ = false;  // some pair is a kink pair
+  // `pairs` is not empty and holds kink pairs only (Mlcs::kink).
+  bool kink_pairs(const std::vector<int>& pairs) const;
+  bool kink_step_ = false;       // the attempted step's mode change is kinks only
+  bool has_kinks_ = false;       // some pair is a kink pair
+  bool has_kink_pairs_ = false;  // some pair is marked Mlcs::kink (whatever smooth_kinks)
   // Some switch control at x is past the threshold that flips its present state.
   bool switch_crossed(const Eigen::VectorXd& x) const;
   struct Location {
@@ -351,13 +359,22 @@ class ThetaStepper {
   // Solves the step from t_ to t_next (θ-step or restart) into x_new_, lambda_new_, w_new_;
   // `fixed`: in `mode` as given (no pivoting, no switching-step redo).
   MlcpOutcome attempt(double t_next, std::vector<char>& mode, bool fixed = false);
+  // The θ-step to t_next in mode_ alone (no pivoting): true when mode_ holds over it (the step's
+  // answer, as attempt's); otherwise `solved` says whether x_new_, lambda_new_, w_new_ hold
+  // mode_'s solution (false: K(σ) singular).
+  bool attempt_in_old_mode(double t_next, MlcpOutcome& outcome, bool& solved);
+  // Circuits with kink pairs: the step's answer from attempt_in_old_mode, located when that mode
+  // does not hold (true: `outcome` and `loc` are the step's; false: solve its MLCP).
+  bool answer_in_old_mode(double t_next, MlcpOutcome& outcome, Location& loc);
   // First switch-control crossing in the attempted step, as a fraction of it; `flips` = the
   // switches that change state there (empty: none).
   double switch_crossing(std::vector<int>& flips) const;
   // Backward Euler from (t_, q_) to t_next in `substeps` equal substeps; the result goes to
   // x_new_, lambda_new_, w_new_ and `mode`.
+  // `held` (fixed only): each substep is first solved as solve_if_mode_holds while `mode` holds;
+  // *held is false after the first substep it does not.
   MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode,
-                             bool fixed = false);
+                             bool fixed = false, bool* held = nullptr);
   Eigen::VectorXd be_q_, be_b_, be_s_;  // backward_euler's q_j, b_j and sources (scratch)
   std::vector<char> be_start_;          // backward_euler's mode on entry (scratch)
   bool y_jumped(const Eigen::VectorXd& y_new) const;

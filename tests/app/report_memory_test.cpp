@@ -61,5 +61,17 @@ TEST(RunReport, NoDenseMatrixAndNoLowRankSaySo) {
   EXPECT_EQ(report_line(report, "rounding"), "") << "no line when the rounding floor never acted";
 }
 
+TEST(RunReport, SwitchingLineCountsTheKinksAmongTheInstants) {
+  circuit::TransientResult r;
+  r.stats.located_events = 12;
+  r.stats.location_solves = 30;
+  EXPECT_EQ(report_line(format_report(r, 1.0, 0.5, "out.csv", 10), "switching"),
+            "switching          12 instants located inside steps (30 extra solves)");
+  r.stats.located_kinks = 9;
+  EXPECT_EQ(report_line(format_report(r, 1.0, 0.5, "out.csv", 10), "switching"),
+            "switching          12 instants located inside steps (30 extra solves); 9 of them "
+            "segment changes of PWL models");
+}
+
 }  // namespace
 }  // namespace nsspice::app

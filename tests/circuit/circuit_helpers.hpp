@@ -18,11 +18,11 @@ struct Elaborated {
   std::string text() const { return diags.format(sources); }  // every diagnostic, formatted
 };
 
-inline Elaborated elaborate_text(const std::string& text) {
+inline Elaborated elaborate_text(const std::string& text, ModelCards which = ModelCards::kUsed) {
   Elaborated e;
   const netlist::Netlist parsed = netlist::parse_string(text, "t.cir", e.sources, e.diags);
   const netlist::Netlist flat = netlist::flatten(parsed, e.sources, e.diags);
-  e.circuit = elaborate(flat, e.diags);
+  e.circuit = elaborate(flat, e.diags, which);
   return e;
 }
 

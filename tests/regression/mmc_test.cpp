@@ -194,14 +194,16 @@ TEST(Mmc, LevelsArmCurrentsAndCapacitorBalanceOverOnePeriod) {
   EXPECT_LE(c.kcl, 1e-9);
 }
 
+// 2 ms (a tenth of the period, as bench/mmc.py runs it): with low-rank mode solves this run
+// stopped at 1.45 ms ("the LCP solver (lemke) failed on the 512 undecided pairs").
 TEST(Mmc, FiftySubmodulesPerArmStartAndKeepTheirLevels) {
   constexpr int kM = 50;
-  const Waveforms r = simulate_fixed(mmc_netlist(kM, 2e-4), fixed_steps());
+  const Waveforms r = simulate_fixed(mmc_netlist(kM, 2e-3), fixed_steps());
   ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
-  ASSERT_GT(r.t.back(), 2e-4 * (1 - 1e-12));
+  ASSERT_GT(r.t.back(), 2e-3 * (1 - 1e-12));
   const PhysicsCheck c = check_all(r, kM);
-  EXPECT_GT(c.checked, 100);
-  EXPECT_GE(c.levels.size(), 3u);  // 0.2 ms: a few levels of each phase
+  EXPECT_GT(c.checked, 300);
+  EXPECT_GE(c.levels.size(), 5u);  // 2 ms: a few levels of each phase
   EXPECT_EQ(c.state_fails, 0);
   EXPECT_LE(c.cap_dev, kBand);
   EXPECT_LE(c.kcl, 1e-9);
