@@ -64,6 +64,7 @@
 #include "solvers/lcp/lcp.hpp"
 #include "solvers/lcp/mode_structure.hpp"
 #include "solvers/lcp/policy.hpp"
+#include "solvers/linear/dense_rcond.hpp"
 #include "solvers/linear/factor_cache.hpp"
 #include "solvers/linear/klu_lu.hpp"
 #include "solvers/mlcs.hpp"
@@ -253,10 +254,21 @@ class ModeMlcp {
   KluFactor w_factor_;
   std::vector<int> y_slot_;              // pair → column of y_cols_, or −1
   std::vector<Eigen::VectorXd> y_cols_;  // W⁻¹ B_j of the pairs met in active sets
-  std::vector<char> s_mode_;             // the mode whose S is factored (empty: none)
-  std::vector<int> active_;              // its active pairs
-  bool s_ok_ = false;                    // S of s_mode_ is nonsingular
-  Eigen::PartialPivLU<Eigen::MatrixXd> s_lu_;
+  // The factors of S of the last kSchurSlots modes met (a converter's phases and a location's
+  // trials alternate between a few modes): each the same S and decision as when it was made.
+  struct SchurFactor {
+    std::vector<char> mode;   // empty: a free slot
+    std::vector<int> active;  // its active pairs
+    bool ok = false;          // S is nonsingular (and |A| ≤ max_active_)
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+    long last_use = 0;
+  };
+  static constexpr int kSchurSlots = 16;
+  std::vector<SchurFactor> schur_;
+  SchurFactor* schur_now_ = nullptr;  // the factor of the mode factor_schur was asked last
+  long schur_clock_ = 0;
+  Eigen::MatrixXd s_scratch_;     // S being assembled
+  LuRcond rcond_;                 // the rcond estimates of S and T (their workspace)
   Eigen::VectorXd g_, lambda_a_;  // right-hand side and solution λ_A of S
   Eigen::VectorXd u0_;            // pivot_on_doubt: the solution of the base mode
   Eigen::VectorXd ex_, el_, ew_;  // evaluate(): the last solution (scratch)
@@ -301,6 +313,10 @@ class ModeMlcp {
   bool solve_reduced(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                      const std::vector<char>& mode);
   bool factor_schur(const std::vector<char>& mode);
+  // S of `mode` and its factor into `slot` (a cache miss of factor_schur).
+  void build_schur(const std::vector<char>& mode, SchurFactor& slot);
+  // The columns W⁻¹ B_j of `active` cached (the cache starts over when they would not fit).
+  void ensure_columns(const std::vector<int>& active);
   const Eigen::VectorXd& y_column(int j);
   // Mode system for `mode` into u_: reduced if possible, else with K(σ)'s factor; false if
   // K(σ) is singular.

@@ -118,7 +118,7 @@ bool ModeMlcp::plan_low_rank(const std::vector<char>& mode) {
   lr_.mode = mode;
   lr_.flip = std::move(flip);
   lr_.use_cost = use;
-  lr_.ok = lr_.t_lu.rcond() >= kLowRankRcond;
+  lr_.ok = rcond_(lr_.t_lu, LuRcond::l1_norm(t)) >= kLowRankRcond;
   if (lr_.ok) ++stats_.low_rank_modes;
   return lr_.ok;
 }

@@ -182,18 +182,32 @@ PolicyResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   }
   const bool forced = policy.force != LcpSolverKind::kAuto;
   std::vector<LcpSolverKind> order{policy.force};
-  if (!forced || policy.fallback_when_forced) {
+  // Below large_size the auto order starts with Lemke whatever the structure, which then decides
+  // only the fallbacks and whether Lemke's ray proves infeasibility: it is analyzed (two dense
+  // Cholesky factorizations) only when Lemke does not solve the problem. The same order.
+  const bool lazy = !forced && q.size() < policy.large_size;
+  bool analyzed = false;
+  auto analyze = [&] {
+    if (analyzed) return;
+    analyzed = true;
     out.structure = analyze_structure(M);
     const auto rest = auto_order(out.structure, q.size(), policy);
-    if (forced) {
+    if (lazy) {
+      order.insert(order.end(), rest.begin() + 1, rest.end());  // rest[0] is Lemke, run first
+    } else if (forced) {
       std::copy_if(rest.begin(), rest.end(), std::back_inserter(order),
                    [&](LcpSolverKind k) { return k != policy.force; });
     } else {
       order = rest;
     }
-  }
+  };
+  if (lazy)
+    order = {LcpSolverKind::kLemke};
+  else if (!forced || policy.fallback_when_forced)
+    analyze();
   LcpResult best;
-  for (const LcpSolverKind kind : order) {
+  for (size_t attempt = 0; attempt < order.size(); ++attempt) {
+    const LcpSolverKind kind = order[attempt];
     const auto t0 = std::chrono::steady_clock::now();
     LcpPolicy limited = policy;
     if (!forced && kind == LcpSolverKind::kPgs && out.attempts.empty()) {
@@ -203,6 +217,7 @@ PolicyResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
     out.attempts.push_back(
         {kind, r.status, r.pivots, r.iterations, r.residual, dt.count(), r.message});
+    if (lazy && r.status != LcpStatus::kSolved) analyze();
     const bool stop = r.status == LcpStatus::kSolved || proves_infeasible(kind, r, out.structure);
     if (out.method == LcpSolverKind::kAuto || better(r, best) || stop) {
       best = std::move(r);

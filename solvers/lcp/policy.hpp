@@ -21,6 +21,8 @@
 //   proof. Otherwise the best attempt is returned: kInaccurate with the smallest residual,
 //   else kInfeasible if any method reported it, else the primary's result.
 // A forced method (LcpPolicy::force) runs alone unless `fallback_when_forced` is set.
+// Below large_size the auto order starts with Lemke whatever the structure: the structure is
+// then tested only when Lemke does not solve (for the fallbacks and the proof).
 //
 // Reference: AB08 §12.4.9 ("How to choose an LCP solver?").
 #pragma once
@@ -85,7 +87,8 @@ struct LcpAttempt {
 struct PolicyResult : LcpResult {
   LcpSolverKind method = LcpSolverKind::kAuto;  // the method that produced z (kAuto: none ran)
   std::vector<LcpAttempt> attempts;             // every method run, in order
-  MatrixStructure structure;                    // filled when the auto order needed it
+  // Filled when the order needed it (auto below large_size: only when Lemke did not solve).
+  MatrixStructure structure;
 };
 
 MatrixStructure analyze_structure(const Eigen::MatrixXd& M);

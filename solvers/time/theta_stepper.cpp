@@ -124,14 +124,21 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   // accumulated t + h) share one solver: the key is θh in units of 2^-30 h.
   const long long key = std::llround(theta_h / options_.h * 1073741824.0);
   ++solver_clock_;
-  if (auto last = solvers_.find(last_key_); last != solvers_.end())
-    last->second.bytes = last->second.solver->bytes();
-  last_key_ = key;
+  if (last_entry_ != nullptr) {
+    const double bytes = last_entry_->solver->bytes();
+    solver_bytes_ += bytes - last_entry_->bytes;
+    last_entry_->bytes = bytes;
+  }
   auto it = solvers_.find(key);
   if (it != solvers_.end()) {
-    it->second.last_use = solver_clock_;
-    return *it->second.solver;
+    SolverEntry& e = it->second;
+    e.last_use = solver_clock_;
+    std::list<long long>& queue = e.odd ? odd_queue_ : ladder_queue_;
+    queue.splice(queue.end(), queue, e.queue);
+    last_entry_ = &e;
+    return *e.solver;
   }
+  last_entry_ = nullptr;
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
   auto solver = std::make_unique<ModeMlcp>(*structure_, w, symbolic_, options_.cache_capacity,
@@ -150,8 +157,27 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   if (odd) ++stats_.odd_step_solvers;
   stats_.max_live_solvers =
       std::max(stats_.max_live_solvers, static_cast<long>(solvers_.size()) + 1);
-  SolverEntry entry{std::move(solver), solver_clock_, bytes, odd};
-  return *solvers_.emplace(key, std::move(entry)).first->second.solver;
+  std::list<long long>& queue = odd ? odd_queue_ : ladder_queue_;
+  queue.push_back(key);
+  SolverEntry& e = solvers_[key];
+  e = SolverEntry{std::move(solver), solver_clock_, bytes, odd, std::prev(queue.end())};
+  solver_bytes_ += bytes;
+  last_entry_ = &e;
+  return *e.solver;
+}
+
+void ThetaStepper::drop_oldest_solver(bool odd_only) {
+  auto last_use = [this](const std::list<long long>& queue) {
+    return queue.empty() ? std::numeric_limits<long>::max()
+                         : solvers_.find(queue.front())->second.last_use;
+  };
+  std::list<long long>& queue =
+      odd_only || last_use(odd_queue_) < last_use(ladder_queue_) ? odd_queue_ : ladder_queue_;
+  auto it = solvers_.find(queue.front());
+  queue.pop_front();
+  solver_bytes_ -= it->second.bytes;
+  retire(*it->second.solver);
+  solvers_.erase(it);
 }
 
 void ThetaStepper::evict_solvers(double new_bytes, bool odd) {
@@ -159,32 +185,11 @@ void ThetaStepper::evict_solvers(double new_bytes, bool odd) {
   // kOddSolvers of them, at most kMaxSolvers in all, and while their structures exceed
   // kSolverBytes at most kMinSolvers (their counts are kept; their factors count against the
   // run's one FactorBudget).
-  auto oldest = [this](bool odd_only) {
-    auto best = solvers_.end();
-    for (auto it = solvers_.begin(); it != solvers_.end(); ++it)
-      if ((!odd_only || it->second.odd) &&
-          (best == solvers_.end() || it->second.last_use < best->second.last_use))
-        best = it;
-    return best;
-  };
-  auto drop = [this](std::map<long long, SolverEntry>::iterator it) {
-    retire(*it->second.solver);
-    solvers_.erase(it);
-  };
-  if (odd) {
-    const auto odd_count =
-        std::count_if(solvers_.begin(), solvers_.end(), [](const auto& e) { return e.second.odd; });
-    if (odd_count >= kOddSolvers) drop(oldest(true));
-  }
-  double bytes = new_bytes;
-  for (const auto& [key, entry] : solvers_) bytes += entry.bytes;
-  while (!solvers_.empty() &&
-         (static_cast<int>(solvers_.size()) >= kMaxSolvers ||
-          (static_cast<int>(solvers_.size()) >= kMinSolvers && bytes > kSolverBytes))) {
-    auto it = oldest(false);
-    bytes -= it->second.bytes;
-    drop(it);
-  }
+  if (odd && static_cast<int>(odd_queue_.size()) >= kOddSolvers) drop_oldest_solver(true);
+  while (!solvers_.empty() && (static_cast<int>(solvers_.size()) >= kMaxSolvers ||
+                               (static_cast<int>(solvers_.size()) >= kMinSolvers &&
+                                new_bytes + solver_bytes_ > kSolverBytes)))
+    drop_oldest_solver(false);
 }
 
 void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
@@ -641,14 +646,17 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
   // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
   const double h_s = (t_next - t_) / substeps;
   ModeMlcp& solver = solver_for(h_s);
-  Eigen::VectorXd q = q_, b, s;
+  Eigen::VectorXd& q = be_q_;
+  Eigen::VectorXd& b = be_b_;
+  q = q_;
   MlcpOutcome total;
-  const std::vector<char> start = mode;
+  std::vector<char>& start = be_start_;
+  start = mode;
   be_substeps_ = substeps;
   inner_.clear();
   for (int j = 1; j <= substeps; ++j) {
     if (j < substeps) {
-      mlcs_.eval_b(t_ + j * h_s, s, b);
+      mlcs_.eval_b(t_ + j * h_s, be_s_, b);
     } else {
       b = b_next_;
     }
@@ -670,7 +678,7 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
     if (j < substeps) inner_.emplace_back(t_ + j * h_s, x_new_);
     total.status = o.status == LcpStatus::kInaccurate ? o.status : total.status;
     total.residual = std::max(total.residual, o.residual);
-    q = mlcs_.E * x_new_;
+    q.noalias() = mlcs_.E * x_new_;
   }
   total.mode_changed = mode != start;
   return total;

@@ -65,10 +65,11 @@
 #include <cmath>
 #include <deque>
 #include <functional>
-#include <map>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -273,10 +274,16 @@ class ThetaStepper {
     long last_use = 0;
     double bytes = 0;  // solver->bytes() as of its last use (evict_solvers' sum)
     bool odd = false;  // a size off the step ladder (is_ladder_size): kept in a short queue
+    std::list<long long>::iterator queue;  // its place in its recency queue
   };
-  std::map<long long, SolverEntry> solvers_;  // keyed by θh (quantized), least recent evicted
+  // Keyed by θh (quantized), least recent evicted. The bookkeeping is incremental (a lookup per
+  // step, a creation for nearly every odd size): the keys of each kind by last use, least recent
+  // first, the sum of the entries' bytes (whole numbers: exact in any order) and the odd count.
+  std::unordered_map<long long, SolverEntry> solvers_;
+  std::list<long long> ladder_queue_, odd_queue_;
+  double solver_bytes_ = 0;
   long solver_clock_ = 0;
-  long long last_key_ = 0;  // the key of the solver handed out last (its bytes refreshed next)
+  SolverEntry* last_entry_ = nullptr;  // the solver handed out last (its bytes refreshed next)
   // θh is a step-ladder value (ErrorEstimator::ladder_floor), or one relative to the first step
   // h (fixed steps: θh, h/s): the sizes that recur. Others (cut at a breakpoint or a located
   // instant, the trials of a location) rarely do.
@@ -401,6 +408,8 @@ class ThetaStepper {
   // Retires the least recently used solvers before one of `new_bytes` joins them (the limits of
   // theta_stepper.cpp).
   void evict_solvers(double new_bytes, bool odd);
+  // Drops the least recently used solver (of the odd sizes only, or of all).
+  void drop_oldest_solver(bool odd_only);
   void retire(const ModeMlcp& solver);
   static void add_counts(const ModeMlcp& solver, RunStats& s);
   static void add_counts_into(const RunStats& from, RunStats& s);
@@ -424,6 +433,8 @@ class ThetaStepper {
   // *held is false after the first substep it does not.
   MlcpOutcome backward_euler(double t_next, int substeps, std::vector<char>& mode,
                              bool fixed = false, bool* held = nullptr);
+  Eigen::VectorXd be_q_, be_b_, be_s_;  // backward_euler's q_j, b_j and sources (scratch)
+  std::vector<char> be_start_;          // backward_euler's mode on entry (scratch)
   bool y_jumped(const Eigen::VectorXd& y_new) const;
   void account_restart(double t_next, const Eigen::VectorXd& y_new, bool breakpoint,
                        bool mode_changed, double theta_eff);
