@@ -135,6 +135,8 @@ struct MlcpOutcome {
   std::vector<int> pairs;  // on failure: the offending pairs
   std::string message;     // on failure: what went wrong
 };
+// True when the outcome has an answer to use (solved, or inaccurate: has_answer).
+inline bool ok(const MlcpOutcome& o) { return has_answer(o.status); }
 
 // The LCP of a step in the form handed to the LCP solver: the principal pivot transform
 // (M_σ, q_σ) of the free pairs at the base mode σ, row and column equilibrated.

@@ -24,10 +24,6 @@ constexpr double kFallbackFraction = 0.1;
 // Tries (rejections and redone steps) for one step before the run stops.
 constexpr int kMaxTries = 200;
 
-bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
-}
-
 }  // namespace
 
 void ThetaStepper::mark_discontinuity() {

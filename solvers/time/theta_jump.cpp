@@ -46,10 +46,6 @@ constexpr double kJumpStep = 1e-9;  // δ / (t_stop − t_start)
 constexpr double kCurvatureFactor = 4.0;
 constexpr double kJumpRounding = 1e-12;
 
-bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
-}
-
 }  // namespace
 
 void ThetaStepper::note_switch_flip(const std::vector<char>& mode_minus) {

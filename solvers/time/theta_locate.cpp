@@ -45,10 +45,6 @@ double quadratic_crossing(double t0, double g0, double t1, double g1, double t2,
   return best <= t2 ? best : linear;
 }
 
-bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
-}
-
 }  // namespace
 
 void ThetaStepper::guards(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,

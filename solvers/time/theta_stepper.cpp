@@ -45,10 +45,6 @@ bool dwarfs(const Eigen::VectorXd& first, const Eigen::VectorXd& later) {
   return false;
 }
 
-bool ok(const MlcpOutcome& o) {
-  return o.status == LcpStatus::kSolved || o.status == LcpStatus::kInaccurate;
-}
-
 }  // namespace
 
 std::string ThetaOptions::validate() const {
