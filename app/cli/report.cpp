@@ -109,6 +109,10 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
                                       s.fallback_steps, s.fallback_time));
   line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
                                  s.pivots, s.mode_changes));
+  if (s.held_solves > 0)
+    line("switch diodes", fmt::format("{} solves held diodes across closed ideal switches off "
+                                      "(their current is the switch's; solvers.md §8)",
+                                      s.held_solves));
   std::string methods;
   for (size_t k = 1; k < s.lcp_methods.size(); ++k)
     if (s.lcp_methods[k] > 0)

@@ -56,6 +56,7 @@ ModeMlcp::ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, co
   w_.makeCompressed();
   NSSPICE_CHECK(s_.fits(w_), "ModeMlcp: W does not have the pattern of the shared mode structure");
   base_mode_.assign(m_, 0);
+  live_ = &free_;
   // Low-rank solves only without externally switched pairs (mode_mlcp_update.cpp, header).
   low_rank_ = std::none_of(forced_.begin(), forced_.end(), [](char f) { return f != 0; });
   // ‖W‖∞ for the tolerances of check().
@@ -65,6 +66,27 @@ ModeMlcp::ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, co
   w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
   w_abs_rows_ = w_.cwiseAbs();
   w_abs_rows_.makeCompressed();
+}
+
+int ModeMlcp::hold_pairs(std::vector<char>& mode, const Eigen::VectorXd& d) {
+  live_ = &free_;
+  if (!s_.any_shadow) return 0;
+  live_own_.clear();
+  int held = 0;
+  for (int j : free_) {
+    const int s = s_.shadow[static_cast<size_t>(j)];
+    if (s >= 0 && mode[s] && d[j] - s_.shadow_ratio[static_cast<size_t>(j)] * d[s] >= 0.0) {
+      mode[j] = 0;
+      ++held;
+    } else {
+      live_own_.push_back(j);
+    }
+  }
+  if (held == 0) return 0;
+  live_ = &live_own_;
+  ++stats_.held_solves;
+  stats_.max_held = std::max(stats_.max_held, static_cast<long>(held));
+  return held;
 }
 
 double ModeMlcp::bytes() const {
@@ -225,14 +247,14 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   if (!x.allFinite() || !lambda.allFinite() || !w.allFinite()) {
     out.feasible = false;
     out.residual = std::numeric_limits<double>::infinity();
-    for (int j : free_)
+    for (int j : live())
       if (!std::isfinite(lambda[j]) || !std::isfinite(w[j])) {
         out.violated.push_back(j);
         out.severity.push_back(-std::numeric_limits<double>::infinity());
       }
     return out;
   }
-  for (int j : free_) {
+  for (int j : live()) {  // a held pair: λ_j = 0, w_j = d_j − α d_s ≥ 0 up to rounding
     if (lambda[j] == 0.0 && w[j] >= 0.0) continue;  // min(λ̂_j, ŵ_j) = 0
     const double lam = lambda[j] / lambda_scale(j);
     const double wj = w[j] / w_scale(j);
@@ -279,8 +301,10 @@ void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std:
 bool ModeMlcp::solve_in_mode(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                              const std::vector<char>& mode, Eigen::VectorXd& x,
                              Eigen::VectorXd& lambda, Eigen::VectorXd& w) {
-  if (!solve_any(r, d, mode)) return false;
-  split(mode, d, x, lambda, w);
+  held_mode_ = mode;
+  hold_pairs(held_mode_, d);
+  if (!solve_any(r, d, held_mode_)) return false;
+  split(held_mode_, d, x, lambda, w);
   return true;
 }
 
@@ -288,6 +312,9 @@ bool ModeMlcp::solve_if_mode_holds(const Eigen::VectorXd& r, const Eigen::Vector
                                    const std::vector<char>& mode, Eigen::VectorXd& x,
                                    Eigen::VectorXd& lambda, Eigen::VectorXd& w,
                                    MlcpOutcome& outcome) {
+  held_mode_ = mode;
+  // A guess with a pair on that a closed switch holds off is not the answer (solve() decides).
+  if (hold_pairs(held_mode_, d) > 0 && held_mode_ != mode) return false;
   if (!solve_any(r, d, mode)) return false;
   split(mode, d, x, lambda, w);
   const Check c = check(lambda, w, x, d, 1.0);
@@ -306,7 +333,8 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   MlcpOutcome outcome;
   guess_ = mode;
   flip_seed_.from.clear();
-  const bool by_blocks = static_cast<int>(free_.size()) > dense_transform_max_ &&
+  hold_pairs(mode, d);
+  const bool by_blocks = static_cast<int>(live().size()) > dense_transform_max_ &&
                          policy_.force == LcpSolverKind::kAuto;
   const bool reduced = solve_reduced(r, d, mode);
   if (!reduced && !solve_start(r, d, mode, outcome)) return outcome;

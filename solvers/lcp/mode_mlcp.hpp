@@ -48,6 +48,13 @@
 // those pairs only, at most kDoubtMax of them). No dense object of order above kDoubtMax is then
 // built anywhere; ModeMlcpStats::max_dense_order records the largest one that was.
 //
+// Pairs across closed switches: a free pair whose w_j is fixed by an ideal switch's on row
+// (a diode across the switch; mode_structure.hpp) is held off while that switch is on — its
+// current goes through the switch, x is the same — and takes no part in the check, the flips,
+// the pivoting or the search for a base. Without that, an ideal diode across a closed switch
+// sits at λ_j = w_j = 0 with the current split undetermined, and the modes with both on are
+// singular (docs/solvers.md §8).
+//
 // Low-rank solves (mode_mlcp_update.cpp): a mode not in the factor cache that differs from a
 // cached one in at most kLowRankMaxPairs pairs is solved with that factor and a Woodbury
 // correction of the flipped pair rows when the cost model there says it is cheaper than a
@@ -102,6 +109,10 @@ struct ModeMlcpStats {
   long low_rank_modes = 0;
   long low_rank_solves = 0;
   long low_rank_columns = 0;
+  // Solves in which diodes across closed ideal switches were held off (ModeStructure::shadow),
+  // and the most pairs held in one solve.
+  long held_solves = 0;
+  long max_held = 0;
 };
 
 // Above this many free pairs (and with the auto policy) the mode iteration pivots by blocks on
@@ -230,10 +241,15 @@ class ModeMlcp {
   int n_, m_;
   // The shared structure's parts, by their former names.
   using RowMatrix = ModeStructure::RowMatrix;
-  const SparseMatrix &c_, &d_, &b_;                  // for w = C x + D λ + d, and B
-  const std::vector<char>& forced_;                  // externally switched pairs
-  const std::vector<int>& free_;                     // the complementarity pairs (not forced)
-  SparseMatrix& k_;                                  // K values of the current mode (scratch)
+  const SparseMatrix &c_, &d_, &b_;  // for w = C x + D λ + d, and B
+  const std::vector<char>& forced_;  // externally switched pairs
+  const std::vector<int>& free_;     // the complementarity pairs (not forced)
+  // The free pairs of the current solve that are not held off across a closed switch
+  // (hold_pairs): &free_, or &live_own_ when some are held.
+  const std::vector<int>* live_ = nullptr;
+  std::vector<int> live_own_;
+  std::vector<char> held_mode_;  // solve_in_mode(): the caller's mode with held pairs off
+  SparseMatrix& k_;              // K values of the current mode (scratch)
   const Eigen::VectorXd &c_row_norm_, &d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
   const Eigen::VectorXd& b_col_max_;                 // max_i |B_ij|
   const RowMatrix &c_rows_, &d_rows_, &c_off_rows_;  // row-major copies
@@ -310,6 +326,12 @@ class ModeMlcp {
                          const Eigen::VectorXd& r, const Eigen::VectorXd& d);
 
   const KluFactor* factor_for(const std::vector<char>& mode);
+  // The free pairs a solve decides (all but those held, below).
+  const std::vector<int>& live() const { return *live_; }
+  // Holds off the free pairs across a switch that `mode` closes (ModeStructure::shadow) when
+  // d_j − α d_s ≥ 0, setting them off in `mode`, and sets live_ to the others. Returns the
+  // number held.
+  int hold_pairs(std::vector<char>& mode, const Eigen::VectorXd& d);
   // The mode system through W's factor into u_ (true), or false when the reduced path does not
   // apply to this mode (then the K(σ) factors must be used).
   bool solve_reduced(const Eigen::VectorXd& r, const Eigen::VectorXd& d,

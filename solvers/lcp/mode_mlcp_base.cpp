@@ -42,7 +42,7 @@ bool ModeMlcp::solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     // diodes of a converter conducting across switches that just closed): a nearby nonsingular
     // mode is searched (above kDenseTransformMax free pairs only among a few candidates: each
     // is a factorization).
-    if (find_base(mode, static_cast<int>(free_.size()) > kDenseTransformMax)) f = factor_for(mode);
+    if (find_base(mode, static_cast<int>(live().size()) > kDenseTransformMax)) f = factor_for(mode);
   }
   if (f == nullptr) {
     outcome.status = LcpStatus::kNumericalFailure;
@@ -57,25 +57,26 @@ bool ModeMlcp::solve_start(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
 }
 
 bool ModeMlcp::some_mode_can_be_regular(const std::vector<char>& mode) {
+  const std::vector<int>& pairs = live();
   std::vector<char> on = mode;
-  for (int j : free_) on[j] = 1;
+  for (int j : pairs) on[j] = 1;
   set_values(on);
   const SparseMatrix k_on = k_;
   std::vector<char> off = mode;
-  for (int j : free_) off[j] = 0;
+  for (int j : pairs) off[j] = 0;
   set_values(off);
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(static_cast<size_t>(k_.nonZeros() + k_on.nonZeros()));
   std::vector<int> extra(static_cast<size_t>(n_ + m_), -1);  // K row -> stacked row
-  for (size_t i = 0; i < free_.size(); ++i)
-    extra[static_cast<size_t>(n_ + free_[i])] = n_ + m_ + static_cast<int>(i);
+  for (size_t i = 0; i < pairs.size(); ++i)
+    extra[static_cast<size_t>(n_ + pairs[i])] = n_ + m_ + static_cast<int>(i);
   for (int c = 0; c < k_.outerSize(); ++c) {
     for (SparseMatrix::InnerIterator it(k_, c); it; ++it) t.emplace_back(it.row(), c, it.value());
     for (SparseMatrix::InnerIterator it(k_on, c); it; ++it)
       if (extra[static_cast<size_t>(it.row())] >= 0)
         t.emplace_back(extra[static_cast<size_t>(it.row())], c, it.value());
   }
-  SparseMatrix rows(n_ + m_ + static_cast<int>(free_.size()), n_ + m_);
+  SparseMatrix rows(n_ + m_ + static_cast<int>(pairs.size()), n_ + m_);
   rows.setFromTriplets(t.begin(), t.end());
   return sparse_rank(rows) == n_ + m_;
 }
@@ -84,14 +85,14 @@ bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
   // Candidates in order: the last good base, single flips of the guess (not when quick), all
   // off, all on.
   std::vector<std::vector<char>> candidates = {base_mode_};
-  for (int j : free_) {
+  for (int j : live()) {
     if (quick) break;
     candidates.push_back(mode);
     candidates.back()[j] = !mode[j];
   }
   for (char all : {0, 1}) {
     candidates.push_back(mode);
-    for (int j : free_) candidates.back()[j] = all;
+    for (int j : live()) candidates.back()[j] = all;
   }
   for (auto& c : candidates)  // switch states are given, never searched
     for (int j = 0; j < m_; ++j)
@@ -116,7 +117,7 @@ bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
   auto rank = rank_of(trial);
   for (bool grew = true; grew && rank < n_ + m_;) {
     grew = false;
-    for (int j : free_) {
+    for (int j : live()) {
       if (rank >= n_ + m_) break;
       trial[j] = !trial[j];
       const auto r = rank_of(trial);

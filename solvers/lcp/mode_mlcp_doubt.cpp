@@ -72,7 +72,7 @@ void ModeMlcp::doubt_transform(const KluFactor& base, const std::vector<char>& b
 
 bool ModeMlcp::widen_doubt(const std::vector<char>& base_mode, const Eigen::VectorXd& d,
                            std::vector<int>& doubt) const {
-  const size_t f = free_.size();
+  const size_t f = live().size();
   if (doubt.size() >= f || static_cast<int>(doubt.size()) >= kDoubtMax) return false;
   // Relative distance of each decided pair from switching at the base solution u0_: λ_j/‖λ‖∞
   // for a conducting pair, w_j/‖w‖∞ for a blocking one.
@@ -81,7 +81,7 @@ bool ModeMlcp::widen_doubt(const std::vector<char>& base_mode, const Eigen::Vect
   const double l_norm = lambda.lpNorm<Eigen::Infinity>() + 1e-300;
   const double w_norm = w.lpNorm<Eigen::Infinity>() + 1e-300;
   std::vector<std::pair<double, int>> candidates;
-  for (int j : free_)
+  for (int j : live())
     if (!std::binary_search(doubt.begin(), doubt.end(), j))
       candidates.emplace_back(base_mode[j] ? lambda[j] / l_norm : w[j] / w_norm, j);
   const size_t add = std::min({candidates.size(), std::max<size_t>(doubt.size(), 16),

@@ -78,12 +78,13 @@ LcpPolicy ModeMlcp::step_policy(int f) const {
 
 void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& base_mode,
                                const Eigen::VectorXd& r, const Eigen::VectorXd& d, Transform& t) {
-  const int f = static_cast<int>(free_.size());
+  const std::vector<int>& pairs = live();
+  const int f = static_cast<int>(pairs.size());
   count_dense(f);
   solve_mode(base, r, d, base_mode);
   t.u0 = u_;
   t.u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
-  for (int k = 0; k < f; ++k) t.u_cols(n_ + free_[k], k) = 1.0;
+  for (int k = 0; k < f; ++k) t.u_cols(n_ + pairs[k], k) = 1.0;
   base.solve_many(t.u_cols);
   stats_.mode_solves += f;
   const Eigen::MatrixXd y_lin = c_ * t.u_cols.topRows(n_) + d_ * t.u_cols.bottomRows(m_);
@@ -91,7 +92,7 @@ void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& b
   Eigen::MatrixXd M(f, f);
   Eigen::VectorXd q(f);
   for (int k = 0; k < f; ++k) {
-    const int j = free_[k];
+    const int j = pairs[k];
     if (base_mode[j]) {
       M.row(k) = t.u_cols.row(n_ + j);
     } else {
@@ -108,7 +109,7 @@ void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vect
                                  const Eigen::VectorXd& r, const Eigen::VectorXd& d) {
   // Above the dense limit (auto policy) the transform of all pairs is never built, not even for
   // a dump (dump_limit).
-  if (static_cast<int>(free_.size()) > dense_transform_max_ &&
+  if (static_cast<int>(live().size()) > dense_transform_max_ &&
       policy_.force == LcpSolverKind::kAuto)
     return;
   const KluFactor* base = factor_for(start);
@@ -123,8 +124,10 @@ void ModeMlcp::observe_unpivoted(const std::vector<char>& start, const std::vect
 bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& base_mode,
                                 const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                                 std::vector<char>& mode, MlcpOutcome& outcome) {
-  // Forced pairs (switches) are equations in every mode and take no part in the LCP.
-  const int f = static_cast<int>(free_.size());
+  // Forced pairs (switches) are equations in every mode and take no part in the LCP, nor do the
+  // pairs they hold off (hold_pairs).
+  const std::vector<int>& pairs = live();
+  const int f = static_cast<int>(pairs.size());
   if (std::string why = named_method_limit(f, policy_.force); !why.empty()) {
     outcome.status = LcpStatus::kInvalidInput;
     outcome.message = std::move(why);
@@ -140,7 +143,7 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
     if (observer_) observer_(StepLcp{t.M, t.q, base_mode, base_mode, true, lcp.method});
     outcome.status = lcp.status;
     for (int k = 0; k < f; ++k)
-      if (t.q[k] < 0) outcome.pairs.push_back(free_[k]);
+      if (t.q[k] < 0) outcome.pairs.push_back(pairs[k]);
     outcome.message =
         lcp.status == LcpStatus::kInfeasible
             ? "the complementarity problem of the step has no solution"
@@ -151,7 +154,7 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
   const Eigen::VectorXd z = t.col_scale.cwiseProduct(lcp.z);
   std::vector<char> next = base_mode;
   for (int k = 0; k < f; ++k)
-    if (lcp.z_basic[k]) next[free_[k]] = !next[free_[k]];
+    if (lcp.z_basic[k]) next[pairs[k]] = !next[pairs[k]];
   if (observer_)
     observer_(StepLcp{std::move(t.M), std::move(t.q), base_mode, next, true, lcp.method});
   if (const KluFactor* fac = factor_for(next)) {

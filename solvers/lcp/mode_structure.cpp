@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "solvers/check.hpp"
 
@@ -42,6 +43,27 @@ SparseMatrix from_triplets(int size, const Triplets& t) {
   k.setFromTriplets(t.begin(), t.end());
   k.makeCompressed();
   return k;
+}
+
+// α with u = α v for two sparse vectors of one pattern (entries to 1e-12 relative), else 0.
+double ratio_of(const int* ui, const double* uv, int un, const int* vi, const double* vv, int vn) {
+  if (un == 0 || un != vn || !std::equal(ui, ui + un, vi)) return 0.0;
+  const double alpha = uv[0] / vv[0];
+  if (!std::isfinite(alpha) || alpha == 0.0) return 0.0;
+  for (int p = 0; p < un; ++p)
+    if (std::abs(uv[p] - alpha * vv[p]) > 1e-12 * std::abs(uv[p])) return 0.0;
+  return alpha;
+}
+
+// True when pair j's row and column of D hold nothing but D_jj (explicit zeros allowed), and
+// D_jj = 0 when `zero_diagonal`.
+bool d_only_diagonal(const ModeStructure::RowMatrix& d_rows, const SparseMatrix& d, int j,
+                     bool zero_diagonal) {
+  for (ModeStructure::RowMatrix::InnerIterator it(d_rows, j); it; ++it)
+    if (it.value() != 0.0 && (it.col() != j || zero_diagonal || it.value() < 0.0)) return false;
+  for (SparseMatrix::InnerIterator it(d, j); it; ++it)
+    if (it.value() != 0.0 && it.row() != j) return false;
+  return true;
 }
 
 }  // namespace
@@ -96,6 +118,54 @@ ModeStructure::ModeStructure(const SparseMatrix& w_pattern, const SparseMatrix& 
   for (int col = 0; col < b.outerSize(); ++col)
     for (SparseMatrix::InnerIterator it(b, col); it; ++it)
       b_col_max[it.col()] = std::max(b_col_max[it.col()], std::abs(it.value()));
+  find_shadows();
+}
+
+void ModeStructure::find_shadows() {
+  // An ideal switch s (on row C_s x = −d_s: D_s = 0) and a free pair j with C_j = α C_s and
+  // B_j = β B_s (a diode across the switch), λ_s and λ_j in no other pair's row: while s is on,
+  // w_j = D_jj λ_j + d_j − α d_s, and any solution with λ_j > 0 has a twin with λ_j = 0 and
+  // λ_s + β λ_j through the switch (the same x). Holding j off then leaves the solution set's x
+  // unchanged when d_j − α d_s ≥ 0 (ModeMlcp::hold_pairs), and removes the degenerate pair
+  // (λ_j = w_j = 0 for an ideal diode) and the singular modes with both on.
+  shadow.assign(static_cast<size_t>(m), -1);
+  shadow_ratio.assign(static_cast<size_t>(m), 0.0);
+  auto c_pattern = [&](int j) {
+    const int* inner = c_rows.innerIndexPtr();
+    return std::vector<int>(inner + c_rows.outerIndexPtr()[j],
+                            inner + c_rows.outerIndexPtr()[j + 1]);
+  };
+  std::map<std::vector<int>, std::vector<int>> switches;  // C_s's pattern → switches
+  for (int s = 0; s < m; ++s)
+    if (forced[static_cast<size_t>(s)] && d_only_diagonal(d_rows, d, s, true))
+      switches[c_pattern(s)].push_back(s);
+  if (switches.empty()) return;
+  auto row = [&](int j) {
+    const int p = c_rows.outerIndexPtr()[j];
+    return std::make_tuple(c_rows.innerIndexPtr() + p, c_rows.valuePtr() + p,
+                           c_rows.outerIndexPtr()[j + 1] - p);
+  };
+  auto column = [&](int j) {
+    const int p = b.outerIndexPtr()[j];
+    return std::make_tuple(b.innerIndexPtr() + p, b.valuePtr() + p, b.outerIndexPtr()[j + 1] - p);
+  };
+  for (int j : free) {
+    if (!d_only_diagonal(d_rows, d, j, false)) continue;
+    const auto it = switches.find(c_pattern(j));
+    if (it == switches.end()) continue;
+    for (int s : it->second) {
+      const auto [ci, cv, cn] = row(j);
+      const auto [si, sv, sn] = row(s);
+      const auto [bi, bv, bn] = column(j);
+      const auto [ti, tv, tn] = column(s);
+      const double alpha = ratio_of(ci, cv, cn, si, sv, sn);
+      if (alpha == 0.0 || ratio_of(bi, bv, bn, ti, tv, tn) == 0.0) continue;
+      shadow[static_cast<size_t>(j)] = s;
+      shadow_ratio[static_cast<size_t>(j)] = alpha;
+      any_shadow = true;
+      break;
+    }
+  }
 }
 
 bool ModeStructure::fits(const SparseMatrix& w) const {
@@ -132,7 +202,7 @@ double ModeStructure::bytes() const {
   bytes_held += static_cast<double>(on_values.size() + off_values.size()) * sizeof(double);
   bytes_held +=
       static_cast<double>(w_position.size() + w_outer.size() + w_inner.size()) * sizeof(int);
-  return bytes_held + static_cast<double>(3 * m) * sizeof(double);
+  return bytes_held + static_cast<double>(5 * m) * sizeof(double);
 }
 
 }  // namespace nsspice::solvers

@@ -10,6 +10,10 @@
 // size; a step size adds only W's values (O(nnz W)), which set_values() places into the shared
 // pattern through w_position. The matrix `k` is the scratch in which the values of one mode are
 // assembled before a factorization: the structure is used from one thread.
+//
+// Free pairs across an ideal switch (a diode antiparallel to a switch: C_j = α C_s, B_j ∝ B_s)
+// are found here once (find_shadows); ModeMlcp holds such a pair off while its switch is on,
+// which leaves the solution set's x unchanged and removes a degenerate pair (λ_j = w_j = 0).
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <vector>
@@ -41,10 +45,15 @@ struct ModeStructure {
   double bytes() const;
 
   int n, m;
-  SparseMatrix c, d, b;                    // for w = C x + D λ + d, and B
-  RowMatrix c_rows, d_rows, c_off_rows;    // row-major copies (pair slacks, reduced system)
-  std::vector<char> forced;                // externally switched pairs
-  std::vector<int> free;                   // the complementarity pairs (not forced)
+  SparseMatrix c, d, b;                  // for w = C x + D λ + d, and B
+  RowMatrix c_rows, d_rows, c_off_rows;  // row-major copies (pair slacks, reduced system)
+  std::vector<char> forced;              // externally switched pairs
+  std::vector<int> free;                 // the complementarity pairs (not forced)
+  // Free pairs across an ideal switch (find_shadows): shadow[j] = the forced pair s whose on row
+  // fixes w_j (C_j = ratio[j]·C_s, B_j ∝ B_s, no other D entries than D_jj ≥ 0), else −1.
+  std::vector<int> shadow;
+  std::vector<double> shadow_ratio;
+  bool any_shadow = false;
   Eigen::VectorXd c_row_norm, d_row_norm;  // ‖C_j‖₁, ‖D_j‖₁
   Eigen::VectorXd b_col_max;               // max_i |B_ij|
   SparseMatrix k;                          // pattern of K(σ); values: scratch of set_values
@@ -53,6 +62,9 @@ struct ModeStructure {
   std::vector<double> on_values, off_values;
   std::vector<int> w_position;
   std::vector<int> w_outer, w_inner;  // W's pattern
+
+ private:
+  void find_shadows();
 };
 
 }  // namespace nsspice::solvers

@@ -220,6 +220,7 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   s.dense_allocations += m.dense_allocations;
   s.low_rank_modes += m.low_rank_modes;
   s.low_rank_solves += m.low_rank_solves;
+  s.held_solves += m.held_solves;
 }
 
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -756,6 +757,7 @@ void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
   s.dense_allocations += from.dense_allocations;
   s.low_rank_modes += from.low_rank_modes;
   s.low_rank_solves += from.low_rank_solves;
+  s.held_solves += from.held_solves;
 }
 
 RunStats ThetaStepper::stats() const {

@@ -162,6 +162,8 @@ struct RunStats {
   // Low-rank solves (ModeMlcpStats): modes answered without a factorization, the solves.
   long low_rank_modes = 0;
   long low_rank_solves = 0;
+  // Mode solves in which diodes across closed ideal switches were held off (ModeMlcpStats).
+  long held_solves = 0;
   double factor_peak_bytes = 0;
   double factor_budget_bytes = 0;  // that budget
   long step_solvers = 0;           // mode-system solvers built (one per step size θh met)
