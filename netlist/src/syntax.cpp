@@ -13,7 +13,9 @@
 // it would end up in a node or element name, and from there in output file headers.
 // The expression of a behavioural source (B n+ n- V=expr | I=expr, E|G n+ n- VALUE=expr) is
 // the rest of the card, as in SPICE, braced or not: "V=(v(a) > 1) ? 2 : v(b) == 0" is one
-// value word (X3 sees it masked as one braced run of the same length).
+// value word (X3 sees it masked as one braced run of the same length). A .model card whose last
+// character is a ')' closing no '(' (parameters continued after the model's closing
+// parenthesis, as ngspice reads them) has that ')' blanked, with a warning.
 #include "netlist/src/syntax.hpp"
 
 #include <fmt/format.h>
@@ -182,6 +184,36 @@ char ascii_lower_char(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
+// A .model card whose parameters go on after its closing parenthesis and end with a ')' of
+// their own (ngspice's 555 example: ".MODEL QP PNP (BF=20 ... NE=2)" continued by
+// "+ CJE=12.4P ... TR=159N)"): the position of that last ')' when it is the card's only
+// unmatched one and its last non-blank byte, else npos. ngspice reads the parameters after the
+// first ')' as the model's (parentheses are blanks to its model reader).
+std::size_t stray_model_close(const std::string& t) {
+  constexpr auto npos = std::string::npos;
+  std::size_t i = 0;
+  while (i < t.size() && is_separator(t[i])) ++i;
+  std::string head;
+  for (std::size_t k = i; k < t.size() && k < i + 6; ++k) head += ascii_lower_char(t[k]);
+  if (head != ".model") return npos;
+  std::size_t last = t.size();
+  while (last > 0 && is_separator(t[last - 1])) --last;
+  if (last == 0 || t[last - 1] != ')') return npos;
+  int depth = 0;
+  for (std::size_t k = 0; k + 1 < last; ++k) {
+    if (const char close = closing_quote(t[k]); close != 0) {
+      const std::size_t end = t.find(close, k + 1);
+      if (end == npos) return npos;
+      k = end;
+    } else if (t[k] == '(') {
+      ++depth;
+    } else if (t[k] == ')' && --depth < 0) {
+      return npos;
+    }
+  }
+  return depth == 0 ? last - 1 : npos;
+}
+
 // [begin, end) of the unbraced expression of a behavioural source: the text after "V=", "I="
 // (B) or "VALUE=" (E, G) as the fourth word of the card; {npos, npos} when there is none.
 std::pair<std::size_t, std::size_t> behavioural_tail(const std::string& t) {
@@ -212,7 +244,17 @@ std::pair<std::size_t, std::size_t> behavioural_tail(const std::string& t) {
 
 }  // namespace
 
-std::optional<std::vector<Item>> parse_card_syntax(const LogicalCard& card, Diagnostics& diags) {
+std::optional<std::vector<Item>> parse_card_syntax(const LogicalCard& card_in, Diagnostics& diags) {
+  LogicalCard repaired;
+  const std::size_t stray = stray_model_close(card_in.text);
+  if (stray != std::string::npos) {
+    repaired = card_in;
+    repaired.text[stray] = ' ';  // same length: the spans stay right
+    diags.warning(card_in.span_of(stray, stray + 1),
+                  "')' closes no '(': ignored; the parameters after the earlier ')' are read "
+                  "as the model's, as ngspice reads them");
+  }
+  const LogicalCard& card = stray != std::string::npos ? repaired : card_in;
   if (!check_parentheses(card, diags)) return std::nullopt;
   const auto [tail, tail_end] = behavioural_tail(card.text);
   std::string masked;

@@ -172,6 +172,30 @@ TEST(NetlistCards, ModelWithAndWithoutParentheses) {
   EXPECT_TRUE(card<ModelCard>(p, 3).params.empty());
 }
 
+// ngspice's 555 example continues a model after its closing parenthesis and ends the
+// continuation with a ')' of its own; ngspice reads every parameter (its v(k) on such a diode
+// with N = 1.2 after the ')' is 0.98966 V, 0.85758 V with N = 1). Read alike, with a warning at
+// the stray ')'. A stray ')' elsewhere, or on another card, stays an error.
+TEST(NetlistCards, ModelParametersAfterItsClosingParenthesisAreTheModels) {
+  auto p = parse(
+      "t\n"
+      ".MODEL DA D (RS=40 IS=1.0E-14)\n"
+      "+ CJO=1PF N=1.2)\n");
+  EXPECT_EQ(p.text(),
+            "t.cir:3:16: warning: ')' closes no '(': ignored; the parameters after the earlier "
+            "')' are read as the model's, as ngspice reads them\n+ CJO=1PF N=1.2)\n"
+            "               ^\n");
+  ASSERT_EQ(p.net.cards.size(), 1u);
+  const auto& m = card<ModelCard>(p, 0);
+  ASSERT_EQ(m.params.size(), 4u);
+  EXPECT_EQ(m.params[3].name.lower, "n");
+  EXPECT_DOUBLE_EQ(m.params[3].number.value_or(0), 1.2);
+  EXPECT_NE(testing::diagnose(".model DA D (RS=40) ) N=1\n").find("error: unmatched ')'"),
+            std::string::npos);
+  EXPECT_NE(testing::diagnose("V1 a 0 SIN(0 1 1k) 2)\n").find("error: unmatched ')'"),
+            std::string::npos);
+}
+
 TEST(NetlistCards, ModelParamWithNonNumberKeepsRawText) {
   auto p = parse("t\n.model m1 D(level=abc)\n");
   ASSERT_EQ(p.text(), "");
