@@ -258,10 +258,20 @@ void emit(Builder& b, const circuit::Mosfet& d) {
     return it == b.external.end() ? n : it->second;
   };
   b.line(fmt::format("{} {} {} DC 0", probe, b.node(outer(d.d)), p));
-  b.map("i(" + probe + ")", "i(" + d.name + ")");
+  // ngspice's VDMOS drain current holds its body diode's and capacitors' currents too; nsspice's
+  // i(m) is the channel's: not the same signal.
+  if (card != nullptr && d.model.vdmos)
+    b.note(
+        fmt::format("{}: ngspice's VDMOS drain current includes its body diode and "
+                    "capacitances, nsspice's i({}) is the channel alone: not compared",
+                    d.name, d.name));
+  else
+    b.map("i(" + probe + ")", "i(" + d.name + ")");
   if (card != nullptr) {
-    b.line(fmt::format("{} {} {} {} {} {}{}", Builder::element('m', d.name), p, b.node(d.g),
-                       b.node(outer(d.s)), b.node(d.b), card->name, b.instance_params(d.name)));
+    // A VDMOS has three nodes: ngspice's body diode joins source and drain.
+    const std::string bulk = d.model.vdmos ? std::string() : " " + b.node(d.b);
+    b.line(fmt::format("{} {} {} {}{} {}{}", Builder::element('m', d.name), p, b.node(outer(d.g)),
+                       b.node(outer(d.s)), bulk, card->name, b.instance_params(d.name)));
     b.user_model(*card);
     return;
   }
@@ -277,7 +287,9 @@ void emit(Builder& b, const circuit::Mosfet& d) {
 }
 
 // Question 1: what nsspice added for the PWL forms of SPICE devices whose cards ngspice runs
-// itself: the junction capacitors, the RD/RS resistors (and where they lead).
+// itself: the junction capacitors, the RD/RS (and a VDMOS's RG) resistors and where they lead,
+// and the parts of a VDMOS (elaborate_transistors.cpp: RDS, the body diode and its junction
+// capacitor, CGS, CGD's linear part), all inside ngspice's VDMOS model.
 void plan_user_devices(Builder& b) {
   std::map<std::string, const circuit::Resistor*> resistors;
   for (const auto& device : b.circuit.devices)
@@ -287,11 +299,14 @@ void plan_user_devices(Builder& b) {
       if (b.user_card(d->model.name) != nullptr) b.skip.insert(d->name + ".cj");
     const auto* m = std::get_if<circuit::Mosfet>(&device);
     if (m == nullptr || !m->model.spice || b.user_card(m->model.name) == nullptr) continue;
-    for (const char* suffix : {".rd", ".rs"})
+    for (const char* suffix : {".rd", ".rs", ".rg"})
       if (const auto it = resistors.find(m->name + suffix); it != resistors.end()) {
         b.skip.insert(it->first);
         b.external[it->second->b] = it->second->a;  // internal → external
       }
+    if (m->model.vdmos)
+      for (const char* part : {".rds", ".body", ".body.cj", ".cgs", ".cgd"})
+        b.skip.insert(m->name + part);
   }
 }
 

@@ -4,36 +4,48 @@
 // area, the fit is at area 1.
 //
 //   range:         peak > A·imax  → the last chord continues, the voltage bound is left
-//   small signal:  A·imin ≤ i_lo and i_lo, i_hi on the same segment k with incremental
-//                  resistance r_k = 1/Σ_{m ≤ k} 1/r_m outside [v'(i_hi/A), v'(i_lo/A)]/A (a
-//                  slope the curve takes within the excursion: a large signal's mean), and
-//                  |r_k/r − 1| > kSmallSignalTolerance,
-//                  r = v'(ī/A)/A the SPICE curve's small-signal resistance at the time average
-//                  ī = ∫ i dt / ∫ dt (trapezoids) → the run's signal through the junction sees
-//                  r_k, not the model's r.
+//   below range:   a diode's branch at its largest voltage v̂ over the run (v(a) − v(k), or
+//                  v(k) − v(a) for breakdown; a transistor's junction, whose voltage is not
+//                  kept: v̂ = v_PWL(peak)). Its PWL current i_p = i_PWL(v̂) below A·imin, the
+//                  SPICE current i_s = A·i(v̂) at least kBelowRangeFloor·A·imin and
+//                  kBelowRangeShare·(the largest current of all branches), and the drops
+//                  |v_PWL(i) − v(i/A)| at i = i_p (i_s when i_p = 0) apart by more than
+//                  PWLTOL·max(1, |v̂|) → the branch worked below its fit's range, off the bound
+//                  (imax estimated far above the circuit's currents: a diode straight across a
+//                  source; ngspice's VDMOS-DIO.sp: 1.63 mA at 0.5 V where SPICE gives 5 mA).
 #include "circuit/src/pwl_range_check.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "circuit/src/pwl_conversion.hpp"
 
 namespace nsspice::circuit::detail {
 
 PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled, double settled)
-    : settled_(settled) {
+    : settled_(settled), tol_(circuit.pwl.tol) {
   for (JunctionBranch& j : junction_branches(circuit, assembled)) {
     PwlCurve curve{junction_segments(circuit, j)};
-    watches_.push_back({std::move(j), std::move(curve)});
+    Watch w{std::move(j), std::move(curve)};
+    if (const auto* d = std::get_if<Diode>(&circuit.devices[w.junction.device])) {
+      const bool forward = w.junction.label == "forward";
+      w.plus = forward ? d->a : d->k;
+      w.minus = forward ? d->k : d->a;
+      w.has_voltage = true;
+    }
+    watches_.push_back(std::move(w));
   }
 }
 
-void PwlRangeCheck::add(double t, const Eigen::VectorXd& lambda) {
+void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+  auto node = [&](int n) { return n > 0 ? x[n - 1] : 0.0; };
   for (Watch& w : watches_) {
     double i = 0;
     for (int j : w.junction.pairs) i += lambda[j];
     w.peak = std::max(w.peak, i);
+    if (w.has_voltage) w.v_peak = std::max(w.v_peak, node(w.plus) - node(w.minus));
     if (t < settled_) continue;
     if (w.seen) {
       w.charge += 0.5 * (i + w.i_last) * (t - w.t_last);
@@ -70,10 +82,69 @@ std::string small_signal_warning(const JunctionBranch& j, const PwlCurve& curve,
       si(r_spice, "Ω"), 100 * (r / r_spice - 1));
 }
 
+// The SPICE branch's current at v (area 1): v(i) is increasing, bisected in ln i below `hi`.
+double spice_current(const ExpBranch& b, double v, double hi) {
+  if (!(b.voltage(1e-30) < v)) return 0.0;
+  if (!(b.voltage(hi) > v)) return hi;  // at or above `hi`
+  double lo = 1e-30;
+  for (int k = 0; k < 200 && hi / lo > 1 + 1e-9; ++k) {
+    const double mid = std::sqrt(lo * hi);
+    (b.voltage(mid) < v ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+PwlRangeCheck::Worst PwlRangeCheck::worst_point(const Watch& w) const {
+  const JunctionBranch& j = w.junction;
+  Worst p;
+  if (w.has_voltage) {
+    p.v = w.v_peak;
+    p.i_pwl = std::max(0.0, w.curve.current(p.v));
+  } else if (w.peak > 0) {
+    p.v = w.curve.voltage(w.peak);
+    p.i_pwl = w.peak;
+  } else {
+    return p;  // a junction that never conducted: nothing known of its voltage
+  }
+  p.i_spice = j.area * spice_current(j.branch, p.v, 1e3 * j.imax);
+  return p;
+}
+
+namespace {
+
+// Empty unless the branch worked below imin (header) with its drop off the bound.
+std::string below_range_warning(const JunctionBranch& j, const PwlCurve& curve,
+                                const PwlRangeCheck::Worst& p, double largest, double pwltol) {
+  const double imin = j.area * j.imin;
+  if (!(p.i_pwl < imin) || !(p.i_spice >= kBelowRangeFloor * imin) ||
+      p.i_spice < kBelowRangeShare * largest)
+    return "";
+  const double i = p.i_pwl > 0 ? p.i_pwl : p.i_spice;
+  const double dv = curve.voltage(i) - j.branch.voltage(i / j.area);
+  const double bound = pwltol * std::max(1.0, std::abs(p.v));
+  if (!(std::abs(dv) > bound)) return "";
+  return fmt::format(
+      "{} (model '{}'): at its largest {} voltage, {:.4g} V, the PWL conducts {}, below the "
+      "range of its fit (imin = {}), and the SPICE model {}: their drops at {} differ by "
+      "{:+.0f} mV, beyond the {:.0f} mV bound; set .options pwlimin={:.2g} and run again",
+      j.name, j.model, j.label, p.v, si(p.i_pwl, "A"), si(imin, "A"), si(p.i_spice, "A"),
+      si(i, "A"), 1e3 * dv, 1e3 * bound,
+      0.1 * (p.i_pwl > 0 ? std::min(p.i_pwl, p.i_spice) : p.i_spice) / j.area);
+}
+
 }  // namespace
 
 void PwlRangeCheck::warn(std::vector<std::string>& warnings) const {
+  std::vector<Worst> worst;
+  double largest = 0;
   for (const Watch& w : watches_) {
+    worst.push_back(worst_point(w));
+    largest = std::max({largest, w.peak, worst.back().i_spice});
+  }
+  for (size_t k = 0; k < watches_.size(); ++k) {
+    const Watch& w = watches_[k];
     const JunctionBranch& j = w.junction;
     const double imax = j.area * j.imax;
     if (w.peak > imax)
@@ -82,6 +153,8 @@ void PwlRangeCheck::warn(std::vector<std::string>& warnings) const {
           "(imax = {:.3g} A), where the voltage error bound does not hold; set .options "
           "pwlimax={:.2g} and run again",
           j.name, j.model, j.label, w.peak, imax, 2 * w.peak / j.area));
+    else if (std::string s = below_range_warning(j, w.curve, worst[k], largest, tol_); !s.empty())
+      warnings.push_back(std::move(s));
     else if (w.seen)
       if (std::string s =
               small_signal_warning(j, w.curve, w.lo, w.hi, w.span > 0 ? w.charge / w.span : w.lo);

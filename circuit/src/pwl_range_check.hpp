@@ -1,7 +1,9 @@
 #pragma once
 // After a run, two checks of every converted SPICE junction branch (docs/devices.md):
 //  * range: did its current go above the range [imin, imax] its PWL fit holds in? A warning
-//    with the peak and the .options pwlimax that would cover it;
+//    with the peak and the .options pwlimax that would cover it; or did it work below imin,
+//    the PWL and SPICE currents at its largest voltage apart by more than PWLTOL in drop? A
+//    warning with both currents and the .options pwlimin that would cover them;
 //  * small signal: over the second half of the run (after a start-up), did its current stay
 //    inside one PWL segment whose incremental resistance differs from the SPICE curve's at the
 //    run's average current by more than kSmallSignalTolerance? A warning with both
@@ -17,13 +19,20 @@
 namespace nsspice::circuit::detail {
 
 inline constexpr double kSmallSignalTolerance = 0.05;
+// The below-range check skips branches whose peak is under this share of the largest peak of
+// all branches (a clamp barely touching its threshold beside a rectifier's amperes).
+inline constexpr double kBelowRangeShare = 1e-3;
+// ... and those whose SPICE current stays under this share of imin (a body diode held at 0 V:
+// 1e-19 A against a 1e-14 A range bottom; both models conduct nothing there).
+inline constexpr double kBelowRangeFloor = 1e-2;
 
 class PwlRangeCheck {
  public:
   // The small-signal check watches the points at t ≥ settled (the second half of the run).
   PwlRangeCheck(const Circuit& circuit, const Assembled& assembled, double settled);
   bool empty() const { return watches_.empty(); }
-  void add(double t, const Eigen::VectorXd& lambda);  // one accepted point's pair values
+  // One accepted point's unknowns and pair values.
+  void add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda);
   void warn(std::vector<std::string>& warnings) const;
 
  private:
@@ -34,9 +43,23 @@ class PwlRangeCheck {
     double lo = 0, hi = 0;                                // over t ≥ settled
     double t_last = 0, i_last = 0, charge = 0, span = 0;  // the time average: charge/span
     bool seen = false;
+    // A diode's branch voltage v(plus) − v(minus) (nodes; 0 is ground) and its largest value.
+    bool has_voltage = false;
+    int plus = 0, minus = 0;
+    double v_peak = -1e300;
   };
+
+ public:
+  // A branch's largest voltage v̂ and its PWL and SPICE currents there (below-range check).
+  struct Worst {
+    double v = 0, i_pwl = 0, i_spice = 0;
+  };
+
+ private:
+  Worst worst_point(const Watch& w) const;
   std::vector<Watch> watches_;
   double settled_ = 0;
+  double tol_ = 0.01;  // PWLTOL [V]
 };
 
 }  // namespace nsspice::circuit::detail

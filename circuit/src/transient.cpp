@@ -170,7 +170,7 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
   if (range.empty()) return run_transient_unchecked(circuit, assembled, options, observer);
   const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l,
                                const Eigen::VectorXd& xdot) {
-    range.add(t, l);
+    range.add(t, x, l);
     return !observer || observer(t, x, l, xdot);
   };
   TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);

@@ -73,6 +73,44 @@ TEST(Translate, UserModelsPassThroughUnchanged) {
   EXPECT_NE(t->notes[0].find("'mfg=Vishay' left out"), std::string::npos) << t->notes[0];
 }
 
+// Question 1 with a VDMOS card: ngspice's VDMOS holds RG, RD, RS, RDS, CGS, CGD and the body
+// diode with its junction capacitance, so none of the parts nsspice builds for its PWL form may
+// reach ngspice (they did: a near-ideal regularized body diode across the switch, a second RG
+// and junction capacitor, CGS and CGD to floating internal nodes, and a 4th node), and the
+// VDMOS sits between the netlist's own three nodes.
+TEST(Translate, AVdmosCardIsNgspicesWholeDevice) {
+  const std::string text =
+      "t\nVIN in 0 24\nVDRV drv sw PULSE(0 10 0 50n 50n 4.95u 10u)\nRDRV drv g 4.7\n"
+      "M1 in g sw IRF530X\nD1 0 sw DS\nL1 sw out 33u\nC1 out 0 22u\nRL out 0 3\n"
+      ".model IRF530X VDMOS(Rg=3 Vto=3.8 Rd=35m Rs=25m Rb=40m Kp=8 Rds=10meg Cgdmax=1.1n "
+      "Cgdmin=.08n Cgs=.7n Cjo=.6n Is=40p N=1.1 TT=80n)\n"
+      ".model DS D(IS=31.7u RS=0.051 N=1.373 CJO=190p M=0.3)\n.tran 50n 100u\n.end\n";
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const auto tree = netlist::parse_string(text, "t.cir", sources, diags);
+  const auto flat = netlist::flatten(tree, sources, diags);
+  const auto c = circuit::elaborate(flat, diags);
+  ASSERT_FALSE(diags.has_errors()) << diags.format(sources);
+  const app::UserModels user = app::collect_user_models(flat);
+  app::TranslateOptions o;
+  o.user_models = &user;
+  std::string error;
+  const auto t = app::translate_to_ngspice(c, o, error);
+  ASSERT_TRUE(t) << error;
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("\nvnsp_m1 in nsp_m1_p DC 0\nm1 nsp_m1_p g sw IRF530X\n"), std::string::npos)
+      << s;
+  for (const char* absent :
+       {"m1.", "m1_body", "m1_rg", "m1_rd", "m1_rs", "m1_rds", "m1_cgs", "m1_cgd", "dnsp_"})
+    EXPECT_EQ(s.find(absent), std::string::npos) << absent << "\n" << s;
+  EXPECT_TRUE(t->regularized.empty());
+  EXPECT_EQ(t->user_cards, (std::vector<std::string>{"IRF530X", "DS"}));
+  // Its drain current (channel, body diode, capacitors) is not nsspice's i(m1) (the channel).
+  for (const auto& [ng, ns] : t->names) EXPECT_NE(ns, "i(m1)") << ng;
+  ASSERT_EQ(t->notes.size(), 1u);
+  EXPECT_NE(t->notes[0].find("m1: ngspice's VDMOS drain current includes"), std::string::npos);
+}
+
 // Question 2 (no user models passed): a SPICE diode card (converted to PWL in nsspice) is
 // regularized like any diode; its CJO is the same linear capacitor on both sides (the
 // charge-equivalent one over the reverse swing 0…−10 V: 10 pF·(√11 − 1)/0.5/10 V = 4.633 pF,

@@ -171,6 +171,44 @@ TEST(SpiceDiodeModels, CurrentAboveTheFittedRangeIsWarned) {
   EXPECT_GT(peak, 0.1);
 }
 
+// A diode straight across a source (as in ngspice's VDMOS-DIO.sp example: a ramp to 0.5 V, and
+// a -20 V bias elsewhere): with a capacitor in the circuit R_min = 0, so imax = 2·ΣV/RS is
+// 11.6 kA and imin = imax·1e-6 = 11.6 mA, above every current of the run; the fit's first
+// threshold is above 0.5 V and the PWL diode never conducts, where the Shockley law gives
+// 4.97 mA at 0.5 V. The run says so, with the pwlimin that covers that current; with it, the
+// final current is within e^(±PWLTOL/(N·Vt)) = e^(±0.247) of IS·(e^(v/(N·Vt)) − 1). Without the
+// bias (ΣV = 2 V: imin = 1.05 mA) the current is inside the range and nothing is said.
+TEST(SpiceDiodeModels, ADiodeWorkingBelowTheFittedRangeIsWarned) {
+  const std::string body =
+      "VA a 0 PWL(0 -2 2.5 0.5)\nD1 a 0 DIO\nC1 a 0 1n\n"
+      ".model DIO D(IS=2.13E-08 N=1.564 RS=0.0038)\n.tran 10m 2.5\n";
+  const std::string bias = "VB b 0 -20\nRB b 0 1k\n";
+  const Waveforms inside = simulate_fixed("t\n" + body + ".end\n");
+  ASSERT_TRUE(inside.result.ok()) << inside.result.summary.message;
+  EXPECT_TRUE(inside.result.warnings.empty()) << inside.result.warnings.front();
+  const Waveforms below = simulate_fixed("t\n" + body + bias + ".end\n");
+  ASSERT_TRUE(below.result.ok()) << below.result.summary.message;
+  ASSERT_EQ(below.result.warnings.size(), 1u);
+  const std::string& w = below.result.warnings[0];
+  EXPECT_NE(w.find("d1 (model 'dio'): at its largest forward voltage, 0.5 V, the PWL conducts "
+                   "0 A, below the range of its fit (imin = 11.6 mA), and the SPICE model 4.97 mA"),
+            std::string::npos)
+      << w;
+  const auto pos = w.find("pwlimin=");
+  ASSERT_NE(pos, std::string::npos) << w;
+  const std::string pwlimin = w.substr(pos + 8, w.find(' ', pos) - pos - 8);
+  const double vt = 1.380649e-23 * 300.15 / 1.602176634e-19;
+  const double exact = 2.13e-8 * std::expm1(0.5 / (1.564 * vt));
+  EXPECT_LT(below.series("i(d1)").back(), 0.01 * exact);  // the PWL diode never conducted
+  const Waveforms covered =
+      simulate_fixed("t\n" + body + bias + ".options pwlimin=" + pwlimin + "\n.end\n");
+  ASSERT_TRUE(covered.result.ok()) << covered.result.summary.message;
+  EXPECT_TRUE(covered.result.warnings.empty()) << covered.result.warnings.front();
+  const double i_end = covered.series("i(d1)").back();
+  EXPECT_GT(i_end, exact * std::exp(-0.01 / (1.564 * vt)));
+  EXPECT_LT(i_end, exact * std::exp(0.01 / (1.564 * vt)));
+}
+
 TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
   const std::string card = ".model DM D(IS=2.52n N=1.752 RS=0.568 CJO=4p)\n.end\n";
   const Waveforms r = simulate_fixed("t\n" + kSweep + ".options idealize\n" + card);
