@@ -25,6 +25,23 @@ circuit::Circuit circuit_of(const std::string& text) {
   return c;
 }
 
+// Question 1's translation of `text`: its SPICE cards passed through (nothing on an error).
+std::optional<app::Translation> translate_with_user_models(const std::string& text) {
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const auto tree = netlist::parse_string(text, "t.cir", sources, diags);
+  const auto flat = netlist::flatten(tree, sources, diags);
+  const auto c = circuit::elaborate(flat, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.format(sources);
+  const app::UserModels user = app::collect_user_models(flat);
+  app::TranslateOptions o;
+  o.user_models = &user;
+  std::string error;
+  auto t = app::translate_to_ngspice(c, o, error);
+  EXPECT_TRUE(t) << error;
+  return t;
+}
+
 // Question 1: the netlist's SPICE cards reach ngspice as written (every parameter, in the
 // user's order and spelling; an expression as its number; LTspice's text values left out and
 // named), with the instance parameters; what nsspice adds for its PWL forms (the junction
@@ -37,18 +54,8 @@ TEST(Translate, UserModelsPassThroughUnchanged) {
       ".model DS D(IS=2n N=1.8 RS=0.1 BV=50 IBV=1m CJO=10p VJ=0.7 M=0.4 TT=1u Iave=1 "
       "mfg=Vishay)\n.model NM NMOS(LEVEL=1 VTO=2 KP={k} RD=0.01 RS=0.02 LAMBDA=0.01)\n"
       ".model DI D\n.tran 10u 20m\n.end\n";
-  netlist::SourceManager sources;
-  netlist::Diagnostics diags;
-  const auto tree = netlist::parse_string(text, "t.cir", sources, diags);
-  const auto flat = netlist::flatten(tree, sources, diags);
-  const auto c = circuit::elaborate(flat, diags);
-  ASSERT_FALSE(diags.has_errors()) << diags.format(sources);
-  const app::UserModels user = app::collect_user_models(flat);
-  app::TranslateOptions o;
-  o.user_models = &user;
-  std::string error;
-  const auto t = app::translate_to_ngspice(c, o, error);
-  ASSERT_TRUE(t) << error;
+  const auto t = translate_with_user_models(text);
+  ASSERT_TRUE(t);
   const std::string& s = t->text;
   EXPECT_NE(s.find("\n.model DS D(IS=2n N=1.8 RS=0.1 BV=50 IBV=1m CJO=10p VJ=0.7 M=0.4 TT=1u "
                    "Iave=1)\n"),
@@ -85,18 +92,8 @@ TEST(Translate, AVdmosCardIsNgspicesWholeDevice) {
       ".model IRF530X VDMOS(Rg=3 Vto=3.8 Rd=35m Rs=25m Rb=40m Kp=8 Rds=10meg Cgdmax=1.1n "
       "Cgdmin=.08n Cgs=.7n Cjo=.6n Is=40p N=1.1 TT=80n)\n"
       ".model DS D(IS=31.7u RS=0.051 N=1.373 CJO=190p M=0.3)\n.tran 50n 100u\n.end\n";
-  netlist::SourceManager sources;
-  netlist::Diagnostics diags;
-  const auto tree = netlist::parse_string(text, "t.cir", sources, diags);
-  const auto flat = netlist::flatten(tree, sources, diags);
-  const auto c = circuit::elaborate(flat, diags);
-  ASSERT_FALSE(diags.has_errors()) << diags.format(sources);
-  const app::UserModels user = app::collect_user_models(flat);
-  app::TranslateOptions o;
-  o.user_models = &user;
-  std::string error;
-  const auto t = app::translate_to_ngspice(c, o, error);
-  ASSERT_TRUE(t) << error;
+  const auto t = translate_with_user_models(text);
+  ASSERT_TRUE(t);
   const std::string& s = t->text;
   EXPECT_NE(s.find("\nvnsp_m1 in nsp_m1_p DC 0\nm1 nsp_m1_p g sw IRF530X\n"), std::string::npos)
       << s;
