@@ -57,6 +57,9 @@ struct CurrentSource {
   Waveform wave;
   double ac_mag = 0, ac_phase_deg = 0;  // AC mag [phase]: the .ac excitation
 };
+// A SPICE diode's RS goes into a resistor of its own, with the junction behind it, when RS·CJO is
+// at least this share of the print step (DiodeModel::series_r).
+inline constexpr double kSeriesSplitShare = 0.1;
 struct DiodeModel {
   std::string name;
   double vf = 0;    // forward voltage [V] ≥ 0
@@ -78,6 +81,10 @@ struct DiodeModel {
   std::vector<PwlSegment> forward = {}, reverse = {};
   double stored_charge = 0;  // TT as stamped [s]: q = TT·i through the pairs (0: none)
   PwlCharge cj = {};         // the depletion charge as stamped (CJO VJ M at .temp)
+  // RS(T) as the resistor "<d>.rs" to the internal node "<d>.j", the pairs and charges from
+  // there (RS·CJO ≥ kSeriesSplitShare·TSTEP: the junction's charge behind RS, as in SPICE);
+  // 0: RS inside the PWL branch (pwl_models.cpp).
+  double series_r = 0;
 };
 struct Diode {
   std::string name;

@@ -158,10 +158,13 @@ void emit(Builder& b, const circuit::CurrentSource& d) { emit_source<'i'>(b, d);
 
 void emit(Builder& b, const circuit::Diode& d) {
   if (b.skip.contains(d.name)) return;
-  // a -[probe 0 V]- p -[VF]- q -[D]- k, and GOFF from p to k: the probe sees i(d).
+  // a -[probe 0 V]- p -[VF]- q -[D]- k, and GOFF from p to k: the probe sees i(d). A user card
+  // whose RS nsspice split off (DiodeModel::series_r) goes from the diode's own anode.
+  const auto ext = b.external.find(d.a);
+  const int a = ext != b.external.end() ? ext->second : d.a;
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
   const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.a), p));
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(a), p));
   if (d.model.vf > 0) b.line(fmt::format("vnspf_{} {} {} DC {}", d.name, p, q, num(d.model.vf)));
   const std::string mname = "dnsp_" + sanitize(d.name);
   if (d.model.goff > 0)
@@ -296,7 +299,13 @@ void plan_user_devices(Builder& b) {
     if (const auto* r = std::get_if<circuit::Resistor>(&device)) resistors[r->name] = r;
   for (const auto& device : b.circuit.devices) {
     if (const auto* d = std::get_if<circuit::Diode>(&device); d && d->model.spice)
-      if (b.user_card(d->model.name) != nullptr) b.skip.insert(d->name + ".cj");
+      if (b.user_card(d->model.name) != nullptr) {
+        b.skip.insert(d->name + ".cj");
+        if (const auto it = resistors.find(d->name + ".rs"); it != resistors.end()) {
+          b.skip.insert(it->first);  // RS split off: the card's own RS acts
+          b.external[it->second->b] = it->second->a;
+        }
+      }
     const auto* m = std::get_if<circuit::Mosfet>(&device);
     if (m == nullptr || !m->model.spice || b.user_card(m->model.name) == nullptr) continue;
     for (const char* suffix : {".rd", ".rs", ".rg"})
@@ -305,7 +314,7 @@ void plan_user_devices(Builder& b) {
         b.external[it->second->b] = it->second->a;  // internal → external
       }
     if (m->model.vdmos)
-      for (const char* part : {".rds", ".body", ".body.cj", ".cgs", ".cgd"})
+      for (const char* part : {".rds", ".body", ".body.cj", ".body.rs", ".cgs", ".cgd"})
         b.skip.insert(m->name + part);
   }
 }

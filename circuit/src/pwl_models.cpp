@@ -37,6 +37,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "circuit/elaborate.hpp"
 #include "circuit/pwl_mos.hpp"
@@ -107,7 +108,16 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   const double is = saturation_current_at(d.is, d.n, d.eg, d.xti, t.kelvin, t.tnom_kelvin);
   const double rs = d.rs * (1 + d.trs1 * t.delta() + d.trs2 * t.delta() * t.delta());
   const double bv = d.bv - d.tcv * t.delta();
-  conv.forward = ExpBranch{0, is, 1, d.n * t.vt(), rs};
+  // RS·CJO against the print step: a junction capacitance behind a large RS (RB = 10 MΩ to
+  // disable a VDMOS body diode) is not the same circuit as one across the terminals.
+  const double print_step = !c_.tran             ? 0.0
+                            : c_.tran->tstep > 0 ? c_.tran->tstep
+                                                 : (c_.tran->tstop - c_.tran->tstart) / 1000;
+  const bool split = !c_.pwl.idealize && rs > 0 && d.cjo > 0 && print_step > 0 &&
+                     rs * d.cjo >= kSeriesSplitShare * print_step;
+  d.series_r = split ? rs : 0.0;
+  const double rs_pwl = split ? 0.0 : rs;
+  conv.forward = ExpBranch{0, is, 1, d.n * t.vt(), rs_pwl};
   if (d.isr > 0) {  // ngspice's recombination current, with its generation factor at VJ(T)
     conv.forward.isr = saturation_current_at(d.isr, d.nr, d.eg, d.xti, t.kelvin, t.tnom_kelvin);
     conv.forward.nrvt = d.nr * t.vt();
@@ -115,7 +125,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
     conv.forward.m = d.m;
   }
   conv.forward.ikf = d.ikf;
-  if (d.bv > 0) conv.reverse = ExpBranch{bv, d.ibv, 0, d.nbv * t.vt(), rs};
+  if (d.bv > 0) conv.reverse = ExpBranch{bv, d.ibv, 0, d.nbv * t.vt(), rs_pwl};
   if (c_.pwl.idealize) {  // the branches and range kept for the plot, no PWL fit
     conv.kind = "idealized (IDEALIZE)";
     conv.summary = idealized_summary(d.name, d.bv);
@@ -148,6 +158,11 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   }
   d.stored_charge = d.tt;
   if (d.tt > 0) conv.summary += fmt::format("; TT {} as stored charge TT·i", si(d.tt, "s"));
+  if (split)
+    conv.summary += fmt::format(
+        "; RS {} as a resistor to an internal node, the junction and its charges behind it "
+        "(RS·CJO = {} is not small against the print step {}: as in SPICE)",
+        si(rs, "Ω"), si(rs * d.cjo, "s"), si(print_step, "s"));
   if (const std::string at = temperature_summary(t, d.is, is); !at.empty())
     conv.summary += "; " + at;
   conv.summary += "; " + imax_reason(c_.pwl, scales, rs, "RS", keep_r_min);
@@ -224,7 +239,8 @@ void Elaborator::pwl_models() {
   const size_t count = c_.devices.size();
   for (size_t k = 0; k < count; ++k) {
     const netlist::SourceSpan span = c_.spans[k];
-    std::vector<Capacitor> caps;  // junction capacitances, added after the loop's device
+    std::vector<Capacitor> caps;      // junction capacitances, added after the loop's device
+    std::vector<Resistor> resistors;  // a diode's RS split off (DiodeModel::series_r)
     if (auto* mos = std::get_if<Mosfet>(&c_.devices[k])) {
       if (auto it = converted_mos.find(mos->model.name); it != converted_mos.end())
         mos->model = *it->second;
@@ -245,11 +261,23 @@ void Elaborator::pwl_models() {
       auto it = converted.find(diode->model.name);
       if (it == converted.end()) continue;  // a behavioural source's internal diode
       diode->model = *it->second;
+      if (diode->model.series_r > 0) {  // a ── RS "<d>.rs" ── <d>.j ── junction ── k
+        netlist::Word w;
+        w.text = w.lower = diode->name + ".j";
+        const int j = node(w);
+        const int a = std::exchange(diode->a, j);
+        resistors.push_back({diode->name + ".rs", a, j, diode->model.series_r});
+        model_resistors_.insert(diode->name + ".rs");
+      }
       if (diode->model.cj.c_lo > 0 && !c_.pwl.idealize)
         caps.push_back(
             {diode->name + ".cj", diode->a, diode->k, diode->model.cj.c_lo, std::nullopt});
     }
-    for (Capacitor& cap : caps) {  // invalidates the references above
+    for (Resistor& r : resistors) {  // invalidates the references above
+      c_.devices.push_back(std::move(r));
+      c_.spans.push_back(span);
+    }
+    for (Capacitor& cap : caps) {
       c_.devices.push_back(std::move(cap));
       c_.spans.push_back(span);
     }

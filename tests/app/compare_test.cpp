@@ -108,6 +108,19 @@ TEST(Translate, AVdmosCardIsNgspicesWholeDevice) {
   EXPECT_NE(t->notes[0].find("m1: ngspice's VDMOS drain current includes"), std::string::npos);
 }
 
+// Question 1 with a diode whose RS nsspice splits off (RS·CJO ≥ 0.1·TSTEP, devices.md): the
+// card's own RS acts, from the diode's own anode; no "<d>.rs", no internal node.
+TEST(Translate, ASplitOffRsStaysInsideTheCard) {
+  const auto t = translate_with_user_models(
+      "t\nV1 a 0 PULSE(0 -1 1u 1n 1n 1 2)\nD1 a 0 DBIG\n"
+      ".model DBIG D(IS=1e-14 RS=1k CJO=1n VJ=0.8 M=0.5)\n.tran 10n 5u\n.end\n");
+  ASSERT_TRUE(t);
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("\nvnsp_d1 a nsp_d1_p DC 0\nd1 nsp_d1_p 0 DBIG\n"), std::string::npos) << s;
+  for (const char* absent : {"d1.j", "d1_rs", "d1.rs", "d1_cj"})
+    EXPECT_EQ(s.find(absent), std::string::npos) << absent << "\n" << s;
+}
+
 // Question 2 (no user models passed): a SPICE diode card (converted to PWL in nsspice) is
 // regularized like any diode; its CJO is the same linear capacitor on both sides (the
 // charge-equivalent one over the reverse swing 0…−10 V: 10 pF·(√11 − 1)/0.5/10 V = 4.633 pF,

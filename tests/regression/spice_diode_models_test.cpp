@@ -20,10 +20,15 @@ const circuit::Diode* diode(const Waveforms& r, const std::string& name) {
   return nullptr;
 }
 
-const circuit::Capacitor* capacitor(const circuit::Circuit& c, const std::string& name) {
+// The device of kind T named `name` (nullptr if none).
+template <typename T>
+const T* find_device(const circuit::Circuit& c, const std::string& name) {
   for (const auto& d : c.devices)
-    if (const auto* p = std::get_if<circuit::Capacitor>(&d); p && p->name == name) return p;
+    if (const auto* p = std::get_if<T>(&d); p && p->name == name) return p;
   return nullptr;
+}
+const circuit::Capacitor* capacitor(const circuit::Circuit& c, const std::string& name) {
+  return find_device<circuit::Capacitor>(c, name);
 }
 
 const std::string kSweep = "V1 a 0 PWL(0 -20 1 2)\nD1 a b DM\nR1 b 0 10\n.tran 1m 1\n";
@@ -207,6 +212,37 @@ TEST(SpiceDiodeModels, ADiodeWorkingBelowTheFittedRangeIsWarned) {
   const double i_end = covered.series("i(d1)").back();
   EXPECT_GT(i_end, exact * std::exp(-0.01 / (1.564 * vt)));
   EXPECT_LT(i_end, exact * std::exp(0.01 / (1.564 * vt)));
+}
+
+// A junction capacitance behind a large RS (ngspice's ro_11_vdmos.sp disables its VDMOS body
+// diodes with RB = 10 MΩ, CJO = 1 nF: with the capacitance across the terminals its ring
+// oscillator did not oscillate). With RS·CJO ≥ 0.1·TSTEP, RS is a resistor "d1.rs" to the
+// internal node "d1.j" and the junction with its charges sits behind it, as in SPICE. Here a
+// reverse step of 1 V charges that capacitance (linear over the reverse swing: c = C_lo) through
+// RS: |i(v1)| = (1 V/RS)·e^(−(t − t0)/(RS·C_lo)), the diode itself blocking. Across the terminals
+// the source would charge it at once and no current would flow after the step.
+TEST(SpiceDiodeModels, ALargeRsPutsTheJunctionChargeBehindIt) {
+  const Waveforms r = simulate_fixed(
+      "t\nV1 a 0 PULSE(0 -1 1u 1n 1n 1 2)\nD1 a 0 DBIG\n"
+      ".model DBIG D(IS=1e-14 RS=1k CJO=1n VJ=0.8 M=0.5)\n.tran 10n 5u\n.end\n");
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
+  const auto* rs = find_device<circuit::Resistor>(r.circuit, "d1.rs");
+  ASSERT_NE(rs, nullptr);
+  EXPECT_DOUBLE_EQ(rs->r, 1e3);
+  const circuit::Capacitor* cj = capacitor(r.circuit, "d1.cj");
+  ASSERT_NE(cj, nullptr);
+  EXPECT_EQ(r.circuit.nodes[static_cast<size_t>(cj->a)], "d1.j");
+  const double tau = 1e3 * cj->c;
+  EXPECT_GT(tau, 0.5e-6);  // 0.8 µs: C_lo = 0.8 nF over 0…−1 V
+  const auto iv = r.series("i(v1)");
+  int checked = 0;
+  for (size_t p = 0; p < r.t.size(); ++p) {
+    if (r.t[p] < 1.1e-6) continue;
+    const double exact = 1e-3 * std::exp(-(r.t[p] - 1.0005e-6) / tau);
+    EXPECT_NEAR(std::abs(iv[p]), exact, 2e-3 * 1e-3) << "t = " << r.t[p];
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
 }
 
 TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
