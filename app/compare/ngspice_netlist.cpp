@@ -66,17 +66,33 @@ class Builder {
   // and the external node of a MOSFET terminal behind its RD/RS resistor.
   std::set<std::string> skip;
   std::map<int, int> external;  // internal node → external node
-  // The ngspice name of an element: its own when it starts with the right letter and is plain.
-  static std::string element(char letter, const std::string& name) {
+  // The ngspice name of an element: its own when it starts with the right letter and is plain,
+  // else the letter, '_' and its id; a name another element took (ngspice's names ignore case)
+  // gets "_2", "_3", ...: "gvo+" and "gvo-" of a macromodel are "g_gvo_" and "g_gvo__2".
+  std::string element(char letter, const std::string& name) {
+    const std::string key = std::string(1, letter) + name;
+    if (const auto it = elements_.find(key); it != elements_.end()) return it->second;
     const bool plain =
         !name.empty() && name[0] == letter && std::all_of(name.begin(), name.end(), [](char c) {
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
         });
-    return plain ? name : std::string(1, letter) + "_" + sanitize(name);
+    const std::string base = plain ? name : std::string(1, letter) + "_" + sanitize(name);
+    std::string out = base;
+    for (int k = 2; !taken_.insert(lower(out)).second; ++k) out = fmt::format("{}_{}", base, k);
+    return elements_[key] = out;
   }
-  std::string probe(const std::string& device) const { return "vnsp_" + sanitize(device); }
-  std::string inner(const std::string& device, char k) const {
-    return fmt::format("nsp_{}_{}", sanitize(device), k);
+  // A device's token in the names compare makes up (probes, inner nodes, models): its name
+  // sanitized, unique the same way.
+  std::string id(const std::string& device) {
+    if (const auto it = ids_.find(device); it != ids_.end()) return it->second;
+    const std::string base = sanitize(device);
+    std::string out = base;
+    for (int k = 2; !id_taken_.insert(lower(out)).second; ++k) out = fmt::format("{}_{}", base, k);
+    return ids_[device] = out;
+  }
+  std::string probe(const std::string& device) { return "vnsp_" + id(device); }
+  std::string inner(const std::string& device, char k) {
+    return fmt::format("nsp_{}_{}", id(device), k);
   }
   void line(const std::string& s) { lines_ += s + "\n"; }
   void model(const std::string& s) { models_ += s + "\n"; }
@@ -88,6 +104,12 @@ class Builder {
  private:
   Translation& out_;
   std::string lines_, models_;
+  std::map<std::string, std::string> elements_, ids_;  // element(), id(): made up once
+  std::set<std::string> taken_, id_taken_;             // lower case
+  static std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
 };
 
 // ---- source waveforms ----
@@ -131,23 +153,22 @@ std::optional<std::string> spice_wave(const Waveform& w) {
 // ---- devices: one overload each ----
 void emit(Builder& b, const circuit::Resistor& d) {
   if (b.skip.contains(d.name)) return;
-  b.line(fmt::format("{} {} {} {}", Builder::element('r', d.name), b.node(d.a), b.node(d.b),
-                     num(d.r)));
+  b.line(fmt::format("{} {} {} {}", b.element('r', d.name), b.node(d.a), b.node(d.b), num(d.r)));
 }
 void emit(Builder& b, const circuit::Capacitor& d) {
   if (b.skip.contains(d.name)) return;
-  b.line(fmt::format("{} {} {} {}{}", Builder::element('c', d.name), b.node(d.a), b.node(d.b),
-                     num(d.c), d.ic ? " IC=" + num(*d.ic) : ""));
+  b.line(fmt::format("{} {} {} {}{}", b.element('c', d.name), b.node(d.a), b.node(d.b), num(d.c),
+                     d.ic ? " IC=" + num(*d.ic) : ""));
 }
 void emit(Builder& b, const circuit::Inductor& d) {
-  const std::string name = Builder::element('l', d.name);
+  const std::string name = b.element('l', d.name);
   b.line(fmt::format("{} {} {} {}{}", name, b.node(d.a), b.node(d.b), num(d.l),
                      d.ic ? " IC=" + num(*d.ic) : ""));
   b.map("i(" + name + ")", "i(" + d.name + ")");
 }
 template <char kLetter, typename Source>
 void emit_source(Builder& b, const Source& d) {
-  const std::string name = Builder::element(kLetter, d.name);
+  const std::string name = b.element(kLetter, d.name);
   const auto w = spice_wave(d.wave);
   if (!w) return b.unsupported(d.name + " (its waveform)");
   b.line(fmt::format("{} {} {} {}", name, b.node(d.p), b.node(d.n), *w));
@@ -165,18 +186,19 @@ void emit(Builder& b, const circuit::Diode& d) {
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
   const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
   b.line(fmt::format("{} {} {} DC 0", probe, b.node(a), p));
-  if (d.model.vf > 0) b.line(fmt::format("vnspf_{} {} {} DC {}", d.name, p, q, num(d.model.vf)));
-  const std::string mname = "dnsp_" + sanitize(d.name);
+  if (d.model.vf > 0)
+    b.line(fmt::format("vnspf_{} {} {} DC {}", b.id(d.name), p, q, num(d.model.vf)));
+  const std::string mname = "dnsp_" + b.id(d.name);
   if (d.model.goff > 0)
-    b.line(fmt::format("rnspoff_{} {} {} {}", d.name, p, b.node(d.k), num(1 / d.model.goff)));
+    b.line(fmt::format("rnspoff_{} {} {} {}", b.id(d.name), p, b.node(d.k), num(1 / d.model.goff)));
   if (const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr) {
-    b.line(fmt::format("{} {} {} {}{}", Builder::element('d', d.name), q, b.node(d.k), card->name,
+    b.line(fmt::format("{} {} {} {}{}", b.element('d', d.name), q, b.node(d.k), card->name,
                        b.instance_params(d.name)));
     b.user_model(*card);
     b.map("i(" + probe + ")", "i(" + d.name + ")");
     return;
   }
-  b.line(fmt::format("{} {} {} {}", Builder::element('d', d.name), q, b.node(d.k), mname));
+  b.line(fmt::format("{} {} {} {}", b.element('d', d.name), q, b.node(d.k), mname));
   b.regularized(d.name);
   SpiceParams m = b.diode;
   const double rs = m.number("rs").value_or(0);
@@ -196,7 +218,7 @@ void emit(Builder& b, const circuit::Diode& d) {
 
 void emit(Builder& b, const circuit::Switch& d) {
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
-  const std::string mname = "snsp_" + d.name;
+  const std::string mname = "snsp_" + b.id(d.name);
   const auto& m = d.model;
   const double ron = m.ron > 0 ? m.ron : b.sw.number("ron").value_or(1e-3);
   const double roff = m.goff > 0 ? 1 / m.goff : b.sw.number("roff").value_or(1e9);
@@ -204,13 +226,13 @@ void emit(Builder& b, const circuit::Switch& d) {
   b.regularized(d.name);
   const std::string state = d.initially_on ? " ON" : " OFF";
   if (m.current_controlled) {
-    b.line(fmt::format("{} {} {} {} {}{}", Builder::element('w', d.name), p, b.node(d.b),
-                       Builder::element('v', d.control), mname, state));
+    b.line(fmt::format("{} {} {} {} {}{}", b.element('w', d.name), p, b.node(d.b),
+                       b.element('v', d.control), mname, state));
     b.model(fmt::format(".model {} CSW(IT={} IH={} RON={} ROFF={})", mname, num(m.threshold),
                         num(m.hysteresis), num(ron), num(roff)));
   } else {
-    b.line(fmt::format("{} {} {} {} {} {}{}", Builder::element('s', d.name), p, b.node(d.b),
-                       b.node(d.cp), b.node(d.cn), mname, state));
+    b.line(fmt::format("{} {} {} {} {} {}{}", b.element('s', d.name), p, b.node(d.b), b.node(d.cp),
+                       b.node(d.cn), mname, state));
     b.model(fmt::format(".model {} SW(VT={} VH={} RON={} ROFF={})", mname, num(m.threshold),
                         num(m.hysteresis), num(ron), num(roff)));
   }
@@ -220,7 +242,7 @@ void emit(Builder& b, const circuit::Switch& d) {
 void emit(Builder& b, const circuit::Comparator& d) {
   const auto& m = d.model;
   const double w = m.eps > 0 ? m.eps : b.options.comparator_width;
-  const std::string name = Builder::element('b', d.name);
+  const std::string name = b.element('b', d.name);
   b.regularized(d.name);
   b.line(fmt::format("{} {} {} V = {} + {} * (1 + tanh((v({}) - v({})) / {}))", name, b.node(d.op),
                      b.node(d.on), num(m.vlow), num((m.vhigh - m.vlow) / 2), b.node(d.ip),
@@ -229,28 +251,28 @@ void emit(Builder& b, const circuit::Comparator& d) {
 }
 
 void emit(Builder& b, const circuit::Vcvs& d) {
-  const std::string name = Builder::element('e', d.name);
+  const std::string name = b.element('e', d.name);
   b.line(fmt::format("{} {} {} {} {} {}", name, b.node(d.p), b.node(d.n), b.node(d.cp),
                      b.node(d.cn), num(d.gain)));
   b.map("i(" + name + ")", "i(" + d.name + ")");
 }
 void emit(Builder& b, const circuit::Vccs& d) {
-  b.line(fmt::format("{} {} {} {} {} {}", Builder::element('g', d.name), b.node(d.p), b.node(d.n),
+  b.line(fmt::format("{} {} {} {} {} {}", b.element('g', d.name), b.node(d.p), b.node(d.n),
                      b.node(d.cp), b.node(d.cn), num(d.gm)));
 }
 void emit(Builder& b, const circuit::Cccs& d) {
-  b.line(fmt::format("{} {} {} {} {}", Builder::element('f', d.name), b.node(d.p), b.node(d.n),
-                     Builder::element('v', d.control), num(d.gain)));
+  b.line(fmt::format("{} {} {} {} {}", b.element('f', d.name), b.node(d.p), b.node(d.n),
+                     b.element('v', d.control), num(d.gain)));
 }
 void emit(Builder& b, const circuit::Ccvs& d) {
-  const std::string name = Builder::element('h', d.name);
-  b.line(fmt::format("{} {} {} {} {}", name, b.node(d.p), b.node(d.n),
-                     Builder::element('v', d.control), num(d.r)));
+  const std::string name = b.element('h', d.name);
+  b.line(fmt::format("{} {} {} {} {}", name, b.node(d.p), b.node(d.n), b.element('v', d.control),
+                     num(d.r)));
   b.map("i(" + name + ")", "i(" + d.name + ")");
 }
 void emit(Builder& b, const circuit::Mutual& d) {
-  b.line(fmt::format("{} {} {} {}", Builder::element('k', d.name), Builder::element('l', d.l1),
-                     Builder::element('l', d.l2), num(d.k)));
+  b.line(fmt::format("{} {} {} {}", b.element('k', d.name), b.element('l', d.l1),
+                     b.element('l', d.l2), num(d.k)));
 }
 void emit(Builder& b, const circuit::Mosfet& d) {
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
@@ -273,13 +295,13 @@ void emit(Builder& b, const circuit::Mosfet& d) {
   if (card != nullptr) {
     // A VDMOS has three nodes: ngspice's body diode joins source and drain.
     const std::string bulk = d.model.vdmos ? std::string() : " " + b.node(d.b);
-    b.line(fmt::format("{} {} {} {}{} {}{}", Builder::element('m', d.name), p, b.node(outer(d.g)),
+    b.line(fmt::format("{} {} {} {}{} {}{}", b.element('m', d.name), p, b.node(outer(d.g)),
                        b.node(outer(d.s)), bulk, card->name, b.instance_params(d.name)));
     b.user_model(*card);
     return;
   }
-  const std::string mname = "mnsp_" + sanitize(d.name);
-  b.line(fmt::format("{} {} {} {} {} {} W={} L={}", Builder::element('m', d.name), p, b.node(d.g),
+  const std::string mname = "mnsp_" + b.id(d.name);
+  b.line(fmt::format("{} {} {} {} {} {} W={} L={}", b.element('m', d.name), p, b.node(d.g),
                      b.node(d.s), b.node(d.b), mname, num(d.w), num(d.l)));
   // A SPICE card's bulk diodes (nsspice's "<m>.dbd", "<m>.dbs", skipped) are ngspice's own.
   b.model(fmt::format(".model {} {}(LEVEL=1 KP={} VTO={} LAMBDA=0{})", mname,
@@ -358,7 +380,11 @@ std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
   for (int n = 1; n < static_cast<int>(c.nodes.size()); ++n)
     b.map("v(" + c.nodes[static_cast<size_t>(n)] + ")",
           "v(" + c.nodes[static_cast<size_t>(n)] + ")");
-  std::string text = fmt::format("{}\n{}", c.title.empty() ? "nsspice circuit" : c.title, b.text());
+  // ngspice reads a file whose first line starts with "*ng_script" as a script, not a circuit.
+  std::string title = c.title.empty() ? "nsspice circuit" : c.title;
+  if (title.rfind("*ng_script", 0) == 0 || title.rfind("*NG_SCRIPT", 0) == 0)
+    title = "nsspice compare: " + title;
+  std::string text = fmt::format("{}\n{}", title, b.text());
   if (!c.ic.empty()) {
     text += ".ic";
     for (const auto& [node, v] : c.ic) text += fmt::format(" v({})={}", b.node(node), num(v));

@@ -121,6 +121,26 @@ TEST(Translate, ASplitOffRsStaysInsideTheCard) {
     EXPECT_EQ(s.find(absent), std::string::npos) << absent << "\n" << s;
 }
 
+// Names ngspice must tell apart: "egvo+" and "egvo-" (a macromodel's, flattened) sanitize to one
+// name; the second gets "_2" (ngspice stopped on the deck: "device already exists"), and so do
+// the probes, inner nodes and models of two diodes "d+" and "d-". A title line "*ng_script"
+// would make ngspice read the whole file as a script: it gets a prefix.
+TEST(Translate, NamesThatSanitizeAlikeStayApartAndTheTitleIsNoScript) {
+  const auto c = circuit_of(
+      "*ng_script\nV1 a 0 SIN(0 1 1k)\nR1 a b 1k\nEgvo+ p 0 b 0 2\nEgvo- m 0 b 0 3\n"
+      "R2 p 0 1k\nR3 m 0 1k\nD+ b 0 DI\nD- 0 b DI\n.model DI D\n.tran 10u 2m\n.end\n");
+  std::string error;
+  const auto t = app::translate_to_ngspice(c, app::TranslateOptions{}, error);
+  ASSERT_TRUE(t) << error;
+  const std::string& s = t->text;
+  EXPECT_EQ(s.rfind("nsspice compare: *ng_script\n", 0), 0u) << s;
+  EXPECT_NE(s.find("\ne_egvo_ p 0 b 0 2\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\ne_egvo__2 m 0 b 0 3\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nvnsp_d_ b nsp_d__p DC 0\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nvnsp_d__2 0 nsp_d__2_p DC 0\n"), std::string::npos) << s;
+  EXPECT_NE(s.find(".model dnsp_d__2 D("), std::string::npos) << s;
+}
+
 // Question 2 (no user models passed): a SPICE diode card (converted to PWL in nsspice) is
 // regularized like any diode; its CJO is the same linear capacitor on both sides (the
 // charge-equivalent one over the reverse swing 0…−10 V: 10 pF·(√11 − 1)/0.5/10 V = 4.633 pF,
