@@ -28,7 +28,7 @@ bool has_spice_models(const circuit::Circuit& c) {
   return has_spice_diodes(c) ||
          std::any_of(c.devices.begin(), c.devices.end(), [](const circuit::Device& d) {
            const auto* m = std::get_if<circuit::Mosfet>(&d);
-           return m != nullptr && m->model.spice;
+           return (m != nullptr && m->model.spice) || std::holds_alternative<circuit::Bjt>(d);
          });
 }
 

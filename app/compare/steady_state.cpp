@@ -108,7 +108,9 @@ SteadyMetrics steady_metrics(const std::string& name, const std::vector<double>&
   m.avg_other = span > 0 ? o.integral / span : interpolate(other_t, other_y, window.to);
   m.pp_ref = r.max - r.min;
   m.pp_other = o.max - o.min;
-  m.scale = r.peak;
+  double run_peak = 0;
+  for (double y : ref_y) run_peak = std::max(run_peak, std::abs(y));
+  m.scale = std::max(r.peak, kQuietShare * run_peak);
   return m;
 }
 

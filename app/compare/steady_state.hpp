@@ -14,7 +14,10 @@
 //                 interpolated)
 //   pp (ripple)   = max y − min y over [a, b]
 //   relative      Δavg / scale and Δpp / scale, scale = max |y_ref| over [a, b] (the signal's
-//                 size: a current averaging 0 is judged against its peak)
+//                 size: a current averaging 0 is judged against its peak), at least
+//                 kQuietShare · max |y_ref| over the run (a signal quiet in the steady state, a
+//                 switch transistor off: −20 pA against 1.4 fA is not "1.4e+06 %" of a current
+//                 that swung 20 mA)
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,11 +45,13 @@ struct SteadyWindow {
 };
 SteadyWindow steady_window(const std::optional<SourcePeriod>& period, double t_from, double t_to);
 
+inline constexpr double kQuietShare = 1e-3;
+
 struct SteadyMetrics {
   std::string name;
   double avg_ref = 0, avg_other = 0;
   double pp_ref = 0, pp_other = 0;
-  double scale = 0;  // max |y_ref| over the window
+  double scale = 0;  // max |y_ref| over the window, at least kQuietShare of it over the run
   double rel_avg() const;
   double rel_pp() const;
 };

@@ -87,6 +87,23 @@ TEST(CompareWindow, AveragesAndRipplesOfSinesAgainstTheirClosedForms) {
   EXPECT_NEAR(m.rel_pp(), 0.2 / 5.5, 1e-6);
 }
 
+// A signal quiet in the steady state (a switch transistor's supply current once it is off: 1 fA
+// against the peer's −20 pA after a 20 mA pulse) is judged against a thousandth of its run's
+// size, 20 µA: 1e-6, not 2e4 (= 20 pA / 1 fA).
+TEST(CompareWindow, AQuietSteadyStateIsJudgedAgainstTheRunsSize) {
+  std::vector<double> t, ref, peer;
+  for (int i = 0; i <= 1000; ++i) {
+    t.push_back(i * 1e-7);
+    const bool on = t.back() > 1e-5 && t.back() < 5e-5;
+    ref.push_back(on ? 20e-3 : 1e-15);
+    peer.push_back(on ? 20e-3 : -20e-12);
+  }
+  const auto w = app::steady_window(std::nullopt, 0, 1e-4);
+  const auto m = app::steady_metrics("i(vcc)", t, ref, t, peer, w);
+  EXPECT_NEAR(m.scale, 20e-6, 1e-18);
+  EXPECT_NEAR(m.rel_avg(), (20e-12 + 1e-15) / 20e-6, 1e-12);
+}
+
 app::CompareResult agreeing(double avg_other, double pp_other) {
   app::CompareResult r;
   r.t_stop = 1e-3;

@@ -141,6 +141,26 @@ TEST(Translate, NamesThatSanitizeAlikeStayApartAndTheTitleIsNoScript) {
   EXPECT_NE(s.find(".model dnsp_d__2 D("), std::string::npos) << s;
 }
 
+// Question 1 with bipolar transistors: the card as written between the transistors' own nodes
+// (its RB, RC, RE and CJE, CJC act; nsspice's "q.rb" ... and "q.cje" ... are not emitted), AREA
+// as area=, the collector probe compared with i(q) and a note on the charges' currents.
+TEST(Translate, ABjtCardPassesThroughBetweenItsOwnNodes) {
+  const auto t = translate_with_user_models(
+      "t\nVCC vcc 0 10\nVIN in 0 PULSE(0 5 10u 100n 100n 40u 100u)\nRB in b 4.7k\n"
+      "RC vcc c 470\nQ1 c b 0 QSW 2\n"
+      ".model QSW NPN(IS=14.34f BF=255.9 BR=6.092 RB=10 RC=1 RE=0.1 CJE=22p CJC=7.3p TF=411p)\n"
+      ".tran 10n 100u\n.end\n");
+  ASSERT_TRUE(t);
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("\nvnsp_q1 c nsp_q1_p DC 0\nq1 nsp_q1_p b 0 QSW area=2\n"), std::string::npos)
+      << s;
+  for (const char* absent : {"q1.", "q1_rb", "q1_rc", "q1_re", "q1_cje", "q1_cjc"})
+    EXPECT_EQ(s.find(absent), std::string::npos) << absent << "\n" << s;
+  EXPECT_TRUE(t->unsupported.empty());
+  ASSERT_EQ(t->notes.size(), 1u);
+  EXPECT_NE(t->notes[0].find("q1: ngspice's collector current includes"), std::string::npos);
+}
+
 // Question 2 (no user models passed): a SPICE diode card (converted to PWL in nsspice) is
 // regularized like any diode; its CJO is the same linear capacitor on both sides (the
 // charge-equivalent one over the reverse swing 0…−10 V: 10 pF·(√11 − 1)/0.5/10 V = 4.633 pF,
