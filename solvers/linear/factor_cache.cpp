@@ -3,6 +3,7 @@
 #include "solvers/linear/factor_cache.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace nsspice::solvers {
 void FactorBudget::note_peak() { peak_ = std::max(peak_, bytes_ + spare_bytes_); }
@@ -141,6 +142,15 @@ void FactorModel::adopt(const KluFactor& fresh, int new_score) {
     score = -1;
     return;
   }
+  restart(new_score);
+}
+
+void FactorModel::adopt(KluFactor&& fresh, int new_score) {
+  factor = std::move(fresh);
+  restart(new_score);
+}
+
+void FactorModel::restart(int new_score) {
   score = new_score;
   attempts = failures = 0;
   attempts_total = 0;
@@ -155,7 +165,7 @@ void FactorCache::offer_model(const KluSymbolic& symbolic, const SparseMatrix& a
   KluFactor f;
   const LuStatus status = f.factor(symbolic, a);
   factorizations_ += f.factorizations();
-  if (status == LuStatus::kOk) model.adopt(f, score);
+  if (status == LuStatus::kOk) model.adopt(std::move(f), score);  // no copy: f is not cached
 }
 
 LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a,

@@ -144,6 +144,9 @@ struct FactorModel {
   void record(bool ok);
   // Copies `fresh` as the model of score `new_score`; the attempt counts start over.
   void adopt(const KluFactor& fresh, int new_score);
+  // The same, taking `fresh` itself (valid) instead of a copy: no new memory.
+  void adopt(KluFactor&& fresh, int new_score);
+  void restart(int new_score);  // score := new_score, the attempt counts start over
 };
 
 struct FactorCacheStats {

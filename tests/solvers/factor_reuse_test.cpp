@@ -425,5 +425,32 @@ TEST(FactorReuse, BudgetSpareServesTheNextMissFromTheModel) {
   EXPECT_EQ(budget.spares(), 1);  // the entry it dropped
 }
 
+// The template offered once per analysis becomes the model itself, not a copy of it (it is not
+// cached): the model's factor is the fresh factorization (its count of fresh factorizations is
+// 1; a copy's is 0), with the bits of an independent factorization of the same matrix.
+TEST(FactorReuse, OfferedTemplateBecomesTheModelWithoutACopy) {
+  const int sections = 3000;
+  std::vector<char> all_on(sections, 1), some(sections, 0);
+  for (int j = 0; j < sections; j += 5) some[j] = 1;
+  const SparseMatrix on = clamp_mode_matrix(sections, all_on);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(on), LuStatus::kOk);
+  FactorCache cache(4);
+  ASSERT_NE(cache.get("some", sym, clamp_mode_matrix(sections, some), 10), nullptr);
+  const FactorModel& model = sym.model();
+  ASSERT_EQ(model.score, 10);
+  EXPECT_EQ(model.factor.factorizations(), 0);  // adopted from the cached entry: a copy
+  cache.offer_model(sym, on, sections);
+  EXPECT_EQ(model.score, sections);
+  EXPECT_EQ(model.factor.factorizations(), 1);
+  EXPECT_EQ(cache.factorizations(), 2);
+  EXPECT_EQ(cache.size(), 1);
+  KluFactor fresh;
+  ASSERT_EQ(fresh.factor(sym, on), LuStatus::kOk);
+  const Eigen::VectorXd b = rhs(static_cast<int>(on.rows()), 9);
+  const Eigen::VectorXd x = solve_with(model.factor, b), y = solve_with(fresh, b);
+  for (Eigen::Index i = 0; i < b.size(); ++i) ASSERT_EQ(x[i], y[i]) << "entry " << i;
+}
+
 }  // namespace
 }  // namespace nsspice::solvers
