@@ -176,7 +176,8 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   // fresh factorization straight away, not a refactorization that fails first.
   const bool use_model =
       a.nonZeros() >= kModelMinNonzeros && score <= model.score && model.worth(nonzeros);
-  // A new entry copies the model into the spare's arrays, or factors afresh without it (header).
+  // A new entry that uses the model starts from the spare (refactored in place when it holds the
+  // model's structure); one factored afresh frees the spare first (header).
   if (!entry.factor.valid()) {
     if (!use_model)
       budget_->free_spares();
