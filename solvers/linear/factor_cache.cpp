@@ -3,11 +3,40 @@
 #include "solvers/linear/factor_cache.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace nsspice::solvers {
+void FactorBudget::note_peak() { peak_ = std::max(peak_, bytes_ + spare_bytes_); }
+
 void FactorBudget::add(double bytes) {
   bytes_ += bytes;
-  peak_ = std::max(peak_, bytes_);
+  note_peak();
+}
+
+void FactorBudget::keep_spare(KluFactor&& f) {
+  if (!f.valid() || f.bytes() <= 0) return;
+  if (static_cast<int>(spares_.size()) >= kMaxSpares) {  // the most recent drop is kept
+    spare_bytes_ -= spares_.front().bytes();
+    spares_.erase(spares_.begin());
+  }
+  spare_bytes_ += f.bytes();
+  spares_.push_back(std::move(f));
+}
+
+bool FactorBudget::take_spare(const KluSymbolic& symbolic, KluFactor& to) {
+  for (auto it = spares_.begin(); it != spares_.end(); ++it) {
+    if (!it->of(symbolic)) continue;
+    spare_bytes_ -= it->bytes();
+    to = std::move(*it);
+    spares_.erase(it);
+    return true;
+  }
+  return false;
+}
+
+void FactorBudget::free_spares() {
+  spares_.clear();
+  spare_bytes_ = 0;
 }
 
 void FactorBudget::enforce(const FactorCache& keep) {
@@ -40,6 +69,9 @@ FactorCache::FactorCache(int capacity, FactorBudget* shared)
 }
 
 FactorCache::~FactorCache() {
+  // The solver of a step size no longer met: its least recently used factor may serve the next
+  // miss of another (header).
+  if (!entries_.empty()) budget_->keep_spare(std::move(entries_.back().factor));
   budget_->bytes_ -= bytes_;
   auto& caches = budget_->caches_;
   caches.erase(std::remove(caches.begin(), caches.end(), this), caches.end());
@@ -57,6 +89,7 @@ void FactorCache::drop_last() {
   bytes_ -= entries_.back().bytes;
   budget_->bytes_ -= entries_.back().bytes;
   index_.erase(entries_.back().key);
+  budget_->keep_spare(std::move(entries_.back().factor));
   entries_.pop_back();
 }
 
@@ -109,6 +142,15 @@ void FactorModel::adopt(const KluFactor& fresh, int new_score) {
     score = -1;
     return;
   }
+  restart(new_score);
+}
+
+void FactorModel::adopt(KluFactor&& fresh, int new_score) {
+  factor = std::move(fresh);
+  restart(new_score);
+}
+
+void FactorModel::restart(int new_score) {
   score = new_score;
   attempts = failures = 0;
   attempts_total = 0;
@@ -123,19 +165,28 @@ void FactorCache::offer_model(const KluSymbolic& symbolic, const SparseMatrix& a
   KluFactor f;
   const LuStatus status = f.factor(symbolic, a);
   factorizations_ += f.factorizations();
-  if (status == LuStatus::kOk) model.adopt(f, score);
+  if (status == LuStatus::kOk) model.adopt(std::move(f), score);  // no copy: f is not cached
 }
 
 LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a,
                               int score) {
   FactorModel& model = symbolic.model();
-  const int factorizations_before = entry.factor.factorizations();
-  const int refactorizations_before = entry.factor.refactorizations();
   const auto nonzeros = static_cast<double>(a.nonZeros());
   // A mode ranked above the model (more pairs on) is not served by its pivot order (header): a
   // fresh factorization straight away, not a refactorization that fails first.
   const bool use_model =
       a.nonZeros() >= kModelMinNonzeros && score <= model.score && model.worth(nonzeros);
+  // A new entry that uses the model starts from the spare (refactored in place when it holds the
+  // model's structure); one factored afresh frees the spare first (header).
+  if (!entry.factor.valid()) {
+    if (!use_model)
+      budget_->free_spares();
+    else if (budget_->take_spare(symbolic, entry.factor))
+      ++stats_.spares_used;
+  }
+  const int factorizations_before = entry.factor.factorizations();
+  const int refactorizations_before = entry.factor.refactorizations();
+  const int in_place_before = entry.factor.in_place_starts();
   LuStatus status;
   if (use_model) {
     status = entry.factor.refactor_like(model.factor, symbolic, a);
@@ -151,6 +202,7 @@ LuStatus FactorCache::compute(Entry& entry, const KluSymbolic& symbolic, const S
   if (use_model) {
     ++stats_.model_attempts;
     if (refactored == 0) ++stats_.model_failures;
+    stats_.model_in_place += entry.factor.in_place_starts() - in_place_before;
     model.record(refactored > 0);
   } else if (fresh > 0 && refactored == 0 && status == LuStatus::kOk &&
              a.nonZeros() >= kModelMinNonzeros) {

@@ -9,6 +9,14 @@
 // Several caches may share one budget (FactorBudget: the mode systems of all the step sizes of
 // one run): the least recently used entry among all of them is dropped first, so that the run's
 // factors never hold more than the one budget, however many step sizes it meets.
+// Memory reuse (docs/solvers.md §8, "Memory reuse"): a miss answered from the model refactors
+// in place an entry that holds the model's pivot structure already (KluFactor::refactor_like: no
+// copy, no allocation): a recycled entry, or the spare — the factor of the entry the budget dropped
+// last (or of a cache destroyed), kept (at most kMaxSpares) for the next new entry that uses the
+// model. A miss factored afresh frees the spare first (KLU allocates its own arrays), so the
+// factors never hold more than the budget plus one factor, the bound that the entry computed
+// before enforce() has always had. Which entries are cached, and every bit of every factor, are
+// as without the spare.
 //
 // A miss costs one of (docs/solvers.md §8, "Factor reuse"):
 //   * fresh:  a new KLU factorization (pivot search, allocation), time t_f;
@@ -67,8 +75,12 @@ class FactorBudget {
   FactorBudget& operator=(const FactorBudget&) = delete;
   double limit() const { return limit_; }
   double bytes() const { return bytes_; }  // held now by the factors of every cache
-  double peak() const { return peak_; }    // the most held at once
+  double peak() const { return peak_; }    // the most held at once, the spare included
   long evictions() const { return evictions_; }
+  double spare_bytes() const { return spare_bytes_; }  // held by the spare, beside bytes()
+  int spares() const { return static_cast<int>(spares_.size()); }
+
+  static constexpr int kMaxSpares = 1;
 
  private:
   friend class FactorCache;
@@ -77,8 +89,17 @@ class FactorBudget {
   // Drops least recently used entries of the registered caches until the total fits; the front
   // entry of `keep` (the one just computed) stays.
   void enforce(const FactorCache& keep);
+  // Keeps `f` (the factor of an entry just dropped) as a spare, in place of the oldest one when
+  // there are kMaxSpares already.
+  void keep_spare(KluFactor&& f);
+  // Moves a spare of `symbolic`'s analysis into `to`; false if there is none.
+  bool take_spare(const KluSymbolic& symbolic, KluFactor& to);
+  void free_spares();
+  void note_peak();
   double limit_;
   double bytes_ = 0, peak_ = 0;
+  double spare_bytes_ = 0;
+  std::vector<KluFactor> spares_;
   long clock_ = 0;
   long evictions_ = 0;
   std::vector<FactorCache*> caches_;
@@ -123,6 +144,9 @@ struct FactorModel {
   void record(bool ok);
   // Copies `fresh` as the model of score `new_score`; the attempt counts start over.
   void adopt(const KluFactor& fresh, int new_score);
+  // The same, taking `fresh` itself (valid) instead of a copy: no new memory.
+  void adopt(KluFactor&& fresh, int new_score);
+  void restart(int new_score);  // score := new_score, the attempt counts start over
 };
 
 struct FactorCacheStats {
@@ -131,6 +155,10 @@ struct FactorCacheStats {
   long singular = 0;        // requests for a singular mode (computed once, then remembered)
   long model_attempts = 0;  // misses answered by refactoring a copy of the model
   long model_failures = 0;  // among them, those that needed a fresh factorization after all
+  // Among the attempts, those refactored in place: the entry (recycled, or the budget's spare)
+  // held the model's pivot structure already, no copy (KluFactor::refactor_like).
+  long model_in_place = 0;
+  long spares_used = 0;  // misses whose new entry took the budget's spare (FactorBudget)
 };
 
 class FactorCache {
@@ -177,7 +205,7 @@ class FactorCache {
   using List = std::list<Entry>;
   // Computes the factor of `a` into `entry` by the cheapest predicted way; updates the measures.
   LuStatus compute(Entry& entry, const KluSymbolic& symbolic, const SparseMatrix& a, int score);
-  // Drops the least recently used entry.
+  // Drops the least recently used entry (its factor to the budget's spare).
   void drop_last();
   int capacity_;
   FactorBudget own_budget_;

@@ -5,6 +5,7 @@
 #include <klu.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -29,6 +30,9 @@ struct SymbolicHandle {
   klu_symbolic* symbolic = nullptr;
   std::vector<int> outer;  // column pointers of the analyzed pattern
   std::vector<int> inner;  // row indices of the analyzed pattern
+  // Fresh factorizations computed with this analysis, by every handle sharing it (threads: atomic).
+  // The count numbers their pivot structures (KluFactor::Impl::structure).
+  std::atomic<long> structures{0};
   SymbolicHandle() = default;
   SymbolicHandle(const SymbolicHandle&) = delete;
   SymbolicHandle& operator=(const SymbolicHandle&) = delete;
@@ -141,8 +145,14 @@ struct KluFactor::Impl {
   double rgrowth_fresh = 0;
   // klu_flops of the pivot order held: computed on first use (−1: not yet), O(|L| + |U|).
   double flops = -1;
+  // Identity of the pivot structure held (Pnum, Pinv, Lip, Uip, Llen, Ulen, Offp, Offi, the
+  // indices in LUbx): the number of the fresh factorization it comes from (SymbolicHandle::
+  // structures; 0: none). Copies and refactorizations keep it: two factors of one analysis with
+  // the same number have the same structure, and klu_refactor needs nothing else.
+  long structure = 0;
   int factorizations = 0;
   int refactorizations = 0;
+  int in_place = 0;  // refactor_like calls that found the model's structure held (no copy)
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -156,6 +166,18 @@ struct KluFactor::Impl {
     ready = false;
     n = 0;
     rcond = 0;
+    structure = 0;
+  }
+
+  // The analysis, pivot structure and fresh estimates of `from` (whose numeric object this one
+  // holds a copy of, or holds already).
+  void same_pivots_as(const Impl& from) {
+    symbolic = from.symbolic;
+    n = from.n;
+    structure = from.structure;
+    rcond_fresh = from.rcond_fresh;
+    rgrowth_fresh = from.rgrowth_fresh;
+    flops = from.flops;
   }
 
   // Current rcond estimate (0 on failure).
@@ -197,6 +219,7 @@ struct KluFactor::Impl {
     rcond_fresh = rcond;
     rgrowth_fresh = compute_rgrowth(a);
     flops = -1;
+    structure = sym->structures.fetch_add(1) + 1;
     return LuStatus::kOk;
   }
 
@@ -258,17 +281,21 @@ LuStatus KluFactor::refactor_like(const KluFactor& model, const KluSymbolic& sym
   const Impl& from = *model.impl_;
   if (&model == this) return refactor(sym, a);
   if (!model.valid() || from.numeric == nullptr || from.symbolic != handle) return factor(sym, a);
-  impl_->release();
-  impl_->numeric = copy_klu_numeric(*from.numeric, &impl_->common);
-  if (impl_->numeric == nullptr) return factor(sym, a);
-  impl_->symbolic = handle;
-  impl_->n = from.n;
-  impl_->rcond_fresh = from.rcond_fresh;
-  impl_->rgrowth_fresh = from.rgrowth_fresh;
-  impl_->flops = from.flops;
-  if (!impl_->try_refactor(a)) return factor(sym, a);
-  impl_->ready = true;
-  ++impl_->refactorizations;
+  Impl& to = *impl_;
+  // The model's pivot structure held already (a recycled copy of the same model): klu_refactor
+  // overwrites every value, so the result is that of a new copy, without the copy.
+  if (to.numeric != nullptr && to.symbolic == handle && to.structure == from.structure) {
+    ++to.in_place;
+  } else {
+    to.release();
+    to.numeric = copy_klu_numeric(*from.numeric, &to.common);
+    if (to.numeric == nullptr) return factor(sym, a);
+  }
+  to.ready = false;
+  to.same_pivots_as(from);
+  if (!to.try_refactor(a)) return factor(sym, a);
+  to.ready = true;
+  ++to.refactorizations;
   return LuStatus::kOk;
 }
 
@@ -282,12 +309,8 @@ bool KluFactor::copy_from(const KluFactor& other) {
     impl_->numeric = copy_klu_numeric(*from.numeric, &impl_->common);
     if (impl_->numeric == nullptr) return false;
   }
-  impl_->symbolic = from.symbolic;
-  impl_->n = from.n;
+  impl_->same_pivots_as(from);
   impl_->rcond = from.rcond;
-  impl_->rcond_fresh = from.rcond_fresh;
-  impl_->rgrowth_fresh = from.rgrowth_fresh;
-  impl_->flops = from.flops;
   impl_->ready = true;
   return true;
 }
@@ -345,5 +368,14 @@ double KluFactor::flops() const {
 }
 int KluFactor::factorizations() const { return impl_ ? impl_->factorizations : 0; }
 int KluFactor::refactorizations() const { return impl_ ? impl_->refactorizations : 0; }
+int KluFactor::in_place_starts() const { return impl_ ? impl_->in_place : 0; }
+bool KluFactor::same_structure(const KluFactor& other) const {
+  return valid() && other.valid() && impl_->numeric != nullptr &&
+         impl_->symbolic == other.impl_->symbolic && impl_->structure == other.impl_->structure;
+}
+bool KluFactor::of(const KluSymbolic& sym) const {
+  return impl_ && impl_->numeric != nullptr && sym.analyzed() &&
+         impl_->symbolic == sym.impl_->handle;
+}
 
 }  // namespace nsspice::solvers

@@ -114,6 +114,10 @@ class KluFactor {
   // factorization's pivot search and allocations; accepted under the same accuracy tests as
   // refactor() (against the model's fresh estimates), else a fresh factor(). A model of another
   // analysis or an invalid one gives factor().
+  // When this factor holds the model's pivot structure already (same_structure: a recycled
+  // refactored copy of the same model, or the fresh factorization the model was copied from),
+  // klu_refactor runs on it in place: no copy, no allocation (in_place_starts()), the same bits
+  // as a new copy (klu_refactor reads only the structure and overwrites every value).
   LuStatus refactor_like(const KluFactor& model, const KluSymbolic& sym, const SparseMatrix& a);
 
   // Becomes a copy of `other` (its analysis, pivot order and values); false if out of memory
@@ -132,6 +136,12 @@ class KluFactor {
   double bytes() const;          // memory held by the numeric factorization (KLU's memusage)
   int factorizations() const;    // fresh factorizations (klu_factor) since construction
   int refactorizations() const;  // successful klu_refactor reuses since construction
+  int in_place_starts() const;   // refactor_like calls that found the model's structure held
+  // Both hold a factorization of one analysis with the same pivot structure (one fresh
+  // factorization's, kept through copies and refactorizations).
+  bool same_structure(const KluFactor& other) const;
+  // Holds a factorization of `sym`'s analysis (refactor_like can start from it).
+  bool of(const KluSymbolic& sym) const;
   // Size of the factorization held (0 if invalid): the entries of L and U (KLU's lnz + unz, the
   // diagonals included, plus the off-diagonal blocks of a BTF ordering), and the flops of its
   // numeric factorization (klu_flops). Pure functions of the matrix and the pivot order: the

@@ -89,6 +89,9 @@ TEST(FactorReuse, CopyIsIndependentOfItsOriginal) {
     ASSERT_EQ(original.factor(sym, a), LuStatus::kOk);
     ASSERT_TRUE(copy.copy_from(original));
     EXPECT_EQ(copy.rcond(), original.rcond());
+    // The same bytes (the budget's accounting does not depend on which of the two an entry is).
+    EXPECT_EQ(copy.bytes(), original.bytes());
+    EXPECT_TRUE(copy.same_structure(original));
     EXPECT_GT(copy.bytes(), 0);
   }  // the original is gone: the copy owns its arrays
   EXPECT_LE(rel_diff(solve_with(copy, b), ref), 1e-10);
@@ -275,6 +278,178 @@ TEST(FactorReuse, CachesSharingABudgetDropTheLeastRecentlyUsedOfEither) {
   ASSERT_NE(a.get("6", sym, mode_matrix(6)), nullptr);
   EXPECT_EQ(b.find("4"), nullptr);
   EXPECT_EQ(b.front_hit(b5), b5);
+}
+
+// A random sparse matrix of order n on one pattern (a diagonal and `per_column` random entries
+// per column, fixed by `pattern_seed`) with values drawn from `value_seed`: diagonally dominant by
+// columns, so that every pivot order of the pattern is stable.
+SparseMatrix random_on_pattern(int n, int per_column, unsigned pattern_seed, unsigned value_seed) {
+  std::mt19937 pattern(pattern_seed), values(value_seed);
+  std::uniform_int_distribution<int> row(0, n - 1);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  Triplets t;
+  for (int j = 0; j < n; ++j) {
+    double column_sum = 0;
+    for (int k = 0; k < per_column; ++k) {
+      const int i = row(pattern);
+      if (i == j) continue;
+      const double v = value(values);
+      t.emplace_back(i, j, v);
+      column_sum += std::abs(v);
+    }
+    t.emplace_back(j, j, column_sum + 0.5 + std::abs(value(values)));
+  }
+  return compressed(n, t);
+}
+
+// A miss answered from the model on an entry that holds the model's pivot structure already (a
+// recycled copy of the model, or the fresh factorization the model was copied from) is refactored
+// in place: no copy. Its solutions are those of a new copy of the model, bit for bit, and those
+// of a fresh factorization to 1e-12 relative, on a sequence of random values on one pattern.
+TEST(FactorReuse, RecycledEntryWithTheModelsStructureIsRefactoredInPlace) {
+  const int n = 1400, per_column = 3, misses = 8;
+  const SparseMatrix first = random_on_pattern(n, per_column, 11, 100);
+  ASSERT_GE(first.nonZeros(), kModelMinNonzeros);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(first), LuStatus::kOk);
+  FactorCache cache(1);                                   // every miss recycles the one entry
+  ASSERT_NE(cache.get("first", sym, first, 1), nullptr);  // fresh: the model (score 1)
+  const FactorModel& model = sym.model();
+  ASSERT_TRUE(model.factor.valid());
+  const Eigen::VectorXd b = rhs(n, 6);
+  long model_misses = 0;
+  for (int k = 1; k <= misses; ++k) {
+    const SparseMatrix a = random_on_pattern(n, per_column, 11, 100 + k);
+    const long attempts_before = cache.stats().model_attempts;
+    const KluFactor* f = cache.get("mode" + std::to_string(k), sym, a, 0);
+    ASSERT_NE(f, nullptr);
+    KluFactor fresh;
+    ASSERT_EQ(fresh.factor(sym, a), LuStatus::kOk);
+    EXPECT_LE(rel_diff(solve_with(*f, b), solve_with(fresh, b)), 1e-12) << "miss " << k;
+    if (cache.stats().model_attempts == attempts_before) continue;  // the cost model said no
+    ++model_misses;
+    EXPECT_TRUE(f->same_structure(model.factor));
+    KluFactor copied;  // a new copy of the model, refactored: the same bits
+    ASSERT_EQ(copied.refactor_like(model.factor, sym, a), LuStatus::kOk);
+    EXPECT_EQ(copied.in_place_starts(), 0);
+    const Eigen::VectorXd x = solve_with(*f, b), y = solve_with(copied, b);
+    for (Eigen::Index i = 0; i < n; ++i) ASSERT_EQ(x[i], y[i]) << "miss " << k << " entry " << i;
+  }
+  EXPECT_GE(model_misses, FactorModel::kModelTrials);
+  EXPECT_EQ(cache.stats().model_attempts, model_misses);
+  EXPECT_EQ(cache.stats().model_in_place, model_misses);
+  EXPECT_EQ(cache.stats().model_failures, 0);
+  EXPECT_EQ(cache.factorizations(), 1);
+}
+
+// An in-place refactorization that fails the accuracy tests falls back to a fresh factorization,
+// as a new copy does: factored with every pair blocking, the model pivots on λ_j, which is 0 once
+// pair j conducts.
+TEST(FactorReuse, InPlaceRefactorizationThatFailsFallsBackToAFreshFactorization) {
+  const int sections = 3000;
+  const SparseMatrix off = clamp_mode_matrix(sections, std::vector<char>(sections, 0));
+  std::vector<char> some(sections, 0);
+  for (int j = 0; j < sections; j += 4) some[j] = 1;
+  const SparseMatrix on = clamp_mode_matrix(sections, some);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(off), LuStatus::kOk);
+  const Eigen::VectorXd b = rhs(static_cast<int>(off.rows()), 7);
+  // Directly: an entry holding the model's structure.
+  KluFactor model, like;
+  ASSERT_EQ(model.factor(sym, off), LuStatus::kOk);
+  ASSERT_EQ(like.refactor_like(model, sym, off), LuStatus::kOk);  // a new copy
+  ASSERT_TRUE(like.same_structure(model));
+  ASSERT_EQ(like.refactor_like(model, sym, on), LuStatus::kOk);
+  EXPECT_EQ(like.in_place_starts(), 1);
+  EXPECT_EQ(like.refactorizations(), 1);  // the first call's only
+  EXPECT_EQ(like.factorizations(), 1);    // the fallback
+  EXPECT_FALSE(like.same_structure(model));
+  KluFactor fresh;
+  ASSERT_EQ(fresh.factor(sym, on), LuStatus::kOk);
+  const Eigen::VectorXd ref = solve_with(fresh, b);
+  EXPECT_LE(rel_diff(solve_with(like, b), ref), 1e-12);
+  // Through the cache: a model of score 5 (made to rank above the modes asked for), one entry.
+  FactorCache cache(1);
+  ASSERT_NE(cache.get("off", sym, off, 5), nullptr);
+  ASSERT_NE(cache.get("off again", sym, off, 0), nullptr);  // in place, held
+  const KluFactor* f = cache.get("some on", sym, on, 0);    // in place, fails, fresh
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(cache.stats().model_attempts, 2);
+  EXPECT_EQ(cache.stats().model_in_place, 2);
+  EXPECT_EQ(cache.stats().model_failures, 1);
+  EXPECT_EQ(cache.factorizations(), 2);
+  EXPECT_LE(rel_diff(solve_with(*f, b), ref), 1e-12);
+}
+
+// The budget keeps the factor of the entry it dropped last as a spare; the next new entry that
+// uses the model takes it and refactors it in place (no new memory). The spare is counted in the
+// peak, never more than one factor beside the budget, and a fresh factorization frees it first.
+TEST(FactorReuse, BudgetSpareServesTheNextMissFromTheModel) {
+  const int sections = 3000;
+  const SparseMatrix all_on = clamp_mode_matrix(sections, std::vector<char>(sections, 1));
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(all_on), LuStatus::kOk);
+  KluFactor probe;
+  ASSERT_EQ(probe.factor(sym, all_on), LuStatus::kOk);
+  const double one = probe.bytes();
+  FactorBudget budget(2.5 * one);
+  FactorCache cache(16, &budget);
+  ASSERT_NE(cache.get("on", sym, all_on, sections), nullptr);
+  const FactorModel& model = sym.model();
+  const Eigen::VectorXd b = rhs(static_cast<int>(all_on.rows()), 8);
+  const int misses = 8;
+  for (int k = 1; k <= misses; ++k) {
+    std::vector<char> mode(sections, 0);
+    for (int j = k % 3; j < sections; j += k + 1) mode[j] = 1;
+    const SparseMatrix a = clamp_mode_matrix(sections, mode);
+    const KluFactor* f = cache.get("mode" + std::to_string(k), sym, a, 0);
+    ASSERT_NE(f, nullptr);
+    KluFactor copied;
+    ASSERT_EQ(copied.refactor_like(model.factor, sym, a), LuStatus::kOk);
+    const Eigen::VectorXd x = solve_with(*f, b), y = solve_with(copied, b);
+    for (Eigen::Index i = 0; i < b.size(); ++i) ASSERT_EQ(x[i], y[i]) << "miss " << k;
+    EXPECT_LE(budget.bytes(), budget.limit());
+    EXPECT_LE(budget.spare_bytes(), 1.01 * one);
+  }
+  EXPECT_EQ(cache.stats().model_attempts, misses);  // the chain's model is the cheaper way
+  EXPECT_EQ(cache.size(), 2);
+  EXPECT_EQ(budget.evictions(), misses - 1);
+  // Every eviction but the last left a spare that the next miss took.
+  EXPECT_EQ(cache.stats().spares_used, misses - 2);
+  EXPECT_EQ(cache.stats().model_in_place, misses - 2);
+  EXPECT_EQ(budget.spares(), 1);
+  EXPECT_LE(budget.peak(), budget.limit() + 1.01 * one);
+  // A fresh factorization (a mode ranked above the model) frees the spare first.
+  ASSERT_NE(cache.get("fresh", sym, all_on, sections + 1), nullptr);
+  EXPECT_EQ(cache.factorizations(), 2);
+  EXPECT_EQ(budget.spares(), 1);  // the entry it dropped
+}
+
+// The template offered once per analysis becomes the model itself, not a copy of it (it is not
+// cached): the model's factor is the fresh factorization (its count of fresh factorizations is
+// 1; a copy's is 0), with the bits of an independent factorization of the same matrix.
+TEST(FactorReuse, OfferedTemplateBecomesTheModelWithoutACopy) {
+  const int sections = 3000;
+  std::vector<char> all_on(sections, 1), some(sections, 0);
+  for (int j = 0; j < sections; j += 5) some[j] = 1;
+  const SparseMatrix on = clamp_mode_matrix(sections, all_on);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(on), LuStatus::kOk);
+  FactorCache cache(4);
+  ASSERT_NE(cache.get("some", sym, clamp_mode_matrix(sections, some), 10), nullptr);
+  const FactorModel& model = sym.model();
+  ASSERT_EQ(model.score, 10);
+  EXPECT_EQ(model.factor.factorizations(), 0);  // adopted from the cached entry: a copy
+  cache.offer_model(sym, on, sections);
+  EXPECT_EQ(model.score, sections);
+  EXPECT_EQ(model.factor.factorizations(), 1);
+  EXPECT_EQ(cache.factorizations(), 2);
+  EXPECT_EQ(cache.size(), 1);
+  KluFactor fresh;
+  ASSERT_EQ(fresh.factor(sym, on), LuStatus::kOk);
+  const Eigen::VectorXd b = rhs(static_cast<int>(on.rows()), 9);
+  const Eigen::VectorXd x = solve_with(model.factor, b), y = solve_with(fresh, b);
+  for (Eigen::Index i = 0; i < b.size(); ++i) ASSERT_EQ(x[i], y[i]) << "entry " << i;
 }
 
 }  // namespace
