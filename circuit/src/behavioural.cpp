@@ -5,7 +5,7 @@
 //   rel   := sum [('>'|'>='|'<'|'<='|'=='|'!=') sum]
 //   sum   := term {('+'|'-') term}        term := unary {('*'|'/') unary}
 //   unary := ('+'|'-'|'!') unary | power  power := primary [('^'|'**') unary]   (constants only)
-//   primary := number | '(' expr ')' | v '(' node [',' node] ')' | i '(' name ')'
+//   primary := number | '(' expr ')' | '{' expr '}' | v '(' node [',' node] ')' | i '(' name ')'
 //            | function '(' expr {',' expr} ')' (constant arguments) | pi | e
 #include "circuit/src/behavioural.hpp"
 
@@ -513,13 +513,18 @@ class Parser {
     skip();
     if (pos_ >= s_.size()) return fail(pos_, 1, "the expression ends too early");
     const std::size_t start = pos_;
-    if (eat('(')) {
+    const char open = s_[pos_];
+    if (eat('(') || eat('{')) {  // PSpice nests braces: "{VTH}" inside an expression
       auto v = expr(depth + 1, true);
       if (!v) return v;
-      if (!eat(')')) return fail(start, 1, "missing ')' to close this '('");
+      if (open == '(' ? !eat(')') : !eat('}'))
+        return fail(
+            start, 1,
+            open == '(' ? "missing ')' to close this '('" : "missing '}' to close this '{'");
       // A comparison stays pending only as a whole group: "(c)" before ',', ')', '?' or the end.
       skip();
-      if (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != ')' && s_[pos_] != '?')
+      if (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != ')' && s_[pos_] != '}' &&
+          s_[pos_] != '?')
         return built(std::move(*v), start);
       return v;
     }

@@ -178,11 +178,14 @@ class Evaluator {
     skip();
     if (pos_ >= s_.size()) return fail(pos_, 1, "unexpected end of expression");
     const char c = s_[pos_];
-    if (c == '(') {
+    if (c == '(' || c == '{') {  // PSpice's nested braces: "{VTH}" inside an expression
       const std::size_t open = pos_++;
       auto v = expr(depth + 1);
       if (!v) return v;
-      if (!eat(")")) return fail(open, 1, "missing ')' to close this '(' in the expression");
+      if (!eat(c == '(' ? ")" : "}"))
+        return fail(open, 1,
+                    c == '(' ? "missing ')' to close this '(' in the expression"
+                             : "missing '}' to close this '{' in the expression");
       return v;
     }
     if (is_digit(c) || (c == '.' && pos_ + 1 < s_.size() && is_digit(s_[pos_ + 1]))) {

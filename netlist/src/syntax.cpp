@@ -4,7 +4,8 @@
 //   item  := raw[ (word [group] | group) ['=' > word] ]
 //   group := '(' > item* > ')'
 //   word  := raw[ lexeme[ +(quoted | (byte - (blank | ',' | '(' | ')' | '='))) ] ]
-//   quoted:= '{' (byte - '}')* '}'  |  '\'' (byte - '\'')* '\''  |  '"' (byte - '"')* '"'
+//   quoted:= braced  |  '\'' (byte - '\'')* '\''  |  '"' (byte - '"')* '"'
+//   braced:= '{' (braced | byte - ('{' | '}'))* '}'        (PSpice nests braces)
 // A quoted run (an expression "{2*a}", "'r1/2'", or a file name "\"my file.inc\"") belongs to
 // the word with its blanks, commas, parentheses and '='. Braces/quotes are checked for closing
 // and parentheses outside them for balance (and nesting depth <= kMaxDepth, to bound recursion)
@@ -20,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/spirit/home/x3.hpp>
 
 namespace nsspice::netlist::detail {
@@ -58,16 +60,19 @@ const auto word_char = ~x3::char_(" \t\r\f\v,()=");
 
 const x3::rule<class WordRule, Token> word = "word";
 const x3::rule<class ItemRule, Item> item = "item";
+const x3::rule<class BracedRule> braced = "braced";
 
-const auto quoted = (x3::char_('{') >> *~x3::char_('}') >> x3::char_('}')) |
-                    (x3::char_('\'') >> *~x3::char_('\'') >> x3::char_('\'')) |
+// PSpice nests braces in an expression ("{IF(V(a) > {VTH}, 1, 0)}"): a braced run holds braced
+// runs (depth checked by check_parentheses before X3 runs).
+const auto braced_def = x3::char_('{') >> *(braced | ~x3::char_("{}")) >> x3::char_('}');
+const auto quoted = braced | (x3::char_('\'') >> *~x3::char_('\'') >> x3::char_('\'')) |
                     (x3::char_('"') >> *~x3::char_('"') >> x3::char_('"'));
 const auto word_def = x3::raw[x3::lexeme[+(quoted | word_char)]][set_token];
 const auto group = (x3::lit('(') > *item[push_arg] > x3::lit(')'))[set_group];
 const auto item_def =
     x3::raw[((word[set_word] >> -group) | group) >> -(x3::lit('=') > word[set_value])][set_range];
 
-BOOST_SPIRIT_DEFINE(word, item)
+BOOST_SPIRIT_DEFINE(word, item, braced)
 
 // Length of the token starting at pos: one punctuation byte or a run of word bytes.
 std::size_t token_length(const std::string& text, std::size_t pos) {
@@ -105,6 +110,20 @@ char closing_quote(char c) {
   if (c == '{') return '}';
   if (c == '\'' || c == '"') return c;
   return 0;
+}
+
+// Position of the byte closing the quoted run that starts at t[i] (braces nest), npos when it is
+// not closed; `depth` receives the deepest brace nesting met.
+std::size_t closing_of(const std::string& t, std::size_t i, int& depth) {
+  const char close = closing_quote(t[i]);
+  depth = 1;
+  if (close != '}') return t.find(close, i + 1);
+  int open = 1;
+  for (std::size_t k = i + 1; k < t.size(); ++k) {
+    if (t[k] == '{') depth = std::max(depth, ++open);
+    if (t[k] == '}' && --open == 0) return k;
+  }
+  return std::string::npos;
 }
 
 bool is_control(char c) {
@@ -148,11 +167,16 @@ bool check_parentheses(const LogicalCard& card, Diagnostics& diags) {
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < card.text.size(); ++i) {
     if (const char close = closing_quote(card.text[i]); close != 0) {
-      const std::size_t end = card.text.find(close, i + 1);
+      int depth = 0;
+      const std::size_t end = closing_of(card.text, i, depth);
       if (end == std::string::npos) {
         diags.error(card.span_of(i, i + 1),
                     close == '}' ? std::string("missing '}' to close this '{'")
                                  : fmt::format("missing closing {0} to match this {0}", close));
+        return false;
+      }
+      if (depth > kMaxDepth) {
+        diags.error(card.span_of(i, i + 1), "braces nested too deeply");
         return false;
       }
       i = end;
@@ -201,8 +225,9 @@ std::size_t stray_model_close(const std::string& t) {
   if (last == 0 || t[last - 1] != ')') return npos;
   int depth = 0;
   for (std::size_t k = 0; k + 1 < last; ++k) {
-    if (const char close = closing_quote(t[k]); close != 0) {
-      const std::size_t end = t.find(close, k + 1);
+    if (closing_quote(t[k]) != 0) {
+      int nesting = 0;
+      const std::size_t end = closing_of(t, k, nesting);
       if (end == npos) return npos;
       k = end;
     } else if (t[k] == '(') {

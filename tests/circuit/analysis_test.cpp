@@ -329,6 +329,21 @@ TEST(DcSweep, TableSourceIsLinearBetweenItsPointsAndFlatBeyond) {
   }
 }
 
+// TI-style nested braces inside a behavioural expression: "{VTH}" and "{K}" inside VALUE={...}
+// are parameters in parentheses; the same clamp as with them written out (v(a) = 2·max(v − 1, 0)).
+TEST(DcSweep, NestedBracesInABehaviouralExpressionAreParentheses) {
+  const Ready r = ready(
+      "nested\n.param vth=1 k=2m\nVin in 0 0\n"
+      "G1 0 a VALUE={IF(V(in) > {VTH}, {K}*(V(in) - {VTH}), 0)}\nRa a 0 1k\n"
+      ".dc Vin -2 3 0.25\n.end\n");
+  const Sweep s = sweep_of(r);
+  ASSERT_FALSE(s.sweep.empty());
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const double vin = s.sweep[k][0];
+    EXPECT_NEAR(s.values[k][r.index("v(a)")], 2 * std::max(vin - 1, 0.0), 1e-12) << vin;
+  }
+}
+
 TEST(DcSweep, IfWithAProportionalBranchIsARampWithoutARelay) {
   // Vendor macromodels write clamps as IF(u > 0, k·u, 0): k·max(0, u), one ideal-diode kink and
   // no comparator (whose output would drive nothing).

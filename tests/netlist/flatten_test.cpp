@@ -47,6 +47,24 @@ TEST(NetlistExpressions, QuotesAndBlanks) {
   EXPECT_DOUBLE_EQ(f.value("r2"), 4);
 }
 
+// PSpice nests braces in expressions (TI's macromodels: "{0.3/(VT*Log(1 + {I0}/ISZ))}"): an
+// inner "{...}" is a parenthesized sub-expression. Unclosed or too deep nesting is an error at
+// the outer '{' (100 000 deep too: no recursion before the check).
+TEST(NetlistExpressions, NestedBracesAreParentheses) {
+  EXPECT_DOUBLE_EQ(eval("2*{x+1}"), 8);
+  EXPECT_DOUBLE_EQ(eval("{x}*{y}+{{1}}"), 13);
+  EXPECT_DOUBLE_EQ(eval("max({x},{y})"), 4);
+  Flat bad;
+  testing::load_text(bad, "t\nR1 a 0 {2*{3}\n");
+  EXPECT_NE(bad.text().find("t.cir:2:8: error: missing '}' to close this '{'"), std::string::npos)
+      << bad.text();
+  Flat deep;
+  testing::load_text(
+      deep, "t\nR1 a 0 " + std::string(100000, '{') + "1" + std::string(100000, '}') + "\n");
+  EXPECT_NE(deep.text().find("t.cir:2:8: error: braces nested too deeply"), std::string::npos)
+      << deep.text();
+}
+
 TEST(NetlistParams, AnyOrderAndBareExpressions) {
   Flat f;
   testing::load_text(f, "t\n.param z=y*2\n.param y=x+1\n.param x=1\nR1 a 0 {z}\n");
