@@ -9,6 +9,7 @@
 #include <set>
 
 #include "app/compare/spice_params.hpp"
+#include "app/io/signals.hpp"
 
 namespace nsspice::app {
 
@@ -23,12 +24,6 @@ namespace {
 
 using circuit::Waveform;
 std::string num(double v) { return spice_number(v); }
-
-std::string sanitize(const std::string& name) {
-  std::string out;
-  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return out;
-}
 
 class Builder {
  public:
@@ -66,6 +61,11 @@ class Builder {
   // and the external node of a MOSFET terminal behind its RD/RS resistor.
   std::set<std::string> skip;
   std::map<int, int> external;  // internal node → external node
+  // The node a card's own series resistance leads to (question 1), else n itself.
+  int outer(int n) const {
+    const auto it = external.find(n);
+    return it == external.end() ? n : it->second;
+  }
   // The ngspice name of an element: its own when it starts with the right letter and is plain,
   // else the letter, '_' and its id; a name another element took (ngspice's names ignore case)
   // gets "_2", "_3", ...: "gvo+" and "gvo-" of a macromodel are "g_gvo_" and "g_gvo__2".
@@ -76,7 +76,7 @@ class Builder {
         !name.empty() && name[0] == letter && std::all_of(name.begin(), name.end(), [](char c) {
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
         });
-    const std::string base = plain ? name : std::string(1, letter) + "_" + sanitize(name);
+    const std::string base = plain ? name : std::string(1, letter) + "_" + plain_name(name);
     std::string out = base;
     for (int k = 2; !taken_.insert(lower(out)).second; ++k) out = fmt::format("{}_{}", base, k);
     return elements_[key] = out;
@@ -85,7 +85,7 @@ class Builder {
   // sanitized, unique the same way.
   std::string id(const std::string& device) {
     if (const auto it = ids_.find(device); it != ids_.end()) return it->second;
-    const std::string base = sanitize(device);
+    const std::string base = plain_name(device);
     std::string out = base;
     for (int k = 2; !id_taken_.insert(lower(out)).second; ++k) out = fmt::format("{}_{}", base, k);
     return ids_[device] = out;
@@ -106,10 +106,6 @@ class Builder {
   std::string lines_, models_;
   std::map<std::string, std::string> elements_, ids_;  // element(), id(): made up once
   std::set<std::string> taken_, id_taken_;             // lower case
-  static std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }
 };
 
 // ---- source waveforms ----
@@ -181,8 +177,7 @@ void emit(Builder& b, const circuit::Diode& d) {
   if (b.skip.contains(d.name)) return;
   // a -[probe 0 V]- p -[VF]- q -[D]- k, and GOFF from p to k: the probe sees i(d). A user card
   // whose RS nsspice split off (DiodeModel::series_r) goes from the diode's own anode.
-  const auto ext = b.external.find(d.a);
-  const int a = ext != b.external.end() ? ext->second : d.a;
+  const int a = b.outer(d.a);
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
   const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
   b.line(fmt::format("{} {} {} DC 0", probe, b.node(a), p));
@@ -277,12 +272,8 @@ void emit(Builder& b, const circuit::Mutual& d) {
 void emit(Builder& b, const circuit::Mosfet& d) {
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
   const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr;
-  // Question 1: the card's own RD/RS act between the MOSFET's own nodes.
-  auto outer = [&](int n) {
-    const auto it = card != nullptr ? b.external.find(n) : b.external.end();
-    return it == b.external.end() ? n : it->second;
-  };
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(outer(d.d)), p));
+  // Question 1: the card's own RD/RS act between the MOSFET's own nodes (b.outer).
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(b.outer(d.d)), p));
   // ngspice's VDMOS drain current holds its body diode's and capacitors' currents too; nsspice's
   // i(m) is the channel's: not the same signal.
   if (card != nullptr && d.model.vdmos)
@@ -295,8 +286,8 @@ void emit(Builder& b, const circuit::Mosfet& d) {
   if (card != nullptr) {
     // A VDMOS has three nodes: ngspice's body diode joins source and drain.
     const std::string bulk = d.model.vdmos ? std::string() : " " + b.node(d.b);
-    b.line(fmt::format("{} {} {} {}{} {}{}", b.element('m', d.name), p, b.node(outer(d.g)),
-                       b.node(outer(d.s)), bulk, card->name, b.instance_params(d.name)));
+    b.line(fmt::format("{} {} {} {}{} {}{}", b.element('m', d.name), p, b.node(b.outer(d.g)),
+                       b.node(b.outer(d.s)), bulk, card->name, b.instance_params(d.name)));
     b.user_model(*card);
     return;
   }
@@ -318,14 +309,10 @@ void emit(Builder& b, const circuit::Mosfet& d) {
 void emit(Builder& b, const circuit::Bjt& d) {
   const UserCard* card = b.user_card(d.model.name);
   if (card == nullptr) return b.unsupported(d.name);
-  auto outer = [&](int n) {
-    const auto it = b.external.find(n);
-    return it == b.external.end() ? n : it->second;
-  };
   const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(outer(d.c)), p));
-  b.line(fmt::format("{} {} {} {} {}{}", b.element('q', d.name), p, b.node(outer(d.b)),
-                     b.node(outer(d.e)), card->name,
+  b.line(fmt::format("{} {} {} DC 0", probe, b.node(b.outer(d.c)), p));
+  b.line(fmt::format("{} {} {} {} {}{}", b.element('q', d.name), p, b.node(b.outer(d.b)),
+                     b.node(b.outer(d.e)), card->name,
                      d.area != 1 ? " area=" + num(d.area) : std::string()));
   b.user_model(*card);
   b.map("i(" + probe + ")", "i(" + d.name + ")");

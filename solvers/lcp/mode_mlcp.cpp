@@ -84,9 +84,16 @@ int ModeMlcp::hold_pairs(std::vector<char>& mode, const Eigen::VectorXd& d) {
   }
   if (held == 0) return 0;
   live_ = &live_own_;
-  ++stats_.held_solves;
   stats_.max_held = std::max(stats_.max_held, static_cast<long>(held));
   return held;
+}
+
+const std::vector<char>& ModeMlcp::held(const std::vector<char>& mode, const Eigen::VectorXd& d) {
+  live_ = &free_;
+  if (!s_.any_shadow) return mode;  // no copy: the common case
+  held_mode_ = mode;
+  hold_pairs(held_mode_, d);
+  return held_mode_;
 }
 
 double ModeMlcp::bytes() const {
@@ -301,10 +308,9 @@ void ModeMlcp::try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std:
 bool ModeMlcp::solve_in_mode(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
                              const std::vector<char>& mode, Eigen::VectorXd& x,
                              Eigen::VectorXd& lambda, Eigen::VectorXd& w) {
-  held_mode_ = mode;
-  hold_pairs(held_mode_, d);
-  if (!solve_any(r, d, held_mode_)) return false;
-  split(held_mode_, d, x, lambda, w);
+  const std::vector<char>& m = held(mode, d);
+  if (!solve_any(r, d, m)) return false;
+  split(m, d, x, lambda, w);
   return true;
 }
 
@@ -312,14 +318,14 @@ bool ModeMlcp::solve_if_mode_holds(const Eigen::VectorXd& r, const Eigen::Vector
                                    const std::vector<char>& mode, Eigen::VectorXd& x,
                                    Eigen::VectorXd& lambda, Eigen::VectorXd& w,
                                    MlcpOutcome& outcome) {
-  held_mode_ = mode;
   // A guess with a pair on that a closed switch holds off is not the answer (solve() decides).
-  if (hold_pairs(held_mode_, d) > 0 && held_mode_ != mode) return false;
+  if (const std::vector<char>& m = held(mode, d); &m != &mode && m != mode) return false;
   if (!solve_any(r, d, mode)) return false;
   split(mode, d, x, lambda, w);
   const Check c = check(lambda, w, x, d, 1.0);
   if (!c.feasible) return false;
   ++stats_.solves;
+  if (live_ != &free_) ++stats_.held_solves;
   outcome = MlcpOutcome{};
   outcome.residual = c.residual;
   base_mode_ = mode;
@@ -333,7 +339,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   MlcpOutcome outcome;
   guess_ = mode;
   flip_seed_.from.clear();
-  hold_pairs(mode, d);
+  if (hold_pairs(mode, d) > 0) ++stats_.held_solves;
   const bool by_blocks = static_cast<int>(live().size()) > dense_transform_max_ &&
                          policy_.force == LcpSolverKind::kAuto;
   const bool reduced = solve_reduced(r, d, mode);

@@ -248,7 +248,7 @@ class ModeMlcp {
   // (hold_pairs): &free_, or &live_own_ when some are held.
   const std::vector<int>* live_ = nullptr;
   std::vector<int> live_own_;
-  std::vector<char> held_mode_;  // solve_in_mode(): the caller's mode with held pairs off
+  std::vector<char> held_mode_;  // held(): the caller's mode with held pairs off
   SparseMatrix& k_;              // K values of the current mode (scratch)
   const Eigen::VectorXd &c_row_norm_, &d_row_norm_;  // ‖C_j‖₁, ‖D_j‖₁
   const Eigen::VectorXd& b_col_max_;                 // max_i |B_ij|
@@ -332,6 +332,9 @@ class ModeMlcp {
   // d_j − α d_s ≥ 0, setting them off in `mode`, and sets live_ to the others. Returns the
   // number held.
   int hold_pairs(std::vector<char>& mode, const Eigen::VectorXd& d);
+  // `mode` with those pairs off (held_mode_), or `mode` itself when the circuit has none to hold;
+  // sets live_.
+  const std::vector<char>& held(const std::vector<char>& mode, const Eigen::VectorXd& d);
   // The mode system through W's factor into u_ (true), or false when the reduced path does not
   // apply to this mode (then the K(σ) factors must be used).
   bool solve_reduced(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
