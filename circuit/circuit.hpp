@@ -3,6 +3,7 @@
 // source waveforms completed with SPICE defaults. Built from the syntax tree by elaborate();
 // turned into matrices by assemble(). Adding a device = one struct in `Device` plus one stamp.
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -236,6 +237,13 @@ struct StepSettings {
   bool smooth_kinks = false;
 };
 
+// A model fitted again over the current range an earlier run of the same netlist met (its
+// estimated range was left: pwl_range_check.hpp, the run command's refit; docs/devices.md).
+struct PwlRefit {
+  double imin = 0, imax = 0;  // the range of its fit [A, at area 1]
+  std::string why;            // what the earlier run met, for the conversion summary
+};
+
 // .options pwltol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).
 struct PwlSettings {
   double tol = 0.01;  // PWLTOL T [V]: voltage error ≤ T·max(1, v/1 V) (1 % of the drop or 10 mV)
@@ -244,6 +252,9 @@ struct PwlSettings {
   bool idealize = false;  // IDEALIZE: every diode the ideal one (VF/RON/BV/RZ only)
   double temp = 27;       // TEMP (.temp) [°C]: the SPICE models' temperature
   double tnom = 27;       // TNOM [°C]: where their parameters were measured (a model's TNOM wins)
+  // Per model (lower-case name): the range of a refit, which wins over PWLIMIN, PWLIMAX and the
+  // estimate (elaborate()'s `refit`; never from the netlist).
+  std::map<std::string, PwlRefit> refit;
 };
 
 // One model's conversion, as `nsspice models` and the run report print it. Diodes: forward

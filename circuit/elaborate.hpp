@@ -14,8 +14,11 @@ namespace nsspice::circuit {
 // reported; Circuit::unused_models names them); kAll, every card (`nsspice models --all`).
 enum class ModelCards { kUsed, kAll };
 
+// `refit`: models fitted over the given current ranges instead of their estimated ones
+// (PwlSettings::refit: a run that left them, elaborated again).
 Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags,
-                  ModelCards which = ModelCards::kUsed);
+                  ModelCards which = ModelCards::kUsed,
+                  const std::map<std::string, PwlRefit>& refit = {});
 
 // .options idealize after the fact (--ideal): every SPICE diode becomes the ideal diode (its
 // PWL pairs and junction capacitor dropped), and its conversion record says so.

@@ -94,12 +94,24 @@ struct CapturedLcp {
 // kInaccurate when steps were accepted above the error tolerance (see warnings); kInvalidInput for
 // settings rejected before the first step; a failure status otherwise, with the message (what
 // happened, at which time and step), summary.time and the devices involved.
+// A converted SPICE junction whose current left the range of its PWL fit during the run
+// (pwl_range_check.hpp: above imax, or below imin off the error bound), with the range of a fit
+// that covers what the run met: the run command fits the model again over it and repeats the run.
+struct PwlRangeMiss {
+  std::string model;          // lower-case name
+  std::string warning;        // the warning given for it (in TransientResult::warnings)
+  std::string met;            // what the run met: "q1's B-E current reached 0.155 A"
+  double imin = 0, imax = 0;  // the range that covers it [A, at area 1]
+  bool user_range = false;    // the range left was set by the user (.options pwlimax/pwlimin)
+};
+
 struct TransientResult : solvers::RunOutcome {
   bool stopped = false;   // the observer asked to stop (an interrupt): ok, but t_end < TSTOP
   double t_end = 0;       // last accepted time
   long points = 0;        // points handed to the observer (accepted points and dense output)
   std::string step_rule;  // how the steps were chosen, for the run report
-  std::vector<std::string> warnings;  // what the run approximated, with numbers
+  std::vector<std::string> warnings;       // what the run approximated, with numbers
+  std::vector<PwlRangeMiss> range_misses;  // junctions that left their PWL fit's range
   solvers::RunStats stats;
   bool shared_analysis = false;  // the θ-stepper factored with TransientOptions::analyses
   double h = 0, theta = 0;

@@ -132,6 +132,7 @@ class CompareRun {
   std::function<bool()> stop_;
   std::string ngspice_;
   std::unique_ptr<LoadedNetlist> loaded_;
+  std::unique_ptr<LoadedNetlist> refitted_;  // loaded_ with refitted models (refit_ranges)
   Question question_ = Question::kRegularized;
   UserModels user_models_;
   CompareResult r_;
@@ -146,9 +147,10 @@ class CompareRun {
   TranslateOptions translate_;
   AnalysisOptions analysis_;
 
-  // The netlist's transient into `w` (every signal), stopped by an interrupt.
+  // The netlist's transient into `w` (every signal), stopped by an interrupt; with its refitted
+  // models when a run has left their estimated ranges (reference()).
   Simulated run_into(Waveforms& w, const circuit::TransientOptions& options) const {
-    const circuit::Circuit& c = loaded_->circuit;
+    const circuit::Circuit& c = refitted_ ? refitted_->circuit : loaded_->circuit;
     const circuit::Assembled assembled = circuit::assemble(c);
     const circuit::SignalTable table = circuit::make_signals(c, assembled);
     w.title = c.title;
@@ -232,7 +234,18 @@ int CompareRun::load() {
 int CompareRun::reference() {
   const auto t0 = Clock::now();
   const circuit::Circuit& c = loaded_->circuit;
-  sim_ = run_into(ns_, {.theta = o_.theta, .h = o_.step});
+  // A run whose converted SPICE junctions leave their estimated current ranges is repeated with
+  // those models refitted, as `run` does: the comparison is of the answer nsspice stands by.
+  std::map<std::string, circuit::PwlRefit> refit;
+  for (int pass = 1;; ++pass) {
+    sim_ = run_into(ns_, {.theta = o_.theta, .h = o_.step});
+    if (pass == kPwlRuns || !sim_.result.ok() || sim_.result.stopped ||
+        !refit_ranges(sim_.result, pass, refit))
+      break;
+    refitted_ = load_refitted(o_.netlist, *loaded_, refit, r_.idealized);
+    if (!refitted_) return kBadInput;
+    ns_ = Waveforms{};
+  }
   r_.netlist = o_.netlist;
   r_.title = c.title.empty() ? o_.netlist : c.title;
   r_.nsspice.wall_seconds =

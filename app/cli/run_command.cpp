@@ -385,9 +385,8 @@ int run_command(const RunOptions& o) {
   const auto loaded = load_netlist(o.netlist, load);
   if (!loaded) return kBadInput;
   if (o.ideal) circuit::idealize_diodes(loaded->circuit);
-  const circuit::Circuit& circuit = loaded->circuit;
   std::string error;
-  const auto choice = choose_analysis(o.analysis, circuit, o.netlist, error);
+  const auto choice = choose_analysis(o.analysis, loaded->circuit, o.netlist, error);
   if (!choice) {
     print_error(error);
     return kBadInput;
@@ -416,56 +415,71 @@ int run_command(const RunOptions& o) {
   }
   if (choice->kind != AnalysisKind::kTran) return analysis_command(o, *loaded, *choice);
   if (choice->print_op && !o.quiet && !print_operating_point(*loaded)) return kSimulationFailed;
-  const circuit::Assembled assembled = circuit::assemble(circuit);
-  const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
-  // Everything the user asked for is merged and checked before anything is written.
-  auto plan = make_run_plan(o, *loaded, signals.names, error, signals.rate_names);
-  if (!plan || !(error = dense_limits(o, *plan, assembled)).empty()) {
-    print_error(error);
-    return kBadInput;
+  // A run whose converted SPICE junctions left their estimated current ranges is repeated with
+  // those models fitted over the ranges it met (refit_ranges), at most kPwlRuns runs in all.
+  std::unique_ptr<LoadedNetlist> refitted;
+  std::map<std::string, circuit::PwlRefit> refit;
+  for (int pass = 1;; ++pass) {
+    const LoadedNetlist& current = refitted ? *refitted : *loaded;
+    const circuit::Circuit& circuit = current.circuit;
+    const circuit::Assembled assembled = circuit::assemble(circuit);
+    const circuit::SignalTable signals = circuit::make_signals(circuit, assembled);
+    // Everything the user asked for is merged and checked before anything is written.
+    auto plan = make_run_plan(o, current, signals.names, error, signals.rate_names);
+    if (!plan || !(error = dense_limits(o, *plan, assembled)).empty()) {
+      print_error(error);
+      return kBadInput;
+    }
+    auto writer = make_writer(plan->format);
+    std::vector<std::string> names;
+    for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
+    if (!writer->open(plan->output_path, circuit.title, names)) {
+      print_error(write_failure(plan->output_path, errno));
+      return kOutputFailed;
+    }
+    PlotRequest plot = plot_request(o, *plan, circuit.title);
+    Streamed streamed;
+    const Simulated sim = stream_run(
+        circuit, assembled, signals, *plan, o.progress && !o.quiet,
+        [&] { return interrupt.requested(); }, *writer, plot, streamed);
+    if (pass < kPwlRuns && sim.result.ok() && !sim.result.stopped && !streamed.output_lost &&
+        interrupt.signal() == 0 && refit_ranges(sim.result, pass, refit)) {
+      writer->close();  // written again by the next run
+      refitted = load_refitted(o.netlist, *loaded, refit, o.ideal);
+      if (!refitted) return kBadInput;
+      continue;
+    }
+    const long rows = streamed.rows;
+    const auto& result = sim.result;
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const auto measured = plan->output.measures.results();
+    mark_events(result, plot);
+    for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
+    SideFiles files;
+    int code = write_side_files(o, *plan, result, files, 0);
+    code = report_stop(plan->output_path, sim, *writer, streamed, code);
+    code = write_meas_json(o, measured, code);
+    if (const int signal = interrupt.signal(); signal != 0) {
+      // Interrupted (during the run or after it): no plot, the user asked to stop.
+      fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n",
+                 sim.t_last, plan->output_path, rows, signal_name(signal));
+      code = code ? code : interrupted_exit_code(signal);
+    } else if (plan->plotting && rows > 0) {
+      arrange_plot(o, *plan, plot);
+      code = finish_plot(o, plot, code);
+    }
+    if ((!o.view.empty() || o.view_default) && rows > 0 && code != kBadInput) {
+      const std::string report =
+          format_report(sim.result, wall, sim.wall_seconds, plan->output_path, rows);
+      const int view_code = write_run_view(o, *plan, circuit.title, report, measured, files);
+      code = code ? code : view_code;
+    }
+    print_report(o, *plan, sim, wall, rows, files, code);
+    print_measures(measured, o.quiet);
+    print_conversions(o, circuit);
+    return code;
   }
-  auto writer = make_writer(plan->format);
-  std::vector<std::string> names;
-  for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
-  if (!writer->open(plan->output_path, circuit.title, names)) {
-    print_error(write_failure(plan->output_path, errno));
-    return kOutputFailed;
-  }
-  PlotRequest plot = plot_request(o, *plan, circuit.title);
-  Streamed streamed;
-  const Simulated sim = stream_run(
-      circuit, assembled, signals, *plan, o.progress && !o.quiet,
-      [&] { return interrupt.requested(); }, *writer, plot, streamed);
-  const long rows = streamed.rows;
-  const auto& result = sim.result;
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const auto measured = plan->output.measures.results();
-  mark_events(result, plot);
-  for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
-  SideFiles files;
-  int code = write_side_files(o, *plan, result, files, 0);
-  code = report_stop(plan->output_path, sim, *writer, streamed, code);
-  code = write_meas_json(o, measured, code);
-  if (const int signal = interrupt.signal(); signal != 0) {
-    // Interrupted (during the run or after it): no plot, the user asked to stop.
-    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n", sim.t_last,
-               plan->output_path, rows, signal_name(signal));
-    code = code ? code : interrupted_exit_code(signal);
-  } else if (plan->plotting && rows > 0) {
-    arrange_plot(o, *plan, plot);
-    code = finish_plot(o, plot, code);
-  }
-  if ((!o.view.empty() || o.view_default) && rows > 0 && code != kBadInput) {
-    const std::string report =
-        format_report(sim.result, wall, sim.wall_seconds, plan->output_path, rows);
-    const int view_code = write_run_view(o, *plan, circuit.title, report, measured, files);
-    code = code ? code : view_code;
-  }
-  print_report(o, *plan, sim, wall, rows, files, code);
-  print_measures(measured, o.quiet);
-  print_conversions(o, circuit);
-  return code;
 }
 
 RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,

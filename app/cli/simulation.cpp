@@ -9,6 +9,7 @@
 #include <iostream>
 #include <limits>
 
+#include "app/compare/compare_report.hpp"
 #include "app/sweep/model_tolerances.hpp"
 #include "circuit/elaborate.hpp"
 #include "netlist/flatten.hpp"
@@ -197,7 +198,7 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   apply_model_tolerances(flat, options.draw, diags, flatten_options.drawn);  // PSpice's DEV/LOT
   // Elaborate even after syntax errors (the bad cards were skipped) so that every problem of
   // the netlist is reported in one run.
-  loaded->circuit = circuit::elaborate(flat, diags, options.models);
+  loaded->circuit = circuit::elaborate(flat, diags, options.models, options.pwl_refit);
   if (flat.output_file) loaded->output_file = flat.output_file->text;
   if (parsed == &own) loaded->parsed = std::move(own);
   std::vector<std::string> meas_errors;
@@ -223,6 +224,57 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   }
   const bool no_tran = options.require_tran && !loaded->circuit.tran;
   return report_load(diags, std::move(loaded), options, path, no_tran);
+}
+
+bool refit_ranges(const circuit::TransientResult& result, int pass,
+                  std::map<std::string, circuit::PwlRefit>& refit) {
+  std::map<std::string, circuit::PwlRefit> grown;
+  std::map<std::string, std::vector<std::string>> met;
+  for (const auto& miss : result.range_misses) {
+    if (miss.user_range) continue;
+    circuit::PwlRefit& r = grown[miss.model];
+    r.imin = r.imax == 0 ? miss.imin : std::min(r.imin, miss.imin);
+    r.imax = std::max(r.imax, miss.imax);
+    met[miss.model].push_back(miss.met);
+  }
+  bool changed = false;
+  for (auto& [model, r] : grown) {
+    const auto old = refit.find(model);
+    if (old != refit.end()) {
+      r.imin = std::min(r.imin, old->second.imin);
+      r.imax = std::max(r.imax, old->second.imax);
+      if (!(r.imin < old->second.imin) && !(r.imax > old->second.imax)) continue;
+    }
+    std::string what;
+    for (const auto& m : met[model]) what += (what.empty() ? "" : "; ") + m;
+    fmt::print(stderr,
+               "nsspice: note: model '{}' left the estimated current range of its PWL fit ({}): "
+               "it is fitted again over {}–{} and the run repeated (run {} of at most {})\n",
+               model, what, eng(r.imin, "A"), eng(r.imax, "A"), pass + 1, kPwlRuns);
+    r.why = (old != refit.end() ? old->second.why + "; " : std::string()) +
+            fmt::format("run {}: {}", pass, what);
+    refit[model] = std::move(r);
+    changed = true;
+  }
+  return changed;
+}
+
+std::unique_ptr<LoadedNetlist> load_refitted(const std::string& path, const LoadedNetlist& loaded,
+                                             const std::map<std::string, circuit::PwlRefit>& refit,
+                                             bool ideal) {
+  LoadOptions again;
+  again.require_tran = false;
+  again.reuse = &loaded;
+  std::string same;  // the netlist's diagnostics, printed by the first load already
+  again.diagnostics = &same;
+  again.pwl_refit = refit;
+  auto refitted = load_netlist(path, again);
+  if (!refitted) {
+    print_error("the netlist did not load again with the refitted models:\n" + same);
+    return nullptr;
+  }
+  if (ideal) circuit::idealize_diodes(refitted->circuit);
+  return refitted;
 }
 
 std::vector<double> source_breakpoints(const circuit::Assembled& assembled, double t_stop) {

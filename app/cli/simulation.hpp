@@ -73,6 +73,9 @@ struct LoadOptions {
   bool* flat_failed = nullptr;
   // Which .model cards are elaborated: those an element uses, or every one (nsspice models --all).
   circuit::ModelCards models = circuit::ModelCards::kUsed;
+  // Models fitted over these current ranges (lower-case name → range: a refit after a run that
+  // left the estimated ones; circuit::PwlSettings::refit).
+  std::map<std::string, circuit::PwlRefit> pwl_refit;
 };
 
 // Parses, flattens and elaborates; diagnostics go to stderr. nullptr when the netlist has errors
@@ -102,6 +105,24 @@ Simulated simulate(const circuit::Circuit& circuit, const circuit::Assembled& as
                    const circuit::SignalTable& signals, const circuit::TransientOptions& options,
                    RowSink& sink, const std::function<void(double)>& progress = {},
                    std::span<const size_t> only = {}, const std::function<bool()>& stop = {});
+
+// Runs of one transient at most when its models are refitted (refit_ranges): the first and the
+// repeats.
+inline constexpr int kPwlRuns = 3;
+
+// After run `pass`: the converted SPICE models whose junctions left their estimated current
+// range (circuit::PwlRangeMiss, not a range the user set) get a refit over the range that covers
+// what the run met and the previous fit's range, merged into `refit`, each said in a note on
+// stderr. True when some model's range grew: the caller repeats the run with load_refitted.
+bool refit_ranges(const circuit::TransientResult& result, int pass,
+                  std::map<std::string, circuit::PwlRefit>& refit);
+
+// `loaded`'s netlist elaborated again with the models of `refit` fitted over their ranges (and
+// its diodes idealized again with `ideal`); its diagnostics, printed by the first load, are not
+// printed again. nullptr, with the reason printed, if it does not load.
+std::unique_ptr<LoadedNetlist> load_refitted(const std::string& path, const LoadedNetlist& loaded,
+                                             const std::map<std::string, circuit::PwlRefit>& refit,
+                                             bool ideal);
 
 void print_error(const std::string& message);
 // "file:line:col: warning: message" with the source line and a caret, on stderr.

@@ -250,9 +250,11 @@ void Elaborator::spice_method(const netlist::Param& p) {
 
 }  // namespace detail
 
-Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags, ModelCards which) {
+Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags, ModelCards which,
+                  const std::map<std::string, PwlRefit>& refit) {
   Circuit circuit;
   circuit.title = netlist.title;
+  circuit.pwl.refit = refit;
   detail::Elaborator e(circuit, diags, which);
   e.models(netlist.cards);
   e.controls(netlist.cards);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "circuit/junction_charge.hpp"
@@ -64,7 +65,10 @@ double estimated_bjt_imax(const Scales& s, double re, double bf) {
 }
 
 std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, const char* rs_name,
-                        bool keep_r_min, double gain) {
+                        bool keep_r_min, double gain, const PwlRefit* refit) {
+  if (refit != nullptr)
+    return fmt::format("range {}–{} from a refit: {}", si(refit->imin, "A"), si(refit->imax, "A"),
+                       refit->why);
   if (pwl.imax > 0) return "imax from .options pwlimax";
   if (!(s.volts > 0) && !(s.amps > 0)) return "imax 1 A: the circuit has no source scale";
   const bool zeroed = !keep_r_min && s.reactive && std::isfinite(s.r_min);
@@ -75,6 +79,16 @@ std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, cons
       si(s.volts, "V"), si(r_min, "Ω"), rs_name, si(rs, "Ω"),
       gain != 1 ? fmt::format("{:g}·", gain) : "", si(s.amps, "A"),
       zeroed ? " (R_min 0: a capacitor or inductor can sit across the diode)" : "");
+}
+
+FitRange fit_range(const PwlSettings& pwl, const std::string& model, double estimated) {
+  std::string key = model;
+  std::transform(key.begin(), key.end(), key.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (const auto it = pwl.refit.find(key); it != pwl.refit.end())
+    return {it->second.imin, it->second.imax, &it->second};
+  const double imax = pwl.imax > 0 ? pwl.imax : estimated;
+  return {pwl.imin > 0 ? pwl.imin : imax * 1e-6, imax, nullptr};
 }
 
 double ModelTemperature::vt() const { return thermal_voltage(kelvin); }

@@ -24,8 +24,18 @@ double estimated_bjt_imax(const Scales& s, double re, double bf);
 // How imax was chosen, for the report: "imax from .options pwlimax" or "imax estimated as
 // 2·(ΣV 24 V/(R_min 0 Ω + RS 34 mΩ) + ΣI 0 A) (R_min 0: ...); .options pwlimax sets it".
 // keep_r_min: R_min kept with capacitors (estimated_bjt_imax); gain: the factor of ΣI.
+// `refit`: the model's refit (fit_range), said instead.
 std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, const char* rs_name,
-                        bool keep_r_min = false, double gain = 1);
+                        bool keep_r_min = false, double gain = 1, const PwlRefit* refit = nullptr);
+
+// The current range of model `model`'s fit: its refit's (PwlSettings::refit) when it has one,
+// else [PWLIMIN, PWLIMAX] with `estimated` for an unset PWLIMAX and imax·1e-6 for an unset
+// PWLIMIN.
+struct FitRange {
+  double imin = 0, imax = 0;
+  const PwlRefit* refit = nullptr;
+};
+FitRange fit_range(const PwlSettings& pwl, const std::string& model, double estimated);
 
 // A model's temperatures [K]: the circuit's (.temp) and its TNOM (the model's, else .options).
 struct ModelTemperature {

@@ -87,9 +87,10 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
 
 DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
                                           bool keep_r_min) const {
-  const double imax = c_.pwl.imax > 0 ? c_.pwl.imax
-                      : keep_r_min    ? estimated_bjt_imax(scales, d.rs, 0)
-                                      : estimated_imax(scales, d.rs);
+  const FitRange range =
+      fit_range(c_.pwl, d.name,
+                keep_r_min ? estimated_bjt_imax(scales, d.rs, 0) : estimated_imax(scales, d.rs));
+  const double imax = range.imax;
   DiodeConversion conv;
   conv.model = d.name;
   if (!d.spice) {
@@ -103,7 +104,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
     conv.summary = fmt::format("{}: {} ({}), exact", d.name, conv.kind, values);
     return conv;
   }
-  const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
+  const double imin = range.imin;
   const ModelTemperature t = model_temperature(c_.pwl, d.tnom);
   const double is = saturation_current_at(d.is, d.n, d.eg, d.xti, t.kelvin, t.tnom_kelvin);
   const double rs = d.rs * (1 + d.trs1 * t.delta() + d.trs2 * t.delta() * t.delta());
@@ -165,7 +166,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
         si(rs, "Ω"), si(rs * d.cjo, "s"), si(print_step, "s"));
   if (const std::string at = temperature_summary(t, d.is, is); !at.empty())
     conv.summary += "; " + at;
-  conv.summary += "; " + imax_reason(c_.pwl, scales, rs, "RS", keep_r_min);
+  conv.summary += "; " + imax_reason(c_.pwl, scales, rs, "RS", keep_r_min, 1, range.refit);
   return conv;
 }
 

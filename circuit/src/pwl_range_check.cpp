@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "circuit/src/pwl_conversion.hpp"
@@ -25,7 +26,7 @@
 namespace nsspice::circuit::detail {
 
 PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled, double settled)
-    : settled_(settled), tol_(circuit.pwl.tol) {
+    : settled_(settled), tol_(circuit.pwl.tol), pwl_(&circuit.pwl) {
   for (JunctionBranch& j : junction_branches(circuit, assembled)) {
     PwlCurve curve{junction_segments(circuit, j)};
     Watch w{std::move(j), std::move(curve)};
@@ -114,29 +115,58 @@ PwlRangeCheck::Worst PwlRangeCheck::worst_point(const Watch& w) const {
 
 namespace {
 
+// A range left: the warning, what the run met and the imin or imax that covers it.
+struct Left {
+  std::string warning, met;
+  double imin = 0, imax = 0;
+};
+
 // Empty unless the branch worked below imin (header) with its drop off the bound.
-std::string below_range_warning(const JunctionBranch& j, const PwlCurve& curve,
-                                const PwlRangeCheck::Worst& p, double largest, double pwltol) {
+Left below_range(const JunctionBranch& j, const PwlCurve& curve, const PwlRangeCheck::Worst& p,
+                 double largest, double pwltol) {
   const double imin = j.area * j.imin;
   if (!(p.i_pwl < imin) || !(p.i_spice >= kBelowRangeFloor * imin) ||
       p.i_spice < kBelowRangeShare * largest)
-    return "";
+    return {};
   const double i = p.i_pwl > 0 ? p.i_pwl : p.i_spice;
   const double dv = curve.voltage(i) - j.branch.voltage(i / j.area);
   const double bound = pwltol * std::max(1.0, std::abs(p.v));
-  if (!(std::abs(dv) > bound)) return "";
-  return fmt::format(
+  if (!(std::abs(dv) > bound)) return {};
+  Left out;
+  out.imin = 0.1 * (p.i_pwl > 0 ? std::min(p.i_pwl, p.i_spice) : p.i_spice) / j.area;
+  out.imax = j.imax;
+  out.warning = fmt::format(
       "{} (model '{}'): at its largest {} voltage, {:.4g} V, the PWL conducts {}, below the "
       "range of its fit (imin = {}), and the SPICE model {}: their drops at {} differ by "
       "{:+.0f} mV, beyond the {:.0f} mV bound; set .options pwlimin={:.2g} and run again",
       j.name, j.model, j.label, p.v, si(p.i_pwl, "A"), si(imin, "A"), si(p.i_spice, "A"),
-      si(i, "A"), 1e3 * dv, 1e3 * bound,
-      0.1 * (p.i_pwl > 0 ? std::min(p.i_pwl, p.i_spice) : p.i_spice) / j.area);
+      si(i, "A"), 1e3 * dv, 1e3 * bound, out.imin);
+  out.met = fmt::format("{}'s {} current at {:.4g} V: {} by the SPICE model, below imin {}", j.name,
+                        j.label, p.v, si(p.i_spice, "A"), si(imin, "A"));
+  return out;
+}
+
+// Empty unless the branch's current went above imax.
+Left above_range(const JunctionBranch& j, double peak) {
+  const double imax = j.area * j.imax;
+  if (!(peak > imax)) return {};
+  Left out;
+  out.imin = j.imin;
+  out.imax = 2 * peak / j.area;
+  out.warning = fmt::format(
+      "{} (model '{}'): the {} current reached {:.3g} A, above the range of its PWL fit "
+      "(imax = {:.3g} A), where the voltage error bound does not hold; set .options "
+      "pwlimax={:.2g} and run again",
+      j.name, j.model, j.label, peak, imax, out.imax);
+  out.met = fmt::format("{}'s {} current reached {}, above imax {}", j.name, j.label, si(peak, "A"),
+                        si(imax, "A"));
+  return out;
 }
 
 }  // namespace
 
-void PwlRangeCheck::warn(std::vector<std::string>& warnings) const {
+void PwlRangeCheck::warn(std::vector<std::string>& warnings,
+                         std::vector<PwlRangeMiss>* misses) const {
   std::vector<Worst> worst;
   double largest = 0;
   for (const Watch& w : watches_) {
@@ -146,16 +176,23 @@ void PwlRangeCheck::warn(std::vector<std::string>& warnings) const {
   for (size_t k = 0; k < watches_.size(); ++k) {
     const Watch& w = watches_[k];
     const JunctionBranch& j = w.junction;
-    const double imax = j.area * j.imax;
-    if (w.peak > imax)
-      warnings.push_back(fmt::format(
-          "{} (model '{}'): the {} current reached {:.3g} A, above the range of its PWL fit "
-          "(imax = {:.3g} A), where the voltage error bound does not hold; set .options "
-          "pwlimax={:.2g} and run again",
-          j.name, j.model, j.label, w.peak, imax, 2 * w.peak / j.area));
-    else if (std::string s = below_range_warning(j, w.curve, worst[k], largest, tol_); !s.empty())
-      warnings.push_back(std::move(s));
-    else if (w.seen)
+    const bool above = w.peak > j.area * j.imax;
+    Left left = above ? above_range(j, w.peak) : below_range(j, w.curve, worst[k], largest, tol_);
+    if (!left.warning.empty()) {
+      warnings.push_back(left.warning);
+      if (misses == nullptr) continue;
+      PwlRangeMiss miss;
+      miss.model = j.model;
+      for (char& ch : miss.model)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const bool refit = pwl_->refit.count(miss.model) > 0;
+      miss.user_range = !refit && (above ? pwl_->imax > 0 : pwl_->imin > 0);
+      miss.warning = std::move(left.warning);
+      miss.met = std::move(left.met);
+      miss.imin = left.imin;
+      miss.imax = left.imax;
+      misses->push_back(std::move(miss));
+    } else if (w.seen)
       if (std::string s =
               small_signal_warning(j, w.curve, w.lo, w.hi, w.span > 0 ? w.charge / w.span : w.lo);
           !s.empty())

@@ -15,6 +15,7 @@
 #include "circuit/assemble.hpp"
 #include "circuit/circuit.hpp"
 #include "circuit/src/pwl_junctions.hpp"
+#include "circuit/transient.hpp"
 
 namespace nsspice::circuit::detail {
 
@@ -33,7 +34,8 @@ class PwlRangeCheck {
   bool empty() const { return watches_.empty(); }
   // One accepted point's unknowns and pair values.
   void add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda);
-  void warn(std::vector<std::string>& warnings) const;
+  // The warnings; with `misses`, the ranges left (PwlRangeMiss) too.
+  void warn(std::vector<std::string>& warnings, std::vector<PwlRangeMiss>* misses = nullptr) const;
 
  private:
   struct Watch {
@@ -60,6 +62,7 @@ class PwlRangeCheck {
   std::vector<Watch> watches_;
   double settled_ = 0;
   double tol_ = 0.01;  // PWLTOL [V]
+  const PwlSettings* pwl_ = nullptr;
 };
 
 }  // namespace nsspice::circuit::detail

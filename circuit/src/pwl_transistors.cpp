@@ -54,8 +54,8 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
   const ModelTemperature t = model_temperature(c_.pwl, q.tnom);
   const double is = saturation_current_at(q.is, 1, q.eg, q.xti, t.kelvin, t.tnom_kelvin);
   const double af = q.bf / (1 + q.bf), ar = q.br / (1 + q.br);
-  const double imax = c_.pwl.imax > 0 ? c_.pwl.imax : estimated_bjt_imax(scales, q.re, q.bf);
-  const double imin = c_.pwl.imin > 0 ? c_.pwl.imin : imax * 1e-6;
+  const FitRange range = fit_range(c_.pwl, q.name, estimated_bjt_imax(scales, q.re, q.bf));
+  const double imax = range.imax, imin = range.imin;
   const PwlTolerance tol{c_.pwl.tol, c_.pwl.tol};
   DiodeConversion conv;
   conv.model = q.name;
@@ -74,7 +74,7 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
       q.name, q.pnp ? "PNP" : "NPN", conv.forward_label,
       branch_summary(conv.forward_fit, conv.forward), conv.reverse_label,
       branch_summary(conv.reverse_fit, *conv.reverse), q.bf, q.br, af, ar);
-  conv.summary += "; " + imax_reason(c_.pwl, scales, q.re, "RE", true, 1 + q.bf);
+  conv.summary += "; " + imax_reason(c_.pwl, scales, q.re, "RE", true, 1 + q.bf, range.refit);
   for (auto [leak, i_s, n, label] :
        {std::tuple{&q.be_leak, q.ise, q.ne, "ISE"}, std::tuple{&q.bc_leak, q.isc, q.nc, "ISC"}}) {
     if (!(i_s > 0)) continue;

@@ -174,7 +174,7 @@ TransientResult run_transient(const Circuit& circuit, const Assembled& assembled
     return !observer || observer(t, x, l, xdot);
   };
   TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);
-  range.warn(result.warnings);
+  range.warn(result.warnings, &result.range_misses);
   return result;
 }
 

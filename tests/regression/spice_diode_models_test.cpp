@@ -174,6 +174,45 @@ TEST(SpiceDiodeModels, CurrentAboveTheFittedRangeIsWarned) {
       << w;
   EXPECT_NE(above.result.warnings[0].find("the forward current reached"), std::string::npos);
   EXPECT_GT(peak, 0.1);
+  // Each range left, for the run command's refit: the range that covers it (twice the peak,
+  // from the fit's own imin), and that the range left was the user's (.options pwlimax).
+  ASSERT_EQ(above.result.range_misses.size(), 2u);
+  const circuit::PwlRangeMiss& miss = above.result.range_misses[1];
+  EXPECT_EQ(miss.model, "dm");
+  EXPECT_EQ(miss.warning, w);
+  EXPECT_TRUE(miss.user_range);
+  EXPECT_NEAR(miss.imax, 2 * peak, 1e-12 * peak);
+  EXPECT_NEAR(miss.imin, 0.1 * 1e-6, 1e-20);
+  EXPECT_NE(miss.met.find("d1's breakdown current reached"), std::string::npos) << miss.met;
+}
+
+// Fitted again over a given range (a refit: circuit::PwlSettings::refit, what the run command
+// does when a run leaves the estimated range): the fit spans it, whatever .options pwlimax says,
+// the conversion summary says why, and the range checks of a run inside it find nothing.
+TEST(SpiceDiodeModels, ARefitSetsTheModelsRange) {
+  const std::string text = "t\n" + kSweep + ".options pwlimax=0.1\n" +
+                           ".model DM D(IS=2.52n N=1.752 RS=0.568 BV=10 IBV=100u)\n.end\n";
+  netlist::SourceManager sm;
+  netlist::Diagnostics diags;
+  const auto tree = netlist::parse_string(text, "t.cir", sm, diags);
+  std::map<std::string, circuit::PwlRefit> refit;
+  refit["dm"] = circuit::PwlRefit{1e-7, 4.0, "run 1: the test's reason"};
+  const circuit::Circuit c = circuit::elaborate(tree, diags, circuit::ModelCards::kUsed, refit);
+  ASSERT_FALSE(diags.has_errors()) << diags.format(sm);
+  ASSERT_EQ(c.conversions.size(), 1u);
+  const circuit::DiodeConversion& conv = c.conversions[0];
+  EXPECT_EQ(conv.forward_fit.imin, 1e-7);
+  EXPECT_EQ(conv.forward_fit.imax, 4.0);
+  EXPECT_EQ(conv.reverse_fit.imax, 4.0);
+  EXPECT_NE(conv.summary.find("range 100 nA–4 A from a refit: run 1: the test's reason"),
+            std::string::npos)
+      << conv.summary;
+  const circuit::Assembled a = circuit::assemble(c);
+  circuit::TransientOptions opt;
+  opt.adaptive = false;
+  const auto result = circuit::run_transient(c, a, opt, {});
+  ASSERT_TRUE(result.ok()) << result.summary.message;
+  EXPECT_TRUE(result.range_misses.empty()) << result.range_misses.front().warning;
 }
 
 // A diode straight across a source (as in ngspice's VDMOS-DIO.sp example: a ramp to 0.5 V, and
@@ -195,6 +234,10 @@ TEST(SpiceDiodeModels, ADiodeWorkingBelowTheFittedRangeIsWarned) {
   ASSERT_TRUE(below.result.ok()) << below.result.summary.message;
   ASSERT_EQ(below.result.warnings.size(), 1u);
   const std::string& w = below.result.warnings[0];
+  ASSERT_EQ(below.result.range_misses.size(), 1u);
+  const circuit::PwlRangeMiss& miss = below.result.range_misses[0];
+  EXPECT_FALSE(miss.user_range);                              // estimated: the run command refits
+  EXPECT_NEAR(miss.imax, 2 * 22 / 0.0038, 1e-9 * miss.imax);  // the fit's own imax kept
   EXPECT_NE(w.find("d1 (model 'dio'): at its largest forward voltage, 0.5 V, the PWL conducts "
                    "0 A, below the range of its fit (imin = 11.6 mA), and the SPICE model 4.97 mA"),
             std::string::npos)
@@ -202,6 +245,7 @@ TEST(SpiceDiodeModels, ADiodeWorkingBelowTheFittedRangeIsWarned) {
   const auto pos = w.find("pwlimin=");
   ASSERT_NE(pos, std::string::npos) << w;
   const std::string pwlimin = w.substr(pos + 8, w.find(' ', pos) - pos - 8);
+  EXPECT_NEAR(miss.imin, std::stod(pwlimin), 0.05 * miss.imin);  // printed to 2 digits
   const double vt = 1.380649e-23 * 300.15 / 1.602176634e-19;
   const double exact = 2.13e-8 * std::expm1(0.5 / (1.564 * vt));
   EXPECT_LT(below.series("i(d1)").back(), 0.01 * exact);  // the PWL diode never conducted
