@@ -15,6 +15,7 @@
 //   K E G F H S W M Q: controlled.cpp.   Other letters: error.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <string>
 
 #include "netlist/src/element_context.hpp"
@@ -188,7 +189,9 @@ bool parse_resistor(Context& c) {
   std::size_t i = 3;
   for (int k = 0; k < 2 && i < c.items.size() && c.items[i].is_plain(); ++k, ++i) {
     const Item& item = c.items[i];
-    if (CardReader::is_number(item)) {
+    const char first = item.word.text.empty() ? '0' : item.word.text[0];
+    if (CardReader::is_number(item) || !(std::isalpha(static_cast<unsigned char>(first)) ||
+                                         first == '_')) {  // "1.2.3": a bad number
       if (c.card.value) return c.unexpected(item);
       if (!c.set_value(item)) return false;
     } else {
