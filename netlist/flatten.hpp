@@ -10,7 +10,9 @@
 //     subcircuit's "params:" defaults, its body's .param cards and the instance's k=v
 //     overrides (evaluated in the instantiating scope). Any definition order; circular
 //     definitions and undefined names are errors. Every expression (Value::expr, "{...}" and
-//     "'...'" params) is replaced by its number.
+//     "'...'" params) is replaced by its number. `temper` (ngspice) and `temp` (PSpice) are
+//     the circuit temperature (FlattenOptions::temperature) unless a parameter of that name
+//     is visible.
 //  3. Subcircuits: every X card is replaced by the body of its subcircuit, recursively:
 //     element "r3" of instance "x1" inside instance "x2" becomes "x2.x1.r3" (name.text keeps
 //     the case as written); a node that is not a pin becomes "x2.x1.n3"; pins map to the
@@ -53,6 +55,9 @@ struct FlattenOptions {
   // Values that replace (or add) top-level parameters, e.g. one point of a .step sweep;
   // lower-case names.
   std::map<std::string, double> params;
+  // The circuit temperature [°C] of ngspice's `temper` and PSpice's `temp` in expressions (a
+  // .step temp run's); unset: the last top-level .temp or .options temp=, else 27.
+  std::optional<double> temperature;
   // Monte Carlo: the draws of the distribution functions (agauss, gauss, aunif, unif, mc,
   // flat): a standard normal value when called with true, a uniform one in [−1, 1] with false.
   // Empty: they give their nominal value.

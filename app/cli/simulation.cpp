@@ -177,6 +177,7 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
   }
   netlist::FlattenOptions flatten_options;
   flatten_options.params = options.params;
+  flatten_options.temperature = options.temp;  // .step temp: temper in expressions too
   flatten_options.draw = options.draw;
   if (options.drawn != nullptr)
     flatten_options.drawn = [&options](const std::string& name, double value) {

@@ -63,7 +63,7 @@ void Elaborator::element(const netlist::ElementCard& e) {
   const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
   // Instance parameters understood per element; any other is reported, never dropped silently.
   std::vector<std::string_view> known;
-  if (letter == 'r') known = {"m", "tc1", "tc2", "tc", "temp", "dtemp"};
+  if (letter == 'r') known = {"m", "tc1", "tc2", "tc", "tce", "temp", "dtemp", "scale"};
   if (letter == 'r' && e.model) known.insert(known.end(), {"l", "w"});  // RSH·L/W
   if (letter == 'c') known = {"ic", "rser", "lser", "rpar", "cpar", "m"};
   if (letter == 'l') known = {"ic", "rser", "rpar", "cpar", "m"};
@@ -229,6 +229,12 @@ void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
     add(e, Vccs{name, p, n, cp, cn, v});
 }
 
+std::vector<std::string> Elaborator::model_names() const {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : model_cards_) names.push_back(k);
+  return names;
+}
+
 template <class M>
 const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, const char* type) {
   if (!e.model) {
@@ -236,11 +242,9 @@ const M* Elaborator::model_of(const netlist::ElementCard& e, const char* what, c
     return nullptr;
   }
   if (!model_cards_.contains(e.model->lower)) {
-    std::vector<std::string> names;
-    for (const auto& [k, v] : model_cards_) names.push_back(k);
     error(e, e.model->span,
           fmt::format("unknown model '{}' for {} '{}'{}", e.model->text, what, e.name.lower,
-                      netlist::did_you_mean(e.model->lower, names)));
+                      netlist::did_you_mean(e.model->lower, model_names())));
     return nullptr;
   }
   used_models_.insert(e.model->lower);

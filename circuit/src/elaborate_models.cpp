@@ -345,8 +345,9 @@ void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags)
     model = ResistorModel{m.name.lower, type == "res"};
     specs = resistor_specs(std::get<ResistorModel>(model));
     uses =
-        "the resistor model uses R RSH DEFW DEFL|L NARROW TC1 TC2 TCE TNOM|T_MEASURED T_ABS "
-        "T_REL_GLOBAL; noise and breakdown parameters have no meaning in nsspice";
+        "the resistor model uses R|RES RSH DEFW|W DEFL|L NARROW|DW SHORT|DLR TC1|TC1R TC2|TC2R "
+        "TCE TNOM|T_MEASURED T_ABS T_REL_GLOBAL; noise and breakdown parameters have no meaning "
+        "in nsspice";
   } else {
     diags.error(m.type.span,
                 fmt::format("unsupported model type '{}' (supported: D, SW, CSW, COMP, NMOS, "

@@ -6,7 +6,9 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "circuit/circuit.hpp"
 #include "circuit/elaborate.hpp"
@@ -17,13 +19,14 @@
 namespace nsspice::circuit::detail {
 
 // A resistor model card (.model NAME R|RES, elaborate_resistor.cpp): the value when the instance
-// has none, or RSH·(L − NARROW)/(W − NARROW) from the instance's L and W, and the temperature
-// coefficients. NaN: not given.
+// has none, RSH·(L − 2·SHORT)/(W − 2·NARROW) from the instance's L and W (defaults DEFL, DEFW:
+// ngspice's 10 µm), or R; and the temperature coefficients. NaN: not given.
 struct ResistorModel {
   std::string name;
   bool pspice = false;  // RES (PSpice): R multiplies the instance value; R (ngspice): R is one
-  double r = kUnset, rsh = 0, defw = 1e-6, defl = kUnset, narrow = 0, t_rel = 0;
-  double tc1 = 0, tc2 = 0, tce = 0, tnom = kUnset, t_abs = kUnset;  // [1/K], [1/K²], [%/K], [°C]
+  double r = kUnset, rsh = 0, defw = 10e-6, defl = 10e-6, narrow = 0, shorten = 0;  // Ω, Ω/□, m
+  double tc1 = 0, tc2 = 0, tce = kUnset;            // [1/K], [1/K²], [%/K]
+  double tnom = kUnset, t_abs = kUnset, t_rel = 0;  // [°C]
 };
 
 using Model =
@@ -90,6 +93,10 @@ class Elaborator {
   void passive(const netlist::ElementCard& e, char letter);
   // R with a model or temperature coefficients (elaborate_resistor.cpp); false: a plain one.
   bool resistor(const netlist::ElementCard& e, double m);
+  // R_0 of a resistor with a model (or none), and how it was found; nullopt after an error.
+  std::optional<std::pair<double, std::string>> resistor_nominal(const netlist::ElementCard& e,
+                                                                 const ResistorModel& q);
+  std::vector<std::string> model_names() const;  // of every .model card, for did_you_mean
   int parasitics(const netlist::ElementCard& e, int a, int b);
   void controlled(const netlist::ElementCard& e, char letter);
   void poly1(const netlist::ElementCard& e, char letter);

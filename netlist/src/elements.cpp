@@ -2,8 +2,8 @@
 //
 //   R|C|L name n+ n- value {NAME=VALUE}                    value := number | {expr} | 'expr'
 //         value also as r=, c=, l= (the element's letter; ngspice: "R1 a b r=1k")
-//   R     name n+ n- value model {NAME=VALUE} | model value {...} | model NAME=VALUE {...}
-//         (a model name alone is read as a bad value)
+//   R     name n+ n- [value] [model] {NAME=VALUE}    value and model in either order, at least
+//         one; r=, resistance= among the NAME=VALUE are the value
 //   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
 //         fn := SIN | SINE | PULSE | PWL | EXP | SFFM   (at most one; SINE (LTspice) = SIN; args
 //         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
@@ -15,6 +15,7 @@
 //   K E G F H S W M Q: controlled.cpp.   Other letters: error.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <string>
 
 #include "netlist/src/element_context.hpp"
@@ -152,17 +153,25 @@ const char* unsupported_kind(char letter) {
   }
 }
 
-// The NAME=VALUE items from `first` on; in "TC=a,b" (the comma splits it) b is tc2.
+// The NAME=VALUE items from `first` on; in "TC=a,b" (the comma splits it) b is tc2. On a
+// resistor r= and resistance= are the value (ngspice: "R1 a b rmod r=2k").
 bool read_passive_tail(Context& c, std::size_t first) {
   for (std::size_t i = first; i < c.items.size(); ++i) {
     const Item& item = c.items[i];
     const bool after_tc = !c.card.params.empty() && c.card.params.back().name.lower == "tc";
+    const std::string key = ascii_lower(item.word.text);
     if (item.is_plain() && CardReader::is_number(item) && after_tc) {
       const Value v = *c.r.number(item);
       Param tc2{Word{"tc2", "tc2", c.r.span(item)}, c.r.word(item.word), std::nullopt,
                 c.r.span(item)};
       if (v.expr.empty()) tc2.number = v.value;
       c.card.params.push_back(std::move(tc2));
+    } else if (c.card.letter == 'r' && item.has_value && !item.has_group &&
+               (key == "r" || key == "resistance")) {
+      if (c.card.value) return c.unexpected(item);  // two values
+      auto value = c.r.number(item.value);
+      if (!value) return false;
+      c.card.value = *value;
     } else if (item.has_value && !item.has_group && !item.word.text.empty()) {
       c.card.params.push_back(*c.r.param(item, ""));
     } else {
@@ -172,15 +181,17 @@ bool read_passive_tail(Context& c, std::size_t first) {
   return true;
 }
 
-}  // namespace
-
-// "R name n+ n- [value] [model] {NAME=VALUE}": ngspice's resistor model, either order (ngspice
-// documents value then model; PSpice and vendor macromodels write "R1 a b R_NOISELESS 1e-3").
-bool parse_resistor_model(Context& c) {
+// "R name n+ n- [value] [model] {NAME=VALUE}": the value and ngspice's resistor model, in
+// either order (ngspice documents value then model, PSpice and vendor macromodels write
+// "R1 a b R_NOISELESS 1e-3"), a model alone ("R1 a b rmod", its R or RSH·L/W), or the value as
+// r= among the parameters. A word that is no model is reported by the elaborator.
+bool parse_resistor(Context& c) {
   std::size_t i = 3;
   for (int k = 0; k < 2 && i < c.items.size() && c.items[i].is_plain(); ++k, ++i) {
     const Item& item = c.items[i];
-    if (CardReader::is_number(item)) {
+    const char first = item.word.text.empty() ? '0' : item.word.text[0];
+    if (CardReader::is_number(item) || !(std::isalpha(static_cast<unsigned char>(first)) ||
+                                         first == '_')) {  // "1.2.3": a bad number
       if (c.card.value) return c.unexpected(item);
       if (!c.set_value(item)) return false;
     } else {
@@ -188,24 +199,21 @@ bool parse_resistor_model(Context& c) {
       if (!c.set_model(item)) return false;
     }
   }
-  return read_passive_tail(c, i);
+  if (!read_passive_tail(c, i)) return false;
+  if (c.card.value || c.card.model) return true;
+  c.r.error(c.r.span(c.items[3]), fmt::format("{} needs a value or a model name", c.what()));
+  return false;
 }
+
+}  // namespace
 
 bool parse_two_terminal(Context& c) {
   if (!c.need(4, "2 nodes and a value")) return false;
   if (!c.read_nodes(1, 2)) return false;
+  if (c.card.letter == 'r') return parse_resistor(c);
   const Item& v = c.items[3];
-  const auto is_model = [](const Item& item) {
-    return item.is_plain() && !CardReader::is_number(item);
-  };
-  // A model name comes with a value or with parameters (L=, W=): a word alone stays a bad value
-  // ("R1 a b abc": expected a number), the likelier mistake.
-  if (c.card.letter == 'r' && c.items.size() > 4 &&
-      ((is_model(v) && !is_model(c.items[4])) ||
-       (CardReader::is_number(v) && is_model(c.items[4]))))
-    return parse_resistor_model(c);
   if (v.has_value && !v.has_group && ascii_lower(v.word.text) == std::string(1, c.card.letter)) {
-    auto value = c.r.number(v.value);  // ngspice's value keyword: "R1 a b r=1k"
+    auto value = c.r.number(v.value);  // ngspice's value keyword: "C1 a b c=1n"
     if (!value) return false;
     c.card.value = *value;
   } else if (!c.set_value(v)) {

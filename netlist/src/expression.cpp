@@ -78,7 +78,7 @@ class Evaluator {
   std::optional<double> run() {
     skip();
     if (pos_ >= s_.size()) return fail(pos_, 1, "empty expression");
-    auto v = expr(hooks_.depth);
+    auto v = ternary(hooks_.depth);
     if (!v) return v;
     skip();
     if (pos_ < s_.size())
@@ -91,6 +91,7 @@ class Evaluator {
   std::string_view s_;
   const ExpressionHooks& hooks_;
   std::size_t pos_ = 0;
+  int dead_ = 0;  // > 0: inside the branch of c ? a : b not taken (see ternary)
 
   std::optional<double> fail(std::size_t at, std::size_t len, std::string message) {
     hooks_.error(at, len, std::move(message));
@@ -118,6 +119,65 @@ class Evaluator {
                             kMaxTotalExpressionDepth));
   }
 
+  // c ? a : b. The branch not taken is read "dead": its value does not matter, so its division
+  // by zero or non-finite function value is no error ("x == 0 ? 0 : 1/x"), and it draws
+  // nothing.
+  std::optional<double> ternary(int depth) {
+    if (too_deep(depth)) return deep_error(depth);
+    const auto c = disjunction(depth);
+    if (!c || !eat("?")) return c;
+    const bool take = *c != 0;
+    const auto a = branch(!take, depth);
+    if (!a) return a;
+    if (!eat(":")) return fail(pos_, 1, "expected ':' of 'c ? a : b' in expression");
+    const auto b = branch(take, depth);
+    if (!b) return b;
+    return take ? a : b;
+  }
+  std::optional<double> branch(bool dead, int depth) {
+    dead_ += dead ? 1 : 0;
+    auto v = ternary(depth + 1);
+    dead_ -= dead ? 1 : 0;
+    return v;
+  }
+  // a || b, a && b, a OP b: 1 (true) or 0; a value ≠ 0 is true.
+  std::optional<double> disjunction(int depth) {
+    auto v = conjunction(depth);
+    while (v && eat("||")) {
+      const auto r = conjunction(depth);
+      if (!r) return r;
+      v = (*v != 0 || *r != 0) ? 1.0 : 0.0;
+    }
+    return v;
+  }
+  std::optional<double> conjunction(int depth) {
+    auto v = comparison(depth);
+    while (v && eat("&&")) {
+      const auto r = comparison(depth);
+      if (!r) return r;
+      v = (*v != 0 && *r != 0) ? 1.0 : 0.0;
+    }
+    return v;
+  }
+  std::optional<double> comparison(int depth) {
+    auto v = expr(depth);
+    if (!v) return v;
+    static constexpr std::string_view kOps[] = {"==", "!=", "<=", ">=", "<", ">"};
+    for (std::string_view op : kOps) {
+      if (!eat(op)) continue;
+      const auto r = expr(depth);
+      if (!r) return r;
+      const double a = *v, b = *r;
+      const bool t = op == "=="   ? a == b
+                     : op == "!=" ? a != b
+                     : op == "<=" ? a <= b
+                     : op == ">=" ? a >= b
+                     : op == "<"  ? a < b
+                                  : a > b;
+      return t ? 1.0 : 0.0;
+    }
+    return v;
+  }
   std::optional<double> expr(int depth) {
     if (too_deep(depth)) return deep_error(depth);
     auto v = term(depth);
@@ -149,8 +209,8 @@ class Evaluator {
       } else if (eat("/")) {
         auto r = unary(depth);
         if (!r) return r;
-        if (*r == 0) return fail(at, 1, "division by zero");
-        *v /= *r;
+        if (*r == 0 && dead_ == 0) return fail(at, 1, "division by zero");
+        *v = *r == 0 ? 0.0 : *v / *r;
       } else {
         break;
       }
@@ -180,7 +240,7 @@ class Evaluator {
     const char c = s_[pos_];
     if (c == '(' || c == '{') {  // PSpice's nested braces: "{VTH}" inside an expression
       const std::size_t open = pos_++;
-      auto v = expr(depth + 1);
+      auto v = ternary(depth + 1);
       if (!v) return v;
       if (!eat(c == '(' ? ")" : "}"))
         return fail(open, 1,
@@ -239,7 +299,7 @@ class Evaluator {
                               fn->arity == 1 ? "" : "s", args.size()));
     }
     const double v = fn->arity == 1 ? fn->f1(args[0]) : fn->f2(args[0], args[1]);
-    if (!std::isfinite(v)) {
+    if (!std::isfinite(v) && dead_ == 0) {
       std::string shown;
       for (double a : args) shown += fmt::format("{}{}", shown.empty() ? "" : ", ", a);
       return fail(start, pos_ - start,
@@ -253,7 +313,7 @@ class Evaluator {
     skip();
     if (eat(")")) return true;
     do {
-      auto v = expr(depth + 1);
+      auto v = ternary(depth + 1);
       if (!v) return false;
       args.push_back(*v);
     } while (eat(","));
@@ -277,6 +337,7 @@ class Evaluator {
           fmt::format("function '{}' takes {} arguments, got {}", id, arities, args.size()));
     if (d->arity == 3 && args[2] == 0)
       return fail(start, pos_ - start, fmt::format("'{}': sigma (the third argument) is 0", id));
+    if (dead_ > 0) return d->value(args, 0.0);
     const double r = hooks_.draw ? hooks_.draw(d->normal) : 0.0;
     const double v = d->value(args, r);
     if (!std::isfinite(v))

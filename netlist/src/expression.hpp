@@ -1,20 +1,26 @@
 // Internal: arithmetic expressions of .param values, {...} and '...'.
 //
+//   ternary := or [ '?' ternary ':' ternary ]                   (the branch not taken: see below)
+//   or      := and { '||' and }           and := cmp { '&&' cmp }     (1 or 0; ≠ 0 is true)
+//   cmp     := expr [ ('==' | '!=' | '<=' | '>=' | '<' | '>') expr ]
 //   expr    := term { ('+' | '-') term }
 //   term    := unary { ('*' | '/') unary }
 //   unary   := ('-' | '+') unary | power
 //   power   := primary [ ('^' | '**') unary ]          (right associative; -2^2 = -4, as ngspice)
-//   primary := number | name '(' [expr {',' expr}] ')' | name | '(' expr ')'
+//   primary := number | name '(' [ternary {',' ternary}] ')' | name | '(' ternary ')'
 //   number  := SPICE number with suffix and unit letters ("1meg", "10uF", "2.5e-3")
 //   name    := (letter | '_') { letter | digit | '_' }    case-insensitive
 // Functions: sqrt exp log(=ln) log10 sin cos tan asin acos atan sinh cosh tanh abs sgn floor
 // ceil int (1 argument); min max pow pwr (2 arguments; pwr(x,y) = sign(x)*|x|^y).
 // Distributions (Monte Carlo; with r a draw from ExpressionHooks::draw, 0 without one, so a
 // run without draws sees the nominal values):
-//   agauss(nom, avar, sigma) = nom + avar/sigma·n    gauss(nom, rvar, sigma) = nom·(1 + rvar/sigma·n)
-//   aunif(nom, avar) = nom + avar·u                  unif(nom, rvar) = mc(nom, rvar) = nom·(1 + rvar·u)
-//   gauss(x) = x·n, flat(x) = x·u  (LTspice)         n standard normal, u uniform in [−1, 1]
-// Constants pi and e (a parameter of the same name takes precedence).
+//   agauss(nom, avar, sigma) = nom + avar/sigma·n    gauss(nom, rvar, sigma) = nom·(1 +
+//   rvar/sigma·n) aunif(nom, avar) = nom + avar·u                  unif(nom, rvar) = mc(nom, rvar)
+//   = nom·(1 + rvar·u) gauss(x) = x·n, flat(x) = x·u  (LTspice)         n standard normal, u
+//   uniform in [−1, 1]
+// Constants pi and e (a parameter of the same name takes precedence). In c ? a : b the branch
+// not taken is read without its value errors (division by zero, a non-finite function value)
+// and without draws.
 // Nesting is limited to kMaxExpressionDepth levels. A non-finite result (division by zero,
 // sqrt of a negative number, ...) is an error. An expression evaluated for a parameter that
 // another expression refers to continues the referring one's depth (one more level per

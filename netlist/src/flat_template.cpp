@@ -50,7 +50,7 @@ void Replay::scope(const TapeScope& s) {
     ParamScope& global = scopes_.emplace_back(nullptr, nullptr, reporter_);
     if (options_.draw) global.set_draw(&options_.draw);
     if (options_.drawn) global.set_drawn(&options_.drawn);
-    detail::define_top_params(t_.tree, options_.params, global);
+    detail::define_top_params(t_.tree, options_, global);
     global.evaluate_all();
     return;
   }

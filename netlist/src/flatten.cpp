@@ -518,7 +518,7 @@ void Flattener::run(const Netlist& net) {
   ParamScope global(nullptr, nullptr, reporter_);
   if (options_.draw) global.set_draw(&options_.draw);
   if (options_.drawn) global.set_drawn(&options_.drawn);
-  Frame top = make_frame(net, options_.params, global);
+  Frame top = make_frame(net, options_, global);
   if (tape_ != nullptr) {
     top.tape_scope = 0;
     tape_->scopes.push_back(TapeScope{});

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "netlist/ast.hpp"
+#include "netlist/flatten.hpp"
 #include "netlist/src/card_reader.hpp"
 #include "netlist/src/scope.hpp"
 
@@ -61,15 +62,14 @@ std::optional<double> evaluate_override(const ParamScope& in, const InstanceCard
                                         const Param& p);
 // Defines a subcircuit instance's "params:" defaults and body .param cards in `scope`.
 void define_instance_params(const SubcktDef& def, ParamScope& scope);
-// Defines the netlist's top-level .param cards in `scope`, then sets FlattenOptions::params.
-void define_top_params(const Netlist& net, const std::map<std::string, double>& params,
-                       ParamScope& scope);
+// Defines the netlist's top-level .param cards in `scope`, then sets FlattenOptions::params and
+// the temperature (FlattenOptions::temperature, else the last top-level .temp/.options temp).
+void define_top_params(const Netlist& net, const FlattenOptions& options, ParamScope& scope);
 // True when the card holds an expression that flatten() evaluates.
 bool has_expression(const Card& card);
 
-// The top frame; defines the netlist's .param cards and `params` in `scope`.
-Frame make_frame(const Netlist& net, const std::map<std::string, double>& params,
-                 ParamScope& scope);
+// The top frame; define_top_params in `scope`.
+Frame make_frame(const Netlist& net, const FlattenOptions& options, ParamScope& scope);
 // The frame of an instance of `def` (defined in `home`, instantiated from `caller`); defines
 // the "params:" defaults and the body's .param cards in `scope`.
 Frame make_frame(const SubcktDef& def, const Frame* home, const Frame* caller, ParamScope& scope);

@@ -114,15 +114,24 @@ void check_body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, Repor
 
 }  // namespace
 
-void define_top_params(const Netlist& net, const std::map<std::string, double>& params,
-                       ParamScope& scope) {
+void define_top_params(const Netlist& net, const FlattenOptions& options, ParamScope& scope) {
   define_params(net.cards, scope);
-  for (const auto& [name, value] : params) {
+  for (const auto& [name, value] : options.params) {
     const Word w{name, name, net.title_span};
     scope.set(
         Param{w, Word{fmt::format("{:.17g}", value), "", net.title_span}, value, net.title_span},
         value);
   }
+  // The circuit temperature as the circuit layer finds it: the last .temp or .options temp=.
+  std::optional<double> celsius = options.temperature;
+  for (const Card& c : net.cards) {
+    const auto* o = std::get_if<OptionsCard>(&c);
+    for (std::size_t i = 0; o != nullptr && !options.temperature && i < o->params.size(); ++i) {
+      Param p = o->params[i];
+      if (p.name.lower == "temp" && scope.evaluate(p) && p.number) celsius = *p.number;
+    }
+  }
+  scope.set_temperature(celsius.value_or(27.0));
 }
 
 void define_instance_params(const SubcktDef& def, ParamScope& scope) {
@@ -130,13 +139,12 @@ void define_instance_params(const SubcktDef& def, ParamScope& scope) {
   define_params(def.cards, scope);
 }
 
-Frame make_frame(const Netlist& net, const std::map<std::string, double>& params,
-                 ParamScope& scope) {
+Frame make_frame(const Netlist& net, const FlattenOptions& options, ParamScope& scope) {
   Frame f;
   f.cards = &net.cards;
   f.subckts = &net.subckts;
   f.scope = &scope;
-  define_top_params(net, params, scope);
+  define_top_params(net, options, scope);
   collect_models(net.cards, f.local_models);
   return f;
 }

@@ -115,8 +115,7 @@ std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>&
   }
   for (; i < items.size(); ++i) {
     std::string text = signal_text(r, items[i]);
-    if (text.empty() && card.analysis && card.analysis->lower == "ac")
-      text = ac_form(r, items[i]);
+    if (text.empty() && card.analysis && card.analysis->lower == "ac") text = ac_form(r, items[i]);
     if (text.empty()) {
       r.warning(r.span(items[i]),
                 fmt::format("unsupported signal '{}' in {} ignored ({})", r.text(items[i]),

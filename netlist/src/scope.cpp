@@ -145,6 +145,9 @@ std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
   }
   if (name == "pi") return 3.14159265358979323846;
   if (name == "e") return 2.71828182845904523536;
+  if (name == "temper" || name == "temp")
+    for (const ParamScope* s = this; s != nullptr; s = s->parent_)
+      if (s->temperature_) return s->temperature_;
   std::vector<std::string> names;
   visible_names(names);
   reporter_.error(at, fmt::format("undefined parameter '{}'{}", name, did_you_mean(name, names)),

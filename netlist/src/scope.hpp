@@ -6,7 +6,8 @@
 // a subcircuit body instantiated 1000 times appears once, with the chain of the first instance.
 //
 // ParamScope: the parameters visible in one body (the netlist, or one subcircuit instance).
-//   lookup(name) := own entry | parent's lookup | constant (pi, e) | error "undefined"
+//   lookup(name) := own entry | parent's lookup | constant (pi, e) | the circuit temperature
+//                   (temper, temp; set_temperature) | error "undefined"
 // Entries are expressions evaluated lazily, once, in their own scope (any definition order);
 // a reference back to an entry being evaluated is a circular definition, reported once with
 // the whole cycle. Instance overrides are entries with a fixed value.
@@ -87,6 +88,9 @@ class ParamScope {
   void set_drawn(const std::function<void(const std::string&, double)>* drawn) { drawn_ = drawn; }
   // The instance path in front of the quantities' names here ("x1.", "" at the top level).
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+  // The circuit temperature [°C] that ngspice's `temper` and PSpice's `temp` name here and in
+  // the scopes made from this one, unless a parameter of that name is visible.
+  void set_temperature(double celsius) { temperature_ = celsius; }
   // True when `name` (lower case) is a parameter visible here, or the constant pi or e.
   bool defines(const std::string& name) const;
   const CardContext& context() const { return context_; }
@@ -105,6 +109,7 @@ class ParamScope {
   const std::function<double(bool)>* draw_;
   const std::function<void(const std::string&, double)>* drawn_;
   std::string prefix_;
+  std::optional<double> temperature_;  // set_temperature (else the parent's)
   mutable std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;  // names in definition order (evaluate_all, reports)
 

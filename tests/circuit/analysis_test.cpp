@@ -307,6 +307,70 @@ TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
   EXPECT_NEAR(w[hot.index("i(v1)")], -1 / (1e3 * std::pow(1.01, 100)), 1e-15);
 }
 
+// ngspice's semiconductor resistor, each form in its own branch (1 V through a 0 V probe): the
+// current is 1/R with R from the closed forms below (docs/netlist.md, "Resistor models"), at
+// .temp 60 and .options tnom = 20. ngspice-39 gives the same currents to 6e-16 relative
+// (tests/app/resistor_models_ngspice_test.cpp runs it).
+TEST(OperatingPoint, ResistorModelFormulasInClosedForm) {
+  const Ready r = ready(
+      "resistor model forms\n.temp 60\n.options tnom=20\nV1 1 0 1\n"
+      "Va 1 a 0\nRa a 0 ma\nVb 1 b 0\nRb b 0 ma tc1=0.002\nVc 1 c 0\nRc c 0 mres\n"
+      "Vd 1 d 0\nRd d 0 ma dtemp=10\nVe 1 e 0\nRe e 0 ma temp=100\n"
+      "Vf 1 f 0\nRf f 0 msh l=20u w=2u m=2\nVg 1 g 0\nRg g 0 2k mt\n"
+      "Vh 1 h 0\nRh h 0 2k mt tc1=0.001\nVi 1 i 0\nRi i 0 2k mt tce=0.5\n"
+      "Vj 1 j 0\nRj j 0 mshort l=20u w=3u\nVk 1 k 0\nRk k 0 msh\nVl 1 l 0\nRl l 0 mboth\n"
+      "Vm 1 m 0\nRm m 0 ma r=2k scale=1.5\nVn 1 n 0\nRn n 0 1.5k ma\n"
+      "Vo 1 o 0\nRo o 0 malias l=30u w=4u\nVp 1 p 0\nRp p 0 {1k + 10*temper}\n"
+      "Vq 1 q 0\nRq q 0 mtemper\nVr 1 r 0\nRr r 0 1k tc1=0.01 tc2=-1e-5\n"
+      ".model ma R(r=3k tc1=0.01 tc2=1e-4 tnom=27)\n.model mres RES(r=3k tc1=0.01)\n"
+      ".model msh R(rsh=100 tc2=1e-4)\n.model mt R(tce=0.3 tc1=0.01)\n"
+      ".model mshort R(rsh=100 short=1u narrow=0.5u)\n.model mboth R(rsh=50 r=5k defw=2u l=8u)\n"
+      ".model malias R(rsh=200 dw=0.25u dlr=2u tc1r=0.003 tc2r=2e-6)\n"
+      ".model mtemper R(r={2k + 5*temper})\n.op\n.end\n");
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
+  const auto poly = [](double tc1, double tc2, double dt) { return 1 + tc1 * dt + tc2 * dt * dt; };
+  const auto tce = [](double k, double dt) { return std::pow(1.01, k * dt); };
+  const std::vector<std::pair<const char*, double>> want = {
+      {"i(va)", 1 / (3e3 * poly(0.01, 1e-4, 33))},            // model R, its own TNOM 27
+      {"i(vb)", 1 / (3e3 * poly(0.002, 1e-4, 33))},           // instance TC1 over the model's
+      {"i(vc)", 1 / (3e3 * poly(0.01, 0, 40))},               // RES without value: its R
+      {"i(vd)", 1 / (3e3 * poly(0.01, 1e-4, 43))},            // .temp + DTEMP
+      {"i(ve)", 1 / (3e3 * poly(0.01, 1e-4, 73))},            // instance TEMP
+      {"i(vf)", 2 / (100 * 20.0 / 2 * poly(0, 1e-4, 40))},    // RSH·L/W, M = 2
+      {"i(vg)", 1 / (2e3 * tce(0.3, 40))},                    // model TCE over TC1
+      {"i(vh)", 1 / (2e3 * tce(0.3, 40))},                    // ... even the instance's TC1
+      {"i(vi)", 1 / (2e3 * tce(0.5, 40))},                    // instance TCE
+      {"i(vj)", 1 / (100 * (20 - 2 * 1.0) / (3 - 2 * 0.5))},  // 2·SHORT, 2·NARROW
+      {"i(vk)", 1 / (100 * 10.0 / 10 * poly(0, 1e-4, 40))},   // DEFL = DEFW = 10 µm
+      {"i(vl)", 1 / (50 * 8.0 / 2)},                          // RSH before R; L, W on the model
+      {"i(vm)", 1 / (2e3 * 1.5 * poly(0.01, 1e-4, 33))},      // r= and SCALE
+      {"i(vn)", 1 / (1.5e3 * poly(0.01, 1e-4, 33))},          // value before model
+      {"i(vo)", 1 / (200 * (30 - 4.0) / (4 - 0.5) * poly(0.003, 2e-6, 40))},  // DW DLR TC1R TC2R
+      {"i(vp)", 1 / (1e3 + 10 * 60.0)},                                       // temper in a value
+      {"i(vq)", 1 / (2e3 + 5 * 60.0)},                // temper in a .model parameter
+      {"i(vr)", 1 / (1e3 * poly(0.01, -1e-5, 40))}};  // no model
+  for (const auto& [name, i] : want) EXPECT_NEAR(v[r.index(name)], i, 1e-12 * i) << name;
+}
+
+// A user's deck: mixed case, blanks around '=', a value and a model over continuation lines, a
+// comment inside the model card. ngspice-39: v(mid) 4.94121299768774, v(out) 0.966451781585247.
+TEST(OperatingPoint, ResistorModelsInAnUglyDeck) {
+  const Ready r = ready(
+      "* ugly user deck\n.TEMP 77\n.PARAM Rload = 1K\nV1 IN 0 DC 10\nR1 IN Mid RMOD\n"
+      "R2 Mid OUT\n+ 1.5K\n+ Rmod   tc1 = 2m\nRsemi OUT 0 SemiR\n+ L=40U W = 4U\n"
+      "Rt OUT 0 {RLOAD + 2*TEMPER}\n.MODEL RMOD R ( R = 2K TC1=1M\n+ TNOM=27 )\n"
+      ".model SEMIR r( rsh=50 Short=2u Narrow=0.5U\n+ TC2 = 1E-5 ; comment\n+)\n.op\n.END\n");
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
+  const double dt = 50, r1 = 2e3 * (1 + 1e-3 * dt), r2 = 1.5e3 * (1 + 2e-3 * dt);
+  const double rs = 50 * (40 - 4.0) / (4 - 1) * (1 + 1e-5 * dt * dt), rt = 1e3 + 2 * 77;
+  const double rp = 1 / (1 / rs + 1 / rt), i = 10 / (r1 + r2 + rp);
+  EXPECT_NEAR(v[r.index("v(mid)")], 10 - r1 * i, 1e-12);
+  EXPECT_NEAR(v[r.index("v(out)")], rp * i, 1e-12);
+  EXPECT_NEAR(v[r.index("i(v1)")], -i, 1e-15);
+}
+
 TEST(DcSweep, TableSourceIsLinearBetweenItsPointsAndFlatBeyond) {
   // PSpice/ngspice G ... TABLE {expr} = (x, y)...: i(out) = table(v(in) − 0.5), 1 kΩ load.
   const Ready r = ready(

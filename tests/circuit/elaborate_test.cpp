@@ -79,14 +79,28 @@ TEST(Elaborate, NonPositiveValuesAreErrors) {
 
 TEST(Elaborate, ResistorModelErrorsNameTheResistorAndTheModel) {
   const auto e = elaborate_text(
-      "t\nV1 in 0 1\nR1 in a nosuch 1k\nR2 a b dmod w=1u\nR3 b c semi w=1u\nR4 c 0 rmod 1k\n"
-      ".model dmod D\n.model semi r rsh=100\n.model rmod r(r=1k kf=1e-12)\n.op\n.end\n");
-  EXPECT_EQ(e.diags.error_count(), 3) << e.text();
+      "t\nV1 in 0 1\nR1 in a nosuch 1k\nR2 a b dmod w=1u\nR3 b c rmdo\nR4 c 0 rmod 1k\n"
+      "R5 c 0 semi l=20u w=1u\nR6 c 0 rmod tc1=-0.1 temp=50\nR7 c 0 empty\nR8 c 0 semi w=3u\n"
+      "R9 c 0 rmod scale=0\n"
+      ".model dmod D\n.model semi r rsh=100 narrow=0.5u short=6u\n.model rmod r(r=1k kf=1e-12 "
+      "foo=2)\n.model empty RES\n.op\n.end\n");
+  EXPECT_EQ(e.diags.error_count(), 8) << e.text();
   for (const char* want :
        {"t.cir:3:9: error: unknown model 'nosuch' for resistor 'r1'",
         "t.cir:4:8: error: model 'dmod' is not a resistor (R or RES) model",
-        "t.cir:5:1: error: resistor 'r3' has no value: model 'semi' has RSH but neither",
-        "warning: model 'rmod': parameters kf are ignored (the resistor model uses R RSH DEFW"})
+        "t.cir:5:8: error: 'rmdo' of resistor 'r3' is neither a number nor a model name (did you "
+        "mean 'rmod'?)",
+        "t.cir:7:8: error: resistor 'r5' must have a positive, finite resistance, got inf Ω: R_0 "
+        "inf Ω = RSH·(L − 2·SHORT)/(W − 2·NARROW) = 100·(2e-05 − 2·6e-06)/(1e-06 − 2·5e-07), "
+        "temperature factor 1 at 27 °C (TNOM 27 °C)",
+        "t.cir:8:8: error: resistor 'r6' must have a positive, finite resistance, got -1300 Ω: R_0 "
+        "1000 Ω (the R of model 'rmod'), temperature factor -1.3 at 50 °C (TNOM 27 °C)",
+        "t.cir:9:1: error: resistor 'r7' has no value (model 'empty' gives neither R nor RSH)",
+        // L defaults to DEFL = 10 µm: 10 µm − 2·6 µm < 0
+        "t.cir:10:8: error: resistor 'r8' must have a positive, finite resistance, got -100 Ω",
+        "t.cir:11:8: error: resistor 'r9' must have a positive, finite resistance, got 0 Ω",
+        "t.cir:14:8: warning: model 'rmod': parameters kf, foo are ignored (the resistor model "
+        "uses R|RES RSH"})
     EXPECT_NE(e.text().find(want), std::string::npos) << want << "\n" << e.text();
 }
 

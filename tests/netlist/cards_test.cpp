@@ -367,12 +367,47 @@ TEST(NetlistCards, ResistorModelNameInEitherOrder) {
   EXPECT_DOUBLE_EQ(r2.value->value, 2e3);
   EXPECT_EQ(r2.params.at(0).name.lower, "l");
   EXPECT_FALSE(card<ElementCard>(p, 2).value);
-  // A word alone is a bad value, not a model name (the likelier mistake).
-  auto bad = parse("t\nR1 a b 1k 2k\nR2 a b m1 m2\nR3 a b abc\n");
+  // Two values, two models, a bad number (a word that does not start with a letter), nothing.
+  auto bad = parse(
+      "t\nR1 a b 1k 2k\nR2 a b m1 m2\nR3 a b 1.2.3\nR4 a b tc1=0.01\n"
+      "R5 a b 1k r=2k\n");
   for (const char* want : {"t.cir:2:11: error: unexpected '2k' in resistor 'R1'",
-                           "t.cir:3:8: error: expected a number, got 'm1'",
-                           "t.cir:4:8: error: expected a number, got 'abc'"})
+                           "t.cir:3:11: error: unexpected 'm2' in resistor 'R2'",
+                           "t.cir:4:8: error: expected a number, got '1.2.3'",
+                           "t.cir:5:8: error: resistor 'R4' needs a value or a model name",
+                           "t.cir:6:11: error: unexpected 'r=2k' in resistor 'R5'"})
     EXPECT_NE(bad.text().find(want), std::string::npos) << want << "\n" << bad.text();
+  EXPECT_EQ(bad.diags.error_count(), 5) << bad.text();
+}
+
+// ngspice's instance forms of the semiconductor resistor: a model alone, the value as r= or
+// resistance= among the parameters, L= W= and the temperature parameters.
+TEST(NetlistCards, ResistorInstanceForms) {
+  auto p = parse(
+      "t\nR1 a b rmod\nR2 a b rmod r=2k\nR3 a b rmod L=10u W=1u\nR4 a b resistance={1k*2} "
+      "tc1=1m\nR5 a b 1k rmod tce=0.3 dtemp=5 m=2 scale=1.5\nR6 a b r=3k\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& r1 = card<ElementCard>(p, 0);
+  EXPECT_EQ(r1.model->lower, "rmod");
+  EXPECT_FALSE(r1.value);
+  EXPECT_TRUE(r1.params.empty());
+  const auto& r2 = card<ElementCard>(p, 1);
+  EXPECT_EQ(r2.model->lower, "rmod");
+  ASSERT_TRUE(r2.value);
+  EXPECT_DOUBLE_EQ(r2.value->value, 2e3);
+  EXPECT_TRUE(r2.params.empty()) << "r= is the value, not a parameter";
+  const auto& r3 = card<ElementCard>(p, 2);
+  ASSERT_EQ(r3.params.size(), 2u);
+  EXPECT_EQ(r3.params[0].name.lower, "l");
+  EXPECT_DOUBLE_EQ(*r3.params[1].number, 1e-6);
+  const auto& r4 = card<ElementCard>(p, 3);
+  EXPECT_FALSE(r4.model);
+  ASSERT_TRUE(r4.value);
+  EXPECT_EQ(r4.value->expr, "1k*2");  // evaluated by flatten
+  EXPECT_EQ(r4.value->span.column, 19);
+  const auto& r5 = card<ElementCard>(p, 4);
+  EXPECT_EQ(r5.params.size(), 4u);
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 5).value->value, 3e3);
 }
 
 TEST(NetlistCards, TableSourcesBecomeTableExpressions) {

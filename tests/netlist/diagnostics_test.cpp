@@ -15,8 +15,8 @@ using testing::diagnose;
 using testing::parse;
 
 TEST(NetlistDiagnostics, ExpectedANumber) {
-  EXPECT_EQ(diagnose("\nR1 a b abc\n"),
-            "t.cir:3:8: error: expected a number, got 'abc'\nR1 a b abc\n       ^~~\n");
+  EXPECT_EQ(diagnose("\nC1 a b abc\n"),
+            "t.cir:3:8: error: expected a number, got 'abc'\nC1 a b abc\n       ^~~\n");
 }
 
 TEST(NetlistDiagnostics, ResistorArity) {
@@ -99,14 +99,14 @@ TEST(NetlistDiagnostics, ModelParamWithoutValue) {
 }
 
 TEST(NetlistDiagnostics, TabsAreCopiedUnderTheCaret) {
-  EXPECT_EQ(diagnose("R1\ta\tb\tabc\n"),
-            "t.cir:2:8: error: expected a number, got 'abc'\nR1\ta\tb\tabc\n  \t \t \t^~~\n");
+  EXPECT_EQ(diagnose("C1\ta\tb\tabc\n"),
+            "t.cir:2:8: error: expected a number, got 'abc'\nC1\ta\tb\tabc\n  \t \t \t^~~\n");
 }
 
 TEST(NetlistDiagnostics, MultipleErrorsInOneRun) {
   auto p = parse(
       "title\n"
-      "R1 a b abc\n"
+      "C0 a b abc\n"
       "R2 a b 1k\n"
       "Q1 c b e\n"
       "C1 a b\n"
@@ -143,7 +143,7 @@ TEST(NetlistDiagnostics, ParseFileReadsAndNamesTheFile) {
                     ("nsspice_netlist_test_" + std::to_string(::getpid()) + ".cir");
   {
     std::ofstream out(path, std::ios::binary);
-    out << "file title\nR1 a b 1k\nR2 a b oops\n";
+    out << "file title\nR1 a b 1k\nC2 a b oops\n";
   }
   SourceManager sources;
   Diagnostics diags;
@@ -153,7 +153,7 @@ TEST(NetlistDiagnostics, ParseFileReadsAndNamesTheFile) {
   EXPECT_EQ(net.cards.size(), 1u);
   EXPECT_EQ(diags.format(sources), path.string() +
                                        ":3:8: error: expected a number, got 'oops'\n"
-                                       "R2 a b oops\n       ^~~~\n");
+                                       "C2 a b oops\n       ^~~~\n");
 }
 
 TEST(NetlistDiagnostics, NotesAndSpanlessDiagnostics) {

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "flatten_helpers.hpp"
 
@@ -63,6 +66,85 @@ TEST(NetlistExpressions, NestedBracesAreParentheses) {
       deep, "t\nR1 a 0 " + std::string(100000, '{') + "1" + std::string(100000, '}') + "\n");
   EXPECT_NE(deep.text().find("t.cir:2:8: error: braces nested too deeply"), std::string::npos)
       << deep.text();
+}
+
+// Comparisons, && and || give 1 or 0; c ? a : b (ngspice, PSpice, LTspice) binds loosest and
+// nests to the right; the branch not taken may divide by zero (its value does not matter).
+TEST(NetlistExpressions, ComparisonsLogicAndTheTernary) {
+  EXPECT_DOUBLE_EQ(eval("x<y"), 1);
+  EXPECT_DOUBLE_EQ(eval("x>y"), 0);
+  EXPECT_DOUBLE_EQ(eval("x==3") + eval("x!=3"), 1);
+  EXPECT_DOUBLE_EQ(eval("x<=3") + eval("y>=5"), 1);
+  EXPECT_DOUBLE_EQ(eval("x<y && y<x"), 0);
+  EXPECT_DOUBLE_EQ(eval("x<y || y<x"), 1);
+  EXPECT_DOUBLE_EQ(eval("x > y ? 1 : 2"), 2);
+  EXPECT_DOUBLE_EQ(eval("1+2 > 2 ? 5 : 6"), 5);              // arithmetic before comparison
+  EXPECT_DOUBLE_EQ(eval("x==3 ? y==4 ? 10 : 20 : 30"), 10);  // nested in the middle
+  EXPECT_DOUBLE_EQ(eval("x==4 ? 10 : y==4 ? 20 : 30"), 20);  // right associative
+  EXPECT_DOUBLE_EQ(eval("2*(x<y ? x : y)"), 6);
+  EXPECT_DOUBLE_EQ(eval("max(x > 2 ? 1k : 2k, 500)"), 1e3);
+  EXPECT_DOUBLE_EQ(eval("x == 3 ? 1 : 1/(x-3)"), 1);  // the dead branch's division by zero
+  EXPECT_DOUBLE_EQ(eval("x != 3 ? sqrt(-x) : 7"), 7);
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {"x == 3 ? 1/(x-3) : 1", "t.cir:3:19: error: division by zero"},
+           {"x > 0 ? 1", "t.cir:3:18: error: expected ':' of 'c ? a : b' in expression"},
+           {"x = 3", "t.cir:3:11: error: unexpected '=' in expression"}}) {
+    Flat f;
+    testing::load_text(f, "t\n.param x=3 y=4\nR1 a 0 {" + text + "}\n");
+    EXPECT_NE(f.text().find(want), std::string::npos) << text << "\n" << f.text();
+  }
+}
+
+// ngspice's `temper` and PSpice's `temp` in expressions are the circuit temperature [°C]: the
+// last .temp or .options temp= (27 without), FlattenOptions::temperature over both (a .step
+// temp run); a parameter of that name, where visible, wins.
+TEST(NetlistParams, TemperIsTheCircuitTemperature) {
+  Flat f;
+  testing::load_text(f,
+                     "t\n.temp 50\n.param k=10 hot={temper > 40}\nR3 b 0 {1k + k*temper}\n"
+                     "R4 b 0 {temp*2}\nR5 b 0 {hot ? 1k : 2k}\nX1 b 0 s\nX2 b 0 s temp=-5\n"
+                     ".subckt s p q params: temp=1\nR1 p q {temper}\nR2 p q {temp+100}\n.ends\n"
+                     ".model dplain d is={temper >= 25 ? 1e-10 : 1e-11}\nD1 b 0 dplain\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_DOUBLE_EQ(f.value("r3"), 1500);
+  EXPECT_DOUBLE_EQ(f.value("r4"), 100);
+  EXPECT_DOUBLE_EQ(f.value("r5"), 1e3);
+  EXPECT_DOUBLE_EQ(f.value("x1.r1"), 50);   // temper: no parameter of that name
+  EXPECT_DOUBLE_EQ(f.value("x1.r2"), 101);  // the subcircuit's parameter temp
+  EXPECT_DOUBLE_EQ(f.value("x2.r2"), 95);
+  ASSERT_EQ(f.model("dplain").params.size(), 1u);
+  EXPECT_DOUBLE_EQ(*f.model("dplain").params[0].number, 1e-10);
+
+  Flat user;  // a user's .param temp wins over the temperature, anywhere
+  testing::load_text(user, "t\n.param temp=10\n.temp 80\nR1 a 0 {temp}\nR2 a 0 {temper}\n");
+  EXPECT_EQ(user.text(), "");
+  EXPECT_DOUBLE_EQ(user.value("r1"), 10);
+  EXPECT_DOUBLE_EQ(user.value("r2"), 80);
+
+  Flat plain;  // default 27 °C; the last card wins; an expression as the temperature
+  testing::load_text(plain, "t\nR1 a 0 {temper}\n");
+  EXPECT_DOUBLE_EQ(plain.value("r1"), 27);
+  Flat last;
+  testing::load_text(last, "t\n.param t0=40\n.temp 50\n.options TEMP={t0+20}\nR1 a 0 {temper}\n");
+  EXPECT_EQ(last.text(), "");
+  EXPECT_DOUBLE_EQ(last.value("r1"), 60);
+
+  Flat stepped;  // FlattenOptions::temperature: a .step temp run
+  const Netlist parsed = parse_string("t\n.temp 50\nR1 a 0 {1k + 10*temper}\n", "t.cir",
+                                      stepped.sources, stepped.diags);
+  FlattenOptions options;
+  options.temperature = 85;
+  stepped.net = flatten(parsed, stepped.sources, stepped.diags, options);
+  EXPECT_DOUBLE_EQ(stepped.value("r1"), 1850);
+  const FlatTemplate t(parsed, stepped.sources, options);
+  ASSERT_TRUE(t.usable());
+  options.temperature = -40;
+  Diagnostics diags;
+  const auto replay = t.flatten(diags, options);
+  ASSERT_TRUE(replay.has_value()) << diags.format(t.sources());
+  Flat replayed;
+  replayed.net = *replay;
+  EXPECT_DOUBLE_EQ(replayed.value("r1"), 600);
 }
 
 TEST(NetlistParams, AnyOrderAndBareExpressions) {

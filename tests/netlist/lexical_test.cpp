@@ -96,7 +96,7 @@ TEST(NetlistLines, ContinuationLinesKeepRealColumns) {
 }
 
 TEST(NetlistLines, ErrorOnContinuationLinePointsAtThatLine) {
-  auto p = parse("title\nR1 a\n+ b\n+    abc\n", "c.cir");
+  auto p = parse("title\nC1 a\n+ b\n+    abc\n", "c.cir");
   EXPECT_EQ(p.text(), "c.cir:4:6: error: expected a number, got 'abc'\n+    abc\n     ^~~\n");
 }
 

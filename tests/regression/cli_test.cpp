@@ -77,11 +77,17 @@ TEST_F(Cli, MissingFile) {
 }
 
 TEST_F(Cli, SyntaxErrorPointsAtTheToken) {
-  const CliRun r = fails("title\nV1 a 0 1\nR1 a 0 abc\n.tran 1u 1m\n.end\n");
+  const CliRun r = fails("title\nV1 a 0 1\nC1 a 0 abc\nR1 a 0 1k\n.tran 1u 1m\n.end\n");
   EXPECT_NE(
-      r.output.find("bad.cir:3:8: error: expected a number, got 'abc'\nR1 a 0 abc\n       ^~~"),
+      r.output.find("bad.cir:3:8: error: expected a number, got 'abc'\nC1 a 0 abc\n       ^~~"),
       std::string::npos)
       << r.output;
+  // On a resistor a word is a model name (ngspice's "R1 a b rmod"): no such model.
+  const CliRun m = fails("title\nV1 a 0 1\nR1 a 0 abc\n.tran 1u 1m\n.end\n");
+  EXPECT_NE(m.output.find("bad.cir:3:8: error: 'abc' of resistor 'r1' is neither a number nor a "
+                          "model name\nR1 a 0 abc\n       ^~~"),
+            std::string::npos)
+      << m.output;
 }
 
 TEST_F(Cli, UnknownElementLetter) {
