@@ -135,6 +135,7 @@ struct TranCard {
   std::optional<Value> tstart;
   std::optional<Value> tmax;
   bool uic = false;
+  bool nodiscard = false;  // LTspice's NODISCARD: the points before TSTART kept too
   SourceSpan span;
 };
 

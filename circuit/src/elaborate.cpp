@@ -133,7 +133,9 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
     }
     if (const auto* t = std::get_if<netlist::TranCard>(&card)) {
       if (c_.tran) diags_.warning(t->span, "several .tran cards: the last one is used");
-      TranSpec spec{t->tstep.value, t->tstop.value, t->tstart ? t->tstart->value : 0.0,
+      // NODISCARD (LTspice): the points before TSTART are kept, as if it were 0.
+      TranSpec spec{t->tstep.value, t->tstop.value,
+                    t->tstart && !t->nodiscard ? t->tstart->value : 0.0,
                     t->tmax ? t->tmax->value : 0.0, t->uic};
       bool ok = true;
       if (!(spec.tstep >= 0)) {  // 0: no print interval given (".tran TSTOP", ".tran 0 TSTOP")

@@ -9,6 +9,8 @@
 //   .temp T                                    (as .options TEMP=T)
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "netlist/src/card_reader.hpp"
 #include "netlist/units.hpp"
 
@@ -110,14 +112,33 @@ std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>&
   TranCard card;
   card.span = r.card_span();
   std::vector<Value> values;
+  std::string modifier;  // the first modifier met (UIC, LTspice's NODISCARD, STEADY)
   for (std::size_t i = 1; i < items.size(); ++i) {
     const Item& item = items[i];
-    if (item.is_plain() && ascii_lower(item.word.text) == "uic") {
-      card.uic = true;
+    const std::string word = item.is_plain() ? ascii_lower(item.word.text) : std::string();
+    if (word == "uic" || word == "nodiscard" || word == "steady" || word == "startup") {
+      if (word == "uic") card.uic = true;
+      if (word == "nodiscard") card.nodiscard = true;
+      if (word == "steady")
+        r.warning(r.span(item),
+                  "LTspice's STEADY (stop once a steady state is detected) is ignored: nsspice "
+                  "runs to TSTOP (a .pss card finds the periodic steady state)");
+      if (word == "startup") {
+        r.error(r.span(item),
+                "LTspice's STARTUP (every independent source ramped up from 0 over the first "
+                "20 µs) is not supported: ramp the sources in their waveforms instead (e.g. "
+                "PWL(0 0 20u 12) for a 12 V supply), or remove it to start from the operating "
+                "point");
+        return std::nullopt;
+      }
+      if (modifier.empty())
+        for (char ch : word)
+          modifier += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       continue;
     }
-    if (card.uic) {
-      r.error(r.span(item), fmt::format("unexpected '{}' after UIC in .tran", r.text(item)));
+    if (!modifier.empty()) {
+      r.error(r.span(item),
+              fmt::format("unexpected '{}' after {} in .tran", r.text(item), modifier));
       return std::nullopt;
     }
     auto v = r.number(item);

@@ -42,6 +42,15 @@ TEST(Elaborate, NodesDevicesAndModels) {
   EXPECT_DOUBLE_EQ(c.tran->tmax, 5e-6);
 }
 
+// LTspice's NODISCARD keeps the points before TSTART: the run's output starts at 0.
+TEST(Elaborate, NodiscardStartsTheOutputAtZero) {
+  const auto e = elaborate_text("t\nV1 a 0 1\nR1 a 0 1\n.tran 1u 10m 5m 2u nodiscard\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  ASSERT_TRUE(e.circuit.tran);
+  EXPECT_EQ(e.circuit.tran->tstart, 0.0);
+  EXPECT_DOUBLE_EQ(e.circuit.tran->tmax, 2e-6);
+}
+
 TEST(Elaborate, OptionsOfTheSchemeAndTheEventMode) {
   const auto e = elaborate_text(
       "t\nV1 a 0 1\nR1 a 0 1\n.options theta=0.75 method=event evrtol=1e-6 reltol=1e-4 "

@@ -225,6 +225,33 @@ TEST(NetlistCards, TranWithTwoThreeFourArgsAndUic) {
   EXPECT_DOUBLE_EQ(tu.tstop.value, 1e-3);
 }
 
+// LTspice's .tran modifiers, in any order and case after the values: NODISCARD kept (the
+// elaborator then starts the output at 0), STEADY warned and ignored (the run goes to TSTOP),
+// STARTUP an error at its position (not modelled: a run from the operating point would not be
+// the inrush the user asked for); a value after a modifier is an error naming it.
+TEST(NetlistCards, TranLtspiceModifiers) {
+  auto p = parse("t\n.tran 1u 10m 5m nodiscard Uic\n.TRAN 0 1m 0 1u STEADY\n");
+  ASSERT_FALSE(p.diags.has_errors()) << p.text();
+  const auto& kept = card<TranCard>(p, 0);
+  EXPECT_TRUE(kept.nodiscard);
+  EXPECT_TRUE(kept.uic);
+  EXPECT_DOUBLE_EQ(kept.tstart.value().value, 5e-3);
+  EXPECT_FALSE(card<TranCard>(p, 1).nodiscard);
+  EXPECT_NE(p.text().find("t.cir:3:17: warning: LTspice's STEADY (stop once a steady state is "
+                          "detected) is ignored: nsspice runs to TSTOP"),
+            std::string::npos)
+      << p.text();
+  auto s = parse("t\n.tran 1u 10m startup\n");
+  EXPECT_NE(s.text().find("t.cir:2:14: error: LTspice's STARTUP (every independent source "
+                          "ramped up from 0 over the first 20 µs) is not supported"),
+            std::string::npos)
+      << s.text();
+  auto late = parse("t\n.tran 1u 10m nodiscard 5m\n");
+  EXPECT_NE(late.text().find("t.cir:2:24: error: unexpected '5m' after NODISCARD in .tran"),
+            std::string::npos)
+      << late.text();
+}
+
 TEST(NetlistCards, InitialConditions) {
   auto p = parse("t\n.ic V(n1)=10 v(out)=0 V( x ) = -1.5m\n");
   ASSERT_EQ(p.text(), "");
