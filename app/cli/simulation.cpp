@@ -228,7 +228,8 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
 }
 
 bool refit_ranges(const circuit::TransientResult& result, int pass,
-                  std::map<std::string, circuit::PwlRefit>& refit) {
+                  std::map<std::string, circuit::PwlRefit>& refit,
+                  std::vector<std::string>* notes) {
   std::map<std::string, circuit::PwlRefit> grown;
   std::map<std::string, std::vector<std::string>> met;
   for (const auto& miss : result.range_misses) {
@@ -248,12 +249,16 @@ bool refit_ranges(const circuit::TransientResult& result, int pass,
     }
     std::string what;
     for (const auto& m : met[model]) what += (what.empty() ? "" : "; ") + m;
-    fmt::print(stderr,
-               "nsspice: note: model '{}' left the estimated current range of its PWL fit ({}): "
-               "it is fitted again over {}–{} and the run repeated (run {} of at most {})\n",
-               model, what, eng(r.imin, "A"), eng(r.imax, "A"), pass + 1, kPwlRuns);
+    std::string note = fmt::format(
+        "model '{}' left the estimated current range of its PWL fit ({}): it is fitted again "
+        "over {}–{} and the simulation repeated ({} of at most {})",
+        model, what, eng(r.imin, "A"), eng(r.imax, "A"), pass + 1, kPwlRuns);
+    if (notes != nullptr)
+      notes->push_back(std::move(note));
+    else
+      fmt::print(stderr, "nsspice: note: {}\n", note);
     r.why = (old != refit.end() ? old->second.why + "; " : std::string()) +
-            fmt::format("run {}: {}", pass, what);
+            fmt::format("simulation {}: {}", pass, what);
     refit[model] = std::move(r);
     changed = true;
   }

@@ -113,9 +113,11 @@ inline constexpr int kPwlRuns = 3;
 // After run `pass`: the converted SPICE models whose junctions left their estimated current
 // range (circuit::PwlRangeMiss, not a range the user set) get a refit over the range that covers
 // what the run met and the previous fit's range, merged into `refit`, each said in a note on
-// stderr. True when some model's range grew: the caller repeats the run with load_refitted.
+// stderr (into `notes` instead when given: a sweep's run). True when some model's range grew:
+// the caller repeats the run with load_refitted.
 bool refit_ranges(const circuit::TransientResult& result, int pass,
-                  std::map<std::string, circuit::PwlRefit>& refit);
+                  std::map<std::string, circuit::PwlRefit>& refit,
+                  std::vector<std::string>* notes = nullptr);
 
 // `loaded`'s netlist elaborated again with the models of `refit` fitted over their ranges (and
 // its diodes idealized again with `ideal`); its diagnostics, printed by the first load, are not

@@ -399,6 +399,25 @@ RunOutcome sweep_run(const RunOptions& options, const LoadedNetlist& nominal, co
         fmt::format(" [run {}{}{}]", run.index + 1,
                     plan.dims.empty() && !plan.monte_carlo ? "" : ": ", run_label(plan, k));
     out = run_to_file(options, *loaded, stop_signal, writer, share);
+    // Junctions that left their estimated PWL ranges: the run again with those models refitted
+    // (as `run` does; the notes join the run's warnings, the sweep's summary names the run).
+    std::map<std::string, circuit::PwlRefit> refit;
+    std::vector<std::string> notes;
+    for (int pass = 1;
+         pass < kPwlRuns && out.code == 0 && refit_ranges(out.transient, pass, refit, &notes);
+         ++pass) {
+      drawn.clear();
+      if (plan.monte_carlo) random.emplace(plan.seed, run.trial);  // the same draws again
+      lo.pwl_refit = refit;
+      std::string again;
+      lo.diagnostics = &again;
+      auto refitted = load_netlist(options.netlist, lo);
+      if (!refitted) break;  // cannot happen: the netlist loaded with these values
+      if (options.ideal) circuit::idealize_diodes(refitted->circuit);
+      refitted->circuit.title = loaded->circuit.title;
+      out = run_to_file(options, *refitted, stop_signal, writer, share);
+    }
+    out.warnings.insert(out.warnings.begin(), notes.begin(), notes.end());
   }
   out.flatten = flatten;
   out.drawn = std::move(drawn);

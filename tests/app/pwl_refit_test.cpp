@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 
 #include "app_test_helpers.hpp"
 
@@ -52,13 +53,13 @@ TEST_F(PwlRefit, ALeftRangeIsRefittedAndTheRunRepeated) {
   EXPECT_TRUE(says(r,
                    "nsspice: note: model 'qgen' left the estimated current range of its PWL "
                    "fit (q1's B-E current reached 38.9 mA, above imax 3 mA): it is fitted "
-                   "again over 3 nA–77.8 mA and the run repeated (run 2 of at most 3)"));
+                   "again over 3 nA–77.8 mA and the simulation repeated (2 of at most 3)"));
   // The run reported is the refitted one: its conversion says so, and no range is left.
   EXPECT_TRUE(says(r,
-                   "range 3 nA–77.8 mA from a refit: run 1: q1's B-E current reached "
+                   "range 3 nA–77.8 mA from a refit: simulation 1: q1's B-E current reached "
                    "38.9 mA, above imax 3 mA"));
   EXPECT_EQ(r.output.find("run again"), std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("run 3 of"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("(3 of at most 3)"), std::string::npos) << r.output;
   ASSERT_TRUE(refit.count("t2") && refit.count("ve")) << r.output;
   // The file holds the refitted run: the row at the crossing measured.
   EXPECT_TRUE(fs::exists(dir_ / "out.csv"));
@@ -90,6 +91,50 @@ TEST_F(PwlRefit, ALeftRangeIsRefittedAndTheRunRepeated) {
   EXPECT_NEAR(refit.at("t2"), theirs.at("t2"), 5e-3 * theirs.at("t2"));
   EXPECT_NEAR(refit.at("ve"), theirs.at("ve"), 5e-3 * theirs.at("ve"));
   EXPECT_GT(std::abs(kept.at("t2") / theirs.at("t2") - 1), 0.05);
+}
+
+// Each run of a sweep refits on its own: the note is among the sweep's warnings with its run,
+// and the run at RB = 10 kΩ measures what the single run above does.
+TEST_F(PwlRefit, EachSweepRunRefitsOnItsOwn) {
+  std::string text = kFollower;
+  text.replace(text.find("RB in b 10k"), 11,
+               "RB in b {rb}\n.param rb=10k\n.step param rb list 10k 20k");
+  CliRun single;
+  const auto alone = run("follower.cir", "", single);
+  const fs::path p = write("swept.cir", text + ".end\n");
+  const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(says(r,
+                   "(q1's B-E current reached 38.9 mA, above imax 3 mA): it is fitted again "
+                   "over 3 nA–77.8 mA and the simulation repeated (2 of at most 3) (run 1)"));
+  EXPECT_TRUE(says(r,
+                   "(q1's B-E current reached 20.6 mA, above imax 3 mA): it is fitted again "
+                   "over 3 nA–41.2 mA and the simulation repeated (2 of at most 3) (run 2)"));
+  EXPECT_EQ(r.output.find("run again"), std::string::npos) << r.output;
+  // The sweep's statistics line of t2: runs, mean, deviation, min, max; the later start of the
+  // slower run (RB = 20 kΩ) is the max, the refitted RB = 10 kΩ run the min.
+  std::istringstream in(r.output);
+  double min = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string name;
+    double runs = 0, mean = 0, dev = 0;
+    if (fields >> name >> runs >> mean >> dev >> min && name == "t2") break;
+    min = 0;
+  }
+  EXPECT_NEAR(min, alone.at("t2"), 1e-6 * alone.at("t2")) << r.output;
+}
+
+// compare refits its nsspice side the same way, so that it compares the answer nsspice stands
+// by: the measurement rows then differ from ngspice's by the PWL tolerance's effect only.
+TEST_F(PwlRefit, CompareRefitsItsSide) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice not installed";
+  const fs::path p = write("follower.cir", kFollower + ".end\n");
+  const CliRun r = nsspice("compare '" + p.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(says(r, "it is fitted again over 3 nA–77.8 mA and the simulation repeated"));
+  // "  t2    73.2 µs    73.1 µs    -76.5 ns   (when ...)": nsspice, ngspice, difference.
+  EXPECT_TRUE(says(r, "  t2                        73.2 µs        73.1 µs"));
 }
 
 }  // namespace
