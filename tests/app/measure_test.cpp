@@ -93,8 +93,8 @@ TEST(Measure, SyntaxErrorsAreClear) {
       app::parse_measure(std::vector<std::string>{"when", "v(out)=2.5", "rise=2"}, "t1", error);
   ASSERT_TRUE(spec) << error;
   EXPECT_EQ(spec->name, "t1");
-  EXPECT_EQ(spec->level, 2.5);
-  EXPECT_EQ(spec->count, 2);
+  EXPECT_EQ(spec->when.level, 2.5);
+  EXPECT_EQ(spec->when.count, 2);
   std::optional<app::Measurement> bound =
       app::Measurement::bind(*spec, std::vector<std::string>{"v(oot)"}, error);
   EXPECT_FALSE(bound);
