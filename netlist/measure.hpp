@@ -5,6 +5,9 @@
 //   [NAME] when SIGNAL=LEVEL [rise=N|fall=N|cross=N|cross=last] [td=T]
 //   [NAME] find SIGNAL at=T
 //   [NAME] find SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
+//   [NAME] trig EVENT targ EVENT          (the delay t_targ − t_trig, ngspice's TRIG/TARG)
+//     EVENT := SIGNAL val=LEVEL [td=T] [rise=N|fall=N|cross=N|rise=last|...] [from=T1] [to=T2]
+//            | at=T
 //
 // A leading "tran" (the analysis of a netlist .meas card) is accepted and ignored. Numbers take
 // SPICE suffixes (1m, 2.5u). A bare node name is the signal v(name). What the measurements
@@ -15,26 +18,52 @@
 
 namespace nsspice::netlist {
 
-enum class MeasureKind { kAvg, kRms, kMin, kMax, kPp, kInteg, kWhen, kFindAt, kFindWhen };
+enum class MeasureKind {
+  kAvg,
+  kRms,
+  kMin,
+  kMax,
+  kPp,
+  kInteg,
+  kWhen,
+  kFindAt,
+  kFindWhen,
+  kTrigTarg
+};
 enum class Edge { kRise, kFall, kCross };
+
+// An instant of the run: the N-th (or last) crossing of a level by a signal, counted among the
+// crossings at t >= td inside [from, to]; or, with `at`, the time at itself.
+struct CrossingSpec {
+  std::string signal;  // empty for a bare "at=T"
+  double level = 0;
+  Edge edge = Edge::kCross;
+  int count = 1;  // the N-th crossing; -1 = last
+  double td = 0;
+  std::optional<double> from, to, at;
+};
 
 struct MeasureSpec {
   std::string name;  // given, or made up as "<kind>_<signal>"
   std::string text;  // as written
   MeasureKind kind = MeasureKind::kAvg;
-  std::string signal;       // the measured signal
-  std::string when_signal;  // kWhen: = signal; kFindWhen: the crossing signal
-  double level = 0;         // crossing level
-  Edge edge = Edge::kCross;
-  int count = 1;  // the N-th crossing; -1 = last
-  double td = 0;  // crossings counted from td
-  std::optional<double> from, to, at;
+  std::string signal;  // the measured signal (kTrigTarg: none)
+  // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only;
+  // kTrigTarg: the TRIG event.
+  CrossingSpec when;
+  CrossingSpec targ;               // kTrigTarg: the TARG event
+  std::optional<double> from, to;  // the window of avg ... integ
+
+  // Every signal the measurement reads (no empty names).
+  std::vector<std::string> signals() const;
 };
 
 // Parses the tokens of one measurement (the CLI string split at blanks, or a .meas card's
-// tokens after its name, with `name` given). nullopt with `error` set on bad syntax.
+// tokens after its name, with `name` given). nullopt with `error` set on bad syntax, and
+// `*error_token` (if given) set to the index of the token at fault in `tokens` (the last one
+// when something is missing at the end).
 std::optional<MeasureSpec> parse_measure(const std::vector<std::string>& tokens, std::string name,
-                                         std::string& error);
+                                         std::string& error, size_t* error_token = nullptr);
 std::optional<MeasureSpec> parse_measure(const std::string& text, std::string& error);
 
 }  // namespace nsspice::netlist

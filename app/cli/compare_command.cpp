@@ -288,7 +288,8 @@ int CompareRun::choose_signals() {
   switching_ = switching_signals(loaded_->circuit);
   plot_signals_ = split_signals(o_.signals);
   wanted_ = plot_signals_;
-  for (const auto& spec : specs_) wanted_.insert(wanted_.end(), {spec.signal, spec.when_signal});
+  for (const auto& spec : specs_)
+    for (auto& name : spec.signals()) wanted_.push_back(std::move(name));
   add_columns(ns_, differential_columns(wanted_, ns_.names));
   if (plot_signals_.empty()) plot_signals_ = default_plot_signals(ns_, switching_);
   for (const auto& s : plot_signals_)

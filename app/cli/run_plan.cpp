@@ -142,7 +142,7 @@ std::optional<OutputPlan> make_output_plan(const OutputRequest& request,
   for (const auto& panel : request.panels)
     for (auto& name : split_signals(panel)) wanted.push_back(std::move(name));
   for (const auto& spec : request.measures)
-    wanted.insert(wanted.end(), {spec.signal, spec.when_signal});
+    for (auto& name : spec.signals()) wanted.push_back(std::move(name));
   p.derived = request.circuit != nullptr ? derived_columns(wanted, names, *request.circuit)
                                          : differential_columns(wanted, names);
   p.all_names = names;

@@ -216,12 +216,14 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
     std::vector<std::string> tokens;
     for (const auto& w : meas->tokens) tokens.push_back(w.text);
     std::string error;
-    auto spec = parse_measure(tokens, meas->name.lower, error);
+    size_t at = 0;
+    auto spec = parse_measure(tokens, meas->name.lower, error, &at);
     if (spec) {
       loaded->measures.push_back(std::move(*spec));
       loaded->measure_spans.push_back(meas->span);
-    } else
-      diags.error(meas->span, error);
+    } else {  // at the word at fault
+      diags.error(at < meas->tokens.size() ? meas->tokens[at].span : meas->span, error);
+    }
   }
   const bool no_tran = options.require_tran && !loaded->circuit.tran;
   return report_load(diags, std::move(loaded), options, path, no_tran);

@@ -32,11 +32,18 @@ std::optional<Measurement> Measurement::bind(const MeasureSpec& spec,
     col = static_cast<size_t>(it - names.begin());
     return true;
   };
-  if (!find(spec.signal, m.col_)) return std::nullopt;
-  m.when_col_ = m.col_;
-  if (spec.kind == MeasureKind::kFindWhen && !find(spec.when_signal, m.when_col_))
+  auto bind_to = [&](const std::string& s, size_t& col) { return s.empty() || find(s, col); };
+  if (!bind_to(spec.signal, m.col_) || !bind_to(spec.when.signal, m.when_col_) ||
+      !bind_to(spec.targ.signal, m.targ_col_))
     return std::nullopt;
   return m;
+}
+
+std::vector<size_t> Measurement::columns() const {
+  std::vector<size_t> out;
+  for (size_t c : {col_, when_col_, targ_col_})
+    if (c != kNone) out.push_back(c);
+  return out;
 }
 
 void Measurement::window(double t0, double y0, double t1, double y1) {
@@ -55,42 +62,27 @@ void Measurement::window(double t0, double y0, double t1, double y1) {
   }
 }
 
-void Measurement::crossing(double t0, double c0, double t1, double c1, double f0, double f1) {
-  if (hit_t_ && spec_.count != -1) return;
-  const double level = spec_.level;
-  const bool rise = c0 < level && c1 >= level, fall = c0 > level && c1 <= level;
-  if (!(spec_.edge == Edge::kRise ? rise : spec_.edge == Edge::kFall ? fall : rise || fall)) return;
-  const double frac = c1 != c0 ? (level - c0) / (c1 - c0) : 1.0;
-  const double tc = t0 + frac * (t1 - t0);
-  if (tc < spec_.td) return;
-  ++crossings_;
-  if (spec_.count == -1 || crossings_ == spec_.count) {
-    hit_t_ = tc;
-    hit_value_ = f0 + frac * (f1 - f0);
-  }
-}
-
 void Measurement::feed(double t, std::span<const double> values) {
-  const double y = values[col_], c = values[when_col_];
+  auto read = [&](size_t col) { return col != kNone ? values[col] : 0.0; };
+  const double y = read(col_), c = read(when_col_), d = read(targ_col_);
+  const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindAt ||
+                       spec_.kind == MeasureKind::kFindWhen || spec_.kind == MeasureKind::kTrigTarg;
   if (!have_prev_) {
     have_prev_ = true;
     window(t, y, t, y);
-    if (spec_.at && *spec_.at == t) hit_value_ = y, hit_t_ = t;
+    if (instant) when_.first(t, c, y);
+    if (spec_.kind == MeasureKind::kTrigTarg) targ_.first(t, d, d);
   } else {
     window(t_prev_, y_prev_, t, y);
-    if (spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindWhen)
-      crossing(t_prev_, c_prev_, t, c, y_prev_, y);
-    if (spec_.at && !hit_value_ && *spec_.at > t_prev_ && *spec_.at <= t) {
-      hit_t_ = *spec_.at;
-      hit_value_ = y_prev_ + (*spec_.at - t_prev_) / (t - t_prev_) * (y - y_prev_);
-    }
+    if (instant) when_.segment(t_prev_, c_prev_, t, c, y_prev_, y);
+    if (spec_.kind == MeasureKind::kTrigTarg) targ_.segment(t_prev_, d_prev_, t, d, d_prev_, d);
   }
-  t_prev_ = t, y_prev_ = y, c_prev_ = c;
+  t_prev_ = t, y_prev_ = y, c_prev_ = c, d_prev_ = d;
 }
 
 std::string Measurement::unit() const {
   const std::string base = unit_of(signal_kind(spec_.signal));
-  if (spec_.kind == MeasureKind::kWhen) return "s";
+  if (spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kTrigTarg) return "s";
   if (spec_.kind == MeasureKind::kInteg) return base.empty() ? "s" : base + "·s";
   return base;
 }
@@ -101,23 +93,22 @@ MeasureResult Measurement::result() const {
   switch (spec_.kind) {
     case MeasureKind::kWhen:
     case MeasureKind::kFindWhen:
-    case MeasureKind::kFindAt: {
-      if (!hit_t_) {
-        r.failure =
-            spec_.kind == MeasureKind::kFindAt
-                ? fmt::format("t = {:g} s is outside the run", spec_.at.value_or(0))
-                : fmt::format(
-                      "{} never crosses {:g} ({} {})", spec_.when_signal, spec_.level,
-                      spec_.edge == Edge::kRise   ? "rise"
-                      : spec_.edge == Edge::kFall ? "fall"
-                                                  : "cross",
-                      spec_.count == -1 ? std::string("last") : std::to_string(spec_.count));
+    case MeasureKind::kFindAt:
+      if (!when_.time()) {
+        r.failure = when_.failure();
         return r;
       }
-      r.value = spec_.kind == MeasureKind::kWhen ? *hit_t_ : *hit_value_;
-      if (spec_.kind == MeasureKind::kFindWhen) r.at = hit_t_;
+      r.value = spec_.kind == MeasureKind::kWhen ? when_.time() : when_.value();
+      if (spec_.kind == MeasureKind::kFindWhen) r.at = when_.time();
       return r;
-    }
+    case MeasureKind::kTrigTarg:
+      if (!when_.time() || !targ_.time()) {
+        r.failure = !when_.time() ? "trig: " + when_.failure() : "targ: " + targ_.failure();
+        return r;
+      }
+      r.value = *targ_.time() - *when_.time();
+      r.at = targ_.time();
+      return r;
     default:
       break;
   }

@@ -5,13 +5,16 @@
 // points; avg = ∫y dt / (T2 − T1), rms = sqrt(∫y² dt / (T2 − T1)), integ = ∫y dt, all exact for the
 // piecewise-linear waveform, with the window's ends interpolated; min/max/pp over the window,
 // the ends included; when = the interpolated time of the N-th crossing of the level (default:
-// cross=1, either direction), crossings before td ignored; find = the signal's value there.
+// cross=1, either direction), crossings before td ignored; find = the signal's value there;
+// trig/targ = t_targ − t_trig, each instant found as `when` finds its crossing (or given by
+// at=), negative when TARG comes first. The crossings: app/measure/crossing.hpp.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "app/measure/crossing.hpp"
 #include "netlist/measure.hpp"
 
 namespace nsspice::app {
@@ -24,7 +27,7 @@ using netlist::parse_measure;
 struct MeasureResult {
   std::string name, text;
   std::optional<double> value;
-  std::optional<double> at;  // min/max: where; when/find-when: the crossing time
+  std::optional<double> at;  // min/max: where; when/find-when: the crossing time; trig/targ: t_targ
   std::string unit;          // "V", "A", "s", "V·s", "A·s", ""
   std::string failure;       // when !value: why ("v(out) never crosses 2.5 (rise 2)")
 };
@@ -37,25 +40,25 @@ class Measurement {
                                          const std::vector<std::string>& names, std::string& error);
   void feed(double t, std::span<const double> values);
   MeasureResult result() const;
-  // The columns it reads (the signal; the condition's, for when/find-when).
-  std::vector<size_t> columns() const { return {col_, when_col_}; }
+  // The columns it reads (the signal; the conditions', for when/find-when and trig/targ).
+  std::vector<size_t> columns() const;
 
  private:
-  explicit Measurement(MeasureSpec spec) : spec_(std::move(spec)) {}
+  static constexpr size_t kNone = static_cast<size_t>(-1);  // no column
+  explicit Measurement(MeasureSpec spec)
+      : spec_(std::move(spec)), when_(spec_.when), targ_(spec_.targ) {}
   std::string unit() const;
   void window(double t0, double y0, double t1, double y1);
-  void crossing(double t0, double y0, double t1, double y1, double f0, double f1);
   MeasureSpec spec_;
-  size_t col_ = 0, when_col_ = 0;
+  size_t col_ = kNone, when_col_ = kNone, targ_col_ = kNone;
   bool have_prev_ = false;
-  double t_prev_ = 0, y_prev_ = 0, c_prev_ = 0;
+  double t_prev_ = 0, y_prev_ = 0, c_prev_ = 0, d_prev_ = 0;
   // window aggregates
   double integ_ = 0, integ2_ = 0, span_ = 0;
   double min_ = 0, max_ = 0, t_min_ = 0, t_max_ = 0;
   bool any_ = false;
-  // crossings
-  int crossings_ = 0;
-  std::optional<double> hit_t_, hit_value_;
+  // the instants: when's crossing, find's point, TRIG; TARG
+  CrossingSearch when_, targ_;
 };
 
 // All measurements of a run: binds them, feeds them, formats their results.

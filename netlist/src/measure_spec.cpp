@@ -1,6 +1,7 @@
 // The measurement grammar of .meas cards and `--meas` (netlist/measure.hpp): tokens → MeasureSpec.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -13,22 +14,30 @@ namespace {
 
 using detail::ascii_lower;
 
+struct Lexeme {
+  std::string text;  // lower case
+  size_t offset;     // in the joined text
+};
+
 // Words (parentheses kept together) and '=' as separate items.
-std::vector<std::string> lex(const std::string& text) {
-  std::vector<std::string> out;
+std::vector<Lexeme> lex(const std::string& text) {
+  std::vector<Lexeme> out;
   std::string cur;
+  size_t start = 0;
   int depth = 0;
   auto push = [&] {
-    if (!cur.empty()) out.push_back(ascii_lower(cur));
+    if (!cur.empty()) out.push_back({ascii_lower(cur), start});
     cur.clear();
   };
-  for (char c : text) {
+  for (size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
     if (c == '(') ++depth;
     if (c == ')') --depth;
     if (depth == 0 && (std::isspace(static_cast<unsigned char>(c)) || c == '=')) {
       push();
-      if (c == '=') out.emplace_back("=");
+      if (c == '=') out.push_back({"=", k});
     } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      if (cur.empty()) start = k;
       cur += c;
     }
   }
@@ -45,6 +54,7 @@ std::optional<MeasureKind> kind_of(const std::string& w) {
   if (w == "integ" || w == "integral") return MeasureKind::kInteg;
   if (w == "when") return MeasureKind::kWhen;
   if (w == "find") return MeasureKind::kFindAt;
+  if (w == "trig") return MeasureKind::kTrigTarg;
   return std::nullopt;
 }
 
@@ -53,95 +63,242 @@ std::string signal_name(std::string s) {
   return s;
 }
 
-}  // namespace
+Edge edge_of(const std::string& key) {
+  return key == "rise" ? Edge::kRise : key == "fall" ? Edge::kFall : Edge::kCross;
+}
 
-std::optional<MeasureSpec> parse_measure(const std::vector<std::string>& tokens, std::string name,
-                                         std::string& error) {
-  std::string text;
-  for (const auto& t : tokens) {
-    if (!text.empty()) text += ' ';
-    text += t;
+// One measurement's words, read left to right; the first error wins.
+class Parser {
+ public:
+  Parser(const std::vector<std::string>& tokens, std::string name) : name_(std::move(name)) {
+    for (const auto& t : tokens) {
+      if (!text_.empty()) text_ += ' ';
+      starts_.push_back(text_.size());
+      text_ += t;
+    }
+    w_ = lex(text_);
   }
-  const std::vector<std::string> w = lex(text);
-  MeasureSpec spec;
-  spec.text = text;
-  size_t i = 0;
-  auto fail = [&](const std::string& why) {
-    error = fmt::format("measurement '{}': {}", text, why);
-    return std::nullopt;
-  };
-  auto at_end = [&] { return i >= w.size(); };
-  if (!at_end() && w[i] == "tran") ++i;
-  if (!at_end() && !kind_of(w[i]) && name.empty()) name = w[i++];
-  if (at_end() || !kind_of(w[i]))
-    return fail("expected avg, rms, min, max, pp, integ, when or find");
-  spec.kind = *kind_of(w[i++]);
-  if (at_end()) return fail("expected a signal, e.g. v(out)");
-  spec.signal = signal_name(w[i++]);
-  auto number = [&]() -> std::optional<double> {
-    if (at_end()) return std::nullopt;
-    auto v = parse_spice_number(w[i]);
-    if (v) ++i;
-    return v;
-  };
-  // key = value pairs (and, for when, the "= level" right after the signal).
-  if (spec.kind == MeasureKind::kWhen) {
-    if (at_end() || w[i] != "=") return fail("expected SIGNAL=LEVEL after 'when'");
-    ++i;
-    auto level = number();
-    if (!level) return fail("expected a number for the level");
-    spec.level = *level;
-    spec.when_signal = spec.signal;
-  } else if (spec.kind == MeasureKind::kFindAt && !at_end() && w[i] == "when") {
-    spec.kind = MeasureKind::kFindWhen;
-    ++i;
-    if (at_end()) return fail("expected SIGNAL=LEVEL after 'when'");
-    spec.when_signal = signal_name(w[i++]);
-    if (at_end() || w[i] != "=") return fail("expected SIGNAL=LEVEL after 'when'");
-    ++i;
-    auto level = number();
-    if (!level) return fail("expected a number for the level");
-    spec.level = *level;
+  std::optional<MeasureSpec> run();
+  std::string error;
+  size_t error_token = 0;
+
+ private:
+  bool at_end() const { return i_ >= w_.size(); }
+  bool is(const char* word) const { return !at_end() && w_[i_].text == word; }
+  // Sets the error at word `at` (the last word when past the end); returns false.
+  bool fail(const std::string& why, size_t at);
+  bool fail(const std::string& why) { return fail(why, i_); }
+  std::optional<double> number();
+  bool level(CrossingSpec& c);
+  bool key_value(std::string& key, size_t& key_at);
+  bool count(const std::string& key, CrossingSpec& c);
+  bool event(CrossingSpec& c, const char* clause);
+  bool check_event(const CrossingSpec& c, const char* clause, size_t start, bool has_val,
+                   bool other);
+  bool options(MeasureSpec& spec);
+
+  std::string name_, text_;
+  std::vector<size_t> starts_;
+  std::vector<Lexeme> w_;
+  size_t i_ = 0;
+};
+
+bool Parser::fail(const std::string& why, size_t at) {
+  if (!error.empty()) return false;
+  error = fmt::format("measurement '{}': {}", text_, why);
+  const size_t offset = w_.empty() ? 0 : w_[std::min(at, w_.size() - 1)].offset;
+  const auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  error_token = after == starts_.begin() ? 0 : static_cast<size_t>(after - starts_.begin() - 1);
+  return false;
+}
+
+std::optional<double> Parser::number() {
+  if (at_end()) return std::nullopt;
+  auto v = parse_spice_number(w_[i_].text);
+  if (v) ++i_;
+  return v;
+}
+
+// "= LEVEL" after the signal of when.
+bool Parser::level(CrossingSpec& c) {
+  if (!is("=")) return fail("expected SIGNAL=LEVEL after 'when'");
+  ++i_;
+  auto v = number();
+  if (!v) return fail("expected a number for the level");
+  c.level = *v;
+  return true;
+}
+
+// "KEY =" with a value after it; the value is left at i_.
+bool Parser::key_value(std::string& key, size_t& key_at) {
+  key_at = i_;
+  key = w_[i_++].text;
+  if (!is("=")) return fail(fmt::format("expected '{}=VALUE'", key), key_at);
+  ++i_;
+  if (at_end()) return fail(fmt::format("expected a value after '{}='", key), key_at);
+  return true;
+}
+
+// The value of rise=, fall= or cross=: 1, 2, ... or last.
+bool Parser::count(const std::string& key, CrossingSpec& c) {
+  c.edge = edge_of(key);
+  if (is("last")) {
+    ++i_;
+    c.count = -1;
+    return true;
   }
-  while (!at_end()) {
-    const std::string key = w[i++];
-    if (at_end() || w[i] != "=") return fail(fmt::format("expected '{}=VALUE'", key));
-    ++i;
-    if (at_end()) return fail(fmt::format("expected a value after '{}='", key));
-    if ((key == "cross" || key == "rise" || key == "fall") && w[i] == "last") {
-      ++i;
-      spec.count = -1;
-      spec.edge = key == "rise" ? Edge::kRise : key == "fall" ? Edge::kFall : Edge::kCross;
+  auto v = number();
+  if (!v) return fail(fmt::format("'{}={}': not a number", key, w_[i_].text));
+  if (*v < 1 || *v != std::floor(*v))
+    return fail(fmt::format("{}= must be 1, 2, ...", key), i_ - 1);
+  c.count = static_cast<int>(*v);
+  return true;
+}
+
+// TRIG or TARG's words: [SIGNAL] key=value ... up to "targ" or the end.
+bool Parser::event(CrossingSpec& c, const char* clause) {
+  const size_t start = i_ - 1;
+  if (at_end() || w_[i_].text == "targ")
+    return fail(fmt::format("expected SIGNAL val=LEVEL or at=T after '{}'", clause), start);
+  if (!(i_ + 1 < w_.size() && w_[i_ + 1].text == "=")) c.signal = signal_name(w_[i_++].text);
+  bool has_val = false, other = false;
+  while (!at_end() && !is("targ")) {
+    std::string key;
+    size_t key_at = 0;
+    if (!key_value(key, key_at)) return false;
+    if (key == "rise" || key == "fall" || key == "cross") {
+      if (!count(key, c)) return false;
+      other = true;
       continue;
     }
     auto v = number();
-    if (!v) return fail(fmt::format("'{}={}': not a number", key, w[i]));
-    const bool crossing = spec.kind == MeasureKind::kWhen || spec.kind == MeasureKind::kFindWhen;
-    if (key == "from" && !crossing && spec.kind != MeasureKind::kFindAt) {
-      spec.from = *v;
-    } else if (key == "to" && !crossing && spec.kind != MeasureKind::kFindAt) {
-      spec.to = *v;
-    } else if (key == "at" && spec.kind == MeasureKind::kFindAt) {
-      spec.at = *v;
-    } else if (key == "td" && crossing) {
-      spec.td = *v;
-    } else if ((key == "rise" || key == "fall" || key == "cross") && crossing) {
-      if (*v < 1 || *v != std::floor(*v)) return fail(fmt::format("{}= must be 1, 2, ...", key));
-      spec.count = static_cast<int>(*v);
-      spec.edge = key == "rise" ? Edge::kRise : key == "fall" ? Edge::kFall : Edge::kCross;
+    if (!v) return fail(fmt::format("'{}={}': not a number", key, w_[i_].text));
+    if (key == "val") {
+      c.level = *v, has_val = true;
+    } else if (key == "td" || key == "from" || key == "to") {
+      (key == "td" ? c.td : key == "from" ? c.from.emplace() : c.to.emplace()) = *v;
+      other = true;
+    } else if (key == "at") {
+      c.at = *v;
     } else {
-      return fail(fmt::format("'{}=' does not apply here", key));
+      return fail(
+          fmt::format("'{}=' is not a {} keyword (val, td, rise, fall, cross, at, from, to)", key,
+                      clause),
+          key_at);
     }
   }
-  if (spec.kind == MeasureKind::kFindAt && !spec.at)
+  return check_event(c, clause, start, has_val, other);
+}
+
+bool Parser::check_event(const CrossingSpec& c, const char* clause, size_t start, bool has_val,
+                         bool other) {
+  if (c.at && (has_val || other))
+    return fail(fmt::format("{} at=T is the time itself: val=, td=, rise=, fall=, cross=, from= "
+                            "and to= do not apply with it",
+                            clause),
+                start);
+  if (!c.at && c.signal.empty())
+    return fail(fmt::format("expected SIGNAL val=LEVEL or at=T after '{}'", clause), start);
+  if (!c.at && !has_val) return fail(fmt::format("{} {} needs val=LEVEL", clause, c.signal), start);
+  if (c.from && c.to && *c.to <= *c.from) return fail("to= must be after from=", start);
+  return true;
+}
+
+// key=value pairs of every kind but trig.
+bool Parser::options(MeasureSpec& spec) {
+  const bool crossing = spec.kind == MeasureKind::kWhen || spec.kind == MeasureKind::kFindWhen;
+  const bool window = !crossing && spec.kind != MeasureKind::kFindAt;
+  while (!at_end()) {
+    std::string key;
+    size_t key_at = 0;
+    if (!key_value(key, key_at)) return false;
+    if ((key == "cross" || key == "rise" || key == "fall") && crossing) {
+      if (!count(key, spec.when)) return false;
+      continue;
+    }
+    auto v = number();
+    if (!v) return fail(fmt::format("'{}={}': not a number", key, w_[i_].text));
+    if (key == "from" && window) {
+      spec.from = *v;
+    } else if (key == "to" && window) {
+      spec.to = *v;
+    } else if (key == "at" && spec.kind == MeasureKind::kFindAt) {
+      spec.when.at = *v;
+    } else if (key == "td" && crossing) {
+      spec.when.td = *v;
+    } else {
+      return fail(fmt::format("'{}=' does not apply here", key), key_at);
+    }
+  }
+  if (spec.kind == MeasureKind::kFindAt && !spec.when.at)
     return fail("'find' needs at=T or when SIGNAL=LEVEL");
   if (spec.from && spec.to && *spec.to <= *spec.from) return fail("to= must be after from=");
-  if (name.empty()) {
-    static constexpr const char* kNames[] = {"avg",   "rms",  "min",  "max", "pp",
-                                             "integ", "when", "find", "find"};
-    name = fmt::format("{}_{}", kNames[static_cast<int>(spec.kind)], spec.signal);
+  return true;
+}
+
+std::optional<MeasureSpec> Parser::run() {
+  MeasureSpec spec;
+  spec.text = text_;
+  if (is("tran")) ++i_;
+  if (!at_end() && !kind_of(w_[i_].text) && w_[i_].text != "targ" && name_.empty())
+    name_ = w_[i_++].text;
+  if (is("targ")) return fail("'targ' without a 'trig' before it"), std::nullopt;
+  if (at_end() || !kind_of(w_[i_].text))
+    return fail("expected avg, rms, min, max, pp, integ, when, find or trig"), std::nullopt;
+  spec.kind = *kind_of(w_[i_++].text);
+  if (spec.kind == MeasureKind::kTrigTarg) {
+    if (!event(spec.when, "trig")) return std::nullopt;
+    if (!is("targ")) return fail("'trig' needs a 'targ' clause after it"), std::nullopt;
+    ++i_;
+    if (!event(spec.targ, "targ")) return std::nullopt;
+    // As ngspice: a from= given on one side only applies to both.
+    if (!spec.targ.from) spec.targ.from = spec.when.from;
+    if (!spec.when.from) spec.when.from = spec.targ.from;
+  } else {
+    if (at_end()) return fail("expected a signal, e.g. v(out)"), std::nullopt;
+    spec.signal = signal_name(w_[i_++].text);
+    if (spec.kind == MeasureKind::kWhen) {
+      spec.when.signal = spec.signal;
+      if (!level(spec.when)) return std::nullopt;
+    } else if (spec.kind == MeasureKind::kFindAt && is("when")) {
+      spec.kind = MeasureKind::kFindWhen;
+      ++i_;
+      if (at_end()) return fail("expected SIGNAL=LEVEL after 'when'"), std::nullopt;
+      spec.when.signal = signal_name(w_[i_++].text);
+      if (!level(spec.when)) return std::nullopt;
+    }
+    if (!options(spec)) return std::nullopt;
   }
-  spec.name = ascii_lower(name);
+  if (name_.empty()) {
+    static constexpr const char* kNames[] = {"avg",   "rms",  "min",  "max",  "pp",
+                                             "integ", "when", "find", "find", "delay"};
+    const std::string& what = spec.kind == MeasureKind::kTrigTarg
+                                  ? (spec.targ.signal.empty() ? spec.when.signal : spec.targ.signal)
+                                  : spec.signal;
+    name_ = what.empty() ? kNames[static_cast<int>(spec.kind)]
+                         : fmt::format("{}_{}", kNames[static_cast<int>(spec.kind)], what);
+  }
+  spec.name = ascii_lower(name_);
+  return spec;
+}
+
+}  // namespace
+
+std::vector<std::string> MeasureSpec::signals() const {
+  std::vector<std::string> out;
+  for (const std::string* s : {&signal, &when.signal, &targ.signal})
+    if (!s->empty() && std::find(out.begin(), out.end(), *s) == out.end()) out.push_back(*s);
+  return out;
+}
+
+std::optional<MeasureSpec> parse_measure(const std::vector<std::string>& tokens, std::string name,
+                                         std::string& error, size_t* error_token) {
+  Parser p(tokens, std::move(name));
+  auto spec = p.run();
+  if (!spec) {
+    error = p.error;
+    if (error_token != nullptr) *error_token = p.error_token;
+  }
   return spec;
 }
 

@@ -79,6 +79,121 @@ TEST(Measure, SineAverageRmsAndCrossings) {
   EXPECT_NE(never.failure.find("never crosses 11"), std::string::npos) << never.failure;
 }
 
+// TRIG/TARG on 10 sin(ωt), T = 20 ms, 1000 points per period: v(x) rises through 5 at T/12 + kT
+// and falls at 5T/12 + kT; v(y) = 2 v(x) crosses 10 at the same instants. The crossing instants
+// are interpolated as `when` does; on this sine that is within 1e-6 s (as the when tests).
+TEST(Measure, TrigTargCountsTdAtLastAndWindow) {
+  const double T = 20e-3, w = 2 * std::numbers::pi / T;
+  auto sine = [&](double t) { return 10 * std::sin(w * t); };
+  auto delay = [&](const std::string& text) { return value(measure(text, sine, 2 * T, 2000)); };
+  const double tol = 1e-6;
+  EXPECT_NEAR(delay("per trig v(x) val=5 rise=1 targ v(x) val=5 rise=2"), T, tol);
+  EXPECT_NEAR(delay("trig v(x) val=5 rise=1 targ v(x) val=5 fall=1"), T / 3, tol);
+  EXPECT_NEAR(delay("trig v(x) val=5 cross=1 targ v(x) val=5 cross=3"), T, tol);
+  // Without rise/fall/cross: the first crossing, as `when`.
+  EXPECT_NEAR(delay("trig v(x) val=5 targ v(x) val=-5"), 7 * T / 12 - T / 12, tol);
+  // td: the trig's first rise after 10 ms is the second one; the last rise is 13T/12.
+  EXPECT_NEAR(delay("trig v(x) val=5 rise=1 td=10m targ v(x) val=5 rise=last"), 0, tol);
+  EXPECT_NEAR(delay("trig v(x) val=5 fall=last targ v(x) val=5 rise=1"), T / 12 - 17 * T / 12, tol);
+  // Negative: TARG before TRIG; another signal for TARG.
+  const auto neg = measure("trig v(x) val=5 fall=2 targ v(y) val=10 rise=1", sine, 2 * T, 2000);
+  EXPECT_NEAR(value(neg), T / 12 - 17 * T / 12, tol);
+  EXPECT_EQ(neg.unit, "s");
+  EXPECT_NEAR(neg.at.value_or(NAN), T / 12, tol);  // at = t_targ
+  EXPECT_EQ(neg.name, "delay_v(y)");
+  // at= on either side: the time itself.
+  EXPECT_NEAR(delay("trig at=5m targ v(x) val=5 fall=1"), 5 * T / 12 - 5e-3, tol);
+  EXPECT_NEAR(delay("trig v(x) val=5 rise=1 targ at=15m"), 15e-3 - T / 12, tol);
+  EXPECT_NEAR(delay("trig at=1m targ at=4m"), 3e-3, 1e-15);
+  // from= on one side applies to both (ngspice): both events counted from 10 ms.
+  EXPECT_NEAR(delay("trig v(x) val=5 rise=1 from=10m targ v(x) val=5 fall=1"), T / 3, tol);
+  EXPECT_NEAR(delay("trig v(x) val=5 rise=1 targ v(x) val=5 fall=1 from=10m"), T / 3, tol);
+  // to=: the second rise (21.7 ms) is outside [0, 20 ms].
+  const auto late =
+      measure("trig v(x) val=5 rise=1 targ v(x) val=5 rise=2 to=20m", sine, 2 * T, 2000);
+  EXPECT_FALSE(late.value);
+  EXPECT_EQ(late.failure, "targ: v(x) has only 1 rise through 5 in [0, 0.02] s (rise 2)");
+}
+
+// A piecewise-linear waveform is interpolated exactly: v(x) = 3t, levels between the samples.
+TEST(Measure, TrigTargIsExactOnARamp) {
+  auto ramp = [](double t) { return 3 * t; };
+  const auto r = measure("trig v(x) val=0.30015 rise=1 targ v(y) val=4.20021 rise=1", ramp);
+  EXPECT_NEAR(value(r), 0.700035 - 0.10005, 1e-12);
+}
+
+// The 10 %–90 % rise time of an RC step y = 1 − exp(−t/τ) is τ ln 9. Linear interpolation
+// between samples h apart puts each crossing within h² max|y''| / (8 |y'(t_c)|) ≤ h² e^{h/τ}/(8τ)
+// of the true one (y''/y' = −1/τ; the max over one segment is at most e^{h/τ} times the value
+// at t_c), so the difference of two is within h² e^{h/τ}/(4τ).
+TEST(Measure, TrigTargRiseTimeOfAnRcStep) {
+  const double tau = 1e-3;
+  auto step = [&](double t) { return 1 - std::exp(-t / tau); };
+  for (int n : {500, 5000}) {
+    const double h = 5 * tau / n;
+    const double bound = h * h * std::exp(h / tau) / (4 * tau);
+    const auto r =
+        measure("tr trig v(x) val=0.1 rise=1 targ v(x) val=0.9 rise=1", step, 5 * tau, n);
+    EXPECT_NEAR(value(r), tau * std::log(9.0), bound) << "n = " << n;
+    EXPECT_GT(std::abs(value(r) - tau * std::log(9.0)), bound / 100) << "n = " << n;
+  }
+}
+
+// An event that never happens: a failure saying which side and why, no value (as `when`).
+TEST(Measure, TrigTargEventThatNeverHappensFails) {
+  const double T = 20e-3, w = 2 * std::numbers::pi / T;
+  auto sine = [&](double t) { return 10 * std::sin(w * t); };
+  const auto targ = measure("trig v(x) val=5 rise=1 targ v(x) val=11 rise=1", sine, 2 * T, 2000);
+  EXPECT_FALSE(targ.value);
+  EXPECT_EQ(targ.failure, "targ: v(x) never crosses 11 (rise 1)");
+  const auto trig = measure("trig v(x) val=5 rise=3 targ v(x) val=5 fall=1", sine, 2 * T, 2000);
+  EXPECT_FALSE(trig.value);
+  EXPECT_EQ(trig.failure, "trig: v(x) has only 2 rises through 5 (rise 3)");
+  const auto td = measure("trig v(x) val=5 rise=1 td=30m targ at=1m", sine, 2 * T, 2000);
+  EXPECT_EQ(td.failure, "trig: v(x) never crosses 5 after td = 0.03 s (rise 1)");
+  const auto at = measure("trig at=50m targ v(x) val=5 fall=1", sine, 2 * T, 2000);
+  EXPECT_FALSE(at.value);
+  EXPECT_EQ(at.failure, "trig: t = 0.05 s is outside the run");
+  const std::string j = app::measures_json({targ});
+  EXPECT_NE(j.find("\"value\": null"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"failure\": \"targ: v(x) never crosses 11 (rise 1)\""), std::string::npos)
+      << j;
+}
+
+// Bad TRIG/TARG syntax: the message, and the token at fault (a .meas card's tokens).
+TEST(Measure, TrigTargSyntaxErrorsNameTheToken) {
+  struct Case {
+    std::vector<std::string> tokens;
+    const char* message;
+    size_t token;
+  };
+  const std::vector<Case> cases = {
+      {{"trig", "v(a)", "rise=1", "targ", "v(b)", "val=1"}, "trig v(a) needs val=LEVEL", 0},
+      {{"targ", "v(b)", "val=1", "rise=1"}, "'targ' without a 'trig' before it", 0},
+      {{"trig", "v(a)", "val=1", "rise=0", "targ", "v(b)", "val=1"}, "rise= must be 1, 2, ...", 3},
+      {{"trig", "v(a)", "val=1", "targ", "v(b)", "val=1", "foo=2"},
+       "'foo=' is not a targ keyword (val, td, rise, fall, cross, at, from, to)",
+       6},
+      {{"trig", "v(a)", "val=1", "rise=1"}, "'trig' needs a 'targ' clause after it", 3},
+      {{"trig", "val=1", "targ", "v(b)", "val=1"},
+       "expected SIGNAL val=LEVEL or at=T after 'trig'",
+       0},
+      {{"trig", "at=1m", "rise=1", "targ", "v(b)", "val=1"}, "trig at=T is the time itself", 0},
+      {{"trig", "v(a)", "val=x", "targ", "v(b)", "val=1"}, "'val=x': not a number", 2},
+      {{"trig", "v(a)", "val=1", "targ"}, "expected SIGNAL val=LEVEL or at=T after 'targ'", 3},
+      {{"trig", "v(a)", "val=1", "targ", "v(b)", "val=1", "from=2m", "to=1m"},
+       "to= must be after from=",
+       3},
+  };
+  for (const auto& c : cases) {
+    std::string error;
+    size_t token = 99;
+    EXPECT_FALSE(app::parse_measure(c.tokens, "m", error, &token)) << c.message;
+    EXPECT_NE(error.find(c.message), std::string::npos) << error;
+    EXPECT_EQ(token, c.token) << error;
+  }
+}
+
 TEST(Measure, SyntaxErrorsAreClear) {
   std::string error;
   EXPECT_FALSE(app::parse_measure("avarage v(x)", error));
@@ -93,8 +208,8 @@ TEST(Measure, SyntaxErrorsAreClear) {
       app::parse_measure(std::vector<std::string>{"when", "v(out)=2.5", "rise=2"}, "t1", error);
   ASSERT_TRUE(spec) << error;
   EXPECT_EQ(spec->name, "t1");
-  EXPECT_EQ(spec->level, 2.5);
-  EXPECT_EQ(spec->count, 2);
+  EXPECT_EQ(spec->when.level, 2.5);
+  EXPECT_EQ(spec->when.count, 2);
   std::optional<app::Measurement> bound =
       app::Measurement::bind(*spec, std::vector<std::string>{"v(oot)"}, error);
   EXPECT_FALSE(bound);

@@ -1,0 +1,37 @@
+#pragma once
+// The instant of one event in a stream of points (memory flat), for the when, find and
+// trig/targ measurements (app/measure/measure.hpp). The signal c(t) is linear between computed
+// points; with L the level, a segment [t0, t1] holds
+//
+//   a rise if c0 < L <= c1,  a fall if c0 > L >= c1,
+//   at  t_c = t0 + θ (t1 − t0),  θ = (L − c0) / (c1 − c0),  where f(t_c) = f0 + θ (f1 − f0)
+//
+// (f: a second signal read at the instant, for find ... when). A crossing is counted when
+// t_c >= td and, if given, from <= t_c <= to; the event is the N-th counted crossing of the
+// edge asked for (rise, fall or either), or the last one. With at = T the event is t_c = T if
+// the run reaches T, f(T) interpolated the same way.
+#include <optional>
+#include <string>
+
+#include "netlist/measure.hpp"
+
+namespace nsspice::app {
+
+class CrossingSearch {
+ public:
+  explicit CrossingSearch(netlist::CrossingSpec spec) : spec_(std::move(spec)) {}
+  // The run's first point (only an at=T event can happen there).
+  void first(double t, double c, double f);
+  void segment(double t0, double c0, double t1, double c1, double f0, double f1);
+  std::optional<double> time() const { return t_; }
+  std::optional<double> value() const { return f_; }
+  // Why there is no event ("v(out) never crosses 2.5 (rise 2)").
+  std::string failure() const;
+
+ private:
+  netlist::CrossingSpec spec_;
+  int crossings_ = 0;
+  std::optional<double> t_, f_;
+};
+
+}  // namespace nsspice::app
