@@ -68,6 +68,34 @@ ModeMlcp::ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, co
   w_abs_rows_.makeCompressed();
 }
 
+void ModeMlcp::retarget(const SparseMatrix& w) {
+  NSSPICE_CHECK(w.nonZeros() == w_.nonZeros() && s_.fits(w),
+                "ModeMlcp::retarget: W does not have the pattern of the shared mode structure");
+  std::copy(w.valuePtr(), w.valuePtr() + w.nonZeros(), w_.valuePtr());
+  Eigen::VectorXd w_rows = Eigen::VectorXd::Zero(n_);
+  for (int k = 0; k < w_.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(w_, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
+  w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
+  w_abs_rows_ = w_.cwiseAbs();
+  w_abs_rows_.makeCompressed();
+  cache_.clear(true);
+  base_mode_.assign(m_, 0);
+  last_factor_ = nullptr;
+  last_mode_.clear();
+  w_state_ = 0;
+  if (!y_slot_.empty()) y_slot_.assign(static_cast<size_t>(m_), -1);
+  y_cols_.clear();
+  for (SchurFactor& e : schur_) {
+    e.mode.clear();
+    e.active.clear();
+    e.ok = false;
+    e.last_use = 0;
+  }
+  schur_now_ = nullptr;
+  lr_ = LowRank{};
+  flip_seed_ = FlipSeed{};
+}
+
 int ModeMlcp::hold_pairs(std::vector<char>& mode, const Eigen::VectorXd& d) {
   live_ = &free_;
   if (!s_.any_shadow) return 0;

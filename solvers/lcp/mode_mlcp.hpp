@@ -226,6 +226,14 @@ class ModeMlcp {
   // object. Off by default. A W that is singular or badly conditioned disables it.
   void enable_reduced(const KluSymbolic& w_symbolic, int max_active = 16);
 
+  // The solver of another step size on the same structure (`w` with W's pattern): W's values
+  // replaced and everything made from the old ones dropped (the factors of K(σ) and of W, the
+  // columns W⁻¹ B_j and Schur factors, the low-rank base, the last base mode); the settings and
+  // the statistics stay. What the θ-stepper does with the solver of a step size met once (a
+  // location's trial, a cut step) instead of building one for the next such size: O(nnz W)
+  // without the allocations of a new solver. Its answers are those of a new solver for `w`.
+  void retarget(const SparseMatrix& w);
+
   const ModeMlcpStats& stats() const { return stats_; }
   const FactorCache& cache() const { return cache_; }
   // Memory held by this solver's own structures (W, scratch, W's factor and columns of the

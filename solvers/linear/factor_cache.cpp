@@ -77,7 +77,8 @@ FactorCache::~FactorCache() {
   caches.erase(std::remove(caches.begin(), caches.end(), this), caches.end());
 }
 
-void FactorCache::clear() {
+void FactorCache::clear(bool spare) {
+  if (spare && !entries_.empty()) budget_->keep_spare(std::move(entries_.back().factor));
   budget_->bytes_ -= bytes_;
   bytes_ = 0;
   entries_.clear();

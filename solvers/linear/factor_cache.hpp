@@ -186,7 +186,9 @@ class FactorCache {
   // `f` if it is still the most recently used entry (the one returned last; the budget shared
   // with other caches may have dropped it since): counted as a hit. Otherwise nullptr.
   const KluFactor* front_hit(const KluFactor* f);
-  void clear();
+  // Drops every entry (the statistics stay); with `spare`, the least recently used entry's factor
+  // goes to the budget's spare, as when the cache is destroyed.
+  void clear(bool spare = false);
   const FactorCacheStats& stats() const { return stats_; }
   long factorizations() const { return factorizations_; }
   long refactorizations() const { return refactorizations_; }

@@ -137,16 +137,29 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   last_entry_ = nullptr;
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
-  auto solver = std::make_unique<ModeMlcp>(*structure_, w, symbolic_, options_.cache_capacity,
-                                           &factor_budget_);
-  stats_.max_solver_bytes = std::max(stats_.max_solver_bytes, solver->bytes());
-  LcpPolicy policy;
-  policy.force = options_.lcp_solver;
-  solver->set_lcp_policy(policy);
-  solver->set_block_flip(options_.block_flip);
-  if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
-  attach(*solver, theta_h);
   const bool odd = !is_ladder_size(theta_h);
+  std::unique_ptr<ModeMlcp> solver;
+  if (odd && static_cast<int>(odd_queue_.size()) >= kOddSolvers) {
+    // The oldest odd step size's solver serves this one (ModeMlcp::retarget): odd sizes are met
+    // once each (a location's trials, cut steps), and a solver built for each would cost its
+    // allocations every time.
+    auto node = solvers_.extract(odd_queue_.front());
+    odd_queue_.pop_front();
+    solver_bytes_ -= node.mapped().bytes;
+    solver = std::move(node.mapped().solver);
+    solver->retarget(w);
+    ++stats_.retargeted_solvers;
+  } else {
+    solver = std::make_unique<ModeMlcp>(*structure_, w, symbolic_, options_.cache_capacity,
+                                        &factor_budget_);
+    LcpPolicy policy;
+    policy.force = options_.lcp_solver;
+    solver->set_lcp_policy(policy);
+    solver->set_block_flip(options_.block_flip);
+    if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
+    stats_.max_solver_bytes = std::max(stats_.max_solver_bytes, solver->bytes());
+  }
+  attach(*solver, theta_h);
   const double bytes = solver->bytes();
   evict_solvers(bytes, odd);
   ++stats_.step_solvers;

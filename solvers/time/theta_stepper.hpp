@@ -125,12 +125,13 @@ struct ThetaOptions {
 };
 
 struct RunStats {
-  long steps = 0;          // accepted steps
-  long restart_steps = 0;  // backward-Euler restart steps among them
-  long breakpoints = 0;    // source breakpoints landed on
-  long mode_changes = 0;   // steps whose mode differs from the previous step's
-  long lemke_calls = 0;    // steps that needed pivoting
-  long pivots = 0;         // pivots (or PGS/Newton iterations) of the LCP solver
+  long steps = 0;               // accepted steps
+  long restart_steps = 0;       // backward-Euler restart steps among them
+  long retargeted_solvers = 0;  // odd step sizes solved by an older odd size's solver (retarget)
+  long breakpoints = 0;         // source breakpoints landed on
+  long mode_changes = 0;        // steps whose mode differs from the previous step's
+  long lemke_calls = 0;         // steps that needed pivoting
+  long pivots = 0;              // pivots (or PGS/Newton iterations) of the LCP solver
   std::array<long, kLcpSolverKindCount> lcp_methods{};  // pivoting calls per method answering
   long mode_solves = 0;                                 // sparse triangular solve pairs
   long factorizations = 0;                              // numeric factorizations with pivoting

@@ -92,6 +92,57 @@ TEST(ModeMlcpReduced, AgreesWithTheModeSystemOfKSigma) {
   EXPECT_LT(reduced.stats().reduced_solves, reduced.stats().mode_solves);  // both paths met
 }
 
+// A solver retargeted to another step size (ModeMlcp::retarget: the θ-stepper's odd step sizes)
+// answers exactly as a new solver for that W: nothing made from the old W (factors of K(σ) and
+// of W, columns W⁻¹ B_j, Schur factors, the last base mode) survives. Both go through the same
+// drives, each solved on the reduced path (few clamped nodes) and on K(σ)'s (many), with the
+// switch on and off: the same modes, and x, λ, w equal to the last bit.
+TEST(ModeMlcpReduced, RetargetAnswersAsANewSolver) {
+  const Ladder before(40, 3e-7), after(40, 1.7e-8);
+  const SparseMatrix pattern = mode_matrix_pattern(after.w, after.b, after.c, after.d, after.c_off);
+  KluSymbolic k_symbolic, w_symbolic;
+  ASSERT_EQ(k_symbolic.analyze(pattern), LuStatus::kOk);
+  ASSERT_EQ(w_symbolic.analyze(after.w), LuStatus::kOk);
+  FactorBudget budget_a, budget_b;
+  ModeMlcp reused(before.w, before.b, before.c, before.d, before.c_off, before.forced, k_symbolic,
+                  8, &budget_a);
+  ModeMlcp fresh(after.w, after.b, after.c, after.d, after.c_off, after.forced, k_symbolic, 8,
+                 &budget_b);
+  reused.enable_reduced(w_symbolic, 16);
+  fresh.enable_reduced(w_symbolic, 16);
+  const int m = after.n + 1;
+  auto drive = [&](const Ladder& lad, int k, std::vector<char>& mode, ModeMlcp& solver,
+                   Eigen::VectorXd& x, Eigen::VectorXd& l, Eigen::VectorXd& w) {
+    mode[static_cast<size_t>(lad.n)] = (k / 4) % 2 == 1;
+    const double peak = k < 8 ? 0.6 + 0.3 * k : 3.0 - 0.25 * (k - 8);
+    Eigen::VectorXd target(lad.n);
+    for (int i = 0; i < lad.n; ++i) target[i] = peak * std::exp(-0.04 * i * (1 + k % 3));
+    return solver.solve(lad.w * target, lad.dvec, mode, x, l, w);
+  };
+  std::vector<char> mode(static_cast<size_t>(m), 0);
+  Eigen::VectorXd x, l, w;
+  for (int k = 0; k < 16; ++k)  // fill the first solver's caches with the old W's
+    ASSERT_EQ(drive(before, k, mode, reused, x, l, w).status, LcpStatus::kSolved) << k;
+  reused.retarget(after.w);
+  std::vector<char> mode_r(static_cast<size_t>(m), 0), mode_f = mode_r;
+  int reduced_before = static_cast<int>(reused.stats().reduced_solves);
+  for (int k = 0; k < 16; ++k) {
+    Eigen::VectorXd xr, lr, wr, xf, lf, wf;
+    const MlcpOutcome a = drive(after, k, mode_r, reused, xr, lr, wr);
+    const MlcpOutcome b = drive(after, k, mode_f, fresh, xf, lf, wf);
+    ASSERT_EQ(a.status, b.status) << k;
+    ASSERT_EQ(mode_r, mode_f) << k;
+    EXPECT_EQ(xr, xf) << k;
+    EXPECT_EQ(lr, lf) << k;
+    EXPECT_EQ(wr, wf) << k;
+  }
+  // Both paths were met after the retarget, and the statistics went on counting.
+  EXPECT_GT(reused.stats().reduced_solves, reduced_before);
+  EXPECT_GT(fresh.stats().reduced_solves, 0);
+  EXPECT_LT(fresh.stats().reduced_solves, fresh.stats().mode_solves);
+  EXPECT_EQ(reused.stats().solves, 32);
+}
+
 TEST(ModeMlcpReduced, SingularWFallsBackToKSigma) {
   // A node without a conductance of its own (W singular): every solve goes through K(σ).
   Ladder lad(5, 1e-7);
