@@ -29,7 +29,11 @@ std::string error_text(int err) { return std::error_code(err, std::generic_categ
 
 // ".lib standard.dio" and its siblings: LTspice's built-in model libraries.
 bool is_ltspice_standard_library(const IncludeCard& inc) {
-  const std::string name = fs::path(inc.path.text).filename().string();
+  // The file's name after the last '/' or '\\': LTspice writes the library's whole Windows path
+  // (.lib C:\Users\...\LTspice\lib\cmp\standard.dio), which is one file name to POSIX paths.
+  const std::string& text = inc.path.text;
+  const auto slash = text.find_last_of("/\\");
+  const std::string name = slash == std::string::npos ? text : text.substr(slash + 1);
   return inc.keyword.lower == ".lib" && !inc.section && ascii_lower(name).starts_with("standard.");
 }
 

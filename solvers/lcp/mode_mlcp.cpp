@@ -59,7 +59,11 @@ ModeMlcp::ModeMlcp(std::unique_ptr<ModeStructure> own, ModeStructure* shared, co
   live_ = &free_;
   // Low-rank solves only without externally switched pairs (mode_mlcp_update.cpp, header).
   low_rank_ = std::none_of(forced_.begin(), forced_.end(), [](char f) { return f != 0; });
-  // ‖W‖∞ for the tolerances of check().
+  w_scales();
+}
+
+void ModeMlcp::w_scales() {
+  // ‖W‖∞ and |W| by rows, for the tolerances of check().
   Eigen::VectorXd w_rows = Eigen::VectorXd::Zero(n_);
   for (int k = 0; k < w_.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(w_, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
@@ -72,12 +76,7 @@ void ModeMlcp::retarget(const SparseMatrix& w) {
   NSSPICE_CHECK(w.nonZeros() == w_.nonZeros() && s_.fits(w),
                 "ModeMlcp::retarget: W does not have the pattern of the shared mode structure");
   std::copy(w.valuePtr(), w.valuePtr() + w.nonZeros(), w_.valuePtr());
-  Eigen::VectorXd w_rows = Eigen::VectorXd::Zero(n_);
-  for (int k = 0; k < w_.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(w_, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
-  w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
-  w_abs_rows_ = w_.cwiseAbs();
-  w_abs_rows_.makeCompressed();
+  w_scales();
   cache_.clear(true);
   base_mode_.assign(m_, 0);
   last_factor_ = nullptr;

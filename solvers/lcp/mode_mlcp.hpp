@@ -264,6 +264,7 @@ class ModeMlcp {
   // This step size's own.
   SparseMatrix w_;        // W, for the reduced solves and K's values
   double w_norm_ = 0;     // ‖W‖∞
+  void w_scales();        // w_norm_ and w_abs_rows_ from w_
   RowMatrix w_abs_rows_;  // |W| by rows, for the scale of λ in check()
   const KluSymbolic& symbolic_;
   FactorCache cache_;
