@@ -321,7 +321,11 @@ struct Circuit {
   std::vector<Device> devices;
   std::vector<netlist::SourceSpan> spans;  // where each device was written
   std::optional<TranSpec> tran;
-  std::vector<std::pair<int, double>> ic;                             // .ic v(node) = value
+  std::vector<std::pair<int, double>> ic;  // .ic v(node) = value
+  // The internal nodes behind a model's series resistance (RB, RC, RE, RD, RS, RG, a diode's RS
+  // split off): (outer terminal, inner node). Under UIC an inner node without data of its own
+  // starts at its terminal's voltage (initial_point.cpp).
+  std::vector<std::pair<int, int>> series_nodes;
   double theta = 0.5;                                                 // .options theta
   solvers::LcpSolverKind lcp_solver = solvers::LcpSolverKind::kAuto;  // .options lcpsolver
   TranMethod method = TranMethod::kTheta;                             // .options method

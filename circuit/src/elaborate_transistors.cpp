@@ -28,6 +28,7 @@ int Elaborator::series_resistor(const netlist::ElementCard& e, int outer, double
   const int inner = named_node(e, fmt::format("{}.{}", name, key));
   add(e, Resistor{fmt::format("{}.r{}", name, key), outer, inner, r});
   model_resistors_.insert(fmt::format("{}.r{}", name, key));
+  c_.series_nodes.emplace_back(outer, inner);
   return inner;
 }
 

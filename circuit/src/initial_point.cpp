@@ -29,7 +29,8 @@ std::vector<std::string> failure_devices(const Assembled& a, const ModeDiagnosis
 
 namespace {
 
-// UIC: node voltages from .ic (others 0), inductor currents and capacitor voltages from IC=.
+// UIC: node voltages from .ic, inductor currents and capacitor voltages from IC=; a node behind
+// a model's series resistance (Circuit::series_nodes) at its terminal's voltage, others 0.
 // q0 = E x0 with every capacitor's charge taken from its IC= where given.
 InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
   const auto& m = a.mlcs;
@@ -52,6 +53,15 @@ InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
   for (const auto& ic : circuit.ic) known[static_cast<size_t>(ic.first)] = 1;
   for (bool changed = true; changed;) {
     changed = false;
+    // An inner node takes its terminal's voltage: no current in the series resistance, and the
+    // junction charges behind it start from the terminal voltages the user gave (as SPICE
+    // evaluates a transistor's junctions at its terminals' .ic), not from 0.
+    for (const auto& [outer, inner] : circuit.series_nodes) {
+      if (known[static_cast<size_t>(inner)] || !known[static_cast<size_t>(outer)]) continue;
+      p.x[inner - 1] = outer > 0 ? p.x[outer - 1] : 0.0;
+      known[static_cast<size_t>(inner)] = 1;
+      changed = true;
+    }
     for (const Capacitor* c : caps) {
       if (!c->ic || known[static_cast<size_t>(c->a)] == known[static_cast<size_t>(c->b)]) continue;
       const bool a_known = known[static_cast<size_t>(c->a)];

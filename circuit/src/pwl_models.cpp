@@ -269,6 +269,7 @@ void Elaborator::pwl_models() {
         const int a = std::exchange(diode->a, j);
         resistors.push_back({diode->name + ".rs", a, j, diode->model.series_r});
         model_resistors_.insert(diode->name + ".rs");
+        c_.series_nodes.emplace_back(a, j);
       }
       if (diode->model.cj.c_lo > 0 && !c_.pwl.idealize)
         caps.push_back(

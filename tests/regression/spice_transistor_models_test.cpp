@@ -214,3 +214,49 @@ TEST(SpiceTransistorModels, EarlyVoltageAndHighInjectionAreNamed) {
 
 }  // namespace
 }  // namespace nsspice::testing
+
+namespace nsspice::testing {
+namespace {
+
+// UIC with .ic on a transistor's terminals: the nodes behind its series resistances (RB, RC, RE)
+// start at their terminals' voltages, so its junction charges start from the state the user
+// gave, as SPICE evaluates the junctions at the terminals' .ic. (With them at 0, an astable
+// given "Q1 on, Q2 off" started in the opposite state: v(c1) rose through 2.5 V after 47 ps,
+// where ngspice's first rise is at 0.710 ms.) The first steps keep every .ic node where it was
+// put; the period of the oscillation is the other check (ngspice 1.44539 ms on the same deck;
+// the PWL model's tolerance allows 1 %).
+TEST(SpiceBjtModels, UicStartsTheInnerNodesAtTheirTerminals) {
+  const Waveforms r = simulate(
+      "astable\nVcc vcc 0 5\nRc1 vcc c1 1k\nRc2 vcc c2 1k\nRb1 vcc b1 100k\nRb2 vcc b2 100k\n"
+      "C1 c1 b2 10n\nC2 c2 b1 10n\nQ1 c1 b1 0 QN\nQ2 c2 b2 0 QN\n"
+      ".model QN NPN(IS=1E-14 BF=300 BR=4 CJC=4E-12 CJE=8E-12 RB=20 RC=0.1 RE=0.1 TR=250E-9 "
+      "TF=350E-12)\n"
+      ".ic v(c1)=0.1 v(c2)=5 v(b1)=0.7 v(b2)=-4\n.tran 1u 6m uic\n.end\n");
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
+  for (const auto& [inner, outer] : {std::pair{"v(q1.b)", "v(b1)"}, std::pair{"v(q1.c)", "v(c1)"},
+                                     std::pair{"v(q2.b)", "v(b2)"}, std::pair{"v(q2.c)", "v(c2)"}})
+    EXPECT_EQ(r.at(inner, 0), r.at(outer, 0)) << inner;
+  EXPECT_EQ(r.at("v(q1.e)", 0), 0.0);
+  // Q2 off and Q1 on after the first microsecond, where the user put them (ngspice: v(c2)
+  // 4.9989 V, v(b1) 0.6988 V, v(c1) 0.0998 V). Before it, a glitch of ~0.1 ns: UIC starts every
+  // junction pair blocking, and Q1's, at 0.7 V, turns on in the first step (its stored charge
+  // TF·i from 0).
+  const auto c2 = r.series("v(c2)"), b1 = r.series("v(b1)"), c1_ = r.series("v(c1)");
+  size_t k = 0;
+  while (r.t[k] < 1e-6) ++k;
+  EXPECT_NEAR(c2[k], 5.0, 0.01) << r.t[k];
+  EXPECT_NEAR(b1[k], 0.7, 0.01) << r.t[k];
+  EXPECT_NEAR(c1_[k], 0.1, 0.05) << r.t[k];
+  // The period, from the rises of v(c1) through 2.5 V after the first millisecond.
+  const auto c1 = r.series("v(c1)");
+  std::vector<double> rises;
+  for (size_t k = 1; k < r.t.size(); ++k)
+    if (c1[k - 1] < 2.5 && c1[k] >= 2.5)
+      rises.push_back(r.t[k - 1] + (2.5 - c1[k - 1]) / (c1[k] - c1[k - 1]) * (r.t[k] - r.t[k - 1]));
+  ASSERT_GE(rises.size(), 3u);
+  EXPECT_NEAR(rises[0], 0.710e-3, 0.01e-3);  // ngspice: 0.710028 ms
+  EXPECT_NEAR(rises[2] - rises[1], 1.44539e-3, 0.01 * 1.44539e-3);
+}
+
+}  // namespace
+}  // namespace nsspice::testing
