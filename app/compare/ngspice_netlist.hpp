@@ -57,6 +57,9 @@ struct Translation {
   std::vector<std::string> unsupported;  // devices without a translation
   std::vector<std::string> user_cards;   // models passed through unchanged (their names)
   std::vector<std::string> regularized;  // devices given a regularized model
+  // nsspice's elements not in the deck (question 1: the parts of its PWL forms that the
+  // user's cards hold: "d1.cj", "q1.rb").
+  std::vector<std::string> left_out;
 };
 
 // nullopt with `error` set on a bad --diode-model/--switch-model.
