@@ -61,8 +61,7 @@ std::vector<std::string> judged_signals(const std::vector<std::string>& named,
     if (switching.contains(s) && currents < 2) add(s), ++currents;
   for (const bool source : {false, true})
     for (const auto& s : names)
-      if (currents == 0 && signal_kind(s) == SignalKind::kCurrent &&
-          sources.contains(s) == source && s.find('.') == std::string::npos)
+      if (currents == 0 && signal_kind(s) == SignalKind::kCurrent && sources.contains(s) == source)
         add(s), ++currents;
   if (user == 0 && out.empty())  // every node fixed, no current: the voltages after all
     for (const auto& s : names)

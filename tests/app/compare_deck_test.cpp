@@ -253,16 +253,9 @@ TEST_F(CompareDecks, ADiodesTerminalCurrentAgainstNgspicesProbe) {
              "i(d1) + i(d1.cj) + dq(d1.q)/dt", 0.06},
         Case{"IS=1n RS=1k N=1.5 CJO=1n M=.5", "1u 500u", "i(d1.rs) (RS split off", 0.2}}) {
     const std::string per = c.tran == "1u 500u" ? "1u 1u 50u 100u" : "10n 10n 5u 10u";
-    write("d.cir", "* diode driven by fast edges through 10 ohm
-V1 in 0 PULSE(-5 5 0 " + per +
-                       ")
-R1 in a 10
-D1 a 0 DS
-.model DS D(" + c.model + ")
-.tran " + c.tran +
-                       "
-.end
-");
+    write("d.cir", "* diode driven by fast edges through 10 ohm\nV1 in 0 PULSE(-5 5 0 " + per +
+                       ")\nR1 in a 10\nD1 a 0 DS\n.model DS D(" + c.model + ")\n.tran " + c.tran +
+                       "\n.end\n");
     const CliRun r = nsspice("compare d.cir -d out");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("note       d1: i(d1) is its terminal current, " + c.terms),
