@@ -15,12 +15,14 @@
 #include "app/compare/compare_analysis.hpp"
 #include "app/compare/compare_report.hpp"
 #include "app/compare/compare_setup.hpp"
+#include "app/compare/compare_signals.hpp"
 #include "app/compare/ngspice_ladder.hpp"
 #include "app/compare/ngspice_peer.hpp"
 #include "app/compare/ngspice_runner.hpp"
 #include "app/compare/peer_file.hpp"
 #include "app/compare/spice_params.hpp"
 #include "app/compare/user_models.hpp"
+#include "app/io/element_columns.hpp"
 #include "app/io/file_write.hpp"
 #include "app/io/signals.hpp"
 #include "circuit/elaborate.hpp"
@@ -33,6 +35,13 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+// Is `signal` i(X) or p(X) of one of `elements`?
+bool of_element(const std::string& signal, const std::vector<std::string>& elements) {
+  return std::any_of(elements.begin(), elements.end(), [&](const std::string& e) {
+    return signal == "i(" + e + ")" || signal == "p(" + e + ")";
+  });
+}
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -143,6 +152,9 @@ class CompareRun {
   int code_ = 0;             // 3 (a file not written) before 2 (nsspice failed)
   std::vector<MeasureSpec> specs_;
   std::vector<std::string> plot_signals_, wanted_;
+  std::vector<std::string> ns_notes_;
+  std::vector<std::string> left_out_;  // nsspice's elements not in ngspice's deck  // what compare
+                                       // changed of nsspice's signals
   std::set<std::string> switching_;
   TranslateOptions translate_;
   AnalysisOptions analysis_;
@@ -157,6 +169,17 @@ class CompareRun {
     w.names = table.names;
     WaveformCollector collector(w);
     return simulate(c, assembled, table, options, collector, {}, {}, stop_);
+  }
+  const circuit::Circuit& circuit() const {
+    return refitted_ ? refitted_->circuit : loaded_->circuit;
+  }
+  // The v(a,b), i(X), p(X) asked for that a run lacks, computed from its signals; not the
+  // currents of the elements the translation left out (ngspice's models hold them).
+  void derive(Waveforms& w, const std::vector<std::string>& left_out) const {
+    std::vector<std::string> wanted;
+    for (const auto& s : wanted_)
+      if (!of_element(s, left_out)) wanted.push_back(s);
+    add_columns(w, derived_columns(wanted, w.names, circuit()));
   }
   int load();
   int reference();
@@ -290,8 +313,13 @@ int CompareRun::choose_signals() {
   wanted_ = plot_signals_;
   for (const auto& spec : specs_)
     for (auto& name : spec.signals()) wanted_.push_back(std::move(name));
-  add_columns(ns_, differential_columns(wanted_, ns_.names));
-  if (plot_signals_.empty()) plot_signals_ = default_plot_signals(ns_, switching_);
+  for (const netlist::Word& w : loaded_->saved)  // .save/.print/.probe
+    if (w.lower != "all" && w.lower != "allv" && w.lower != "alli") wanted_.push_back(w.lower);
+  if (question_ == Question::kUserModels)
+    replace_columns(ns_, diode_terminal_currents(circuit(), user_models_, ns_.names, ns_notes_));
+  derive(ns_, {});
+  if (plot_signals_.empty())
+    plot_signals_ = judged_signals(wanted_, ns_.names, switching_, loaded_->circuit);
   for (const auto& s : plot_signals_)
     if (!ns_.index(s)) {
       print_error(fmt::format("unknown signal '{}' in --signals{}", s,
@@ -311,7 +339,7 @@ int CompareRun::peer() {
   const int code = question_ == Question::kFile      ? file_peer()
                    : question_ == Question::kMethods ? methods_peer()
                                                      : ngspice_peer();
-  if (code == 0) add_columns(peer_, differential_columns(wanted_, peer_.names));
+  if (code == 0) derive(peer_, left_out_);
   return code;
 }
 
@@ -327,6 +355,14 @@ int CompareRun::ngspice_peer() {
     return error.code;
   }
   r_.notes = side->translation.notes;
+  left_out_ = side->translation.left_out;
+  r_.notes.insert(r_.notes.end(), ns_notes_.begin(), ns_notes_.end());
+  for (const auto& s : wanted_)
+    if (ns_.index(s) && of_element(s, left_out_))
+      r_.notes.push_back(fmt::format(
+          "{}: an element nsspice adds for its PWL form; ngspice's deck has no such element "
+          "(its model holds it): ngspice has no {}",
+          s, s));
   r_.user_cards = side->translation.user_cards;
   r_.regularized = side->translation.regularized;
   r_.peer = std::move(side->run);
@@ -377,6 +413,8 @@ void CompareRun::compare() {
   analyse(r_, ns_, peer_, analysis_);
   r_.meas_nsspice = measure(specs_, ns_);
   r_.meas_ngspice = measure(specs_, peer_);
+  r_.meas_rel =
+      measure_differences(specs_, r_.meas_nsspice, r_.meas_ngspice, ns_, r_.t_stop - r_.t_start);
 }
 
 int CompareRun::sweep() {
@@ -400,7 +438,7 @@ int CompareRun::sweep() {
       print_error(failure.message);
       return failure.code;
     }
-    add_columns(side->data, differential_columns(wanted_, side->data.names));
+    derive(side->data, side->translation.left_out);
     SweepRow row{n, m.str(), std::move(side->run), {}};
     row.diffs = sweep_diffs(r_, ns_, side->data, plot_signals_, analysis_);
     r_.sweep.push_back(std::move(row));

@@ -24,6 +24,19 @@ std::optional<double> first_switch(const Waveforms& ref, const std::set<std::str
   return first;
 }
 
+std::vector<SteadyMetrics> steady_table(const Waveforms& ref, const Waveforms& peer,
+                                        const std::vector<std::string>& signals,
+                                        const SteadyWindow& w) {
+  std::vector<SteadyMetrics> out;
+  for (const auto& name : signals) {
+    const auto a = ref.index(name), b = peer.index(name);
+    if (a && b)
+      out.push_back(
+          steady_metrics(name, ref.time, ref.columns[*a], peer.time, peer.columns[*b], w));
+  }
+  return out;
+}
+
 std::vector<double> time_base(const Waveforms& ref, const Waveforms& peer, double from, double to,
                               const AnalysisOptions& o) {
   return o.grid ? uniform_grid(from, to, *o.grid) : union_grid(ref.time, peer.time, from, to);
@@ -72,11 +85,12 @@ void analyse(CompareResult& r, const Waveforms& ref, const Waveforms& peer,
   r.diffs = diffs_on(ref, peer, r.grid, {}, o);
   if (r.peer.failed || r.nsspice.failed) return;
   r.steady = steady_window(o.period, r.t_from, r.t_to);
-  for (const auto& name : o.steady_signals) {
-    const auto a = ref.index(name), b = peer.index(name);
-    if (a && b)
-      r.steady_metrics.push_back(
-          steady_metrics(name, ref.time, ref.columns[*a], peer.time, peer.columns[*b], r.steady));
+  r.steady_metrics = steady_table(ref, peer, o.steady_signals, r.steady);
+  if (!r.steady_metrics.empty() && r.steady.from > r.t_from &&
+      std::all_of(r.steady_metrics.begin(), r.steady_metrics.end(),
+                  [](const SteadyMetrics& m) { return m.constant(); })) {
+    r.steady = whole_window(r.steady, r.t_from, r.t_to);
+    r.steady_metrics = steady_table(ref, peer, o.steady_signals, r.steady);
   }
 }
 
@@ -88,6 +102,31 @@ std::vector<SignalDiff> sweep_diffs(const CompareResult& r, const Waveforms& ref
   const double from = std::max({r.t_start + r.startup, ref.time.front(), peer.time.front()});
   if (!(to > from)) return {};
   return diffs_on(ref, peer, time_base(ref, peer, from, to, o), signals, o);
+}
+
+std::vector<std::optional<double>> measure_differences(const std::vector<MeasureSpec>& specs,
+                                                       const std::vector<MeasureResult>& a,
+                                                       const std::vector<MeasureResult>& b,
+                                                       const Waveforms& ref, double run) {
+  std::vector<std::optional<double>> out;
+  for (size_t i = 0; i < specs.size() && i < a.size() && i < b.size(); ++i) {
+    if (!a[i].value || !b[i].value) {
+      out.emplace_back();
+      continue;
+    }
+    double peak = 0;
+    const auto names = specs[i].signals();
+    if (const auto k = names.empty() ? std::nullopt : ref.index(names.front()))
+      for (double y : ref.columns[*k]) peak = std::max(peak, std::abs(y));
+    const std::string& unit = a[i].unit;
+    const double floor = kQuietShare * (unit == "s"                            ? run
+                                        : unit.find("·s") != std::string::npos ? peak * run
+                                                                               : peak);
+    const double scale = std::max(std::abs(*a[i].value), floor);
+    const double d = std::abs(*b[i].value - *a[i].value);
+    out.emplace_back(scale > 0 ? d / scale : d > 0 ? 1.0 : 0.0);
+  }
+  return out;
 }
 
 std::vector<MeasureResult> measure(const std::vector<MeasureSpec>& specs, const Waveforms& w) {

@@ -42,4 +42,12 @@ std::vector<SignalDiff> sweep_diffs(const CompareResult& r, const Waveforms& ref
 // The measurements on one run; a spec whose signals the run lacks gives a failed result.
 std::vector<MeasureResult> measure(const std::vector<MeasureSpec>& specs, const Waveforms& w);
 
+// |b − a| / scale per measurement (nullopt when either failed): scale = |a|, at least
+// kQuietShare of the measured signal's largest |value| in `ref` (times `run` for an integral),
+// of the run's length `run` for a time.
+std::vector<std::optional<double>> measure_differences(const std::vector<MeasureSpec>& specs,
+                                                       const std::vector<MeasureResult>& a,
+                                                       const std::vector<MeasureResult>& b,
+                                                       const Waveforms& ref, double run);
+
 }  // namespace nsspice::app

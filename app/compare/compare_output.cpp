@@ -131,8 +131,11 @@ std::string compare_json(const CompareResult& r) {
   j["signals"] = Json::array();
   for (const auto& d : r.diffs) j["signals"].push_back(json_diff(d));
   j["steady_state"] = json_steady(r);
+  Json rel = Json::array();
+  for (const auto& d : r.meas_rel) rel.push_back(d ? number(*d) : Json());
   j["measurements"] = {{"nsspice", measures_json_value(r.meas_nsspice)},
-                       {"ngspice", measures_json_value(r.meas_ngspice)}};
+                       {"ngspice", measures_json_value(r.meas_ngspice)},
+                       {"relative_difference", std::move(rel)}};
   j["sweep"] = Json::array();
   for (const auto& row : r.sweep) {
     Json signals = Json::array();

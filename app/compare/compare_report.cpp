@@ -27,6 +27,17 @@ std::string times(double ratio) {
 // Within this (relative to the signal's size) the verdict says "agree".
 constexpr double kAgree = 0.05;
 
+const char* agree(double rel) { return rel <= kAgree ? "agree within" : "differ by"; }
+
+// The largest of some relative differences, and what it is of.
+struct Worst {
+  double value = -1;
+  std::string what;
+  void take(double v, const std::string& of) {
+    if (v > value) value = v, what = of;
+  }
+};
+
 std::string run_line(const PeerRun& p) {
   std::string s = p.wall_seconds > 0 ? fmt::format("{} wall, ", eng(p.wall_seconds, "s")) : "";
   s += fmt::format("{} points", p.points);
@@ -207,30 +218,35 @@ std::string verdict_line(const CompareResult& r) {
   if (r.nsspice.failed)
     return fmt::format("{} FAILED at t = {}: the errors cover the common interval only",
                        r.ref_label, eng(r.nsspice.t_end, "s"));
-  // Averages first (the operating point a designer checks), then the ripples; without a
-  // steady state, the largest relative error.
-  double avg = -1, pp = -1;
-  std::string avg_of, pp_of;
+  // Averages first (the operating point a designer checks), then the ripples; over the whole
+  // window (a constant steady state) or without a steady state, the largest relative max|err|.
+  // A user's measurement that differs more heads the verdict instead.
+  Worst head, pp;
+  const bool steady = !r.steady_metrics.empty() && !r.steady.whole;
   for (const auto& m : r.steady_metrics) {
-    if (m.rel_avg() > avg) avg = m.rel_avg(), avg_of = m.name;
-    if (m.rel_pp() > pp) pp = m.rel_pp(), pp_of = m.name;
+    if (steady) head.take(m.rel_avg(), m.name + " avg"), pp.take(m.rel_pp(), m.name);
   }
-  std::string s;
-  if (avg >= 0) {
-    s = fmt::format("{} {} ({} avg)", avg <= kAgree ? "agree within" : "differ by", percent(avg),
-                    avg_of);
-    s += pp <= kAgree ? fmt::format(", ripples within {} ({})", percent(pp), pp_of)
-                      : fmt::format("; ripples differ by {} ({})", percent(pp), pp_of);
-  } else {
-    double worst = -1;
-    std::string what;
-    for (const auto& d : r.diffs)
-      if (d.rel > worst) worst = d.rel, what = d.name;
-    s = worst < 0
-            ? std::string("no signal in common")
-            : fmt::format("{} {} ({} max|err|)", worst <= kAgree ? "agree within" : "differ by",
-                          percent(worst), what);
+  for (const auto& d : r.diffs) {
+    const bool judged = std::any_of(r.steady_metrics.begin(), r.steady_metrics.end(),
+                                    [&](const SteadyMetrics& m) { return m.name == d.name; });
+    if (!steady && (r.steady_metrics.empty() || judged))
+      head.take(d.rel, d.name + (r.steady.whole ? " max|err|, whole window" : " max|err|"));
   }
+  std::string failed_once;
+  for (size_t i = 0; i < r.meas_rel.size(); ++i) {
+    if (r.meas_rel[i]) head.take(*r.meas_rel[i], "measurement " + r.meas_nsspice[i].name);
+    if (r.meas_nsspice[i].value.has_value() != r.meas_ngspice[i].value.has_value())
+      failed_once += fmt::format("; measurement {} failed in {}", r.meas_nsspice[i].name,
+                                 r.meas_nsspice[i].value ? r.peer_label : r.ref_label);
+  }
+  std::string s =
+      head.value < 0 ? std::string("no signal in common")
+                     : fmt::format("{} {} ({})", agree(head.value), percent(head.value), head.what);
+  if (pp.value >= 0)
+    s += pp.value <= kAgree
+             ? fmt::format(", ripples within {} ({})", percent(pp.value), pp.what)
+             : fmt::format("; ripples differ by {} ({})", percent(pp.value), pp.what);
+  s += failed_once;
   if (r.peer.wall_seconds > 0 && r.nsspice.wall_seconds > 0) {
     const double ratio = r.peer.wall_seconds / r.nsspice.wall_seconds;
     s += fmt::format(", {} {} {}", peer, times(ratio >= 1 ? ratio : 1 / ratio),

@@ -63,6 +63,8 @@ struct CompareResult {
   SteadyWindow steady;
   std::vector<SteadyMetrics> steady_metrics;
   std::vector<MeasureResult> meas_nsspice, meas_ngspice;
+  // Per measurement: |peer − ref| / scale (compare_analysis.hpp), nullopt when one failed.
+  std::vector<std::optional<double>> meas_rel;
   std::vector<SweepRow> sweep;
   std::vector<std::string> unmatched_peer;  // signals only the peer has (a file)
   std::vector<std::string> notes;
@@ -83,7 +85,10 @@ std::string stopped_text(const PeerRun& p);
 std::string question_text(Question q);
 
 // The one-line verdict, e.g. "agree within 1.2 % (v(out) avg), SPICE 23× slower", or
-// "SPICE FAILED: ...". Reads the steady state, the window and the wall times.
+// "SPICE FAILED: ...". Reads the steady state (over the whole window when it was constant: the
+// judged signals' max|err| then), the user's measurements (the largest difference heads the
+// verdict when it exceeds the averages'; one failed on one side only is named), the window and
+// the wall times.
 std::string verdict_line(const CompareResult& r);
 
 std::string format_compare(const CompareResult& r);

@@ -25,16 +25,59 @@ namespace {
 using circuit::Waveform;
 std::string num(double v) { return spice_number(v); }
 
+// Words ngspice's source lines read as keywords wherever they stand: `vnsp_d1 ac p DC 0` is
+// taken as an AC specification (ngspice stops: "unknown parameter (p)"). A node of that name is
+// renamed in the deck (nsp_n_<name>) and mapped back.
+bool ngspice_keyword(const std::string& node) {
+  static const std::set<std::string> kWords = {
+      "ac", "dc",      "sin",     "pulse",   "pwl",      "exp",     "sffm",
+      "am", "distof1", "distof2", "trnoise", "trrandom", "portnum", "z0"};
+  return kWords.contains(lower(node));
+}
+
 class Builder {
  public:
   Builder(const circuit::Circuit& c, const TranslateOptions& o, SpiceParams d, SpiceParams s,
           Translation& out)
-      : circuit(c), options(o), diode(std::move(d)), sw(std::move(s)), out_(out) {}
+      : circuit(c), options(o), diode(std::move(d)), sw(std::move(s)), out_(out) {
+    std::set<std::string> taken;
+    for (const auto& n : c.nodes) taken.insert(lower(n));
+    for (const auto& n : c.nodes) {
+      std::string name = n;
+      if (ngspice_keyword(n))
+        for (int k = 1;
+             !taken.insert(lower(name = k == 1 ? "nsp_n_" + n : fmt::format("nsp_n_{}_{}", n, k)))
+                  .second;
+             ++k) {
+        }
+      nodes_.push_back(std::move(name));
+    }
+  }
   const circuit::Circuit& circuit;
   const TranslateOptions& options;
   SpiceParams diode, sw;
 
-  std::string node(int n) const { return n == 0 ? "0" : circuit.nodes[static_cast<size_t>(n)]; }
+  // A node's name in the deck (nodes_: a keyword renamed).
+  std::string node(int n) const { return n == 0 ? "0" : nodes_[static_cast<size_t>(n)]; }
+  // A 0 V probe from node n to a new node "nsp_<device>_p", which it returns; the new node gets
+  // n's .ic (kept for ics()).
+  std::string probe_line(const std::string& device, int n) {
+    const std::string p = inner(device, 'p');
+    line(fmt::format("{} {} {} DC 0", probe(device), node(n), p));
+    created_.push_back({p, n, 0});
+    return p;
+  }
+  // A node the translation made at node n's voltage minus `drop` (a VF source's far side).
+  void created(const std::string& name, int n, double drop) { created_.push_back({name, n, drop}); }
+  // The .ic card's entries: the netlist's, and each created node's from the node it sits at.
+  std::string ics() const {
+    std::string s;
+    for (const auto& [n, v] : circuit.ic) s += fmt::format(" v({})={}", node(n), num(v));
+    for (const auto& c : created_)
+      for (const auto& [n, v] : circuit.ic)
+        if (n == c.at) s += fmt::format(" v({})={}", c.name, num(v - c.drop));
+    return s;
+  }
   // Question 1: the user's card for a model (null when not passed through).
   const UserCard* user_card(const std::string& model) const {
     if (options.user_models == nullptr) return nullptr;
@@ -102,7 +145,14 @@ class Builder {
   std::string text() const { return lines_ + models_; }
 
  private:
+  struct Created {
+    std::string name;
+    int at;       // the netlist's node it sits at
+    double drop;  // v(at) − v(name)
+  };
   Translation& out_;
+  std::vector<std::string> nodes_;
+  std::vector<Created> created_;
   std::string lines_, models_;
   std::map<std::string, std::string> elements_, ids_;  // element(), id(): made up once
   std::set<std::string> taken_, id_taken_;             // lower case
@@ -178,11 +228,12 @@ void emit(Builder& b, const circuit::Diode& d) {
   // a -[probe 0 V]- p -[VF]- q -[D]- k, and GOFF from p to k: the probe sees i(d). A user card
   // whose RS nsspice split off (DiodeModel::series_r) goes from the diode's own anode.
   const int a = b.outer(d.a);
-  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
+  const std::string probe = b.probe(d.name), p = b.probe_line(d.name, a);
   const std::string q = d.model.vf > 0 ? b.inner(d.name, 'q') : p;
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(a), p));
-  if (d.model.vf > 0)
+  if (d.model.vf > 0) {
     b.line(fmt::format("vnspf_{} {} {} DC {}", b.id(d.name), p, q, num(d.model.vf)));
+    b.created(q, a, d.model.vf);
+  }
   const std::string mname = "dnsp_" + b.id(d.name);
   if (d.model.goff > 0)
     b.line(fmt::format("rnspoff_{} {} {} {}", b.id(d.name), p, b.node(d.k), num(1 / d.model.goff)));
@@ -212,12 +263,11 @@ void emit(Builder& b, const circuit::Diode& d) {
 }
 
 void emit(Builder& b, const circuit::Switch& d) {
-  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
+  const std::string probe = b.probe(d.name), p = b.probe_line(d.name, d.a);
   const std::string mname = "snsp_" + b.id(d.name);
   const auto& m = d.model;
   const double ron = m.ron > 0 ? m.ron : b.sw.number("ron").value_or(1e-3);
   const double roff = m.goff > 0 ? 1 / m.goff : b.sw.number("roff").value_or(1e9);
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(d.a), p));
   b.regularized(d.name);
   const std::string state = d.initially_on ? " ON" : " OFF";
   if (m.current_controlled) {
@@ -270,10 +320,9 @@ void emit(Builder& b, const circuit::Mutual& d) {
                      b.element('l', d.l2), num(d.k)));
 }
 void emit(Builder& b, const circuit::Mosfet& d) {
-  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
   const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr;
   // Question 1: the card's own RD/RS act between the MOSFET's own nodes (b.outer).
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(b.outer(d.d)), p));
+  const std::string probe = b.probe(d.name), p = b.probe_line(d.name, b.outer(d.d));
   // ngspice's VDMOS drain current holds its body diode's and capacitors' currents too; nsspice's
   // i(m) is the channel's: not the same signal.
   if (card != nullptr && d.model.vdmos)
@@ -309,8 +358,7 @@ void emit(Builder& b, const circuit::Mosfet& d) {
 void emit(Builder& b, const circuit::Bjt& d) {
   const UserCard* card = b.user_card(d.model.name);
   if (card == nullptr) return b.unsupported(d.name);
-  const std::string probe = b.probe(d.name), p = b.inner(d.name, 'p');
-  b.line(fmt::format("{} {} {} DC 0", probe, b.node(b.outer(d.c)), p));
+  const std::string probe = b.probe(d.name), p = b.probe_line(d.name, b.outer(d.c));
   b.line(fmt::format("{} {} {} {} {}{}", b.element('q', d.name), p, b.node(b.outer(d.b)),
                      b.node(b.outer(d.e)), card->name,
                      d.area != 1 ? " area=" + num(d.area) : std::string()));
@@ -388,6 +436,7 @@ std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
     if (const auto* m = std::get_if<circuit::Mosfet>(&device);
         m && m->model.spice && !m->model.vdmos)
       for (const char* suffix : {".dbd", ".dbs"}) b.skip.insert(m->name + suffix);
+  out.left_out.assign(b.skip.begin(), b.skip.end());
   for (const auto& device : c.devices) {
     std::visit(
         [&](const auto& d) {
@@ -399,18 +448,13 @@ std::optional<Translation> translate_to_ngspice(const circuit::Circuit& c,
         device);
   }
   for (int n = 1; n < static_cast<int>(c.nodes.size()); ++n)
-    b.map("v(" + c.nodes[static_cast<size_t>(n)] + ")",
-          "v(" + c.nodes[static_cast<size_t>(n)] + ")");
+    b.map("v(" + b.node(n) + ")", "v(" + c.nodes[static_cast<size_t>(n)] + ")");
   // ngspice reads a file whose first line starts with "*ng_script" as a script, not a circuit.
   std::string title = c.title.empty() ? "nsspice circuit" : c.title;
   if (title.rfind("*ng_script", 0) == 0 || title.rfind("*NG_SCRIPT", 0) == 0)
     title = "nsspice compare: " + title;
   std::string text = fmt::format("{}\n{}", title, b.text());
-  if (!c.ic.empty()) {
-    text += ".ic";
-    for (const auto& [node, v] : c.ic) text += fmt::format(" v({})={}", b.node(node), num(v));
-    text += "\n";
-  }
+  if (!c.ic.empty()) text += ".ic" + b.ics() + "\n";
   if (c.tran) {
     const auto& t = *c.tran;
     const double given = t.tmax > 0 && t.tstep > 0 ? std::min(t.tmax, t.tstep)

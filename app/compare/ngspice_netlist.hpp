@@ -19,6 +19,11 @@
 //   MOS (PWL square law)           level-1 MOSFET with the same KP, VTO, W, L (LAMBDA = 0)
 //   R C L V I E F G H K            as they are
 //
+// Nodes named like ngspice's source keywords (`ac`, `dc`, `sin`, ...: `vnsp_d1 ac p DC 0` is
+// read as an AC specification) are nsp_n_<name> in the deck, mapped back. Every node the
+// translation makes (a probe's far side; a VF source's, minus VF) gets the .ic of the node it
+// sits at: under UIC ngspice starts a node without one at 0 V.
+//
 // `.tran TSTEP TSTOP TSTART TMAX [UIC]` with TMAX = `tmax` (compare passes nsspice's fixed
 // step, or under error control the .tran TMAX, else ngspice's own default; TSTEP = 0, LTspice's
 // `.tran TSTOP`, becomes TMAX), the `.ic` card, one
@@ -57,6 +62,9 @@ struct Translation {
   std::vector<std::string> unsupported;  // devices without a translation
   std::vector<std::string> user_cards;   // models passed through unchanged (their names)
   std::vector<std::string> regularized;  // devices given a regularized model
+  // nsspice's elements not in the deck (question 1: the parts of its PWL forms that the
+  // user's cards hold: "d1.cj", "q1.rb").
+  std::vector<std::string> left_out;
 };
 
 // nullopt with `error` set on a bad --diode-model/--switch-model.

@@ -87,6 +87,21 @@ SteadyWindow steady_window(const std::optional<SourcePeriod>& period, double t_f
   return w;
 }
 
+SteadyWindow whole_window(const SteadyWindow& constant, double t_from, double t_to) {
+  SteadyWindow w;
+  w.from = t_from;
+  w.to = t_to;
+  w.whole = true;
+  w.how = fmt::format(
+      "none (every judged signal is constant over the {}, t = {} .. {}): the whole window",
+      constant.how, eng(constant.from, "s"), eng(constant.to, "s"));
+  return w;
+}
+
+bool SteadyMetrics::constant() const {
+  return pp_ref <= kConstant * run_peak && pp_other <= kConstant * run_peak;
+}
+
 double SteadyMetrics::rel_avg() const {
   const double d = std::abs(avg_other - avg_ref);
   return scale > 0 ? d / scale : d;
@@ -111,6 +126,7 @@ SteadyMetrics steady_metrics(const std::string& name, const std::vector<double>&
   double run_peak = 0;
   for (double y : ref_y) run_peak = std::max(run_peak, std::abs(y));
   m.scale = std::max(r.peak, kQuietShare * run_peak);
+  m.run_peak = run_peak;
   return m;
 }
 

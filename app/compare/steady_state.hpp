@@ -9,7 +9,9 @@
 //                 switching instant, at most 10 % of the run (the UIC start, the first charge of
 //                 a filter); --startup T: T
 //   steady state  the last K = 5 periods of the window (fewer when fewer fit, at least one), or
-//                 without a period (or when less than one fits) the last 10 % of the window
+//                 without a period (or when less than one fits) the last 10 % of the window;
+//                 when every judged signal is constant there in both runs (pp ≤ kConstant ·
+//                 max |y_ref| over the run: a single pulse long over), the whole window instead
 //   avg           = (1/(b − a)) ∫_a^b y dt (trapezoidal rule on the run's own samples, the ends
 //                 interpolated)
 //   pp (ripple)   = max y − min y over [a, b]
@@ -41,19 +43,26 @@ struct SteadyWindow {
   double from = 0, to = 0;
   int periods = 0;  // 0: the last 10 % (no period, or less than one fits)
   double period = 0;
-  std::string how;  // "last 5 periods of 10 µs (vpwm)", "last 10 % of the window"
+  std::string how;     // "last 5 periods of 10 µs (vpwm)", "last 10 % of the window"
+  bool whole = false;  // the whole window: the steady state's was constant
 };
 SteadyWindow steady_window(const std::optional<SourcePeriod>& period, double t_from, double t_to);
+// The whole window [t_from, t_to], in place of `constant`, a steady window without activity.
+SteadyWindow whole_window(const SteadyWindow& constant, double t_from, double t_to);
 
 inline constexpr double kQuietShare = 1e-3;
+inline constexpr double kConstant = 1e-6;
 
 struct SteadyMetrics {
   std::string name;
   double avg_ref = 0, avg_other = 0;
   double pp_ref = 0, pp_other = 0;
-  double scale = 0;  // max |y_ref| over the window, at least kQuietShare of it over the run
+  double scale = 0;     // max |y_ref| over the window, at least kQuietShare of it over the run
+  double run_peak = 0;  // max |y_ref| over the run
   double rel_avg() const;
   double rel_pp() const;
+  // Both runs constant over the window: pp ≤ kConstant · run_peak.
+  bool constant() const;
 };
 
 SteadyMetrics steady_metrics(const std::string& name, const std::vector<double>& ref_t,
