@@ -3,11 +3,13 @@
 // calls) and in a B source (a clamp min(max(x, 0), 3) of v(b), plus a constant call). The
 // RC charge is then v(b) = 5·(1 − exp(−t/1 ms)) after the pulse's 1 µs rise; both programs
 // integrate it with 10 µs steps (trapezoidal), so the measures agree to 1e-3 relative (seen:
-// 7e-5 on vb, 2e-4 on the crossing times).
+// 7e-5 on vb, 2e-4 on the crossing times). And the scoping of .func, as ngspice has it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "app_test_helpers.hpp"
 
@@ -22,25 +24,47 @@ const char* const kDeck =
     ".meas tran vb find v(b) at=3m\n.meas tran tb when v(b)=2.5\n"
     ".meas tran tc when v(c)=4.9\n.meas tran vc max v(c)\n.end\n";
 
-class UserFunctionsVsNgspice : public AppTest {};
+// Scoping as ngspice: a subcircuit's own .func shadows the global one inside it only, and a
+// .func named after a built-in (abs) replaces it: R = 101 Ω ∥ 2 Ω and 20 Ω.
+const char* const kScopeDeck =
+    "scope\n.func g(x) {x+1}\n.subckt sub n\n.func g(x) {x+100}\nR1 n 0 {g(1)}\n.ends\n"
+    "X1 a sub\nR2 a 0 {g(1)}\nV1 a 0 1\nV2 b 0 1\n.func abs(x) {x*10}\nR3 b 0 {abs(2)}\n"
+    ".tran 1u 2u\n.meas tran ia find i(v1) at=1u\n.meas tran ib find i(v2) at=1u\n.end\n";
+
+class UserFunctionsVsNgspice : public AppTest {
+ protected:
+  // The measures of ngspice and of nsspice on `deck` (empty maps after a failure).
+  std::pair<std::map<std::string, double>, std::map<std::string, double>> both(const char* deck) {
+    write("func.cir", deck);
+    const CliRun peer = run_shell("cd '" + dir_.string() + "' && ngspice -b func.cir");
+    EXPECT_EQ(peer.exit_code, 0) << peer.output;
+    const CliRun r = nsspice("run func.cir -o out.csv --no-progress");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return {measures(peer.output), measures(r.output)};
+  }
+};
 
 TEST_F(UserFunctionsVsNgspice, MeasuresAgree) {
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
-  const fs::path deck = write("func.cir", kDeck);
-  const CliRun peer = run_shell("cd '" + dir_.string() + "' && ngspice -b func.cir");
-  ASSERT_EQ(peer.exit_code, 0) << peer.output;
-  const auto theirs = measures(peer.output);
-  const CliRun r = nsspice("run func.cir -o out.csv --no-progress");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto ours = measures(r.output);
+  const auto [theirs, ours] = both(kDeck);
   for (const char* name : {"vb", "tb", "tc", "vc"}) {
-    ASSERT_TRUE(theirs.contains(name)) << name << "\n" << peer.output;
-    ASSERT_TRUE(ours.contains(name)) << name << "\n" << r.output;
+    ASSERT_TRUE(theirs.contains(name) && ours.contains(name)) << name;
     EXPECT_NEAR(ours.at(name), theirs.at(name), 1e-3 * std::abs(theirs.at(name))) << name;
   }
   // And the closed form of the charge, to the same tolerance (the 0.5 µs mid-rise delay).
   EXPECT_NEAR(ours.at("tb"), 0.5e-6 + 1e-3 * std::log(2.0), 1e-3 * ours.at("tb"));
   EXPECT_NEAR(ours.at("vc"), 5, 1e-9);
+}
+
+TEST_F(UserFunctionsVsNgspice, ScopeAndShadowingAgree) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
+  const auto [theirs, ours] = both(kScopeDeck);
+  for (const auto& [name, want] : {std::pair{"ia", -(1 / 101.0 + 1 / 2.0)}, {"ib", -1 / 20.0}}) {
+    ASSERT_TRUE(theirs.contains(name) && ours.contains(name)) << name;
+    // Both exact to round-off; the reports print 7 (ngspice) and 6 (nsspice) digits.
+    EXPECT_NEAR(theirs.at(name), want, 1e-5 * std::abs(want)) << name;
+    EXPECT_NEAR(ours.at(name), want, 1e-5 * std::abs(want)) << name;
+  }
 }
 
 }  // namespace
