@@ -7,7 +7,7 @@
 //
 // Two stages use this tree:
 //  * parse_string()/parse_file() give the PARSED tree: it may hold expressions (Value::expr,
-//    Param::raw = "{...}"), ParamCard, InstanceCard, IncludeCard, GlobalCard, subcircuit
+//    Param::raw = "{...}"), ParamCard, FuncCard, InstanceCard, IncludeCard, GlobalCard, subcircuit
 //    definitions (Netlist::subckts) and library sections (Netlist::libs).
 //  * flatten() (netlist/flatten.hpp) gives the FLAT tree: only ElementCard, ModelCard, TranCard,
 //    OpCard, IcCard, NodesetCard, OptionsCard, SaveCard, MeasCard, DcCard, AcCard, PssCard; every
@@ -17,10 +17,13 @@
 // Values keep their source spans so later layers can report errors at the right place.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -80,6 +83,20 @@ using CardContext = std::shared_ptr<const std::vector<Diagnostic>>;
 //   W       nodes[2], refs = {controlling voltage source}, model, flags (ON | OFF)
 //   M       nodes[4] (d g s b) or nodes[3] (d g s: VDMOS), model, params (W= L= ...), flags
 //   Q       nodes[3|4] (c b e [substrate]), model, value = area (if written), params, flags
+// The bytes [first, second) of a written expression that bytes [offset, offset + length) of its
+// expansion come from, `origin` giving each expanded byte's (ExprBindings); empty origin: the
+// expansion is the written text.
+inline std::pair<std::size_t, std::size_t> written_range(
+    const std::vector<std::pair<std::size_t, std::size_t>>& origin, std::size_t offset,
+    std::size_t length) {
+  if (origin.empty()) return {offset, offset + length};
+  if (offset >= origin.size()) return {origin.back().second, origin.back().second + 1};
+  std::pair<std::size_t, std::size_t> r = origin[offset];
+  for (std::size_t k = offset; k < std::min(origin.size(), offset + length); ++k)
+    r = {std::min(r.first, origin[k].first), std::max(r.second, origin[k].second)};
+  return r;
+}
+
 // How the names in a behavioural expression (B V=/I=, E/G VALUE=) resolve in the flat netlist,
 // filled by flatten(): the values of the .param names it reads and, inside a subcircuit
 // instance, the flat names of the nodes in its v(...) and of the elements in its i(...).
@@ -88,6 +105,14 @@ struct ExprBindings {
   std::map<std::string, double> params;         // parameter (lower case) -> value
   std::map<std::string, std::string> nodes;     // node as written (lower) -> flat name
   std::map<std::string, std::string> elements;  // element in i(x) (lower) -> flat name
+  // The expression with its .func calls expanded (empty: it has none; parse the text as
+  // written), and for each byte of `expanded` the bytes [first, second) of the written text it
+  // comes from (a function body's bytes: the whole call).
+  std::string expanded;
+  std::vector<std::pair<std::size_t, std::size_t>> origin;
+  std::pair<std::size_t, std::size_t> written(std::size_t offset, std::size_t length) const {
+    return written_range(origin, offset, length);
+  }
 };
 
 struct ElementCard {
@@ -254,6 +279,16 @@ struct ParamCard {
   SourceSpan span;
 };
 
+// .func NAME(P1, ..., Pn) BODY   BODY: {expr}, 'expr', = {expr}, = 'expr' or a bare expression
+// (ngspice, LTspice, HSPICE); a call NAME(A1, ..., An) in an expression of the same body (the
+// netlist, or the subcircuit that holds the card) is replaced by BODY with each Pk := Ak.
+struct FuncCard {
+  Word name;
+  std::vector<Word> params;  // distinct
+  std::string body;          // the expression, without its delimiters
+  SourceSpan span;
+};
+
 // Xname node... subckt [params:] [k=v ...]
 struct InstanceCard {
   Word name;
@@ -279,7 +314,7 @@ struct GlobalCard {
 
 using Card = std::variant<ElementCard, ModelCard, TranCard, IcCard, OptionsCard, OpCard,
                           NodesetCard, SaveCard, MeasCard, ParamCard, InstanceCard, IncludeCard,
-                          GlobalCard, StepCard, DcCard, AcCard, PssCard>;
+                          GlobalCard, StepCard, DcCard, AcCard, PssCard, FuncCard>;
 
 // .subckt NAME pin... [params:] [k=v ...] ... .ends [NAME]
 struct SubcktDef {

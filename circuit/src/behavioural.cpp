@@ -11,11 +11,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <tuple>
 #include <vector>
 
+#include "netlist/suggest.hpp"
 #include "netlist/units.hpp"
 
 namespace nsspice::circuit::detail {
@@ -30,6 +32,11 @@ std::string lower(std::string_view s) {
   for (char& c : out) c = lower(c);
   return out;
 }
+
+// The functions of constant_function (and if, table, pwl of unknowns).
+const std::vector<std::string> kFunctionNames = {
+    "sqrt", "exp",  "log",   "ln", "log10", "sin", "cos", "tan", "abs", "uramp",
+    "u",    "step", "limit", "if", "table", "pwl", "min", "max", "pow"};
 
 double constant_function(const std::string& f, const std::vector<double>& x, bool& known) {
   known = true;
@@ -600,6 +607,10 @@ class Parser {
     if (!eat(')'))
       return fail(start, pos_ - start, fmt::format("missing ')' in the call of '{}'", name));
     if (name == "if" && exprs.size() == 3) return choose(exprs[0], exprs[1], exprs[2], start);
+    if (std::find(kFunctionNames.begin(), kFunctionNames.end(), name) == kFunctionNames.end())
+      return fail(start, name.size(),
+                  fmt::format("unknown function '{}'{}", name,
+                              netlist::did_you_mean(name, kFunctionNames)));
     if (auto made = built(std::move(exprs[0]), spans[0].first))
       exprs[0] = std::move(*made);
     else

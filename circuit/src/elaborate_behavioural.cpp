@@ -106,8 +106,16 @@ void Elaborator::behavioural(const netlist::ElementCard& e) {
     with_temp = e.bindings ? *e.bindings : netlist::ExprBindings{};
     for (const char* t : {"temp", "temper"}) with_temp->params.emplace(t, c_.pwl.temp);
   }
-  const auto expr = parse_affine(p.raw.text, why, kink, with_temp ? &*with_temp : e.bindings.get());
+  // With .func calls, the expansion is read (netlist::ExprBindings), errors mapped back.
+  const bool expanded = e.bindings && !e.bindings->expanded.empty();
+  const auto expr = parse_affine(expanded ? e.bindings->expanded : p.raw.text, why, kink,
+                                 with_temp ? &*with_temp : e.bindings.get());
   if (!expr) {
+    if (expanded) {
+      const auto [from, to] = e.bindings->written(why.offset, why.length);
+      why.offset = from;
+      why.length = to - from;
+    }
     netlist::SourceSpan at = p.raw.span;
     if (why.offset < static_cast<std::size_t>(at.length)) {
       at.column += static_cast<int>(why.offset);

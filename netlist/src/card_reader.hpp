@@ -78,6 +78,9 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
 // nullopt when the card is not of that form; otherwise the card, or nullopt after an error.
 std::optional<std::optional<ElementCard>> parse_table_source(const LogicalCard& card,
                                                              Diagnostics& diags);
+// .func NAME(P1, ...) BODY (func_card.cpp), read from the card's text: nullopt when the card is
+// not a .func card; otherwise the card, or nullopt after an error.
+std::optional<std::optional<FuncCard>> parse_func_card(const LogicalCard& card, Diagnostics& diags);
 // Text of an item with the blanks outside expressions removed, e.g. "v(a,b)", "val=2".
 std::string compact_text(const CardReader& r, const Item& item);
 std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item>& items);

@@ -5,7 +5,7 @@
 //       ElementCard  -> renamed copy, nodes mapped, expressions evaluated   (output)
 //       ModelCard    -> renamed copy (inside instances), params evaluated   (output)
 //       InstanceCard -> expand(new frame for the subcircuit)
-//       ParamCard    -> (already in frame.scope)        GlobalCard -> (already collected)
+//       ParamCard, FuncCard -> (already in frame.scope)        GlobalCard -> (already collected)
 //       control card -> expressions evaluated (top level only)              (output)
 //
 // Before anything is expanded, the number of elements the netlist expands to is counted
@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -315,7 +316,12 @@ void Flattener::record(const Frame& f, const Card& source) {
 // ("1k", "2.5e-3") are skipped whole, so their suffixes are not taken for names.
 bool Flattener::bind_expression(const Frame& f, ElementCard& e, const Param& p) const {
   auto b = std::make_shared<ExprBindings>();
-  const std::string& s = p.raw.lower;
+  if (f.scope->has_functions()) {  // .func calls: the circuit layer reads the expansion
+    auto x = f.scope->expand(p.raw.text, p.raw.span, 0, f.scope->context());
+    if (!x) return false;
+    if (x->text != p.raw.text) std::tie(b->expanded, b->origin) = std::tie(x->text, x->origin);
+  }
+  const std::string s = ascii_lower(b->expanded.empty() ? p.raw.text : b->expanded);
   auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; };
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   bool ok = true;
@@ -363,8 +369,9 @@ bool Flattener::bind_expression(const Frame& f, ElementCard& e, const Param& p) 
     }
     if (name == "time" || b->params.count(name) > 0 || !f.scope->defines(name)) continue;
     SourceSpan at = p.raw.span;
-    at.column += static_cast<int>(start);
-    at.length = static_cast<int>(name.size());
+    const auto [from, to] = b->written(start, name.size());
+    at.column += static_cast<int>(from);
+    at.length = static_cast<int>(to - from);
     auto v = f.scope->evaluate(name, at, 0);
     if (v)
       b->params[name] = *v;
@@ -501,7 +508,7 @@ void Flattener::expand_card(const Frame& f, const Card& card) {
     instance(f, *x);
   } else if (const auto* m = std::get_if<ModelCard>(&card)) {
     model(f, *m);
-  } else if (!std::holds_alternative<ParamCard>(card) &&
+  } else if (!std::holds_alternative<ParamCard>(card) && !std::holds_alternative<FuncCard>(card) &&
              !std::holds_alternative<GlobalCard>(card) &&
              !std::holds_alternative<IncludeCard>(card)) {
     control(f, card);

@@ -20,6 +20,7 @@ void define_params(const std::vector<Card>& cards, ParamScope& scope) {
     if (const auto* p = std::get_if<ParamCard>(&c)) {
       for (const Param& param : p->params) scope.define(param);
     }
+    if (const auto* f = std::get_if<FuncCard>(&c)) scope.define_function(*f);
   }
 }
 
@@ -57,7 +58,7 @@ Diagnostic duplicate(SourceSpan at, std::string message, SourceSpan first) {
 }
 
 void check_body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, Reporter& reporter) {
-  std::unordered_map<std::string, SourceSpan> elements, models, params;
+  std::unordered_map<std::string, SourceSpan> elements, models, params, functions;
   std::vector<Card> kept;
   kept.reserve(cards.size());
   for (Card& c : cards) {
@@ -83,6 +84,15 @@ void check_body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, Repor
         reporter.report(d.severity, d.span, d.message, nullptr, d.notes);
         it->second = param.name.span;
       }
+    }
+    if (const auto* f = std::get_if<FuncCard>(&c)) {
+      auto [it, fresh] = functions.emplace(f->name.lower, f->name.span);
+      if (!fresh)
+        reporter.report(
+            Severity::kWarning, f->name.span,
+            fmt::format("function '{}' redefined; the last definition is used", f->name.lower),
+            nullptr, {Diagnostic{Severity::kNote, it->second, "previous definition here", {}}});
+      it->second = f->name.span;
     }
     if (name != nullptr) {
       auto [it, fresh] = seen->emplace(name->lower, name->span);

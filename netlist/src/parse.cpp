@@ -314,6 +314,10 @@ void Parser::card(const detail::LogicalCard& card) {
     push(std::move(*table));
     return;
   }
+  if (auto func = detail::parse_func_card(card, diags_)) {
+    push(std::move(*func));
+    return;
+  }
   auto items = detail::parse_card_syntax(card, diags_);
   if (!items || items->empty()) return;
   const CardReader r(card, diags_);

@@ -11,6 +11,7 @@
 #include "netlist/src/card_reader.hpp"
 #include "netlist/src/expression.hpp"
 #include "netlist/src/suggest.hpp"
+#include "netlist/src/user_functions.hpp"
 
 namespace nsspice::netlist::detail {
 
@@ -60,6 +61,18 @@ void Reporter::forward(Diagnostic d) {
 
 // ---- ParamScope ----
 
+namespace {
+
+// (offset, length) in the written text of bytes [offset, offset + length) of an expansion.
+std::pair<std::size_t, std::size_t> written_span(
+    const std::vector<std::pair<std::size_t, std::size_t>>& origin, std::size_t offset,
+    std::size_t length) {
+  const auto [begin, end] = written_range(origin, offset, length);
+  return {begin, end - begin};
+}
+
+}  // namespace
+
 void ParamScope::define(const Param& p) {
   if (entries_.count(p.name.lower) == 0) order_.push_back(p.name.lower);
   entries_[p.name.lower] = Entry{p, State::kPending, 0};
@@ -75,6 +88,38 @@ void ParamScope::evaluate_all() const {
     std::vector<std::string> active;
     value_of(entries_.at(name), active, 0);
   }
+}
+
+const FuncCard* ParamScope::function(const std::string& name) const {
+  for (const ParamScope* s = this; s != nullptr; s = s->parent_) {
+    if (auto it = s->functions_.find(name); it != s->functions_.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+bool ParamScope::has_functions() const {
+  for (const ParamScope* s = this; s != nullptr; s = s->parent_)
+    if (!s->functions_.empty()) return true;
+  return false;
+}
+
+std::optional<Expansion> ParamScope::expand(std::string_view written, SourceSpan token_span,
+                                            int base, const CardContext& context) const {
+  ExpansionError why;
+  auto out = expand_functions(
+      written, [this](const std::string& name) { return function(name); }, why);
+  if (out) return out;
+  std::vector<Diagnostic> notes;
+  if (why.function != nullptr)
+    notes.push_back(Diagnostic{Severity::kNote,
+                               why.function->name.span,
+                               fmt::format("'{}' defined here", why.function->name.text),
+                               {}});
+  SourceSpan at = token_span;
+  at.column += base + static_cast<int>(std::min<std::size_t>(why.offset, 1 << 20));
+  at.length = static_cast<int>(std::min<std::size_t>(why.length, 1 << 20));
+  reporter_.report(Severity::kError, at, why.message, context, std::move(notes));
+  return std::nullopt;
 }
 
 bool ParamScope::defines(const std::string& name) const {
@@ -155,16 +200,23 @@ std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
   return std::nullopt;
 }
 
-std::optional<double> ParamScope::evaluate_in(std::string_view expr, SourceSpan token_span,
+std::optional<double> ParamScope::evaluate_in(std::string_view written, SourceSpan token_span,
                                               int base, const CardContext& context,
                                               std::vector<std::string>& active, int depth,
                                               std::string_view quantity) const {
+  std::optional<Expansion> expanded;
   auto span_at = [&](std::size_t offset, std::size_t length) {
+    if (expanded) std::tie(offset, length) = written_span(expanded->origin, offset, length);
     SourceSpan s = token_span;
     s.column = token_span.column + base + static_cast<int>(std::min<std::size_t>(offset, 1 << 20));
     s.length = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(length, 1 << 20)));
     return s;
   };
+  if (has_functions()) {
+    expanded = expand(written, token_span, base, context);
+    if (!expanded) return std::nullopt;
+  }
+  const std::string_view expr = expanded ? std::string_view(expanded->text) : written;
   ExpressionHooks hooks;
   hooks.lookup = [&](const std::string& name, std::size_t offset, int at_depth) {
     return lookup(name, span_at(offset, name.size()), context, active, at_depth);

@@ -10,7 +10,10 @@
 //                   (temper, temp; set_temperature) | error "undefined"
 // Entries are expressions evaluated lazily, once, in their own scope (any definition order);
 // a reference back to an entry being evaluated is a circular definition, reported once with
-// the whole cycle. Instance overrides are entries with a fixed value.
+// the whole cycle. Instance overrides are entries with a fixed value. User functions (.func)
+// are visible like parameters (own, then the parent's); an expression's calls of them are
+// expanded (user_functions.hpp) before it is evaluated, its diagnostics pointing at the
+// written text (a function body's at the whole call).
 #pragma once
 
 #include <functional>
@@ -23,6 +26,7 @@
 
 #include "netlist/ast.hpp"
 #include "netlist/diagnostics.hpp"
+#include "netlist/src/user_functions.hpp"
 
 namespace nsspice::netlist::detail {
 
@@ -66,6 +70,16 @@ class ParamScope {
 
   // Defines (or redefines) `p.name` as the expression p.raw ({...}, '...' or bare).
   void define(const Param& p);
+  // Defines (or redefines) the user function f.name.lower (a .func card of this body).
+  void define_function(const FuncCard& f) { functions_[f.name.lower] = f; }
+  // True when a user function is visible here.
+  bool has_functions() const;
+  // `written` (token `token_span`, starting `base` bytes into it) with the calls of the
+  // functions visible here expanded; nullopt after reporting the problem (with `context`).
+  std::optional<Expansion> expand(std::string_view written, SourceSpan token_span, int base,
+                                  const CardContext& context) const;
+  // The user function visible here as `name` (lower case): own, else the parent's; or null.
+  const FuncCard* function(const std::string& name) const;
   // Defines `name` with a fixed value (an instance override).
   void set(const Param& p, double value);
   bool has_local(const std::string& name) const { return entries_.count(name) > 0; }
@@ -111,7 +125,8 @@ class ParamScope {
   std::string prefix_;
   std::optional<double> temperature_;  // set_temperature (else the parent's)
   mutable std::map<std::string, Entry> entries_;
-  std::vector<std::string> order_;  // names in definition order (evaluate_all, reports)
+  std::vector<std::string> order_;             // names in definition order (evaluate_all, reports)
+  std::map<std::string, FuncCard> functions_;  // .func cards of this body, by name (lower)
 
   // `active`: names being evaluated, outermost first (shared along the whole evaluation);
   // `depth`: expression nesting depth reached along it (expression.hpp).

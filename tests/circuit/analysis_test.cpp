@@ -408,6 +408,26 @@ TEST(DcSweep, NestedBracesInABehaviouralExpressionAreParentheses) {
   }
 }
 
+// .func in behavioural sources expands to what it stands for: lim(V(in)) is limit(V(in), 0, 2)
+// (two ideal-diode kinks), gain(V(in, m), 3) is 3·V(in, m), and a subcircuit's own .func reads
+// the voltage of its pin through its argument.
+TEST(DcSweep, UserFunctionsInBehaviouralSourcesExpandAsWritten) {
+  const Ready r = ready(
+      "func\n.func lim(x) {limit(x, 0, 2)}\n.func gain(x, k) {k*x}\nVin in 0 0\nVm m 0 0.5\n"
+      "B1 a 0 V=lim(V(in))\nRa a 0 1k\nE1 b 0 VALUE={gain(V(in, m), 3) + lim(1)}\nRb b 0 1k\n"
+      ".subckt half p q\n.func h(v1) {v1/2}\nB1 q 0 V=h(V(p))\nR1 q 0 1k\n.ends\nX1 in c half\n"
+      ".dc Vin -2 3 0.25\n.end\n");
+  const Sweep s = sweep_of(r);
+  ASSERT_EQ(s.sweep.size(), 21u);
+  for (size_t k = 0; k < s.sweep.size(); ++k) {
+    const auto v = [&](const char* name) { return s.values[k][r.index(name)]; };
+    const double vin = s.sweep[k][0];
+    EXPECT_NEAR(v("v(a)"), std::clamp(vin, 0.0, 2.0), 1e-12) << vin;
+    EXPECT_NEAR(v("v(b)"), 3 * (vin - 0.5) + 1, 1e-12) << vin;
+    EXPECT_NEAR(v("v(c)"), vin / 2, 1e-12) << vin;
+  }
+}
+
 TEST(DcSweep, IfWithAProportionalBranchIsARampWithoutARelay) {
   // Vendor macromodels write clamps as IF(u > 0, k·u, 0): k·max(0, u), one ideal-diode kink and
   // no comparator (whose output would drive nothing).

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "circuit_helpers.hpp"
 
 namespace nsspice::circuit::detail {
 namespace {
@@ -120,6 +123,50 @@ TEST(Behavioural, BindingsGiveParametersAndFlatNames) {
   EXPECT_DOUBLE_EQ(a->constant, 2.71828182845904523536);
   EXPECT_FALSE(parse_affine("gain2*v(in)", e, {}, &b));
   EXPECT_NE(e.message.find("unknown name 'gain2'"), std::string::npos);
+}
+
+// The message of `text`'s first error after "'<element>': ", and its "file:line:col" place.
+std::pair<std::string, std::string> first_error(const std::string& text, const std::string& name) {
+  const std::size_t at = text.find("'" + name + "': ");
+  if (at == std::string::npos) return {"", ""};
+  const std::size_t line_start =
+      text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  const std::size_t end = text.find('\n', at);
+  const std::string place =
+      text.substr(line_start, text.find(": error: ", line_start) - line_start);
+  return {text.substr(at + name.size() + 4, end - at - name.size() - 4), place};
+}
+
+// .func calls are expanded before the affine reader sees the expression: sq(V(a)) with body
+// x*x is the product V(a)*V(a), refused with the very message of the product written out, at
+// the call; an unknown function of an unknown says "unknown function", not "not affine".
+TEST(Behavioural, UserFunctionsExpandBeforeTheAffineReader) {
+  const auto e = testing::elaborate_text(
+      "t\n.func sq(x) {x*x}\nV1 a 0 1\nB1 b 0 V=sq(V(a))\nR1 b 0 1k\nB2 c 0 V=V(a)*V(a)\n"
+      "R2 c 0 1k\nE1 d 0 VALUE={1 + sq(V(a), 2)}\nR3 d 0 1k\n.tran 1u 1m\n.end\n");
+  const auto [written, written_at] = first_error(e.text(), "b2");
+  const auto [expanded, expanded_at] = first_error(e.text(), "b1");
+  EXPECT_NE(written.find("the product 'V(a)*V(a)' of two unknowns ('V(a)' and 'V(a)')"),
+            std::string::npos)
+      << e.text();
+  EXPECT_EQ(expanded, written);
+  EXPECT_EQ(expanded_at, "t.cir:4:10");
+  EXPECT_NE(e.text().find("B1 b 0 V=sq(V(a))\n         ^~~~~~~~\n"), std::string::npos) << e.text();
+  EXPECT_NE(e.text().find("t.cir:8:19: error: function 'sq' takes 1 argument, got 2\n"
+                          "E1 d 0 VALUE={1 + sq(V(a), 2)}\n                  ^~\n"
+                          "t.cir:2:7: note: 'sq' defined here"),
+            std::string::npos)
+      << e.text();
+
+  const auto none = testing::elaborate_text(
+      "t\nV1 a 0 1\nB1 b 0 V=sq(V(a))\nR1 b 0 1k\nB2 c 0 I=2*Sqr(1)\nR2 c 0 1k\n"
+      ".tran 1u 1m\n.end\n");
+  EXPECT_NE(none.text().find("t.cir:3:10: error: 'b1': unknown function 'sq'"), std::string::npos)
+      << none.text();
+  EXPECT_NE(
+      none.text().find("t.cir:5:12: error: 'b2': unknown function 'sqr' (did you mean 'sqrt'?)"),
+      std::string::npos)
+      << none.text();
 }
 
 }  // namespace

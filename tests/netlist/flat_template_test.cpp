@@ -48,6 +48,7 @@ std::string dump(const ElementCard& e) {
     for (const auto& [k, v] : e.bindings->params) fmt::format_to(to, " bp:{}={}", k, bits(v));
     for (const auto& [k, v] : e.bindings->nodes) fmt::format_to(to, " bn:{}={}", k, v);
     for (const auto& [k, v] : e.bindings->elements) fmt::format_to(to, " be:{}={}", k, v);
+    fmt::format_to(to, " bx:{}", e.bindings->expanded);
   }
   return s;
 }
@@ -177,6 +178,18 @@ TEST(FlatTemplate, MonteCarloInSubcircuitsModelsAndBehaviouralSources) {
       ".model dm D(VF={aunif(0.7, 0.05)} RS={g})\n"
       "V1 a 0 {vdd}\nX1 a b cell w={gauss(2, 0.1, 1)}\nX2 b 0 cell\nD9 a 0 dm\n"
       ".options reltol={1m*g}\n.tran 1u 10u\n.end\n",
+      {{{"g", 1}}, {{"g", 3}}});
+}
+
+// .func calls (a global one reading a stepped parameter, a subcircuit's own, one drawing in
+// its body) are expanded the same way when flattened from the template.
+TEST(FlatTemplate, UserFunctionsInValuesModelsAndBehaviouralSources) {
+  expect_template_equals_flatten(
+      "t\n.param g=1\n.func sc(x) {g*x}\n.func tol(x) {x*agauss(1, 0.1, 1)}\n"
+      ".subckt cell a b params: w=1\n.func own(x) {sc(x)+w}\nR1 a b {own(1k)}\n"
+      "B1 b 0 I=own(v(a))/1k\n.ends\n.model dm D(RS={sc(2)})\nV1 a 0 {tol(5)}\n"
+      "X1 a b cell w={sc(3)}\nD9 a 0 dm\nE1 c 0 VALUE={sc(V(a, b))}\nRc c 0 1k\n"
+      ".tran 1u 10u\n.end\n",
       {{{"g", 1}}, {{"g", 3}}});
 }
 
