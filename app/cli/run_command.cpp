@@ -371,6 +371,41 @@ std::string dense_limits(const RunOptions& o, const RunPlan& plan,
   return {};
 }
 
+// After the (last) run: warnings, side files, the file closed and why it stopped, the
+// measurements, the plot, the viewer and the report; returns the exit code.
+int finish_run(const RunOptions& o, RunPlan& plan, const circuit::Circuit& circuit,
+               const Simulated& sim, WaveformWriter& writer, const Streamed& streamed,
+               PlotRequest& plot, const InterruptScope& interrupt, double wall) {
+  const long rows = streamed.rows;
+  const auto& result = sim.result;
+  const auto measured = plan.output.measures.results();
+  mark_events(result, plot);
+  for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
+  SideFiles files;
+  int code = write_side_files(o, plan, result, files, 0);
+  code = report_stop(plan.output_path, sim, writer, streamed, code);
+  code = write_meas_json(o, measured, code);
+  if (const int signal = interrupt.signal(); signal != 0) {
+    // Interrupted (during the run or after it): no plot, the user asked to stop.
+    fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n", sim.t_last,
+               plan.output_path, rows, signal_name(signal));
+    code = code ? code : interrupted_exit_code(signal);
+  } else if (plan.plotting && rows > 0) {
+    arrange_plot(o, plan, plot);
+    code = finish_plot(o, plot, code);
+  }
+  if ((!o.view.empty() || o.view_default) && rows > 0 && code != kBadInput) {
+    const std::string report =
+        format_report(sim.result, wall, sim.wall_seconds, plan.output_path, rows);
+    const int view_code = write_run_view(o, plan, circuit.title, report, measured, files);
+    code = code ? code : view_code;
+  }
+  print_report(o, plan, sim, wall, rows, files, code);
+  print_measures(measured, o.quiet);
+  print_conversions(o, circuit);
+  return code;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -449,36 +484,9 @@ int run_command(const RunOptions& o) {
       if (!refitted) return kBadInput;
       continue;
     }
-    const long rows = streamed.rows;
-    const auto& result = sim.result;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    const auto measured = plan->output.measures.results();
-    mark_events(result, plot);
-    for (const auto& w : result.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
-    SideFiles files;
-    int code = write_side_files(o, *plan, result, files, 0);
-    code = report_stop(plan->output_path, sim, *writer, streamed, code);
-    code = write_meas_json(o, measured, code);
-    if (const int signal = interrupt.signal(); signal != 0) {
-      // Interrupted (during the run or after it): no plot, the user asked to stop.
-      fmt::print(stderr, "nsspice: interrupted at t = {:.9g} s; {} holds {} rows ({})\n",
-                 sim.t_last, plan->output_path, rows, signal_name(signal));
-      code = code ? code : interrupted_exit_code(signal);
-    } else if (plan->plotting && rows > 0) {
-      arrange_plot(o, *plan, plot);
-      code = finish_plot(o, plot, code);
-    }
-    if ((!o.view.empty() || o.view_default) && rows > 0 && code != kBadInput) {
-      const std::string report =
-          format_report(sim.result, wall, sim.wall_seconds, plan->output_path, rows);
-      const int view_code = write_run_view(o, *plan, circuit.title, report, measured, files);
-      code = code ? code : view_code;
-    }
-    print_report(o, *plan, sim, wall, rows, files, code);
-    print_measures(measured, o.quiet);
-    print_conversions(o, circuit);
-    return code;
+    return finish_run(o, *plan, circuit, sim, *writer, streamed, plot, interrupt, wall);
   }
 }
 
