@@ -14,7 +14,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "circuit/junction_charge.hpp"
@@ -82,10 +81,7 @@ std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, cons
 }
 
 FitRange fit_range(const PwlSettings& pwl, const std::string& model, double estimated) {
-  std::string key = model;
-  std::transform(key.begin(), key.end(), key.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  if (const auto it = pwl.refit.find(key); it != pwl.refit.end())
+  if (const auto it = pwl.refit.find(model); it != pwl.refit.end())
     return {it->second.imin, it->second.imax, &it->second};
   const double imax = pwl.imax > 0 ? pwl.imax : estimated;
   return {pwl.imin > 0 ? pwl.imin : imax * 1e-6, imax, nullptr};

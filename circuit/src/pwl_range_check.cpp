@@ -18,7 +18,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "circuit/src/pwl_conversion.hpp"
@@ -182,9 +181,7 @@ void PwlRangeCheck::warn(std::vector<std::string>& warnings,
       warnings.push_back(left.warning);
       if (misses == nullptr) continue;
       PwlRangeMiss miss;
-      miss.model = j.model;
-      for (char& ch : miss.model)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      miss.model = j.model;  // lower case, as every name of the circuit
       const bool refit = pwl_->refit.count(miss.model) > 0;
       miss.user_range = !refit && (above ? pwl_->imax > 0 : pwl_->imin > 0);
       miss.warning = std::move(left.warning);

@@ -17,23 +17,9 @@ namespace nsspice::testing {
 namespace {
 
 // One resistor per branch from node 1 (1 V) through a 0 V probe: each instance form, model
-// parameter and temperature rule (tests/circuit/analysis_test.cpp has their closed forms).
-const char* const kDeck =
-    "resistor models against ngspice\n.temp 60\n.options tnom=20\nV1 1 0 1\n"
-    "Va 1 a 0\nRa a 0 ma\nVb 1 b 0\nRb b 0 ma tc1=0.002\nVc 1 c 0\nRc c 0 mres\n"
-    "Vd 1 d 0\nRd d 0 ma dtemp=10\nVe 1 e 0\nRe e 0 ma temp=100\n"
-    "Vf 1 f 0\nRf f 0 msh l=20u w=2u m=2\nVg 1 g 0\nRg g 0 2k mt\n"
-    "Vh 1 h 0\nRh h 0 2k mt tc1=0.001\nVi 1 i 0\nRi i 0 2k mt tce=0.5\n"
-    "Vj 1 j 0\nRj j 0 mshort l=20u w=3u\nVk 1 k 0\nRk k 0 msh\nVl 1 l 0\nRl l 0 mboth\n"
-    "Vm 1 m 0\nRm m 0 ma r=2k scale=1.5\nVn 1 n 0\nRn n 0 1.5k ma\n"
-    "Vo 1 o 0\nRo o 0 malias l=30u w=4u\nVp 1 p 0\nRp p 0 {1k + 10*temper}\n"
-    "Vq 1 q 0\nRq q 0 mtemper\nVr 1 r 0\nRr r 0 1k tc1=0.01 tc2=-1e-5\n"
-    "Vs 1 s 0\nRs s 0 {temper >= 25 ? 1k : 2k}\n"
-    ".model ma R(r=3k tc1=0.01 tc2=1e-4 tnom=27)\n.model mres RES(r=3k tc1=0.01)\n"
-    ".model msh R(rsh=100 tc2=1e-4)\n.model mt R(tce=0.3 tc1=0.01)\n"
-    ".model mshort R(rsh=100 short=1u narrow=0.5u)\n.model mboth R(rsh=50 r=5k defw=2u l=8u)\n"
-    ".model malias R(rsh=200 dw=0.25u dlr=2u tc1r=0.003 tc2r=2e-6)\n"
-    ".model mtemper R(r={2k + 5*temper})\n";
+// parameter and temperature rule (tests/data/resistor_models.cir; tests/circuit/analysis_test.cpp
+// has their closed forms).
+const std::string kDeck = read_file(fs::path(NSSPICE_TEST_DATA_DIR) / "resistor_models.cir");
 
 const char* const kProbes = "abcdefghijklmnopqrs";
 
@@ -58,8 +44,8 @@ TEST_F(ResistorModelsVsNgspice, EveryBranchCurrentAgrees) {
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
   std::string print = "print";
   for (const char* c = kProbes; *c != '\0'; ++c) print += std::string(" i(v") + *c + ")";
-  const fs::path ng = write("ng.cir", std::string(kDeck) + ".op\n.control\nset numdgt=15\nop\n" +
-                                          print + "\n.endc\n.end\n");
+  const fs::path ng =
+      write("ng.cir", kDeck + ".op\n.control\nset numdgt=15\nop\n" + print + "\n.endc\n.end\n");
   const CliRun peer = run_shell("cd '" + dir_.string() + "' && ngspice -b '" + ng.string() + "'");
   ASSERT_EQ(peer.exit_code, 0) << peer.output;
   std::map<std::string, double> theirs;
@@ -68,7 +54,7 @@ TEST_F(ResistorModelsVsNgspice, EveryBranchCurrentAgrees) {
     theirs[(*m)[1]] = std::stod((*m)[2]);
   ASSERT_EQ(theirs.size(), std::string(kProbes).size()) << peer.output;
 
-  const fs::path ns = write("ns.cir", std::string(kDeck) + ".op\n.end\n");
+  const fs::path ns = write("ns.cir", kDeck + ".op\n.end\n");
   const CliRun r = nsspice("run '" + ns.string() + "' -o out.csv --no-progress");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto ours = csv_row(read_file(dir_ / "out.csv"));

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <fstream>
 #include <numbers>
+#include <sstream>
 
 #include "circuit/transient.hpp"
 #include "circuit_helpers.hpp"
@@ -307,26 +309,16 @@ TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
   EXPECT_NEAR(w[hot.index("i(v1)")], -1 / (1e3 * std::pow(1.01, 100)), 1e-15);
 }
 
-// ngspice's semiconductor resistor, each form in its own branch (1 V through a 0 V probe): the
+// ngspice's semiconductor resistor, each form in its own branch (1 V through a 0 V probe,
+// tests/data/resistor_models.cir): the
 // current is 1/R with R from the closed forms below (docs/netlist.md, "Resistor models"), at
 // .temp 60 and .options tnom = 20. ngspice-39 gives the same currents to 6e-16 relative
 // (tests/app/resistor_models_ngspice_test.cpp runs it).
 TEST(OperatingPoint, ResistorModelFormulasInClosedForm) {
-  const Ready r = ready(
-      "resistor model forms\n.temp 60\n.options tnom=20\nV1 1 0 1\n"
-      "Va 1 a 0\nRa a 0 ma\nVb 1 b 0\nRb b 0 ma tc1=0.002\nVc 1 c 0\nRc c 0 mres\n"
-      "Vd 1 d 0\nRd d 0 ma dtemp=10\nVe 1 e 0\nRe e 0 ma temp=100\n"
-      "Vf 1 f 0\nRf f 0 msh l=20u w=2u m=2\nVg 1 g 0\nRg g 0 2k mt\n"
-      "Vh 1 h 0\nRh h 0 2k mt tc1=0.001\nVi 1 i 0\nRi i 0 2k mt tce=0.5\n"
-      "Vj 1 j 0\nRj j 0 mshort l=20u w=3u\nVk 1 k 0\nRk k 0 msh\nVl 1 l 0\nRl l 0 mboth\n"
-      "Vm 1 m 0\nRm m 0 ma r=2k scale=1.5\nVn 1 n 0\nRn n 0 1.5k ma\n"
-      "Vo 1 o 0\nRo o 0 malias l=30u w=4u\nVp 1 p 0\nRp p 0 {1k + 10*temper}\n"
-      "Vq 1 q 0\nRq q 0 mtemper\nVr 1 r 0\nRr r 0 1k tc1=0.01 tc2=-1e-5\n"
-      ".model ma R(r=3k tc1=0.01 tc2=1e-4 tnom=27)\n.model mres RES(r=3k tc1=0.01)\n"
-      ".model msh R(rsh=100 tc2=1e-4)\n.model mt R(tce=0.3 tc1=0.01)\n"
-      ".model mshort R(rsh=100 short=1u narrow=0.5u)\n.model mboth R(rsh=50 r=5k defw=2u l=8u)\n"
-      ".model malias R(rsh=200 dw=0.25u dlr=2u tc1r=0.003 tc2r=2e-6)\n"
-      ".model mtemper R(r={2k + 5*temper})\n.op\n.end\n");
+  std::ifstream deck(std::string(NSSPICE_TEST_DATA_DIR) + "/resistor_models.cir");
+  std::stringstream text;
+  text << deck.rdbuf();
+  const Ready r = ready(text.str() + ".op\n.end\n");
   const std::vector<double> v = op_values(r);
   ASSERT_FALSE(v.empty());
   const auto poly = [](double tc1, double tc2, double dt) { return 1 + tc1 * dt + tc2 * dt * dt; };
@@ -348,8 +340,9 @@ TEST(OperatingPoint, ResistorModelFormulasInClosedForm) {
       {"i(vn)", 1 / (1.5e3 * poly(0.01, 1e-4, 33))},          // value before model
       {"i(vo)", 1 / (200 * (30 - 4.0) / (4 - 0.5) * poly(0.003, 2e-6, 40))},  // DW DLR TC1R TC2R
       {"i(vp)", 1 / (1e3 + 10 * 60.0)},                                       // temper in a value
-      {"i(vq)", 1 / (2e3 + 5 * 60.0)},                // temper in a .model parameter
-      {"i(vr)", 1 / (1e3 * poly(0.01, -1e-5, 40))}};  // no model
+      {"i(vq)", 1 / (2e3 + 5 * 60.0)},               // temper in a .model parameter
+      {"i(vr)", 1 / (1e3 * poly(0.01, -1e-5, 40))},  // no model
+      {"i(vs)", 1 / 1e3}};                           // temper in a condition
   for (const auto& [name, i] : want) EXPECT_NEAR(v[r.index(name)], i, 1e-12 * i) << name;
 }
 
