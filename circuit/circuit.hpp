@@ -24,9 +24,24 @@ inline constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 //   q(v) = C_lo·v + (C_hi − C_lo)·max(0, v − V_k),   v = v_a − v_k,
 // i.e. a linear capacitor C_lo (a device of its own) and, when C_hi > C_lo, one complementarity
 // pair λ = max(0, v − V_k) of the owning device with the stored charge (C_hi − C_lo)·λ.
+// A convex PWL charge q(v) = c_lo·v + Σ_k dc_k·max(0, v − v_k) (circuit/junction_charge.hpp):
+// the slope c_lo below the first knot, rising by dc_k > 0 at each knot v_k (ascending).
 struct PwlCharge {
-  double c_lo = 0, c_hi = 0, kink = 0;  // [F], [F], V_k [V]
-  double excess() const { return c_hi > c_lo ? c_hi - c_lo : 0.0; }
+  struct Knot {
+    double v = 0, dc = 0;  // [V], [F]
+  };
+  double c_lo = 0;          // [F]: the capacitor of the charge
+  std::vector<Knot> knots;  // each one complementarity pair of its device
+  double c_hi() const {     // the slope above the last knot
+    double c = c_lo;
+    for (const Knot& k : knots) c += k.dc;
+    return c;
+  }
+  double excess() const { return c_hi() - c_lo; }
+  void scale(double f) {
+    c_lo *= f;
+    for (Knot& k : knots) k.dc *= f;
+  }
 };
 
 struct Resistor {
@@ -244,11 +259,13 @@ struct PwlRefit {
   std::string why;            // what the earlier run met, for the conversion summary
 };
 
-// .options pwltol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).
+// .options pwltol pwlqtol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).
 struct PwlSettings {
   double tol = 0.01;  // PWLTOL T [V]: voltage error ≤ T·max(1, v/1 V) (1 % of the drop or 10 mV)
   double imin = 0;    // PWLIMIN [A]; 0: imax·1e-6
   double imax = 0;    // PWLIMAX [A]; 0: estimated from the circuit's source and impedance scales
+  // PWLQTOL: a junction charge's relative error (circuit/junction_charge.hpp); 0: two slopes.
+  double qtol = 0;
   bool idealize = false;  // IDEALIZE: every diode the ideal one (VF/RON/BV/RZ only)
   double temp = 27;       // TEMP (.temp) [°C]: the SPICE models' temperature
   double tnom = 27;       // TNOM [°C]: where their parameters were measured (a model's TNOM wins)

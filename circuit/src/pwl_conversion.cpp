@@ -6,8 +6,9 @@
 //                 a bipolar transistor's: the same with R_min kept and I times 1 + BF (a
 //                 source current into a base; estimated_bjt_imax)
 //   temperature:  T = .temp (27 °C), TNOM = the model's, else .options tnom (27 °C)
-//   capacitance:  the two-slope PWL charge of SPICE's depletion charge at T, kink at 0, each
-//                 slope (Q(b) − Q(a))/(b − a) over its side (circuit/junction_charge.hpp,
+//   capacitance:  the convex PWL charge of SPICE's depletion charge at T, a knot at 0 (and with
+//                 .options pwlqtol knots below it within that charge error), each slope
+//                 (Q(b) − Q(a))/(b − a) over its segment (circuit/junction_charge.hpp,
 //                 circuit/spice_temperature.hpp)
 #include "circuit/src/pwl_conversion.hpp"
 
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "circuit/junction_charge.hpp"
 #include "circuit/spice_temperature.hpp"
@@ -94,22 +96,31 @@ ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_cel
   return {pwl.temp + kCelsiusToKelvin, tnom + kCelsiusToKelvin};
 }
 
+double junction_swing(const Scales& s) { return s.volts > 0 ? s.volts : 1.0; }
+
 JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
-                               const ModelTemperature& t, double lo, double hi) {
+                               const ModelTemperature& t, double lo, double hi, double tol) {
   const Depletion at = depletion_at({cjo, vj}, m, t.kelvin, t.tnom_kelvin);
   const DepletionCharge q{at.cjo, at.vj, m, fc};
-  JunctionCharge out{two_slope(q, lo, 0.0, hi), ""};
+  JunctionCharge out{
+      pwl_charge(q, lo, 0.0, hi, tol > 0 ? tol : std::numeric_limits<double>::infinity()), ""};
   out.summary = fmt::format("{} {}, VJ {:.3g} V, M {:.3g}{}", label, si(at.cjo, "F"), at.vj, m,
                             charge_summary(out.q, lo, hi));
+  if (out.q.knots.size() > 1) out.summary += fmt::format(" (charge within {:g} %)", 100 * tol);
   return out;
 }
 
 std::string charge_summary(const PwlCharge& q, double lo, double hi) {
-  if (!(q.excess() > 0))
+  if (q.knots.empty())
     return fmt::format(" as a linear {} (the charge over {:.3g}…{:.3g} V)", si(q.c_lo, "F"), lo,
-                       std::max(hi, q.kink));
-  return fmt::format(" as a PWL charge: {} over {:.3g}…{:.3g} V, {} over {:.3g}…{:.3g} V",
-                     si(q.c_lo, "F"), lo, q.kink, si(q.c_hi, "F"), q.kink, hi);
+                       hi);
+  std::string out = " as a PWL charge: ";
+  double c = q.c_lo, from = lo;
+  for (const PwlCharge::Knot& k : q.knots) {
+    out += fmt::format("{} over {:.3g}…{:.3g} V, ", si(c, "F"), from, k.v);
+    c += k.dc, from = k.v;
+  }
+  return out + fmt::format("{} over {:.3g}…{:.3g} V", si(c, "F"), from, std::max(hi, from));
 }
 
 std::string si(double x, const char* unit) {

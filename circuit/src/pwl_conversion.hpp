@@ -14,6 +14,9 @@ namespace nsspice::circuit::detail {
 // resistors, `internal`).
 Scales circuit_scales(const Circuit& c, const std::set<std::string>& internal);
 
+// The reverse swing a junction charge is fitted over: Σ_sources max|V(t)| (1 V without a
+// source). Below it the lowest chord continues.
+double junction_swing(const Scales& s);
 // The largest diode current the circuit's sources can drive (docs/devices.md, "Current range").
 double estimated_imax(const Scales& s, double rs);
 // A bipolar transistor's: its junction currents flow through the circuit's resistors (a
@@ -45,17 +48,19 @@ struct ModelTemperature {
 };
 ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_celsius);
 
-// The depletion charge (CJO VJ M FC at T) as the two-slope PWL charge stamped, kink at 0: the
-// charge-equivalent capacitance over the reverse swing [lo, 0] and over the forward one [0, hi]
-// (hi: where the junction's PWL starts to conduct), with its report ("CJO 15 pF, VJ ..., as a PWL
-// charge: 9.1 pF over −20…0 V, 24 pF over 0…0.41 V").
+// The depletion charge (CJO VJ M FC at T) as the convex PWL charge stamped (junction_charge.hpp,
+// pwl_charge): a knot at 0, knots below it over the reverse swing [lo, 0] within the charge
+// tolerance `tol` (.options pwlqtol; 0: none, one chord over [lo, 0]), one slope over the
+// forward side [0, hi] (hi: where the junction's PWL starts to conduct), with its report
+// ("CJO 15 pF, VJ ..., as a PWL charge: 5.2 pF over −40…−7.1 V, …, 24 pF over 0…0.41 V (charge
+// within 5 %)").
 struct JunctionCharge {
   PwlCharge q;
   std::string summary;
 };
 JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
-                               const ModelTemperature& t, double lo, double hi);
-// "… as a PWL charge: C_lo over lo…kink, C_hi over kink…hi" (or "as a linear C_lo over …").
+                               const ModelTemperature& t, double lo, double hi, double tol);
+// "… as a PWL charge: C_0 over lo…v_1, C_1 over v_1…v_2, …" (or "as a linear C_lo over …").
 std::string charge_summary(const PwlCharge& q, double lo, double hi);
 
 // 1 µA, 30 A, 9.8 mV: values with SI prefixes.

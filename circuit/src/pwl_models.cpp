@@ -6,11 +6,12 @@
 //   forward:  v(i) = N·Vt·ln(1 + i/IS) + RS·i            → segments (V_k, r_k), pairs a → k
 //             (with ISR/NR, IKF: ngspice's junction current, inverted: circuit/pwl_diode.hpp)
 //   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
-//   CJO VJ M: the two-slope PWL charge of the depletion charge (circuit/junction_charge.hpp):
-//             the charge-equivalent capacitance over the reverse swing [−V_R, 0] (V_R the
-//             circuit's voltage scale, below BV) as a capacitor "<d>.cj" from a to k, plus over
-//             [0, V_1] (V_1 the first forward threshold, where the PWL starts to conduct) one
-//             pair of the diode (stamps_nonsmooth.cpp)
+//   CJO VJ M: the convex PWL charge of the depletion charge (circuit/junction_charge.hpp):
+//             chords over the reverse swing [−V_R, 0] (V_R = junction_swing(), below BV), one
+//             or, with PWLQTOL, as many as that charge error needs, the lowest slope a capacitor
+//             "<d>.cj" from a to k, each knot
+//             and the slope over [0, V_1] (V_1 the first forward threshold, where the PWL starts
+//             to conduct) one pair of the diode (stamps_nonsmooth.cpp)
 //   TT:       the stored charge q = TT·i of the pairs (stamps_nonsmooth.cpp)
 //
 // both fitted over [imin, imax] within tol(v) = PWLTOL·max(1, v/1 V) (fit_pwl_branch). The
@@ -73,6 +74,7 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
     return true;
   }
   double* target = k == "pwltol"    ? &c_.pwl.tol
+                   : k == "pwlqtol" ? &c_.pwl.qtol
                    : k == "pwlimin" ? &c_.pwl.imin
                    : k == "pwlimax" ? &c_.pwl.imax
                                     : nullptr;
@@ -150,10 +152,10 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
     conv.summary += "; breakdown " + branch_summary(conv.reverse_fit, *conv.reverse);
   }
   if (d.cjo > 0) {
-    // The reverse swing the circuit's sources can set, below the breakdown.
-    const double swing = std::min(scales.volts > 0 ? scales.volts : 1.0, bv > 0 ? bv : 1e300);
+    const double swing = std::min(junction_swing(scales), bv > 0 ? bv : 1e300);
     const double on = d.forward.empty() ? 0.0 : d.forward.front().threshold;
-    const JunctionCharge q = junction_charge("CJO", d.cjo, d.vj, d.m, d.fc, t, -swing, on);
+    const JunctionCharge q =
+        junction_charge("CJO", d.cjo, d.vj, d.m, d.fc, t, -swing, on, c_.pwl.qtol);
     conv.cj = d.cj = q.q;
     conv.summary += "; " + q.summary;
   }

@@ -14,8 +14,9 @@
 //
 // each fitted by fit_pwl_branch within PWLTOL over [imin, imax] (imax from the circuit's scales
 // with RE as the series resistance, estimated_bjt_imax, or .options pwlimax; the leakage branches
-// from imin/(1 + BF), base currents), and CJE VJE MJE, CJC VJC MJC as two-slope PWL charges as a
-// diode's CJO (kink at 0, [−V, 0] and [0, V_1]). AREA A: the same
+// from imin/(1 + BF), base currents), and CJE VJE MJE, CJC VJC MJC as convex PWL charges as a
+// diode's CJO (a knot at 0, with PWLQTOL knots below it over [−V, 0]; one slope over [0, V_1]).
+// AREA A: the same
 // curves with the current scaled by A (IS·A), i.e. thresholds kept and every r_k divided by A;
 // capacitances times A (RB, RC, RE divided by A at elaboration).
 #include <fmt/format.h>
@@ -87,16 +88,16 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
     conv.summary +=
         fmt::format("; {} {} leakage {}", label, si(i_s, "A"), branch_summary(fit, branch));
   }
-  const double v = swing(scales);
+  const double v = junction_swing(scales);
   if (q.cje > 0) {
-    const JunctionCharge j =
-        junction_charge("CJE", q.cje, q.vje, q.mje, q.fc, t, -v, q.be.front().threshold);
+    const JunctionCharge j = junction_charge("CJE", q.cje, q.vje, q.mje, q.fc, t, -v,
+                                             q.be.front().threshold, c_.pwl.qtol);
     q.cbe = j.q;
     conv.summary += "; " + j.summary;
   }
   if (q.cjc > 0) {
-    const JunctionCharge j =
-        junction_charge("CJC", q.cjc, q.vjc, q.mjc, q.fc, t, -v, q.bc.front().threshold);
+    const JunctionCharge j = junction_charge("CJC", q.cjc, q.vjc, q.mjc, q.fc, t, -v,
+                                             q.bc.front().threshold, c_.pwl.qtol);
     q.cbc = j.q;
     conv.summary += "; " + j.summary;
   }
@@ -112,7 +113,7 @@ void Elaborator::bjt_area(Bjt& q) const {
   BjtModel& m = q.model;
   for (auto* segments : {&m.be, &m.bc, &m.be_leak.forward, &m.bc_leak.forward})
     for (PwlSegment& s : *segments) s.resistance /= q.area;
-  for (PwlCharge* c : {&m.cbe, &m.cbc}) c->c_lo *= q.area, c->c_hi *= q.area;
+  for (PwlCharge* c : {&m.cbe, &m.cbc}) c->scale(q.area);
 }
 
 }  // namespace nsspice::circuit::detail

@@ -1,5 +1,7 @@
 #include "circuit/src/stamper.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -90,13 +92,18 @@ void Stamper::stored_charge(const std::string& name, int a, int k,
   out.derived.push_back({"q(" + name + ")", {}, {{u, s}}});
 }
 
-int Stamper::charge_kink(const PwlCharge& q, const std::string& device, int index, int a, int k,
-                         const std::string& role) {
-  if (!(q.excess() > 0)) return -1;
-  const int j = new_pair(device, index, q.kink, false, role);
-  pair_voltage(a, k, j);
-  d.emplace_back(j, j, 1.0);
-  return j;
+std::vector<std::pair<int, double>> Stamper::charge_knots(const PwlCharge& q,
+                                                          const std::string& device, int index,
+                                                          int a, int k, const std::string& role) {
+  std::vector<std::pair<int, double>> out;
+  for (std::size_t i = 0; i < q.knots.size(); ++i) {
+    const std::string label = q.knots.size() > 1 ? fmt::format("{}{}", role, i + 1) : role;
+    const int j = new_pair(device, index, q.knots[i].v, false, label);
+    pair_voltage(a, k, j);
+    d.emplace_back(j, j, 1.0);
+    out.emplace_back(j, q.knots[i].dc);
+  }
+  return out;
 }
 
 PwlSquare pwl_square(int segments, double vmax) {

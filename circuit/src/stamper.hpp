@@ -45,11 +45,12 @@ class Stamper {
   // = s u (Assembled::derived).
   void stored_charge(const std::string& name, int a, int k,
                      const std::vector<std::pair<int, double>>& terms, Assembled& out);
-  // The kink of a PwlCharge (circuit.hpp) from a to k: a pair λ = max(0, v_a − v_k − V_k),
-  // w = λ − (v_a − v_k) + V_k (D = 1), with no current of its own; its charge is added to the
-  // device's stored charge. Returns its index (none, −1, when the charge has no excess).
-  int charge_kink(const PwlCharge& q, const std::string& device, int index, int a, int k,
-                  const std::string& role);
+  // The knots of a PwlCharge (circuit.hpp) from a to k: per knot a pair λ = max(0, v_a − v_k −
+  // V_k), w = λ − (v_a − v_k) + V_k (D = 1), with no current of its own; its charge dc·λ is added
+  // to the device's stored charge. Returns the pairs with their dc (none without knots).
+  std::vector<std::pair<int, double>> charge_knots(const PwlCharge& q, const std::string& device,
+                                                   int index, int a, int k,
+                                                   const std::string& role);
 
   // Marks as kinks (solvers::Mlcs::kink) the pairs from `first_pair` on that have D_jj > 0 and
   // no D entry with another pair among the D triplets from `first_d` on: the segments of one

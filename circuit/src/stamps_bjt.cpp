@@ -19,7 +19,7 @@
 //
 // Stored charge (TF, TR): q_F = TF·α_F·i_DE from b to e, q_R = TR·α_R·i_DC from b to c
 // (Stamper::stored_charge), SPICE's diffusion charges TF·I_F and TR·I_R, each with the excess of
-// its junction's depletion PwlCharge (Stamper::charge_kink; the linear part C_lo is the capacitor
+// its junction's depletion PwlCharge (Stamper::charge_knots; the linear part C_lo is the capacitor
 // "<q>.cje" / "<q>.cjc").
 //
 // Signals: i(q) = I_C (into the collector), ib(q) = I_B, ie(q) = I_E: the junction and transport
@@ -87,8 +87,8 @@ void charge(Stamper& st, const Bjt& q, int index, const std::vector<int>& pairs,
   if (tau > 0)
     for (int j : pairs) terms.emplace_back(j, tau * alpha);
   const std::string name = q.name + "." + label;
-  if (const int j = st.charge_kink(depletion, q.name, index, node[p], node[n], name); j >= 0)
-    terms.emplace_back(j, depletion.excess());
+  for (const auto& t : st.charge_knots(depletion, q.name, index, node[p], node[n], name))
+    terms.push_back(t);
   st.stored_charge(name, node[p], node[n], terms, out);
 }
 

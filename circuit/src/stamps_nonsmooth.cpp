@@ -8,7 +8,7 @@
 //                     dq/dt a → k (Stamper::stored_charge; not part of i(d), the junction
 //                     current, as the capacitor's is not); with the excess
 //                     (C_hi − C_lo)·λ_CJ of the depletion charge, λ_CJ = max(0, v_ak − V_k)
-//                     (Stamper::charge_kink; C_lo is the capacitor "<d>.cj")
+//                     (Stamper::charge_knots; C_lo is the capacitor "<d>.cj")
 //   current limit:    w1 += λ3,  w3 = ILIMIT − λ1 ⊥ λ3  (LTspice's Ilimit; revIlimit alike)
 //   switch (forced):  on: v_a − v_b − RON λ = 0;  off: λ − GOFF (v_a − v_b) = 0;  λ = i(a → b)
 //   comparator:       v_o+ − v_o− = VLOW + ΔV λ1,  u = v_i+ − v_i−,
@@ -80,8 +80,7 @@ void stamp_diode(Stamper& st, const Diode& dd, int index, Assembled& out) {
   if (m.stored_charge > 0)
     for (const auto& [j, sign] : current.lambda_terms)
       terms.emplace_back(j, sign * m.stored_charge);
-  if (const int j = st.charge_kink(m.cj, dd.name, index, dd.a, dd.k, "CJ"); j >= 0)
-    terms.emplace_back(j, m.cj.excess());
+  for (const auto& t : st.charge_knots(m.cj, dd.name, index, dd.a, dd.k, "CJ")) terms.push_back(t);
   st.stored_charge(dd.name + ".q", dd.a, dd.k, terms, out);
   if (m.goff > 0) {
     st.conductance(st.g, dd.a, dd.k, m.goff);
@@ -159,8 +158,8 @@ void stamp_mosfet(Stamper& st, const Mosfet& mos, int index, Assembled& out) {
     }
   }
   const int p = m.pmos ? mos.d : mos.g, n = m.pmos ? mos.g : mos.d;
-  if (const int j = st.charge_kink(m.cgd, mos.name, index, p, n, "CGD"); j >= 0)
-    st.stored_charge(mos.name + ".cgd", p, n, {{j, m.cgd.excess()}}, out);
+  if (const auto terms = st.charge_knots(m.cgd, mos.name, index, p, n, "CGD"); !terms.empty())
+    st.stored_charge(mos.name + ".cgd", p, n, terms, out);
   out.derived.push_back(std::move(id));
 }
 

@@ -78,7 +78,7 @@ TEST(SpiceVdmosModels, CardBecomesThePwlMosWithItsParts) {
   const auto* cgd = device<circuit::Capacitor>(c, "m1.cgd");
   ASSERT_NE(cgd, nullptr);
   EXPECT_NEAR(cgd->c, q_neg / 34.0, 1e-6 * cgd->c);
-  EXPECT_NEAR(m->model.cgd.c_hi, q_pos / 34.0, 1e-6 * m->model.cgd.c_hi);
+  EXPECT_NEAR(m->model.cgd.c_hi(), q_pos / 34.0, 1e-6 * m->model.cgd.c_hi());
 }
 
 // A diode-connected VDMOS fed by a current I: the gate sits at the drain (no gate current), so
