@@ -255,8 +255,11 @@ struct StepSettings {
 // A model fitted again over the current range an earlier run of the same netlist met (its
 // estimated range was left: pwl_range_check.hpp, the run command's refit; docs/devices.md).
 struct PwlRefit {
-  double imin = 0, imax = 0;  // the range of its fit [A, at area 1]
+  double imin = 0, imax = 0;  // the range of its fit [A, at area 1]; imax 0: not refitted
   std::string why;            // what the earlier run met, for the conversion summary
+  // Diodes of the model whose junction charge is refitted (circuit/src/junction_charge_check.hpp):
+  // device (lower-case name) → the lowest junction voltage its charge is fitted down to [V].
+  std::map<std::string, double> charge;
 };
 
 // .options pwltol pwlqtol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).

@@ -105,13 +105,22 @@ struct PwlRangeMiss {
   bool user_range = false;    // the range left was set by the user (.options pwlimax/pwlimin)
 };
 
+// A SPICE diode whose PWL junction charge moved a charge off SPICE's that matters against the
+// circuit's currents (circuit/src/junction_charge_check.hpp): refit it over [lowest, 0].
+struct JunctionChargeMiss {
+  std::string device, model;  // lower-case names
+  std::string met;            // "its PWL junction charge (151 pF below 0 V) moved 45 % ..."
+  double lowest = 0;          // the lowest junction voltage of the run [V]
+};
+
 struct TransientResult : solvers::RunOutcome {
   bool stopped = false;   // the observer asked to stop (an interrupt): ok, but t_end < TSTOP
   double t_end = 0;       // last accepted time
   long points = 0;        // points handed to the observer (accepted points and dense output)
   std::string step_rule;  // how the steps were chosen, for the run report
-  std::vector<std::string> warnings;       // what the run approximated, with numbers
-  std::vector<PwlRangeMiss> range_misses;  // junctions that left their PWL fit's range
+  std::vector<std::string> warnings;              // what the run approximated, with numbers
+  std::vector<PwlRangeMiss> range_misses;         // junctions that left their PWL fit's range
+  std::vector<JunctionChargeMiss> charge_misses;  // junction charges off SPICE's
   solvers::RunStats stats;
   bool shared_analysis = false;  // the θ-stepper factored with TransientOptions::analyses
   double h = 0, theta = 0;

@@ -36,7 +36,9 @@ struct Mlcs {
   // D, so that λ_j = max(0, −(C_j x + d_j)/D_jj) is a Lipschitz function of x. Its mode change
   // leaves x, λ and y = B λ + b − G x continuous (a kink of the vector field, not a switch):
   // the θ-stepper takes it without a backward-Euler restart or a located instant
-  // (theta_stepper.hpp). Empty: none.
+  // (theta_stepper.hpp). kink[j] = 2: a smooth kink, taken so whatever ThetaOptions::
+  // smooth_kinks says (the knots of a depletion charge in segments below 0 V: each a modest step
+  // of a smooth curve's slope). Empty: none.
   std::vector<char> kink;
   // Switch controls: the state of forced pair `pair` follows the signal s = c·x with
   // hysteresis: it turns on when s > on_above, off when s < off_below, and keeps its state in

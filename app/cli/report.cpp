@@ -101,7 +101,8 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
                      s.switch_jumps, s.jump_solves, s.vanishing_jumps));
   if (s.kink_steps > 0)
     line("PWL kinks", fmt::format("{} steps across segment changes of PWL models, taken without "
-                                  "location or restart (.options pwlkinks=smooth)",
+                                  "location or restart (.options pwlkinks=smooth; a junction "
+                                  "charge's knots below 0 V always)",
                                   s.kink_steps));
   if (s.fallback_steps > 0)
     line("accumulations", fmt::format("{} backward-Euler steps without location over {:.6g} s "

@@ -242,26 +242,43 @@ bool refit_ranges(const circuit::TransientResult& result, int pass,
     met[miss.model].push_back(miss.met);
   }
   bool changed = false;
-  for (auto& [model, r] : grown) {
-    const auto old = refit.find(model);
-    if (old != refit.end()) {
-      r.imin = std::min(r.imin, old->second.imin);
-      r.imax = std::max(r.imax, old->second.imax);
-      if (!(r.imin < old->second.imin) && !(r.imax > old->second.imax)) continue;
-    }
-    std::string what;
-    for (const auto& m : met[model]) what += (what.empty() ? "" : "; ") + m;
-    std::string note = fmt::format(
-        "model '{}' left the estimated current range of its PWL fit ({}): it is fitted again "
-        "over {}–{} and the simulation repeated ({} of at most {})",
-        model, what, eng(r.imin, "A"), eng(r.imax, "A"), pass + 1, kPwlRuns);
+  const auto say = [&](std::string note) {
     if (notes != nullptr)
       notes->push_back(std::move(note));
     else
       fmt::print(stderr, "nsspice: note: {}\n", note);
-    r.why = (old != refit.end() ? old->second.why + "; " : std::string()) +
-            fmt::format("simulation {}: {}", pass, what);
-    refit[model] = std::move(r);
+  };
+  for (auto& [model, r] : grown) {
+    circuit::PwlRefit& old = refit[model];  // imax 0: no range refit yet
+    if (old.imax > 0) {
+      r.imin = std::min(r.imin, old.imin);
+      r.imax = std::max(r.imax, old.imax);
+      if (!(r.imin < old.imin) && !(r.imax > old.imax)) continue;
+    }
+    std::string what;
+    for (const auto& m : met[model]) what += (what.empty() ? "" : "; ") + m;
+    say(fmt::format(
+        "model '{}' left the estimated current range of its PWL fit ({}): it is fitted again "
+        "over {}–{} and the simulation repeated ({} of at most {})",
+        model, what, eng(r.imin, "A"), eng(r.imax, "A"), pass + 1, kPwlRuns));
+    old.why = (old.why.empty() ? std::string() : old.why + "; ") +
+              fmt::format("simulation {}: {}", pass, what);
+    old.imin = r.imin, old.imax = r.imax;
+    changed = true;
+  }
+  // Junction charges off SPICE's (circuit::JunctionChargeMiss): in segments over the voltages
+  // met with a quarter more room (a faithful charge changes the swing: an LC ring on a junction
+  // goes from −10 V to −12.2 V), and again over a wider swing if a later run goes lower.
+  for (const auto& miss : result.charge_misses) {
+    auto& charges = refit[miss.model].charge;
+    const auto old = charges.find(miss.device);
+    if (old != charges.end() && !(miss.lowest < old->second)) continue;
+    const double lowest = 1.25 * miss.lowest;
+    charges[miss.device] = lowest;
+    say(fmt::format(
+        "diode '{}' (model '{}'): {}: its charge is fitted again in segments over {:.3g}…0 V "
+        "and the simulation repeated ({} of at most {})",
+        miss.device, miss.model, miss.met, lowest, pass + 1, kPwlRuns));
     changed = true;
   }
   return changed;

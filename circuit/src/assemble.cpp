@@ -138,7 +138,10 @@ void finish(Assembled& out, Stamper& st) {
   m.n = st.next_column;
   m.m = static_cast<int>(st.offsets.size());
   m.forced = st.forced;
-  if (std::find(st.kink.begin(), st.kink.end(), 1) != st.kink.end()) m.kink = st.kink;
+  for (int j : st.smooth_knots)
+    if (st.kink[static_cast<size_t>(j)] == 1) st.kink[static_cast<size_t>(j)] = 2;
+  if (std::find_if(st.kink.begin(), st.kink.end(), [](char k) { return k != 0; }) != st.kink.end())
+    m.kink = st.kink;
   m.d =
       Eigen::Map<Eigen::VectorXd>(st.offsets.data(), static_cast<Eigen::Index>(st.offsets.size()));
   for (const SwitchInfo& info : out.switch_info) {

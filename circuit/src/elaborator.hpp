@@ -122,6 +122,8 @@ class Elaborator {
   // keep_r_min: imax estimated with the smallest resistor kept (a MOSFET's bulk diodes).
   DiodeConversion convert_diode(DiodeModel& d, const Scales& scales, bool keep_r_min = false) const;
   void convert_mos(MosModel& q, const Scales& scales);
+  // A diode's junction charge from an earlier run's refit (PwlRefit::charge), if it has one.
+  void refit_charge(Diode& d);
   void bulk_diodes(const netlist::ElementCard& e, const Mosfet& q);
   // pwl_transistors.cpp: a VDMOS's CGD and its report; the junctions of a bipolar transistor
   // (at area 1), then per device at its area.

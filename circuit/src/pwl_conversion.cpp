@@ -83,7 +83,7 @@ std::string imax_reason(const PwlSettings& pwl, const Scales& s, double rs, cons
 }
 
 FitRange fit_range(const PwlSettings& pwl, const std::string& model, double estimated) {
-  if (const auto it = pwl.refit.find(model); it != pwl.refit.end())
+  if (const auto it = pwl.refit.find(model); it != pwl.refit.end() && it->second.imax > 0)
     return {it->second.imin, it->second.imax, &it->second};
   const double imax = pwl.imax > 0 ? pwl.imax : estimated;
   return {pwl.imin > 0 ? pwl.imin : imax * 1e-6, imax, nullptr};

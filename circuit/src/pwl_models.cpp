@@ -43,6 +43,7 @@
 #include "circuit/elaborate.hpp"
 #include "circuit/pwl_mos.hpp"
 #include "circuit/spice_temperature.hpp"
+#include "circuit/src/junction_charge_check.hpp"
 #include "circuit/src/pwl_conversion.hpp"
 
 namespace nsspice::circuit {
@@ -215,6 +216,28 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
   c_.conversions.push_back(std::move(conv));
 }
 
+// A diode whose junction charge an earlier run refitted (PwlRefit::charge): the depletion charge
+// in segments (pwl_charge) over [lowest, 0], the voltages that run met, within PWLQTOL (or
+// kRefitChargeTolerance without it); said in its model's conversion summary.
+void Elaborator::refit_charge(Diode& d) {
+  const auto model = c_.pwl.refit.find(d.model.name);
+  if (model == c_.pwl.refit.end()) return;
+  const auto it = model->second.charge.find(d.name);
+  if (it == model->second.charge.end() || !(d.model.cj.c_lo > 0)) return;
+  const DiodeModel& m = d.model;
+  const ModelTemperature t = model_temperature(c_.pwl, m.tnom);
+  const double on = m.forward.empty() ? 0.0 : m.forward.front().threshold;
+  const double tol = c_.pwl.qtol > 0 ? c_.pwl.qtol : kRefitChargeTolerance;
+  const double lo = std::min(it->second, -1e-3);
+  const JunctionCharge q = junction_charge("CJO", m.cjo, m.vj, m.m, m.fc, t, lo, on, tol);
+  d.model.cj = q.q;
+  for (DiodeConversion& conv : c_.conversions)
+    if (conv.model == d.model.name)
+      conv.summary +=
+          fmt::format("; {}'s junction charge refitted over the voltages an earlier run met:{}",
+                      d.name, charge_summary(q.q, lo, on));
+}
+
 void Elaborator::pwl_models() {
   const Scales scales = circuit_scales(c_, model_resistors_);
   std::map<std::string, const DiodeModel*> converted;
@@ -264,6 +287,7 @@ void Elaborator::pwl_models() {
       auto it = converted.find(diode->model.name);
       if (it == converted.end()) continue;  // a behavioural source's internal diode
       diode->model = *it->second;
+      refit_charge(*diode);
       if (diode->model.series_r > 0) {  // a ── RS "<d>.rs" ── <d>.j ── junction ── k
         netlist::Word w;
         w.text = w.lower = diode->name + ".j";

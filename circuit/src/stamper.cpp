@@ -102,6 +102,7 @@ std::vector<std::pair<int, double>> Stamper::charge_knots(const PwlCharge& q,
     pair_voltage(a, k, j);
     d.emplace_back(j, j, 1.0);
     out.emplace_back(j, q.knots[i].dc);
+    if (q.knots[i].v < 0) smooth_knots.push_back(j);
   }
   return out;
 }

@@ -62,6 +62,7 @@ class Stamper {
   std::vector<double> offsets;
   std::vector<char> forced;
   std::vector<char> kink;
+  std::vector<int> smooth_knots;  // charge knots below 0 V: Mlcs::kink = 2 where they are kinks
   int next_column = 0;
   double charge_scale = 0.01;  // s of stored_charge: CHGTOL/ABSTOL [s] (assemble sets it)
 

@@ -134,7 +134,9 @@ bool ThetaStepper::answer_in_old_mode(double t_next, MlcpOutcome& outcome, Locat
   // MLCP's answer at t_next (which pivots through every segment the step crosses, though only
   // the first crossing is kept). The MLCP is solved as before when the mode holds to its check
   // but no guard is violated (degenerate), or K(σ) is singular.
-  if (!has_kink_pairs_ || options_.smooth_kinks || capture_) return false;
+  // (Not with smooth kink pairs either: the old mode fails at their crossings, which are no
+  // located instants.)
+  if (!has_kink_pairs_ || options_.smooth_kinks || has_smooth_pairs_ || capture_) return false;
   bool solved = false;
   if (attempt_in_old_mode(t_next, outcome, solved)) return true;
   if (!solved) return false;

@@ -14,8 +14,9 @@
 // τ·Δẋ that no step size above τ removes and the trapezoidal rule does not damp (R(∞) = −1):
 // measured in docs/theory.md §11.6, the reason this is an option.
 //
-// Only with ThetaOptions::smooth_kinks; otherwise every pair's change is located as a switch's
-// (theta_locate.cpp), and a kink pair takes its next segment at the located instant
+// Only with ThetaOptions::smooth_kinks, or for smooth kink pairs (Mlcs::kink = 2: a depletion
+// charge's knots below 0 V, a modest slope step each); otherwise every pair's change is located
+// as a switch's (theta_locate.cpp), and a kink pair takes its next segment at the located instant
 // (theta_adaptive.cpp): its guard is zero there in either mode.
 #include <fmt/format.h>
 
@@ -31,6 +32,7 @@ void ThetaStepper::init_kinks() {
   kink_.assign(static_cast<size_t>(mlcs_.m), 0);
   has_kinks_ = false;
   has_kink_pairs_ = false;
+  has_smooth_pairs_ = false;
   if (mlcs_.kink.empty()) return;
   if (static_cast<int>(mlcs_.kink.size()) != mlcs_.m)
     throw std::invalid_argument("Mlcs::kink must have one entry per pair");
@@ -51,18 +53,19 @@ void ThetaStepper::init_kinks() {
     if (forced || !(diag[u] > 0) || coupled[u])
       throw std::invalid_argument(fmt::format(
           "pair {} is marked a kink but is not a free pair with D_jj > 0 of its own", j));
-    kink_[u] = 1;
+    kink_[u] = mlcs_.kink[u] == 2 ? 2 : 1;
     has_kink_pairs_ = true;
-    has_kinks_ = has_kinks_ || options_.smooth_kinks;
+    has_kinks_ = has_kinks_ || options_.smooth_kinks || kink_[u] == 2;
+    has_smooth_pairs_ = has_smooth_pairs_ || kink_[u] == 2;
   }
 }
 
 bool ThetaStepper::kinks_only(const std::vector<char>& mode) const {
-  if (!options_.smooth_kinks) return false;
+  if (!has_kinks_) return false;
   bool any = false;
   for (size_t j = 0; j < mode.size(); ++j) {
     if (mode[j] == mode_[j]) continue;
-    if (!kink_[j]) return false;
+    if (!(kink_[j] == 2 || (kink_[j] == 1 && options_.smooth_kinks))) return false;
     any = true;
   }
   return any;

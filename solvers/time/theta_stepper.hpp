@@ -356,15 +356,16 @@ class ThetaStepper {
                  Eigen::VectorXd* x);
   // The three steps x[0..2] from x0 move E x smoothly (no jump at their start).
   bool smooth_after(const Eigen::VectorXd& x0, const Eigen::VectorXd* x) const;
-  std::vector<char> kink_;  // Mlcs::kink, one per pair (checked against D)
+  std::vector<char> kink_;  // Mlcs::kink, one per pair (checked against D): 0, 1 or 2 (smooth)
   void init_kinks();
   // The pairs in which `mode` differs from mode_ are all kink pairs (and there is one).
   bool kinks_only(const std::vector<char>& mode) const;
   // `pairs` is not empty and holds kink pairs only (Mlcs::kink).
   bool kink_pairs(const std::vector<int>& pairs) const;
-  bool kink_step_ = false;       // the attempted step's mode change is kinks only
-  bool has_kinks_ = false;       // some pair is a kink pair
-  bool has_kink_pairs_ = false;  // some pair is marked Mlcs::kink (whatever smooth_kinks)
+  bool kink_step_ = false;         // the attempted step's mode change is kinks only
+  bool has_kinks_ = false;         // some pair is a kink pair
+  bool has_kink_pairs_ = false;    // some pair is marked Mlcs::kink (whatever smooth_kinks)
+  bool has_smooth_pairs_ = false;  // some pair is marked Mlcs::kink = 2 (always smooth)
   // Some switch control at x is past the threshold that flips its present state.
   bool switch_crossed(const Eigen::VectorXd& x) const;
   struct Location {

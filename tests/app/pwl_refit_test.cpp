@@ -1,6 +1,7 @@
 // The run command's refit (docs/devices.md, "Current range"): a run whose converted SPICE
 // junction leaves the estimated current range of its PWL fit is repeated with that model fitted
-// over the range the run met, and says so; a range the user set is kept and warned about.
+// over the range the run met, and says so; a range the user set is kept and warned about. The
+// same for a diode whose junction charge is off SPICE's where it matters ("Capacitances").
 //
 // The circuit: an emitter follower whose 1 µF emitter capacitor is charged through the
 // transistor from a 5 V step behind RB = 10 kΩ (BF = 100). The emitter current reaches 39 mA,
@@ -91,6 +92,50 @@ TEST_F(PwlRefit, ALeftRangeIsRefittedAndTheRunRepeated) {
   EXPECT_NEAR(refit.at("t2"), theirs.at("t2"), 5e-3 * theirs.at("t2"));
   EXPECT_NEAR(refit.at("ve"), theirs.at("ve"), 5e-3 * theirs.at("ve"));
   EXPECT_GT(std::abs(kept.at("t2") / theirs.at("t2") - 1), 0.05);
+}
+
+// A junction charge off SPICE's (circuit/src/junction_charge_check.hpp): a 5 V step through
+// 100 µH into a reverse-biased junction (CJO 1 nF, VJ 0.7 V, M 0.5) rings down to −10 V, twice
+// the sources' swing its two-slope charge was fitted over (519 pF over −5…0 V). Nothing else
+// conducts, so the charge is all that matters: its error (up to 30 % of SPICE's charge) fires
+// the check, and the run is repeated with the charge in segments over −12.5…0 V (it then rings
+// to −12.4 V). Against ngspice on the same netlist: two ring periods 2.441 µs and the peak
+// 12.57 V; with the two slopes 2.86 µs (+17 %) and 9.96 V (−21 %), refitted within 0.5 % and 2 %.
+TEST_F(PwlRefit, AJunctionChargeOffSpicesIsRefittedInSegments) {
+  const fs::path p = write("ring.cir",
+                           "LC ring on a junction capacitance\n"
+                           "V1 in 0 PULSE(0 5 1u 10n 10n 1 2)\n"
+                           "L1 in k 100u\n"
+                           "D1 0 k DV\n"
+                           "R1 k 0 100k\n"
+                           ".model DV D(IS=1e-14 CJO=1n VJ=0.7 M=0.5)\n"
+                           ".tran 10n 30u\n"
+                           ".meas tran period trig v(k) val=5 rise=1 targ v(k) val=5 rise=3\n"
+                           ".meas tran vpk max v(k)\n"
+                           ".end\n");
+  const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(says(r,
+                   "nsspice: note: diode 'd1' (model 'dv'): its PWL junction charge (519 pF "
+                   "below 0 V) was up to 30 % off SPICE's over the voltages the run met (down "
+                   "to -9.97 V)"));
+  EXPECT_TRUE(says(r,
+                   "its charge is fitted again in segments over -12.5…0 V and the simulation "
+                   "repeated (2 of at most 3)"));
+  EXPECT_TRUE(says(r,
+                   "d1's junction charge refitted over the voltages an earlier run met: as a "
+                   "PWL charge: "));
+  EXPECT_EQ(r.output.find("warning: d1"), std::string::npos) << "the refitted run passes";
+  const auto ours = measures(r.output);
+  ASSERT_TRUE(ours.count("period") && ours.count("vpk")) << r.output;
+  // Two periods of the linear 519 pF ring: 4π·√(100 µH · 519 pF) = 2.86 µs; the refit is not it.
+  EXPECT_LT(ours.at("period"), 2.6e-6);
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice not installed: the comparison with it skipped";
+  const CliRun ng = run_shell("ngspice -b '" + p.string() + "'");
+  const auto theirs = measures(ng.output);
+  ASSERT_TRUE(theirs.count("period") && theirs.count("vpk")) << ng.output;
+  EXPECT_NEAR(ours.at("period"), theirs.at("period"), 5e-3 * theirs.at("period"));
+  EXPECT_NEAR(ours.at("vpk"), theirs.at("vpk"), 2e-2 * theirs.at("vpk"));
 }
 
 // Each run of a sweep refits on its own: the note is among the sweep's warnings with its run,

@@ -1,0 +1,126 @@
+// The after-run check of the converted SPICE diodes' junction charges (junction_charge_check.hpp,
+// which states the sums and the test).
+#include "circuit/src/junction_charge_check.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "circuit/spice_temperature.hpp"
+#include "circuit/src/pwl_conversion.hpp"
+#include "circuit/src/pwl_junctions.hpp"
+
+namespace nsspice::circuit::detail {
+namespace {
+
+double pwl_charge_at(const PwlCharge& p, double v) {
+  double q = p.c_lo * v;
+  for (const PwlCharge::Knot& k : p.knots) q += k.dc * std::max(0.0, v - k.v);
+  return q;
+}
+
+}  // namespace
+
+JunctionChargeCheck::JunctionChargeCheck(const Circuit& circuit, const Assembled& assembled) {
+  if (circuit.pwl.idealize) return;
+  std::vector<JunctionBranch> branches = junction_branches(circuit, assembled);
+  for (size_t k = 0; k < circuit.devices.size(); ++k) {
+    const auto* d = std::get_if<Diode>(&circuit.devices[k]);
+    if (d == nullptr || !d->model.spice || !(d->model.cjo > 0) || !(d->model.cj.c_lo > 0)) continue;
+    const ModelTemperature t = model_temperature(circuit.pwl, d->model.tnom);
+    const Depletion at =
+        depletion_at({d->model.cjo, d->model.vj}, d->model.m, t.kelvin, t.tnom_kelvin);
+    Watch w;
+    w.device = d->name;
+    w.model = d->model.name;
+    w.a = d->a, w.k = d->k;
+    w.spice = DepletionCharge{at.cjo, at.vj, d->model.m, d->model.fc};
+    w.pwl = d->model.cj;
+    w.e0 = pwl_charge_at(w.pwl, 0.0) - w.spice.charge(0.0);
+    w.floor = w.spice.capacitance(0.0) * 1.0;
+    for (const JunctionBranch& j : branches)
+      if (j.device == k) (j.label == "breakdown" ? w.brk : w.fwd) = j.pairs;
+    watches_.push_back(std::move(w));
+  }
+  if (watches_.empty()) return;
+  abstol_ = circuit.stepping.abstol;
+  for (JunctionBranch& j : branches) branches_.push_back({std::move(j.pairs)});
+  // The branch currents of the voltage sources and inductors (unknowns "i(<name>)").
+  std::map<std::string, int> unknown;
+  for (size_t k = 0; k < assembled.unknown_names.size(); ++k)
+    unknown[assembled.unknown_names[k]] = static_cast<int>(k);
+  for (const Device& d : circuit.devices) {
+    const bool branch =
+        std::holds_alternative<VoltageSource>(d) || std::holds_alternative<Inductor>(d);
+    if (!branch) continue;
+    if (const auto it = unknown.find("i(" + device_name(d) + ")"); it != unknown.end())
+      currents_.push_back({{}, it->second});
+  }
+}
+
+void JunctionChargeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
+  auto node = [&](int n) { return n > 0 ? x[n - 1] : 0.0; };
+  for (Watch& w : watches_) {
+    double i = 0;
+    for (int j : w.fwd) i += lambda[j];
+    for (int j : w.brk) i -= lambda[j];
+    i = std::abs(i);
+    if (w.seen)
+      w.conducted += 0.5 * (i + w.i) * (t - w.t);
+    else
+      w.t0 = t;
+    w.t = t, w.i = i;
+    const double u = std::min(node(w.a) - node(w.k), 0.0);
+    if (w.seen && u == w.u) continue;  // (conducting: u = 0 point after point)
+    const double qs = w.spice.charge(u), error = pwl_charge_at(w.pwl, u) - qs;
+    if (w.seen) {
+      w.moved += std::abs(qs - w.qs);
+      w.missed += std::abs(error - w.error);
+    }
+    w.u = u, w.error = error, w.qs = qs;
+    w.worst = std::max(w.worst, std::abs(error - w.e0) / std::max(std::abs(qs), w.floor));
+    w.lowest = std::min(w.lowest, u);
+    w.seen = true;
+  }
+  const auto average = [t](Branch& b, double i) {
+    if (b.seen) b.conducted += 0.5 * (std::abs(i) + b.i) * (t - b.t);
+    b.t = t, b.i = std::abs(i), b.seen = true;
+  };
+  for (Branch& b : branches_) {
+    double i = 0;
+    for (int j : b.pairs) i += lambda[j];
+    average(b, i);
+  }
+  for (Branch& b : currents_) average(b, x[b.unknown]);
+}
+
+void JunctionChargeCheck::warn(std::vector<std::string>& warnings,
+                               std::vector<JunctionChargeMiss>& misses) const {
+  double junctions = 0, branches = 0;
+  for (const Branch& b : branches_) junctions = std::max(junctions, b.conducted);
+  for (const Branch& b : currents_) branches = std::max(branches, b.conducted);
+  for (const Watch& w : watches_) {
+    const double span = w.t - w.t0;
+    if (!w.seen || !(span > 0) || !(w.moved > 0)) continue;
+    const double e = w.missed / span, c = std::max({w.conducted, junctions, branches}) / span;
+    if (!(w.worst > kChargeTolerance) || !(e > kChargeImpact * c) || !(e > abstol_)) continue;
+    JunctionChargeMiss miss;
+    miss.device = w.device;
+    miss.model = w.model;
+    miss.lowest = w.lowest;
+    miss.met = fmt::format(
+        "its PWL junction charge ({} below 0 V) was up to {:.0f} % off SPICE's over the voltages "
+        "the run met (down to {:.3g} V), an error current of {} on average against the {} {} "
+        "conducted",
+        si(w.pwl.c_lo, "F"), 100 * w.worst, w.lowest, si(e, "A"), si(c, "A"),
+        w.conducted / span >= c ? "the junction"
+        : junctions / span >= c ? "the circuit's busiest junction"
+                                : "the circuit's busiest source or inductor");
+    warnings.push_back(fmt::format("{} (model '{}'): {}", w.device, w.model, miss.met));
+    misses.push_back(std::move(miss));
+  }
+}
+
+}  // namespace nsspice::circuit::detail

@@ -1,0 +1,77 @@
+#pragma once
+// After a run, the junction charge of every converted SPICE diode with CJO (docs/devices.md,
+// "Capacitances"): along the run's voltages, the PWL charge q stamped against SPICE's depletion
+// charge Q. Per accepted point n, with u = min(v_ak, 0) (the reverse side; forward, the junction
+// conducts and its PWL current carries it) and the charge error E(u) = q(u) − Q(u):
+//
+//   moved += |Q(u_n) − Q(u_{n−1})|,   missed += |E(u_n) − E(u_{n−1})|,   lowest = min u
+//   conducted += ∫ |i| dt     (i the junction's PWL current, Σ forward λ − Σ breakdown λ)
+//
+//   worst = max |E(u_n) − E(0)| / max(|Q(u_n) − Q(0)|, C(0)·1 V)
+//
+// `worst` is the charge error in the measure of the fit (junction_charge.hpp, pwl_charge), over
+// the voltages met; `missed` the charge the PWL one moved differently from SPICE's (0 for an exact
+// charge, a constant offset being no current). Over the run's span T, `missed` carries the
+// average current e = missed/T, against c, the largest average current |i| of the circuit's
+// converted junctions (the diode's own or another's: a MOSFET's body diode that never conducts
+// beside a buck's freewheeling diode is measured against the latter), voltage sources and
+// inductors. When worst > kChargeTolerance, e > kChargeImpact·c and e > ABSTOL (an error
+// current SPICE would call none), a warning says so with the numbers, and a
+// JunctionChargeMiss gives the voltages met: the caller may refit the diode's charge in segments
+// over [lowest, 0] within kRefitChargeTolerance < kChargeTolerance (app refit_ranges,
+// Elaborator::refit_charge), which the check then passes.
+//
+// A flyback's RCD snubber diode (two-slope charge fitted over the sources' −17…0 V, 151 pF) swings
+// down to −147 V and rings with the leakage inductance: e = 12.2 mA against c = 256 mA (an
+// inductor's). No rectifier, clamp or converter diode of the examples comes near (at most
+// 3.1e-4 of c; docs/devices.md).
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "circuit/assemble.hpp"
+#include "circuit/circuit.hpp"
+#include "circuit/junction_charge.hpp"
+#include "circuit/transient.hpp"
+
+namespace nsspice::circuit::detail {
+
+inline constexpr double kChargeTolerance = 0.05;
+inline constexpr double kChargeImpact = 0.02;
+// The charge tolerance of a refit (Elaborator::refit_charge) without .options pwlqtol.
+inline constexpr double kRefitChargeTolerance = 0.02;
+
+class JunctionChargeCheck {
+ public:
+  JunctionChargeCheck(const Circuit& circuit, const Assembled& assembled);
+  bool empty() const { return watches_.empty(); }
+  // One accepted point's unknowns and pair values.
+  void add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda);
+  // The warnings and the misses.
+  void warn(std::vector<std::string>& warnings, std::vector<JunctionChargeMiss>& misses) const;
+
+ private:
+  struct Watch {
+    std::string device, model;
+    int a = 0, k = 0;           // the junction's nodes (0 is ground)
+    DepletionCharge spice;      // at .temp
+    PwlCharge pwl;              // as stamped
+    std::vector<int> fwd, brk;  // its forward and breakdown pairs
+    double u = 0, error = 0;    // the last point's u and E(u)
+    double moved = 0, missed = 0, lowest = 0, qs = 0, worst = 0;
+    double e0 = 0, floor = 0;  // E(0), C(0)·1 V
+    double t = 0, i = 0, conducted = 0, t0 = 0;
+    bool seen = false;
+  };
+  std::vector<Watch> watches_;
+  struct Branch {            // a current of the circuit: its time integral of |i|
+    std::vector<int> pairs;  // a converted junction branch's pairs (i = Σ λ), or
+    int unknown = -1;        // a voltage source's or an inductor's branch current
+    double t = 0, i = 0, conducted = 0;
+    bool seen = false;
+  };
+  std::vector<Branch> branches_, currents_;
+  double abstol_ = 1e-12;  // ABSTOL: an error current below it is none
+};
+
+}  // namespace nsspice::circuit::detail
