@@ -20,12 +20,10 @@ namespace nsspice::circuit {
 // A model parameter that was not given (NaN).
 inline constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 
-// A two-slope PWL charge from a to k (docs/devices.md, "Capacitances"):
-//   q(v) = C_lo·v + (C_hi − C_lo)·max(0, v − V_k),   v = v_a − v_k,
-// i.e. a linear capacitor C_lo (a device of its own) and, when C_hi > C_lo, one complementarity
-// pair λ = max(0, v − V_k) of the owning device with the stored charge (C_hi − C_lo)·λ.
-// A convex PWL charge q(v) = c_lo·v + Σ_k dc_k·max(0, v − v_k) (circuit/junction_charge.hpp):
-// the slope c_lo below the first knot, rising by dc_k > 0 at each knot v_k (ascending).
+// A convex PWL charge from a to k (docs/devices.md, "Capacitances"; circuit/junction_charge.hpp):
+//   q(v) = c_lo·v + Σ_k dc_k·max(0, v − v_k),   v = v_a − v_k,
+// i.e. a linear capacitor c_lo (a device of its own) and, per knot v_k (ascending), one
+// complementarity pair λ_k = max(0, v − v_k) of the owning device with the stored charge dc_k·λ_k.
 struct PwlCharge {
   struct Knot {
     double v = 0, dc = 0;  // [V], [F]

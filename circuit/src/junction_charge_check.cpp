@@ -40,8 +40,8 @@ JunctionChargeCheck::JunctionChargeCheck(const Circuit& circuit, const Assembled
     w.pwl = d->model.cj;
     w.e0 = pwl_charge_at(w.pwl, 0.0) - w.spice.charge(0.0);
     w.floor = w.spice.capacitance(0.0) * 1.0;
-    for (const JunctionBranch& j : branches)
-      if (j.device == k) (j.label == "breakdown" ? w.brk : w.fwd) = j.pairs;
+    for (size_t b = 0; b < branches.size(); ++b)
+      if (branches[b].device == k) w.own.push_back(b);
     watches_.push_back(std::move(w));
   }
   if (watches_.empty()) return;
@@ -63,15 +63,6 @@ JunctionChargeCheck::JunctionChargeCheck(const Circuit& circuit, const Assembled
 void JunctionChargeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
   auto node = [&](int n) { return n > 0 ? x[n - 1] : 0.0; };
   for (Watch& w : watches_) {
-    double i = 0;
-    for (int j : w.fwd) i += lambda[j];
-    for (int j : w.brk) i -= lambda[j];
-    i = std::abs(i);
-    if (w.seen)
-      w.conducted += 0.5 * (i + w.i) * (t - w.t);
-    else
-      w.t0 = t;
-    w.t = t, w.i = i;
     const double u = std::min(node(w.a) - node(w.k), 0.0);
     if (w.seen && u == w.u) continue;  // (conducting: u = 0 point after point)
     const double qs = w.spice.charge(u), error = pwl_charge_at(w.pwl, u) - qs;
@@ -84,9 +75,10 @@ void JunctionChargeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::V
     w.lowest = std::min(w.lowest, u);
     w.seen = true;
   }
-  const auto average = [t](Branch& b, double i) {
-    if (b.seen) b.conducted += 0.5 * (std::abs(i) + b.i) * (t - b.t);
-    b.t = t, b.i = std::abs(i), b.seen = true;
+  const double dt = started_ ? t - t_ : 0.0;
+  const auto average = [dt](Branch& b, double i) {
+    b.conducted += 0.5 * (std::abs(i) + b.i) * dt;
+    b.i = std::abs(i);
   };
   for (Branch& b : branches_) {
     double i = 0;
@@ -94,17 +86,22 @@ void JunctionChargeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::V
     average(b, i);
   }
   for (Branch& b : currents_) average(b, x[b.unknown]);
+  if (!started_) t0_ = t;
+  t_ = t, started_ = true;
 }
 
 void JunctionChargeCheck::warn(std::vector<std::string>& warnings,
                                std::vector<JunctionChargeMiss>& misses) const {
+  const double span = t_ - t0_;
+  if (!(span > 0)) return;
   double junctions = 0, branches = 0;
   for (const Branch& b : branches_) junctions = std::max(junctions, b.conducted);
   for (const Branch& b : currents_) branches = std::max(branches, b.conducted);
   for (const Watch& w : watches_) {
-    const double span = w.t - w.t0;
-    if (!w.seen || !(span > 0) || !(w.moved > 0)) continue;
-    const double e = w.missed / span, c = std::max({w.conducted, junctions, branches}) / span;
+    if (!(w.moved > 0)) continue;
+    double own = 0;
+    for (size_t b : w.own) own += branches_[b].conducted;
+    const double e = w.missed / span, c = std::max({own, junctions, branches}) / span;
     if (!(w.worst > kChargeTolerance) || !(e > kChargeImpact * c) || !(e > abstol_)) continue;
     JunctionChargeMiss miss;
     miss.device = w.device;
@@ -115,7 +112,7 @@ void JunctionChargeCheck::warn(std::vector<std::string>& warnings,
         "the run met (down to {:.3g} V), an error current of {} on average against the {} {} "
         "conducted",
         si(w.pwl.c_lo, "F"), 100 * w.worst, w.lowest, si(e, "A"), si(c, "A"),
-        w.conducted / span >= c ? "the junction"
+        own / span >= c         ? "the junction"
         : junctions / span >= c ? "the circuit's busiest junction"
                                 : "the circuit's busiest source or inductor");
     warnings.push_back(fmt::format("{} (model '{}'): {}", w.device, w.model, miss.met));

@@ -5,7 +5,8 @@
 // conducts and its PWL current carries it) and the charge error E(u) = q(u) − Q(u):
 //
 //   moved += |Q(u_n) − Q(u_{n−1})|,   missed += |E(u_n) − E(u_{n−1})|,   lowest = min u
-//   conducted += ∫ |i| dt     (i the junction's PWL current, Σ forward λ − Σ breakdown λ)
+//   conducted += ∫ |i| dt     (i the current of each junction branch, Σ λ; each voltage source's
+//                              and inductor's; the diode's own: its forward and breakdown ones)
 //
 //   worst = max |E(u_n) − E(0)| / max(|Q(u_n) − Q(0)|, C(0)·1 V)
 //
@@ -53,24 +54,24 @@ class JunctionChargeCheck {
  private:
   struct Watch {
     std::string device, model;
-    int a = 0, k = 0;           // the junction's nodes (0 is ground)
-    DepletionCharge spice;      // at .temp
-    PwlCharge pwl;              // as stamped
-    std::vector<int> fwd, brk;  // its forward and breakdown pairs
-    double u = 0, error = 0;    // the last point's u and E(u)
+    int a = 0, k = 0;         // the junction's nodes (0 is ground)
+    DepletionCharge spice;    // at .temp
+    PwlCharge pwl;            // as stamped
+    std::vector<size_t> own;  // its junction branches (forward, breakdown) in branches_
+    double u = 0, error = 0;  // the last point's u and E(u)
     double moved = 0, missed = 0, lowest = 0, qs = 0, worst = 0;
     double e0 = 0, floor = 0;  // E(0), C(0)·1 V
-    double t = 0, i = 0, conducted = 0, t0 = 0;
     bool seen = false;
   };
   std::vector<Watch> watches_;
   struct Branch {            // a current of the circuit: its time integral of |i|
     std::vector<int> pairs;  // a converted junction branch's pairs (i = Σ λ), or
     int unknown = -1;        // a voltage source's or an inductor's branch current
-    double t = 0, i = 0, conducted = 0;
-    bool seen = false;
+    double i = 0, conducted = 0;
   };
   std::vector<Branch> branches_, currents_;
+  double t0_ = 0, t_ = 0;  // the first and the last point's time
+  bool started_ = false;
   double abstol_ = 1e-12;  // ABSTOL: an error current below it is none
 };
 

@@ -96,7 +96,7 @@ ModelTemperature model_temperature(const PwlSettings& pwl, double model_tnom_cel
   return {pwl.temp + kCelsiusToKelvin, tnom + kCelsiusToKelvin};
 }
 
-double junction_swing(const Scales& s) { return s.volts > 0 ? s.volts : 1.0; }
+double voltage_swing(const Scales& s) { return s.volts > 0 ? s.volts : 1.0; }
 
 JunctionCharge junction_charge(const char* label, double cjo, double vj, double m, double fc,
                                const ModelTemperature& t, double lo, double hi, double tol) {

@@ -14,9 +14,9 @@ namespace nsspice::circuit::detail {
 // resistors, `internal`).
 Scales circuit_scales(const Circuit& c, const std::set<std::string>& internal);
 
-// The reverse swing a junction charge is fitted over: Σ_sources max|V(t)| (1 V without a
-// source). Below it the lowest chord continues.
-double junction_swing(const Scales& s);
+// Σ_sources max|V(t)| (1 V without a source): a bound on a junction's or a gate's swing, the
+// reverse swing a junction charge is fitted over (below it the lowest chord continues).
+double voltage_swing(const Scales& s);
 // The largest diode current the circuit's sources can drive (docs/devices.md, "Current range").
 double estimated_imax(const Scales& s, double rs);
 // A bipolar transistor's: its junction currents flow through the circuit's resistors (a

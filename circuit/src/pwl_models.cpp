@@ -7,11 +7,11 @@
 //             (with ISR/NR, IKF: ngspice's junction current, inverted: circuit/pwl_diode.hpp)
 //   reverse:  v(i) = BV + NBV·Vt·ln(i/IBV) + RS·i  (BV)  → segments, pairs k → a
 //   CJO VJ M: the convex PWL charge of the depletion charge (circuit/junction_charge.hpp):
-//             chords over the reverse swing [−V_R, 0] (V_R = junction_swing(), below BV), one
-//             or, with PWLQTOL, as many as that charge error needs, the lowest slope a capacitor
-//             "<d>.cj" from a to k, each knot
-//             and the slope over [0, V_1] (V_1 the first forward threshold, where the PWL starts
-//             to conduct) one pair of the diode (stamps_nonsmooth.cpp)
+//             chords over the reverse swing [−V_R, 0] (V_R = voltage_swing(), below BV), one
+//             or, with PWLQTOL, as many as that charge error needs, and one over [0, V_1] (V_1
+//             the first forward threshold, where the PWL starts to conduct); the lowest slope is
+//             a capacitor "<d>.cj" from a to k, each knot one pair of the diode
+//             (stamps_nonsmooth.cpp)
 //   TT:       the stored charge q = TT·i of the pairs (stamps_nonsmooth.cpp)
 //
 // both fitted over [imin, imax] within tol(v) = PWLTOL·max(1, v/1 V) (fit_pwl_branch). The
@@ -153,7 +153,7 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
     conv.summary += "; breakdown " + branch_summary(conv.reverse_fit, *conv.reverse);
   }
   if (d.cjo > 0) {
-    const double swing = std::min(junction_swing(scales), bv > 0 ? bv : 1e300);
+    const double swing = std::min(voltage_swing(scales), bv > 0 ? bv : 1e300);
     const double on = d.forward.empty() ? 0.0 : d.forward.front().threshold;
     const JunctionCharge q =
         junction_charge("CJO", d.cjo, d.vj, d.m, d.fc, t, -swing, on, c_.pwl.qtol);

@@ -29,12 +29,6 @@
 #include "circuit/src/pwl_conversion.hpp"
 
 namespace nsspice::circuit::detail {
-namespace {
-
-// Σ_sources max|V(t)|: a bound on a junction's or a gate's swing.
-double swing(const Scales& s) { return s.volts > 0 ? s.volts : 1.0; }
-
-}  // namespace
 
 std::string Elaborator::vdmos_summary(MosModel& q, const Scales& scales) const {
   std::string out = fmt::format("; KP {:g} A/V² (no W/L)", q.kp);
@@ -42,7 +36,7 @@ std::string Elaborator::vdmos_summary(MosModel& q, const Scales& scales) const {
   if (q.rds > 0) out += fmt::format(", RDS {:g} Ω", q.rds);
   if (q.cgs > 0) out += fmt::format("; CGS {}", si(q.cgs, "F"));
   if (q.cgdmax > 0) {
-    const double v = swing(scales);
+    const double v = voltage_swing(scales);
     q.cgd = two_slope(VdmosGateDrainCharge{q.cgdmax, q.cgdmin, q.a}, -v, 0.0, v);
     out += fmt::format("; CGD (CGDMAX {}, CGDMIN {}, A {:g}) of v_gd{}", si(q.cgdmax, "F"),
                        si(q.cgdmin, "F"), q.a, charge_summary(q.cgd, -v, v));
@@ -88,7 +82,7 @@ void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
     conv.summary +=
         fmt::format("; {} {} leakage {}", label, si(i_s, "A"), branch_summary(fit, branch));
   }
-  const double v = junction_swing(scales);
+  const double v = voltage_swing(scales);
   if (q.cje > 0) {
     const JunctionCharge j = junction_charge("CJE", q.cje, q.vje, q.mje, q.fc, t, -v,
                                              q.be.front().threshold, c_.pwl.qtol);

@@ -94,25 +94,16 @@ TEST_F(PwlRefit, ALeftRangeIsRefittedAndTheRunRepeated) {
   EXPECT_GT(std::abs(kept.at("t2") / theirs.at("t2") - 1), 0.05);
 }
 
-// A junction charge off SPICE's (circuit/src/junction_charge_check.hpp): a 5 V step through
-// 100 µH into a reverse-biased junction (CJO 1 nF, VJ 0.7 V, M 0.5) rings down to −10 V, twice
-// the sources' swing its two-slope charge was fitted over (519 pF over −5…0 V). Nothing else
-// conducts, so the charge is all that matters: its error (up to 30 % of SPICE's charge) fires
-// the check, and the run is repeated with the charge in segments over −12.5…0 V (it then rings
-// to −12.4 V). Against ngspice on the same netlist: two ring periods 2.441 µs and the peak
-// 12.57 V; with the two slopes 2.86 µs (+17 %) and 9.96 V (−21 %), refitted within 0.5 % and 2 %.
+// A junction charge off SPICE's (circuit/src/junction_charge_check.hpp), on
+// examples/spice_junction_ring.cir: a 5 V step through 100 µH into a reverse-biased junction
+// (CJO 1 nF, VJ 0.7 V, M 0.5) rings down to −10 V, twice the sources' swing its two-slope charge
+// was fitted over (519 pF over −5…0 V). Nothing else conducts, so the charge is all that
+// matters: its error (up to 30 % of SPICE's charge) fires the check, and the run is repeated with
+// the charge in segments over −12.5…0 V (it then rings to −12.4 V). Against ngspice on the same
+// netlist: two ring periods 2.441 µs and the peak 12.57 V; with the two slopes 2.86 µs (+17 %)
+// and 9.97 V (−21 %), refitted within 0.5 % and 2 %.
 TEST_F(PwlRefit, AJunctionChargeOffSpicesIsRefittedInSegments) {
-  const fs::path p = write("ring.cir",
-                           "LC ring on a junction capacitance\n"
-                           "V1 in 0 PULSE(0 5 1u 10n 10n 1 2)\n"
-                           "L1 in k 100u\n"
-                           "D1 0 k DV\n"
-                           "R1 k 0 100k\n"
-                           ".model DV D(IS=1e-14 CJO=1n VJ=0.7 M=0.5)\n"
-                           ".tran 10n 30u\n"
-                           ".meas tran period trig v(k) val=5 rise=1 targ v(k) val=5 rise=3\n"
-                           ".meas tran vpk max v(k)\n"
-                           ".end\n");
+  const fs::path p = std::string(NSSPICE_EXAMPLES_DIR) + "/spice_junction_ring.cir";
   const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(says(r,

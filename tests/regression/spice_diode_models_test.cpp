@@ -330,15 +330,14 @@ TEST(SpiceDiodeModels, ChargeToleranceFollowsTheDepletionCharge) {
 }
 
 // The after-run junction charge check (circuit/src/junction_charge_check.hpp). An LC ring on a
-// junction (5 V through 100 µH, CJO 1 nF) swings to −10 V, twice the −5…0 V its two-slope charge
-// was fitted over, and nothing else conducts: a miss with the voltages met and a warning with the
-// numbers. The VDMOS buck's body diode has its charge up to 65 % off SPICE's over its swing (its
-// two slopes fitted over −34…0 V, it swings to −25 V), an error current of 262 µA on average
-// beside the freewheeling diode's 2.1 A (1.2e-4 of it): no miss, no warning.
+// junction (examples/spice_junction_ring.cir: 5 V through 100 µH, CJO 1 nF) swings to −10 V, twice
+// the −5…0 V its two-slope charge was fitted over, and nothing else conducts: a miss with the
+// voltages met and a warning with the numbers. The VDMOS buck's body diode has its charge up to 65
+// % off SPICE's over its swing (its two slopes fitted over −34…0 V, it swings to −25 V), an error
+// current of 262 µA on average beside the freewheeling diode's 2.1 A (1.2e-4 of it): no miss, no
+// warning.
 TEST(SpiceDiodeModels, JunctionChargeCheckFlagsOnlyACharge) {
-  const Waveforms ring = simulate(
-      "t\nV1 in 0 PULSE(0 5 1u 10n 10n 1 2)\nL1 in k 100u\nD1 0 k DV\nR1 k 0 100k\n"
-      ".model DV D(IS=1e-14 CJO=1n VJ=0.7 M=0.5)\n.tran 10n 30u\n.end\n");
+  const Waveforms ring = simulate(read_example("spice_junction_ring.cir"));
   ASSERT_TRUE(ring.result.ok()) << ring.result.summary.message;
   ASSERT_EQ(ring.result.charge_misses.size(), 1u);
   const auto& miss = ring.result.charge_misses[0];
