@@ -81,7 +81,7 @@ class Builder {
   // Question 1: the user's card for a model (null when not passed through).
   const UserCard* user_card(const std::string& model) const {
     if (options.user_models == nullptr) return nullptr;
-    const auto it = options.user_models->cards.find(model);
+    const auto it = options.user_models->cards.find(circuit::card_of(model));
     return it == options.user_models->cards.end() ? nullptr : &it->second;
   }
   std::string instance_params(const std::string& element) const {
@@ -98,6 +98,12 @@ class Builder {
     for (const auto& d : card.dropped)
       note(fmt::format("model {}: '{}' left out (text, not a number: ngspice stops on it)",
                        card.name, d));
+    for (const auto& a : card.added)
+      note(
+          fmt::format("model {}: '{}' written out (ISR without NR: nsspice takes NR = 2, "
+                      "SPICE's default; some ngspice versions, Debian's ngspice-39 among them, "
+                      "take 1)",
+                      card.name, a));
   }
   void regularized(const std::string& device) { out_.regularized.push_back(device); }
   // Devices nsspice adds for a PWL form that ngspice's own model already contains (question 1),

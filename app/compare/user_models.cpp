@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "app/compare/spice_params.hpp"
@@ -40,12 +41,27 @@ UserCard card_of(const netlist::ModelCard& m) {
     }
     params += (params.empty() ? "" : " ") + text;
   }
+  // A diode card with ISR and no NR: nsspice takes NR = 2 (SPICE's default, and ngspice's
+  // diosetup.c), Debian's ngspice-39 takes 1 (its showmod prints nr 1), a different forward
+  // branch by orders of magnitude; so ngspice gets NR=2 written out.
+  const auto given = [&](const char* name) {
+    return std::any_of(m.params.begin(), m.params.end(),
+                       [&](const netlist::Param& p) { return p.name.lower == name; });
+  };
+  if (m.type.lower == "d" && given("isr") && !given("nr")) {
+    if (!params.empty()) params += ' ';
+    params += "NR=2";
+    card.added.emplace_back("NR=2");
+  }
   card.text = fmt::format(".model {} {}({})", card.name, m.type.text, params);
   return card;
 }
 
 std::string instance_text(const netlist::ElementCard& e) {
   std::string out;
+  // A diode's positional area (D1 a k DS 2) as area=, ahead of its NAME=VALUE parameters.
+  const char letter = e.letter != 0 ? e.letter : (e.name.lower.empty() ? '\0' : e.name.lower[0]);
+  if (letter == 'd' && e.value) out += fmt::format(" area={}", e.value->value);
   for (const auto& p : e.params) {
     const std::string text = param_text(p);
     if (!text.empty()) out += " " + text;

@@ -21,6 +21,7 @@ struct UserCard {
   std::string name;                  // as ngspice gets it
   std::string text;                  // the whole .model line
   std::vector<std::string> dropped;  // "mfg=Vishay": text values left out
+  std::vector<std::string> added;    // parameters written for ngspice that the card left out
 };
 
 struct UserModels {

@@ -69,8 +69,8 @@ void Elaborator::element(const netlist::ElementCard& e) {
   if (letter == 'l') known = {"ic", "rser", "rpar", "cpar", "m"};
   if (letter == 'v') known = {"ac", "acphase", "rser", "cpar"};
   if (letter == 'i') known = {"ac", "acphase"};
-  if (letter == 'm') known = {"w", "l"};
-  if (letter == 'q') known = {"area", "m"};
+  if (letter == 'm') known = {"w", "l", "m"};
+  if (letter == 'q' || letter == 'd') known = {"area", "m"};
   if (letter == 'b') known = {"v", "i"};
   for (const auto& p : e.params) {
     if (std::find(known.begin(), known.end(), p.name.lower) == known.end())
@@ -267,6 +267,56 @@ template const MosModel* Elaborator::model_of<MosModel>(const netlist::ElementCa
 template const BjtModel* Elaborator::model_of<BjtModel>(const netlist::ElementCard&, const char*,
                                                         const char*);
 
+const DiodeModel* Elaborator::diode_instance_model(const netlist::ElementCard& e,
+                                                   const DiodeModel& m) {
+  // ngspice's level-1 diode (docs/devices.md, "Area and M"): a junction of AREA·M times the
+  // card's, RS over it; the breakdown current IBV times M only (ngspice: cbv = M·IBV, and the
+  // reverse branch I = cbv·e^{(−v−BV)/(NBV·Vt)} does not involve IS). A model that is not a SPICE
+  // junction (ideal, or VF/RON as written) takes M as M devices in parallel; its AREA means
+  // nothing and is reported as ignored.
+  double area = e.value ? e.value->value : 1.0;
+  if (auto a = param(e, "area")) area = *a;
+  const double mult = param(e, "m").value_or(1.0);
+  for (const auto& [what, v] : {std::pair{"an area", area}, std::pair{"M", mult}})
+    if (!(v > 0) || !std::isfinite(v)) {
+      error(e, e.name.span,
+            fmt::format("diode '{}' needs {} > 0, got {:g}", e.name.lower, what, v));
+      return nullptr;
+    }
+  if (!m.spice && area != 1.0) {
+    warning(e, e.name.span,
+            fmt::format("area {:g} of diode '{}' is ignored: model '{}' is not a SPICE junction "
+                        "model (IS, N, ...); M= scales it as devices in parallel",
+                        area, e.name.lower, m.name));
+    area = 1.0;
+  }
+  if (area == 1.0 && mult == 1.0) {
+    plain_cards_.insert(m.name);
+    return &m;
+  }
+  std::string key = m.name + "(";
+  if (area != 1.0) key += fmt::format("area={:g}", area);
+  if (mult != 1.0) key += fmt::format("{}m={:g}", area != 1.0 ? "," : "", mult);
+  key += ")";
+  if (auto it = models_.find(key); it != models_.end()) return std::get_if<DiodeModel>(&it->second);
+  DiodeModel d = scaled_diode(m, area, mult);
+  d.name = key;
+  return std::get_if<DiodeModel>(&models_.emplace(key, std::move(d)).first->second);
+}
+
+DiodeModel scaled_diode(const DiodeModel& m, double area, double mult) {
+  DiodeModel d = m;
+  d.area *= area;
+  d.mult *= mult;
+  const double s = area * mult;
+  if (d.spice) {
+    d.is *= s, d.isr *= s, d.ikf *= s, d.cjo *= s, d.rs /= s;
+    d.ibv *= mult;
+  }
+  d.ron /= mult, d.goff *= mult, d.rz /= mult, d.ilimit *= mult, d.rev_ilimit *= mult;
+  return d;
+}
+
 void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
   const std::string& name = e.name.lower;
   const bool flag_on = std::any_of(e.flags.begin(), e.flags.end(),
@@ -274,7 +324,8 @@ void Elaborator::nonsmooth(const netlist::ElementCard& e, char letter) {
   if (letter == 'd') {
     if (!nodes_ok(e, 2, "diode")) return;
     if (const auto* m = model_of<DiodeModel>(e, "diode", "D"))
-      add(e, Diode{name, node(e.nodes[0]), node(e.nodes[1]), *m});
+      if (const auto* scaled = diode_instance_model(e, *m))
+        add(e, Diode{name, node(e.nodes[0]), node(e.nodes[1]), *scaled});
   } else if (letter == 's') {
     if (!nodes_ok(e, 4, "switch")) return;
     const auto* m = model_of<SwitchModel>(e, "switch", "SW or VSWITCH");

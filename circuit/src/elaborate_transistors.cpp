@@ -32,9 +32,37 @@ int Elaborator::series_resistor(const netlist::ElementCard& e, int outer, double
   return inner;
 }
 
+const MosModel* Elaborator::mos_instance_model(const netlist::ElementCard& e, const MosModel& m) {
+  // M devices in parallel, as ngspice scales a level-1 MOSFET or a VDMOS (docs/devices.md, "Area
+  // and M"): K = KP·W/L and the capacitances times M, the series resistances over M, the body
+  // diodes M junctions.
+  const double mult = param(e, "m").value_or(1.0);
+  if (!(mult > 0) || !std::isfinite(mult)) {
+    error(e, e.name.span, fmt::format("MOSFET '{}' needs M > 0, got {:g}", e.name.lower, mult));
+    return nullptr;
+  }
+  if (mult == 1.0) {
+    plain_cards_.insert(m.name);
+    return &m;
+  }
+  const std::string key = fmt::format("{}(m={:g})", m.name, mult);
+  if (auto it = models_.find(key); it != models_.end()) return std::get_if<MosModel>(&it->second);
+  MosModel q = m;
+  q.name = key;
+  q.mult = mult;
+  q.kp *= mult;
+  q.rd /= mult, q.rs /= mult, q.rg /= mult, q.rds /= mult;
+  q.cgs *= mult, q.cgdmax *= mult, q.cgdmin *= mult;
+  q.body = scaled_diode(m.body, 1.0, mult);
+  if (m.body.name.starts_with(m.name)) q.body.name = key + m.body.name.substr(m.name.size());
+  return std::get_if<MosModel>(&models_.emplace(key, std::move(q)).first->second);
+}
+
 void Elaborator::mosfet(const netlist::ElementCard& e) {
   const std::string& name = e.name.lower;
-  const auto* m = model_of<MosModel>(e, "MOSFET", "NMOS, PMOS or VDMOS");
+  const auto* card = model_of<MosModel>(e, "MOSFET", "NMOS, PMOS or VDMOS");
+  if (card == nullptr) return;
+  const auto* m = mos_instance_model(e, *card);
   if (m == nullptr) return;
   if (!m->vdmos && !nodes_ok(e, 4, "MOSFET")) return;
   if (m->vdmos && e.nodes.size() == 4)

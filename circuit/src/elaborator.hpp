@@ -40,6 +40,11 @@ struct Scales {
   bool reactive = false;  // a capacitor or inductor: its voltage can sit across a diode
 };
 
+// A diode card as AREA·M junctions (docs/devices.md, "Area and M"; Elaborator::
+// diode_instance_model): the SPICE parameters as ngspice's level-1 diode scales them, a PWL card's
+// RON, ROFF, RZ and current limits as M devices in parallel.
+DiodeModel scaled_diode(const DiodeModel& m, double area, double mult);
+
 class Elaborator {
  public:
   Elaborator(Circuit& circuit, netlist::Diagnostics& diags, ModelCards which)
@@ -73,6 +78,10 @@ class Elaborator {
   std::set<std::string> tried_models_;   // the cards elaborated (into models_ unless in error)
   std::set<std::string> used_models_;    // the cards an instance names
   std::map<std::string, Model> models_;  // the elaborated models: those used (or kAll: every one)
+  // Diode and MOSFET cards some instance uses as written (the others only through scaled copies,
+  // whose conversions alone are made and reported unless kAll).
+  std::set<std::string> plain_cards_;
+  bool used_only_scaled(const std::string& card) const;
   std::map<std::string, netlist::SourceSpan> element_spans_;
   std::map<std::string, int> node_index_;
   std::set<std::string> netlist_nodes_;                       // every node named by an element card
@@ -90,6 +99,11 @@ class Elaborator {
   template <class M>
   const M* model_of(const netlist::ElementCard& e, const char* what, const char* type);
   void element(const netlist::ElementCard& e);
+  // The model a diode instance uses: the card's, or a copy scaled by the instance's AREA and M
+  // (kept in models_ under "<card>(area=A,m=M)"); nullptr after an error.
+  const DiodeModel* diode_instance_model(const netlist::ElementCard& e, const DiodeModel& m);
+  // The same for a MOSFET's M (kept in models_ under "<card>(m=M)").
+  const MosModel* mos_instance_model(const netlist::ElementCard& e, const MosModel& m);
   void passive(const netlist::ElementCard& e, char letter);
   // R with a model or temperature coefficients (elaborate_resistor.cpp); false: a plain one.
   bool resistor(const netlist::ElementCard& e, double m);

@@ -104,7 +104,9 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
     if (d.bv > 0) values += fmt::format(", BV {:g} V, RZ {:g} Ω", d.bv, d.rz);
     if (d.ilimit > 0) values += fmt::format(", Ilimit {:g} A", d.ilimit);
     if (d.rev_ilimit > 0) values += fmt::format(", revIlimit {:g} A", d.rev_ilimit);
-    conv.summary = fmt::format("{}: {} ({}), exact", d.name, conv.kind, values);
+    conv.summary =
+        fmt::format("{}: {} ({}), exact{}", d.name, conv.kind, values,
+                    d.mult != 1 ? fmt::format("; M {:g}: devices in parallel", d.mult) : "");
     return conv;
   }
   const double imin = range.imin;
@@ -169,6 +171,11 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
         si(rs, "Ω"), si(rs * d.cjo, "s"), si(print_step, "s"));
   if (const std::string at = temperature_summary(t, d.is, is); !at.empty())
     conv.summary += "; " + at;
+  if (d.area != 1 || d.mult != 1)
+    conv.summary +=
+        fmt::format("; the card's IS, ISR, IKF, CJO ×{:g} and RS ÷{:g} for the instance's AREA·M{}",
+                    d.area * d.mult, d.area * d.mult,
+                    d.mult != 1 && d.bv > 0 ? fmt::format(", IBV ×{:g} (M)", d.mult) : "");
   conv.summary += "; " + imax_reason(c_.pwl, scales, rs, "RS", keep_r_min, 1, range.refit);
   return conv;
 }
@@ -213,6 +220,12 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
       q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",
       q.lambda > 0 ? "; LAMBDA as K·(1 + λ·v_ds) at each device's initial point (below)" : "", at);
   if (q.vdmos) conv.summary += vdmos_summary(q, scales);
+  if (q.mult != 1)
+    conv.summary += fmt::format(
+        "; the instance's M {:g}: the card's KP{} ×{:g} and {} ÷{:g}, the {} diode{} M junctions",
+        q.mult, q.vdmos ? ", CGS, CGDMAX, CGDMIN" : "", q.mult,
+        q.vdmos ? "RD, RS, RG, RDS" : "RD, RS", q.mult, q.vdmos ? "body" : "bulk",
+        q.vdmos ? "" : "s");
   c_.conversions.push_back(std::move(conv));
 }
 
@@ -238,6 +251,14 @@ void Elaborator::refit_charge(Diode& d) {
                       d.name, charge_summary(q.q, lo, on));
 }
 
+bool Elaborator::used_only_scaled(const std::string& card) const {
+  // A card every instance of which has an AREA or M: their scaled copies ("<card>(...)") are
+  // converted and reported, the card itself is not (unless every card is, kAll).
+  if (all_models_ || plain_cards_.contains(card)) return false;
+  const auto it = models_.upper_bound(card + "(");
+  return it != models_.end() && it->first.starts_with(card + "(");
+}
+
 void Elaborator::pwl_models() {
   const Scales scales = circuit_scales(c_, model_resistors_);
   std::map<std::string, const DiodeModel*> converted;
@@ -248,8 +269,10 @@ void Elaborator::pwl_models() {
     converted[d.name] = &d;
   };
   for (auto& [name, model] : models_)
-    if (auto* d = std::get_if<DiodeModel>(&model)) diode_model(*d, false);
+    if (auto* d = std::get_if<DiodeModel>(&model); d && !used_only_scaled(name))
+      diode_model(*d, false);
   for (auto& [name, model] : models_) {
+    if (used_only_scaled(name)) continue;
     auto* q = std::get_if<MosModel>(&model);
     if (q && q->segments == 0) {
       convert_mos(*q, scales);

@@ -272,6 +272,9 @@ bool parse_diode(Context& c) {
     if (item.is_plain() && ascii_lower(item.word.text) == "off") {
       c.card.flags.push_back(c.r.word(item.word));
       c.card.flags.back().text = "off";
+    } else if (!c.card.value && CardReader::is_number(item)) {  // the area factor
+      if (!c.set_value(item)) return false;
+      continue;
     }
     c.r.warning(c.r.span(item),
                 fmt::format("instance parameter '{}' of {} ignored", c.r.text(item), c.what()));

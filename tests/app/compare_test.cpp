@@ -80,6 +80,45 @@ TEST(Translate, UserModelsPassThroughUnchanged) {
   EXPECT_NE(t->notes[0].find("'mfg=Vishay' left out"), std::string::npos) << t->notes[0];
 }
 
+// A diode's positional area and a MOSFET's M reach ngspice with the user's cards (nsspice runs
+// scaled copies of the cards, "ds(area=3)" and "nm(m=2)": ngspice gets the cards as written
+// and the instance parameters, so nothing is scaled twice).
+TEST(Translate, AreaAndMGoWithTheUsersCards) {
+  const std::string text =
+      "t\nV1 in 0 SIN(0 10 50)\nVG g 0 PULSE(0 12 0 1u 1u 5m 10m)\nD1 in out DS 3\n"
+      "M1 out g s 0 NM m=2\nR1 s 0 1k\nR2 out 0 1k\n"
+      ".model DS D(IS=2n N=1.8 RS=0.1)\n.model NM NMOS(LEVEL=1 VTO=2 KP=20)\n"
+      ".tran 10u 20m\n.end\n";
+  const auto t = translate_with_user_models(text);
+  ASSERT_TRUE(t);
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("\nd1 nsp_d1_p out DS area=3\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nm1 nsp_m1_p g s 0 NM m=2\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\n.model DS D(IS=2n N=1.8 RS=0.1)\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find("(area="), std::string::npos) << s;
+  EXPECT_EQ(s.find("(m="), std::string::npos) << s;
+  EXPECT_EQ(t->user_cards, (std::vector<std::string>{"DS", "NM"}));
+  EXPECT_TRUE(t->regularized.empty());
+}
+
+// A diode card with ISR and no NR: nsspice takes NR = 2, Debian's ngspice-39 takes 1 (a forward
+// current 66× larger at 0.7 V on the card below: 1.448 A against 22 mA), so the card reaches
+// ngspice with NR=2 written out, and a note says so; a card that gives NR is left as written.
+TEST(Translate, IsrWithoutNrGetsNr2WrittenOut) {
+  const std::string text =
+      "t\nV1 a 0 0.7\nD1 a 0 DR\nV2 b 0 0.7\nD2 b 0 DQ\n"
+      ".model DR D(IS=4e-14 RS=0.125 ISR=4n)\n.model DQ D(IS=4e-14 ISR=4n NR=1.5)\n"
+      ".tran 1u 10u\n.end\n";
+  const auto t = translate_with_user_models(text);
+  ASSERT_TRUE(t);
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("\n.model DR D(IS=4e-14 RS=0.125 ISR=4n NR=2)\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("\n.model DQ D(IS=4e-14 ISR=4n NR=1.5)\n"), std::string::npos) << s;
+  ASSERT_EQ(t->notes.size(), 1u);
+  EXPECT_NE(t->notes[0].find("model DR: 'NR=2' written out (ISR without NR"), std::string::npos)
+      << t->notes[0];
+}
+
 // Question 1 with a VDMOS card: ngspice's VDMOS holds RG, RD, RS, RDS, CGS, CGD and the body
 // diode with its junction capacitance, so none of the parts nsspice builds for its PWL form may
 // reach ngspice (they did: a near-ideal regularized body diode across the switch, a second RG

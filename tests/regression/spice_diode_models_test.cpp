@@ -95,6 +95,74 @@ TEST(SpiceDiodeModels, MixingIdealAndSpiceParametersIsAnError) {
       << d << "at the later parameter";
 }
 
+// An instance's AREA (positional or AREA=) and M (docs/devices.md, "Area and M"): the junction of
+// AREA·M devices, as ngspice's level-1 diode scales it: IS, ISR, IKF, CJO times AREA·M, RS over
+// it, IBV times M only. The instance runs exactly as a card scaled by hand.
+TEST(SpiceDiodeModels, AreaAndMScaleTheJunctionAsACardScaledByHand) {
+  const std::string circuit =
+      "V1 in 0 SIN(0 10 1k)\nR1 in a 10\nD1 a out {}\nC1 out 0 10u\nRL out 0 100\n"
+      "V2 r 0 -20\nD2 r 0 {}\n.tran 10u 3m\n"
+      ".model DX D(IS=1e-14 N=1.2 RS=0.5 CJO=10p BV=15 IBV=1m ISR=1n IKF=0.1 TT=5n)\n"
+      ".model DY D(IS=8e-14 N=1.2 RS=0.0625 CJO=80p BV=15 IBV=2m ISR=8n IKF=0.8 TT=5n)\n.end\n";
+  const Waveforms scaled =
+      simulate_fixed("t\n" + fmt::format(fmt::runtime(circuit), "DX 4 m=2", "DX AREA=4 M=2"));
+  const Waveforms hand = simulate_fixed("t\n" + fmt::format(fmt::runtime(circuit), "DY", "DY"));
+  ASSERT_TRUE(scaled.result.ok()) << scaled.diagnostics << scaled.result.summary.message;
+  ASSERT_TRUE(hand.result.ok()) << hand.diagnostics;
+  EXPECT_EQ(scaled.diagnostics.find("ignored"), std::string::npos) << scaled.diagnostics;
+  ASSERT_EQ(scaled.t.size(), hand.t.size());
+  for (const char* s : {"v(out)", "i(d1)", "i(v2)"}) {
+    const auto a = scaled.series(s), b = hand.series(s);
+    for (size_t k = 0; k < a.size(); ++k)
+      ASSERT_NEAR(a[k], b[k], 1e-9 * (1 + std::abs(b[k]))) << s << " at t = " << scaled.t[k];
+  }
+  // One conversion, of the scaled copy only (the card itself is used by no instance as written).
+  ASSERT_EQ(scaled.circuit.conversions.size(), 1u);
+  const std::string& summary = scaled.circuit.conversions[0].summary;
+  EXPECT_EQ(summary.rfind("dx(area=4,m=2): ", 0), 0u) << summary;
+  EXPECT_NE(summary.find("the card's IS, ISR, IKF, CJO ×8 and RS ÷8 for the instance's AREA·M, "
+                         "IBV ×2 (M)"),
+            std::string::npos)
+      << summary;
+}
+
+// ngspice-39 on the same cards at a DC bias in breakdown (−20 V, BV 15 V): AREA 8 gives
+// 75.3526 A and M 8 gives 76.2085 A; AREA 4 with M 2 gives 75.6379 A. The difference is IBV: M
+// scales it, AREA does not (ngspice's cbv = M·IBV), a factor 8 on the breakdown current, Vt·ln 8
+// = 54 mV on the junction. The stated bound of the one breakdown segment is 132 mV (2 A through
+// RS/8); the runs agree with ngspice to 1e-4 A, checked here to 0.05 A, so that the two
+// scalings (0.86 A apart) are told apart.
+TEST(SpiceDiodeModels, AreaAndMInBreakdownMatchNgspice) {
+  const Waveforms r = simulate_fixed(
+      "t\nV3 c 0 -20\nD3 c 0 DX area=4 m=2\nV5 f 0 -20\nD5 f 0 DX 8\nV6 g 0 -20\n"
+      "D6 g 0 DX m=8\n.model DX D(IS=1e-14 N=1 RS=0.5 BV=15 IBV=1m)\n.tran 1u 10u\n.end\n");
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
+  const size_t last = r.t.size() - 1;
+  EXPECT_NEAR(r.at("i(v3)", last), 75.6379, 0.05);
+  EXPECT_NEAR(r.at("i(v5)", last), 75.3526, 0.05);
+  EXPECT_NEAR(r.at("i(v6)", last), 76.2085, 0.05);
+  EXPECT_NEAR(r.at("i(v6)", last) - r.at("i(v5)", last), 76.2085 - 75.3526, 0.05);
+}
+
+// A model that is not a SPICE junction: M is M devices in parallel (RON/M), an AREA means nothing
+// and is reported as ignored; an AREA or M that is not > 0 is an error naming the diode.
+TEST(SpiceDiodeModels, MOfAnIdealizedDiodeIsDevicesInParallel) {
+  const Waveforms r = simulate_fixed(
+      "t\nV1 in 0 1\nD1 in out DI 2 m=2\nRL out 0 1\n.model DI D(Ron=1 Vfwd=0.5)\n"
+      ".tran 1m 2m\n.end\n");
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
+  EXPECT_NE(r.diagnostics.find("warning: area 2 of diode 'd1' is ignored: model 'di' is not a "
+                               "SPICE junction model"),
+            std::string::npos)
+      << r.diagnostics;
+  // (1 − 0.5) V over RON/2 + 1 Ω = 1.5 Ω.
+  EXPECT_NEAR(r.at("v(out)", r.t.size() - 1), 0.5 / 1.5, 1e-9);
+  const std::string d =
+      elaboration_errors("t\nV1 a 0 1\nD1 a 0 DX area=0\n.model DX D(IS=1n)\n.end\n");
+  EXPECT_NE(d.find("t.cir:3:1: error: diode 'd1' needs an area > 0, got 0"), std::string::npos)
+      << d;
+}
+
 TEST(SpiceDiodeModels, BareModelStaysIdeal) {
   const Waveforms r = simulate_fixed("t\n" + kSweep + ".model DM D\n.end\n");
   ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "circuit/elaborate.hpp"
@@ -158,6 +160,66 @@ TEST(SpiceBjtModels, SaturationVoltageIsEbersMolls) {
     ++checked;
   }
   EXPECT_GT(checked, 500);
+}
+
+// A MOSFET's M (docs/devices.md, "Area and M"): M devices in parallel, as ngspice scales a
+// level-1 MOSFET and a VDMOS. A buck with each runs exactly as with a card scaled by hand (KP,
+// CGS, CGDMAX, CGDMIN and the body/bulk diodes' IS, CJO times M, RD, RS, RG, RDS and RB over it,
+// the body's IBV times M), and the card used only through M is not converted on its own.
+// (ngspice-39 at DC, VGS 4 V, VDS 1 V: the level-1 card below with M = 2 and the card with 2·KP
+// and RD/2, RS/2 both give 8.57317 A; a VDMOS with M = 3 gives 3× its M = 1 current.)
+TEST(SpiceTransistorModels, MIsDevicesInParallel) {
+  const std::string buck =
+      "t\nVIN in 0 12\nVG g 0 PULSE(0 10 0 20n 20n 4.98u 10u)\nM1 in g sw {}\n"
+      "D1 0 sw DS\nL1 sw out 22u\nC1 out 0 22u\nRL out 0 2\n"
+      ".model DS D(IS=31.7u RS=0.051 N=1.373 CJO=190p M=0.3)\n{}\n.tran 50n 100u\n.end\n";
+  const std::string level1 = ".model NM NMOS(LEVEL=1 VTO=2 KP=20 RD=0.1 RS=0.1 IS=1e-12)";
+  const std::string level1_x2 = ".model NM2 NMOS(LEVEL=1 VTO=2 KP=40 RD=0.05 RS=0.05 IS=2e-12)";
+  const std::string vdmos =
+      ".model MV VDMOS(VTO=2 KP=5 RD=0.03 RS=0.02 RG=3 RDS=1e6 CGS=1n CGDMAX=1n CGDMIN=0.1n A=1 "
+      "IS=1e-12 RB=0.01 CJO=500p BV=60 IBV=1m)";
+  const std::string vdmos_x3 =
+      ".model MV3 VDMOS(VTO=2 KP=15 RD=0.01 RS={} RG=1 RDS={} CGS=3n CGDMAX=3n CGDMIN=0.3n A=1 "
+      "IS=3e-12 RB={} CJO=1.5n BV=60 IBV=3m)";
+  const std::string hand3 = fmt::format(fmt::runtime(vdmos_x3), 0.02 / 3, 1e6 / 3, 0.01 / 3);
+  const std::array<std::array<std::string, 4>, 2> cases{
+      {{"sw NM m=2", level1, "sw NM2", level1_x2}, {"MV M=3", vdmos, "MV3", hand3}}};
+  for (const auto& [inst, card, hand_inst, hand_card] : cases) {
+    const Waveforms scaled = simulate_fixed(fmt::format(fmt::runtime(buck), inst, card));
+    const Waveforms hand = simulate_fixed(fmt::format(fmt::runtime(buck), hand_inst, hand_card));
+    ASSERT_TRUE(scaled.result.ok()) << scaled.diagnostics << scaled.result.summary.message;
+    ASSERT_TRUE(hand.result.ok()) << hand.diagnostics << hand.result.summary.message;
+    EXPECT_EQ(scaled.diagnostics.find("ignored"), std::string::npos) << scaled.diagnostics;
+    ASSERT_EQ(scaled.t.size(), hand.t.size()) << inst;
+    for (const char* s : {"v(out)", "i(l1)", "v(sw)"}) {
+      const auto a = scaled.series(s), b = hand.series(s);
+      for (size_t k = 0; k < a.size(); ++k)
+        ASSERT_NEAR(a[k], b[k], 1e-9 * (1 + std::abs(b[k])))
+            << inst << ": " << s << " at t = " << scaled.t[k];
+    }
+    const auto& conv = scaled.circuit.conversions;
+    const bool vd = inst.starts_with("MV");
+    const std::string name = vd ? "mv(m=3)" : "nm(m=2)";
+    ASSERT_TRUE(std::any_of(conv.begin(), conv.end(), [&](const auto& c) {
+      return c.summary.starts_with(name + ": ") &&
+             c.summary.find(vd ? "the instance's M 3: the card's KP, CGS, CGDMAX, CGDMIN ×3 and "
+                                 "RD, RS, RG, RDS ÷3, the body diode M junctions"
+                               : "the instance's M 2: the card's KP ×2 and RD, RS ÷2, the bulk "
+                                 "diodes M junctions") != std::string::npos;
+    })) << inst;
+    EXPECT_TRUE(std::none_of(conv.begin(), conv.end(), [&](const auto& c) {
+      return c.summary.starts_with(vd ? "mv: " : "nm: ");
+    })) << inst;
+  }
+  std::string messages;
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  circuit::elaborate(
+      netlist::parse_string("t\nM1 d g 0 MV m=-1\n" + vdmos + "\n.end\n", "t.cir", sources, diags),
+      diags);
+  EXPECT_NE(diags.format(sources).find("t.cir:2:1: error: MOSFET 'm1' needs M > 0, got -1"),
+            std::string::npos)
+      << diags.format(sources);
 }
 
 TEST(SpiceTransistorModels, BadCardsAreClearErrors) {
