@@ -338,6 +338,12 @@ void emit(Builder& b, const circuit::Mosfet& d) {
                     d.name, d.name));
   else
     b.map("i(" + probe + ")", "i(" + d.name + ")");
+  if (card != nullptr && d.model.vdmos && d.model.mult != 1)
+    b.note(
+        fmt::format("{}: m={} on a VDMOS: ngspice releases before February 2026 (Debian's "
+                    "ngspice-39 among them) scale its channel current with m but not CGS and "
+                    "CGD, nsspice scales all of it (devices in parallel)",
+                    d.name, num(d.model.mult)));
   if (card != nullptr) {
     // A VDMOS has three nodes: ngspice's body diode joins source and drain.
     const std::string bulk = d.model.vdmos ? std::string() : " " + b.node(d.b);

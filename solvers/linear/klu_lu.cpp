@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -180,11 +182,33 @@ struct KluFactor::Impl {
     flops = from.flops;
   }
 
-  // Current rcond estimate (0 on failure).
-  double compute_rcond() {
-    if (klu_rcond(symbolic->symbolic, numeric, &common) == 0) return 0;
-    return common.rcond;
+  // Current rcond estimate (0 on failure): min/max of |U_kk|·C_{Q(k)}, C_j = 1/max_i |(R A)_ij|
+  // (klu_lu.hpp, kKluSingularRcond).
+  double compute_rcond(const SparseMatrix& a) {
+    if (klu_rcond(symbolic->symbolic, numeric, &common) == 0 || n == 0) return 0;
+    if (common.rcond == 0) return 0;
+    column_max.assign(static_cast<size_t>(n), 0.0);
+    // After factoring, KLU holds Rs in pivotal order: row r's scale is Rs[Pinv[r]].
+    const double* rs = numeric->Rs;
+    const int* pinv = numeric->Pinv;
+    for (int j = 0; j < n; ++j)
+      for (SparseMatrix::InnerIterator it(a, j); it; ++it) {
+        const double v = std::abs(it.value()) / (rs != nullptr ? rs[pinv[it.row()]] : 1.0);
+        column_max[static_cast<size_t>(j)] = std::max(column_max[static_cast<size_t>(j)], v);
+      }
+    const auto* udiag = static_cast<const double*>(numeric->Udiag);
+    const int* q = symbolic->symbolic->Q;
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (int k = 0; k < n; ++k) {
+      const double c = column_max[static_cast<size_t>(q != nullptr ? q[k] : k)];
+      if (!(c > 0)) return 0;
+      const double u = std::abs(udiag[k]) / c;
+      lo = std::min(lo, u);
+      hi = std::max(hi, u);
+    }
+    return hi > 0 ? lo / hi : 0.0;
   }
+  std::vector<double> column_max;  // scratch of compute_rcond
 
   double compute_rgrowth(const SparseMatrix& a) {
     if (klu_rgrowth(mutable_outer(a), mutable_inner(a), mutable_values(a), symbolic->symbolic,
@@ -210,7 +234,7 @@ struct KluFactor::Impl {
     }
     symbolic = sym;
     n = rows;
-    rcond = compute_rcond();
+    rcond = compute_rcond(a);
     if (!(rcond >= kKluSingularRcond)) {  // also catches NaN
       release();
       return LuStatus::kSingular;
@@ -229,7 +253,7 @@ struct KluFactor::Impl {
                      numeric, &common) == 0) {
       return false;
     }
-    const double rc = compute_rcond();
+    const double rc = compute_rcond(a);
     const double rcond_floor = std::max(kKluSingularRcond, kRefactorRcondRatio * rcond_fresh);
     if (!(rc >= rcond_floor)) return false;
     if (!(compute_rgrowth(a) >= kRefactorGrowthRatio * rgrowth_fresh)) return false;

@@ -1,6 +1,7 @@
 // `compare`: the SPICE translation, the metrics, and whole runs against the real ngspice on
 // the examples (skipped when ngspice is not installed), with the error shrinking as the SPICE
 // diode gets more ideal.
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -99,6 +100,24 @@ TEST(Translate, AreaAndMGoWithTheUsersCards) {
   EXPECT_EQ(s.find("(m="), std::string::npos) << s;
   EXPECT_EQ(t->user_cards, (std::vector<std::string>{"DS", "NM"}));
   EXPECT_TRUE(t->regularized.empty());
+}
+
+// A VDMOS with m: the card and m=2 go to ngspice, and a note says that ngspice-39 scales only its
+// channel current with m (devices.md, "Area and M").
+TEST(Translate, VdmosWithMGetsANoteOnNgspiceVersions) {
+  const std::string text =
+      "t\nVIN in 0 24\nVG g 0 PULSE(0 10 0 50n 50n 4.95u 10u)\nM1 in g sw MV m=2\nD1 0 sw DS\n"
+      "L1 sw out 33u\nC1 out 0 22u\nRL out 0 3\n.model MV VDMOS(VTO=3 KP=8 CGS=1n)\n"
+      ".model DS D(IS=31.7u RS=0.051)\n.tran 50n 100u\n.end\n";
+  const auto t = translate_with_user_models(text);
+  ASSERT_TRUE(t);
+  EXPECT_NE(t->text.find("\nm1 nsp_m1_p g sw MV m=2\n"), std::string::npos) << t->text;
+  ASSERT_TRUE(std::any_of(t->notes.begin(), t->notes.end(),
+                          [](const std::string& n) {
+                            return n.starts_with(
+                                "m1: m=2 on a VDMOS: ngspice releases before February 2026");
+                          }))
+      << t->notes.size() << " notes";
 }
 
 // A diode card with ISR and no NR: nsspice takes NR = 2, Debian's ngspice-39 takes 1 (a forward

@@ -216,6 +216,37 @@ TEST(KluLu, NumericallySingularDependentRowAndRefactor) {
   EXPECT_FALSE(f.valid());
 }
 
+// The singularity test does not depend on the units of the unknowns (klu_lu.hpp,
+// kKluSingularRcond): a regular matrix whose columns differ in scale by 1e17 (a complementarity
+// pair's λ on a segment at picoamperes, D_jj = 1e10 Ω, beside node columns of 1e6 S at a
+// femtosecond step) is factored and solved to the dense LU's accuracy, where KLU's own
+// min|U_kk|/max|U_kk| is below 1e-14; the same matrix with two dependent columns stays singular
+// however its columns are scaled.
+TEST(KluLu, ColumnScalesDoNotMakeARegularMatrixSingular) {
+  Eigen::MatrixXd d(3, 3);
+  d << 2, -1, 0, -1, 3, 1, 0, 1, -4;
+  Eigen::VectorXd scale(3);
+  scale << 1e6, 1.0, 1e-11;  // column scales
+  const Eigen::MatrixXd scaled = d * scale.asDiagonal();
+  const Eigen::MatrixXi full = Eigen::MatrixXi::Ones(3, 3);
+  const SparseMatrix a = to_sparse(scaled, full);
+  KluSymbolic sym;
+  ASSERT_EQ(sym.analyze(a), LuStatus::kOk);
+  KluFactor f;
+  ASSERT_EQ(f.factor(sym, a), LuStatus::kOk);
+  // KLU's own estimate of this matrix is 1.1e-16 (row scaling only); equilibrated, 2.75e-6.
+  EXPECT_GT(f.rcond(), 1e-8);
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(3, 1.0, 3.0);
+  Eigen::VectorXd x = b;
+  f.solve(x);
+  const Eigen::VectorXd ref = scaled.partialPivLu().solve(b);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(x[i], ref[i], 1e-12 * std::abs(ref[i])) << i;
+  Eigen::MatrixXd dep = d;
+  dep.col(2) = d.col(0) + d.col(1);
+  const SparseMatrix singular = to_sparse(dep * scale.asDiagonal(), full);
+  EXPECT_EQ(f.factor(sym, singular), LuStatus::kSingular);
+}
+
 TEST(KluLu, StatusForBadInputs) {
   Eigen::MatrixXd d = Eigen::MatrixXd::Identity(3, 3);
   KluSymbolic sym;
