@@ -95,7 +95,14 @@ std::vector<int> support(const Eigen::MatrixXd& kernel) {
 constexpr double kDenseRankThreshold = 1e-14;
 
 void numerical_dense(const Sparse& a, SingularBlock& out) {
-  const Eigen::MatrixXd dense(a);
+  // Rows, then columns, scaled to a largest entry of 1, as the factorization's singularity test
+  // sees them (klu_lu.hpp, kKluSingularRcond): the rank decision does not depend on the units
+  // of the unknowns, and diagonal scalings leave the supports of both null spaces unchanged.
+  Eigen::MatrixXd dense(a);
+  for (Eigen::Index i = 0; i < dense.rows(); ++i)
+    if (const double m = dense.row(i).cwiseAbs().maxCoeff(); m > 0) dense.row(i) /= m;
+  for (Eigen::Index j = 0; j < dense.cols(); ++j)
+    if (const double m = dense.col(j).cwiseAbs().maxCoeff(); m > 0) dense.col(j) /= m;
   Eigen::FullPivLU<Eigen::MatrixXd> lu(dense);
   lu.setThreshold(kDenseRankThreshold);
   if (lu.rank() == dense.rows()) {

@@ -56,14 +56,19 @@ TEST(SingularBlock, RankDeficientValuesAreNumerical) {
   EXPECT_EQ(b.rows, (std::vector<int>{1, 2}));     // left null space (0, 1, −1)
 }
 
+// Nearly dependent columns: the last pivot 1e-15 of the equilibrated matrix is below the
+// threshold 1e-14; at 1e-13 it is above. A tiny entry that only scaling makes small is not
+// singular (the factorization's test equilibrates the same way, klu_lu.hpp).
 TEST(SingularBlock, IllConditionedBelowKluThresholdIsNumerical) {
   Eigen::MatrixXd a(2, 2);
-  a << 1, 0, 0, 1e-16;  // rcond 1e-16 < 1e-14
+  a << 1, 1, 1, 1 + 1e-15;
   const SingularBlock b = find_singular_block(sparse(a));
   EXPECT_EQ(b.kind, Kind::kNumerical);
-  EXPECT_EQ(b.columns, (std::vector<int>{1}));
-  EXPECT_EQ(b.rows, (std::vector<int>{1}));
-  a(1, 1) = 1e-13;  // above the threshold: nonsingular
+  EXPECT_EQ(b.columns, (std::vector<int>{0, 1}));  // the null space (1, −1) and its left one
+  EXPECT_EQ(b.rows, (std::vector<int>{0, 1}));
+  a(1, 1) = 1 + 1e-13;  // above the threshold: nonsingular
+  EXPECT_EQ(find_singular_block(sparse(a)).kind, Kind::kNonsingular);
+  a << 1, 0, 0, 1e-16;  // a column in other units: nonsingular
   EXPECT_EQ(find_singular_block(sparse(a)).kind, Kind::kNonsingular);
 }
 
