@@ -74,6 +74,9 @@ void place_bias_knots(Circuit& c) {
   std::vector<PwlFit> chords(n), fits(n), last_fits(n);
   for (size_t k = 0; k < n; ++k) {
     chord_segments[k] = junction_segments(c, branches[k]);
+    // The fits to go back to when an initial point fails: the chords until a refit had one (an
+    // empty list here left the junctions without segments after a first failure).
+    last_segments[k] = chord_segments[k];
     chords[k].curve.segments = chord_segments[k];
     for (PwlSegment& s : chords[k].curve.segments) s.resistance *= branches[k].area;
   }
