@@ -35,7 +35,8 @@ struct AnalysisResult : solvers::RunOutcome {
   long points = 0;  // points delivered to the observer
   long pivots = 0;  // pivoting steps of the static MLCP solves (.op, .dc)
   long mode_changes = 0;
-  double max_residual = 0;  // .ac: the largest relative residual of the complex solves
+  double max_residual = 0;         // .ac: the largest relative residual of the complex solves
+  std::vector<std::string> notes;  // how the answer was found, where it matters (printed as notes)
 };
 
 // The DC operating point. !result.ok when the static MLCP has no solution found.

@@ -94,6 +94,11 @@ void report(const RunOptions& o, const char* what, const AnalysisResult& r, cons
   if (!out.plot_path.empty()) fmt::print("  {:<18} {}\n", "plot", out.plot_path);
 }
 
+// How an analysis found its answer (AnalysisResult::notes).
+void print_notes(const AnalysisResult& r) {
+  for (const auto& n : r.notes) fmt::print(stderr, "nsspice: note: {}\n", n);
+}
+
 int write_failed(const std::string& path) {
   print_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
   return kOutputFailed;
@@ -108,6 +113,7 @@ int run_op(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
     print_error(r.summary.message);
     return kSimulationFailed;
   }
+  print_notes(r);
   if (!o.quiet) fmt::print("{}", format_operating_point(loaded.circuit, a, signals, op));
   AnalysisWriter writer(out.format);
   if (!writer.open(out.path, loaded.circuit.title, {"Operating Point", false, {}, out.names}))
@@ -337,6 +343,7 @@ bool print_operating_point(const LoadedNetlist& loaded) {
     print_error(fmt::format(".op: {}", r.summary.message));
     return false;
   }
+  print_notes(r);
   fmt::print("{}", format_operating_point(loaded.circuit, a, signals, op));
   return true;
 }

@@ -49,8 +49,13 @@ AnalysisResult operating_point(const Circuit&, const Assembled& a, StaticSolutio
   solvers::StaticMlcp solver(m);
   Eigen::VectorXd s, b;
   m.eval_b(0.0, s, b);
-  const solvers::OperatingPoint op = solver.solve(b);
+  const solvers::OperatingPoint op = solver.solve_stepping(b);
   count(solver, r);
+  if (op.source_steps > 0)
+    r.notes.push_back(fmt::format(
+        "the operating point was found by source stepping (the sources ramped from 0 in {} "
+        "steps, each from the last one's mode): the search from all pairs off did not reach it",
+        op.source_steps));
   if (!solved(op)) {
     r.fail(op.outcome.status,
            fmt::format("the DC operating point could not be found: {}{}", op.outcome.message,

@@ -77,11 +77,27 @@ OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
   return op;
 }
 
+OperatingPoint StaticMlcp::solve_stepping(const Eigen::VectorXd& b) {
+  OperatingPoint direct = solve(b);
+  if (has_answer(direct.outcome.status)) return direct;
+  // From all pairs off and the switches' initial states, as the direct solve started.
+  mode_.assign(static_cast<size_t>(mlcs_.m), 0);
+  on_.clear();
+  for (const auto& sw : mlcs_.switches) on_.push_back(sw.initially_on);
+  OperatingPoint step;
+  for (int k = 1; k <= kSourceSteps; ++k) {
+    step = solve((static_cast<double>(k) / kSourceSteps) * b);
+    if (!has_answer(step.outcome.status)) return direct;
+  }
+  step.source_steps = kSourceSteps;
+  return step;
+}
+
 OperatingPoint solve_operating_point(const Mlcs& mlcs, double t) {
   StaticMlcp solver(mlcs);
   Eigen::VectorXd s, b;
   mlcs.eval_b(t, s, b);
-  return solver.solve(b);
+  return solver.solve_stepping(b);
 }
 
 }  // namespace nsspice::solvers

@@ -14,6 +14,14 @@
 // factorization or a cache hit, 2^f of them at most); the first mode whose solution satisfies
 // the complementarity conditions is the answer; when none does, the failure stands and its
 // message says every mode was tried (pivoting's "no solution" is then a checked statement).
+//
+// Source stepping (StaticMlcp::solve_stepping, as SPICE's): when that fails, the sources are
+// ramped, b_k = (k/K)·b for k = 1..K (K = kSourceSteps; the pairs' offsets d are the devices',
+// not ramped), each solve warm-started from the mode of the one before. This is a continuation:
+// every step's answer is the MLCP's at its own sources and the last one is b's, held to the same
+// complementarity check; it only finds a mode the search from all pairs off did not reach (a
+// class-AB stage whose bias network floats until its transistors conduct: 20 steps from 0).
+// If a step fails, the first failure (the direct solve's) is returned.
 #include <Eigen/Core>
 #include <vector>
 
@@ -24,11 +32,14 @@ namespace nsspice::solvers {
 
 // Most free pairs of a static MLCP whose modes are enumerated when pivoting fails (2^12 = 4096).
 inline constexpr int kEnumerateMaxPairs = 12;
+// Steps of the source stepping (header).
+inline constexpr int kSourceSteps = 20;
 
 struct OperatingPoint {
   MlcpOutcome outcome;
   Eigen::VectorXd x, lambda, w;
   std::vector<char> mode;
+  int source_steps = 0;  // found by source stepping in this many steps (0: directly)
 };
 
 OperatingPoint solve_operating_point(const Mlcs& mlcs, double t);
@@ -41,6 +52,8 @@ class StaticMlcp {
   explicit StaticMlcp(const Mlcs& mlcs);
   // The operating point for b = S s (the sources' values s); warm-started from the last solve.
   OperatingPoint solve(const Eigen::VectorXd& b);
+  // solve(b), and source stepping when it has no answer (header).
+  OperatingPoint solve_stepping(const Eigen::VectorXd& b);
   const ModeMlcpStats& stats() const { return solver_.stats(); }
 
  private:

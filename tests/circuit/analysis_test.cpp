@@ -282,6 +282,39 @@ TEST(Ac, ConductingDiodeEqualsAShort) {
   }
 }
 
+// A class-AB follower: bipolar drivers fed by current sources, a bias spreader between their
+// emitters, power VDMOS behind gate resistors. With every pair off the spreader and the gates
+// float, and the search from all pairs off ends without a mode ("no mode satisfies the
+// complementarity conditions to tolerance (devices: q2, ..., m1)" before source stepping). The
+// sources ramped from 0 in 20 steps reach it (operating_point.hpp), and the result says so.
+// ngspice-39 on this netlist: v(en) 3.92225 V, v(ep) −3.88247 V (its MOSFETs conduct 4 mA below
+// threshold, which the PWL square law does not: i(vcc) 23.2 mA against 19.2 mA); checked to
+// 0.5 %. The .tran's initial point is the same operating point.
+TEST(OperatingPoint, SourceSteppingReachesAClassAbStage) {
+  const std::string deck =
+      "class AB\nVCC vcc 0 40\nVEE 0 vee 40\nVIN in 0 0\nVBN nb in 4.6\nVBP in pb 4.6\n"
+      "IBN vcc nb 10m\nIBP pb vee 10m\nRBN nb bn 22\nRBP pb bp 22\nQ1 vcc bn en QN\n"
+      "Q2 vee bp ep QP\nRSP en ep 820\nRG1 en g1 390\nRG2 ep g2 390\nM1 vcc g1 s1 MN\n"
+      "M2 vee g2 s2 MP\nRS1 s1 out 0.27\nRS2 s2 out 0.27\nRL out 0 8\n"
+      ".model QN NPN(IS=5e-14 BF=150 BR=10 RB=2 RC=1 ISE=2e-11 NE=1.6)\n"
+      ".model QP PNP(IS=1e-14 BF=140 BR=0.2 RB=0.2 RE=0.05 RC=0.3 ISE=4e-12 NE=1.6)\n"
+      ".model MN VDMOS(VTO=4 KP=6 RD=60m RS=20m RG=3 RDS=10meg IS=50p RB=15m)\n"
+      ".model MP VDMOS(VTO=-4 KP=9 RD=180m RS=50m RG=3 RDS=10meg IS=150p RB=16m pchan)\n"
+      ".op\n.end\n";
+  const Ready r = ready(deck);
+  StaticSolution op;
+  const AnalysisResult res = operating_point(r.e.circuit, r.a, op);
+  ASSERT_TRUE(res.ok()) << res.summary.message;
+  ASSERT_EQ(res.notes.size(), 1u);
+  EXPECT_NE(res.notes[0].find("found by source stepping (the sources ramped from 0 in 20 steps"),
+            std::string::npos)
+      << res.notes[0];
+  std::vector<double> v;
+  r.signals.evaluate(op.x, op.lambda, v);
+  EXPECT_NEAR(v[r.index("v(en)")], 3.92225, 0.005 * 3.92225);
+  EXPECT_NEAR(v[r.index("v(ep)")], -3.88247, 0.005 * 3.88247);
+}
+
 TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
   // 10 V across a chain: PSpice RES (R multiplies: 1k·1.5), ngspice R (the model's R = 3k when
   // the instance has no value and the model no RSH; the instance's value wins), RSH·L/W =
