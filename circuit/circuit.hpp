@@ -100,18 +100,12 @@ struct DiodeModel {
   // 0: RS inside the PWL branch (pwl_models.cpp).
   double series_r = 0;
   // The instance scaling this copy of the card carries (Elaborator::diode_instance_model): AREA
-  // and M of the instances that use it; 1, 1: the card as written.
+  // and M of the instances that use it; 1, 1: the card as written. `card`: the .model card's
+  // name (a MOSFET's "<card>.bulk"/".body"), empty when `name` is that card.
   double area = 1, mult = 1;
+  std::string card = {};
+  const std::string& card_name() const { return card.empty() ? name : card; }
 };
-// The .model card a device's model was made from: the model's name without the instance scaling
-// "(area=…,m=…)" of a scaled copy (Elaborator::diode_instance_model, mos_instance_model), so
-// "d1n4148(area=2)" → "d1n4148" and "nm(m=2).bulk" → "nm.bulk".
-inline std::string card_of(const std::string& model) {
-  const size_t open = model.find('(');
-  const size_t close = open == std::string::npos ? open : model.find(')', open);
-  if (close == std::string::npos) return model;
-  return model.substr(0, open) + model.substr(close + 1);
-}
 struct Diode {
   std::string name;
   int a = 0, k = 0;  // anode, cathode
@@ -199,7 +193,10 @@ struct MosModel {
   DiodeModel body = {};
   // The instance multiplier M this copy of the card carries (Elaborator::mos_instance_model):
   // KP, CGS, CGD and the body diodes times M, RD, RS, RG, RDS over it; 1: the card as written.
+  // `card`: the .model card's name, empty when `name` is that card.
   double mult = 1;
+  std::string card = {};
+  const std::string& card_name() const { return card.empty() ? name : card; }
 };
 struct Mosfet {
   std::string name;

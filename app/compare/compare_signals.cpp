@@ -80,8 +80,7 @@ std::vector<DerivedColumn> diode_terminal_currents(const circuit::Circuit& c,
   };
   for (const auto& device : c.devices) {
     const auto* d = std::get_if<circuit::Diode>(&device);
-    if (d == nullptr || !d->model.spice || !user.cards.contains(circuit::card_of(d->model.name)))
-      continue;
+    if (d == nullptr || !d->model.spice || !user.cards.contains(d->model.card_name())) continue;
     const std::string id = "i(" + d->name + ")";
     if (column(id) < 0) continue;
     // RS split off: every current of the diode flows through it.

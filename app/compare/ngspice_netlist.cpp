@@ -78,10 +78,11 @@ class Builder {
         if (n == c.at) s += fmt::format(" v({})={}", c.name, num(v - c.drop));
     return s;
   }
-  // Question 1: the user's card for a model (null when not passed through).
+  // Question 1: the user's card of that name (null when not passed through); a device asks with
+  // its model's card_name(), the card a scaled copy was made from.
   const UserCard* user_card(const std::string& model) const {
     if (options.user_models == nullptr) return nullptr;
-    const auto it = options.user_models->cards.find(circuit::card_of(model));
+    const auto it = options.user_models->cards.find(model);
     return it == options.user_models->cards.end() ? nullptr : &it->second;
   }
   std::string instance_params(const std::string& element) const {
@@ -243,7 +244,7 @@ void emit(Builder& b, const circuit::Diode& d) {
   const std::string mname = "dnsp_" + b.id(d.name);
   if (d.model.goff > 0)
     b.line(fmt::format("rnspoff_{} {} {} {}", b.id(d.name), p, b.node(d.k), num(1 / d.model.goff)));
-  if (const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr) {
+  if (const UserCard* card = d.model.spice ? b.user_card(d.model.card_name()) : nullptr) {
     b.line(fmt::format("{} {} {} {}{}", b.element('d', d.name), q, b.node(d.k), card->name,
                        b.instance_params(d.name)));
     b.user_model(*card);
@@ -326,7 +327,7 @@ void emit(Builder& b, const circuit::Mutual& d) {
                      b.element('l', d.l2), num(d.k)));
 }
 void emit(Builder& b, const circuit::Mosfet& d) {
-  const UserCard* card = d.model.spice ? b.user_card(d.model.name) : nullptr;
+  const UserCard* card = d.model.spice ? b.user_card(d.model.card_name()) : nullptr;
   // Question 1: the card's own RD/RS act between the MOSFET's own nodes (b.outer).
   const std::string probe = b.probe(d.name), p = b.probe_line(d.name, b.outer(d.d));
   // ngspice's VDMOS drain current holds its body diode's and capacitors' currents too; nsspice's
@@ -393,7 +394,7 @@ void plan_user_devices(Builder& b) {
     if (const auto* r = std::get_if<circuit::Resistor>(&device)) resistors[r->name] = r;
   for (const auto& device : b.circuit.devices) {
     if (const auto* d = std::get_if<circuit::Diode>(&device); d && d->model.spice)
-      if (b.user_card(d->model.name) != nullptr) {
+      if (b.user_card(d->model.card_name()) != nullptr) {
         b.skip.insert(d->name + ".cj");
         if (const auto it = resistors.find(d->name + ".rs"); it != resistors.end()) {
           b.skip.insert(it->first);  // RS split off: the card's own RS acts
@@ -410,7 +411,7 @@ void plan_user_devices(Builder& b) {
       for (const char* cap : {".cje", ".cjc"}) b.skip.insert(q->name + cap);
     }
     const auto* m = std::get_if<circuit::Mosfet>(&device);
-    if (m == nullptr || !m->model.spice || b.user_card(m->model.name) == nullptr) continue;
+    if (m == nullptr || !m->model.spice || b.user_card(m->model.card_name()) == nullptr) continue;
     for (const char* suffix : {".rd", ".rs", ".rg"})
       if (const auto it = resistors.find(m->name + suffix); it != resistors.end()) {
         b.skip.insert(it->first);

@@ -301,6 +301,7 @@ const DiodeModel* Elaborator::diode_instance_model(const netlist::ElementCard& e
   if (auto it = models_.find(key); it != models_.end()) return std::get_if<DiodeModel>(&it->second);
   DiodeModel d = scaled_diode(m, area, mult);
   d.name = key;
+  d.card = m.card_name();
   return std::get_if<DiodeModel>(&models_.emplace(key, std::move(d)).first->second);
 }
 

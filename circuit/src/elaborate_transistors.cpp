@@ -49,11 +49,13 @@ const MosModel* Elaborator::mos_instance_model(const netlist::ElementCard& e, co
   if (auto it = models_.find(key); it != models_.end()) return std::get_if<MosModel>(&it->second);
   MosModel q = m;
   q.name = key;
+  q.card = m.card_name();
   q.mult = mult;
   q.kp *= mult;
   q.rd /= mult, q.rs /= mult, q.rg /= mult, q.rds /= mult;
   q.cgs *= mult, q.cgdmax *= mult, q.cgdmin *= mult;
   q.body = scaled_diode(m.body, 1.0, mult);
+  q.body.card = m.body.card_name();
   if (m.body.name.starts_with(m.name)) q.body.name = key + m.body.name.substr(m.name.size());
   return std::get_if<MosModel>(&models_.emplace(key, std::move(q)).first->second);
 }

@@ -255,8 +255,12 @@ bool Elaborator::used_only_scaled(const std::string& card) const {
   // A card every instance of which has an AREA or M: their scaled copies ("<card>(...)") are
   // converted and reported, the card itself is not (unless every card is, kAll).
   if (all_models_ || plain_cards_.contains(card)) return false;
-  const auto it = models_.upper_bound(card + "(");
-  return it != models_.end() && it->first.starts_with(card + "(");
+  return std::any_of(models_.begin(), models_.end(), [&](const auto& entry) {
+    if (entry.first == card) return false;
+    if (const auto* d = std::get_if<DiodeModel>(&entry.second)) return d->card_name() == card;
+    if (const auto* q = std::get_if<MosModel>(&entry.second)) return q->card_name() == card;
+    return false;
+  });
 }
 
 void Elaborator::pwl_models() {

@@ -25,8 +25,13 @@ StaticMlcp::StaticMlcp(const Mlcs& mlcs)
       g_(compressed(mlcs.G)),
       symbolic_(analyzed(mlcs, g_)),
       solver_(g_, mlcs.B, mlcs.C, mlcs.D, mlcs.C_off, mlcs.forced, symbolic_, 8) {
-  mode_.assign(static_cast<size_t>(mlcs.m), 0);
-  for (const auto& sw : mlcs.switches) on_.push_back(sw.initially_on);
+  restart();
+}
+
+void StaticMlcp::restart() {
+  mode_.assign(static_cast<size_t>(mlcs_.m), 0);
+  on_.clear();
+  for (const auto& sw : mlcs_.switches) on_.push_back(sw.initially_on);
 }
 
 void StaticMlcp::enumerate_modes(const Eigen::VectorXd& b, OperatingPoint& op) {
@@ -80,10 +85,7 @@ OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
 OperatingPoint StaticMlcp::solve_stepping(const Eigen::VectorXd& b) {
   OperatingPoint direct = solve(b);
   if (has_answer(direct.outcome.status)) return direct;
-  // From all pairs off and the switches' initial states, as the direct solve started.
-  mode_.assign(static_cast<size_t>(mlcs_.m), 0);
-  on_.clear();
-  for (const auto& sw : mlcs_.switches) on_.push_back(sw.initially_on);
+  restart();  // from where the direct solve started
   OperatingPoint step;
   for (int k = 1; k <= kSourceSteps; ++k) {
     step = solve((static_cast<double>(k) / kSourceSteps) * b);

@@ -57,6 +57,8 @@ class StaticMlcp {
   const ModeMlcpStats& stats() const { return solver_.stats(); }
 
  private:
+  // The next solve starts from all pairs off and the switches' initial states.
+  void restart();
   // The last resort above: every mode of the free pairs, if there are few (operating_point.cpp).
   void enumerate_modes(const Eigen::VectorXd& b, OperatingPoint& op);
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -79,6 +80,18 @@ Waveforms simulate(const std::string& text, const circuit::TransientOptions& giv
                                         return true;
                                       });
   return out;
+}
+
+void expect_same_series(const Waveforms& a, const Waveforms& b,
+                        std::initializer_list<const char*> signals, double rel,
+                        const std::string& what) {
+  ASSERT_EQ(a.t.size(), b.t.size()) << what;
+  for (const char* s : signals) {
+    const auto x = a.series(s), y = b.series(s);
+    for (size_t k = 0; k < x.size(); ++k)
+      ASSERT_NEAR(x[k], y[k], rel * (1 + std::abs(y[k])))
+          << what << ": " << s << " at t = " << a.t[k];
+  }
 }
 
 Waveforms simulate_fixed(const std::string& text, circuit::TransientOptions options) {

@@ -1,6 +1,7 @@
 #pragma once
 // Test helpers: simulate a netlist given as text and keep every point in memory.
 #include <Eigen/Core>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -37,5 +38,11 @@ Waveforms simulate(const std::string& netlist_text, const circuit::TransientOpti
 // The same with the fixed-step θ-scheme at h = the .tran TSTEP (the scheme's own properties:
 // order, equality with Siconos, exactness on piecewise-linear phases).
 Waveforms simulate_fixed(const std::string& netlist_text, circuit::TransientOptions options = {});
+
+// Two runs on the same time points whose `signals` agree within rel·(1 + |b|) at every point (a
+// netlist against the same circuit written another way); `what` names the case in a failure.
+void expect_same_series(const Waveforms& a, const Waveforms& b,
+                        std::initializer_list<const char*> signals, double rel,
+                        const std::string& what = "");
 
 }  // namespace nsspice::testing

@@ -110,12 +110,7 @@ TEST(SpiceDiodeModels, AreaAndMScaleTheJunctionAsACardScaledByHand) {
   ASSERT_TRUE(scaled.result.ok()) << scaled.diagnostics << scaled.result.summary.message;
   ASSERT_TRUE(hand.result.ok()) << hand.diagnostics;
   EXPECT_EQ(scaled.diagnostics.find("ignored"), std::string::npos) << scaled.diagnostics;
-  ASSERT_EQ(scaled.t.size(), hand.t.size());
-  for (const char* s : {"v(out)", "i(d1)", "i(v2)"}) {
-    const auto a = scaled.series(s), b = hand.series(s);
-    for (size_t k = 0; k < a.size(); ++k)
-      ASSERT_NEAR(a[k], b[k], 1e-9 * (1 + std::abs(b[k]))) << s << " at t = " << scaled.t[k];
-  }
+  expect_same_series(scaled, hand, {"v(out)", "i(d1)", "i(v2)"}, 1e-9);
   // One conversion, of the scaled copy only (the card itself is used by no instance as written).
   ASSERT_EQ(scaled.circuit.conversions.size(), 1u);
   const std::string& summary = scaled.circuit.conversions[0].summary;

@@ -190,13 +190,7 @@ TEST(SpiceTransistorModels, MIsDevicesInParallel) {
     ASSERT_TRUE(scaled.result.ok()) << scaled.diagnostics << scaled.result.summary.message;
     ASSERT_TRUE(hand.result.ok()) << hand.diagnostics << hand.result.summary.message;
     EXPECT_EQ(scaled.diagnostics.find("ignored"), std::string::npos) << scaled.diagnostics;
-    ASSERT_EQ(scaled.t.size(), hand.t.size()) << inst;
-    for (const char* s : {"v(out)", "i(l1)", "v(sw)"}) {
-      const auto a = scaled.series(s), b = hand.series(s);
-      for (size_t k = 0; k < a.size(); ++k)
-        ASSERT_NEAR(a[k], b[k], 1e-9 * (1 + std::abs(b[k])))
-            << inst << ": " << s << " at t = " << scaled.t[k];
-    }
+    expect_same_series(scaled, hand, {"v(out)", "i(l1)", "v(sw)"}, 1e-9, inst);
     const auto& conv = scaled.circuit.conversions;
     const bool vd = inst.starts_with("MV");
     const std::string name = vd ? "mv(m=3)" : "nm(m=2)";
