@@ -56,7 +56,10 @@ struct Assembled {
   std::vector<Waveform> sources;           // s(t) components
   std::vector<int> source_device;          // index into Circuit::devices of each s(t) component
                                            // (−1: none, the .ic holding sources)
-  std::vector<DerivedSignal> derived;      // device currents computed from λ (and x)
+  // The DC value of each s(t) component where its source has one beside its transient function
+  // (VoltageSource::dc), NaN elsewhere.
+  std::vector<double> source_dc;
+  std::vector<DerivedSignal> derived;  // device currents computed from λ (and x)
   std::vector<SwitchInfo> switch_info;
   // Which pair of a multi-pair device ("forward"/"breakdown", "lower"/"upper", "gs1"...);
   // "" for a device of one pair.
@@ -70,6 +73,11 @@ struct Assembled {
 };
 
 Assembled assemble(const Circuit& circuit, const AssembleOptions& options = {});
+
+// s for the static analyses (.op, .dc, the operating point of .ac), as SPICE takes it: each
+// source's DC value where one is written beside its transient function (Assembled::source_dc),
+// else the transient function at t = 0. (.tran's initial point takes every function at t = 0.)
+void static_source_values(const Assembled& a, Eigen::VectorXd& s);
 
 // The sparsity of one circuit's assembly, kept to restamp the circuits that differ from it only
 // in values (the runs of a sweep or a Monte Carlo): for each of E, G, B, C, D, C_off and S its

@@ -59,17 +59,22 @@ struct Inductor {
   double l = 0;              // H, > 0
   std::optional<double> ic;  // initial current a → b (UIC)
 };
+// `dc`: a DC value written beside a transient function (`V1 in 0 DC 0 PULSE(0.1 0.2 ...)`). As
+// in SPICE, .op, .dc and the operating point of .ac use it; .tran starts from the transient
+// function's value at t = 0 (static_source_values in circuit/assemble.hpp).
 struct VoltageSource {
   std::string name;
   int p = 0, n = 0;  // v_p − v_n = V(t); branch current p → n through the source
   Waveform wave;
   double ac_mag = 0, ac_phase_deg = 0;  // AC mag [phase]: the .ac excitation
+  std::optional<double> dc = std::nullopt;
 };
 struct CurrentSource {
   std::string name;
   int p = 0, n = 0;  // current I(t) flows from p through the source to n
   Waveform wave;
   double ac_mag = 0, ac_phase_deg = 0;  // AC mag [phase]: the .ac excitation
+  std::optional<double> dc = std::nullopt;
 };
 // A SPICE diode's RS goes into a resistor of its own, with the junction behind it, when RS·CJO is
 // at least this share of the print step (DiodeModel::series_r).

@@ -146,8 +146,11 @@ inline const Param* behavioural_expression(const ElementCard& e) {
 // .model DMOD D(VF=0.7 RON=0.1)   (parentheses optional, as in SPICE); any type is kept.
 struct ModelCard {
   Word name;  // inside a subcircuit instance: hierarchical ("x1.dmod") after flatten
-  Word type;
+  Word type;  // empty in a parsed AKO card that names no type (its base's, after resolution)
   std::vector<Param> params;
+  // PSpice's `.MODEL QP AKO:QP350 [PNP] (BF=150)` ("a kind of"): the model it copies, before
+  // flatten() resolves it (detail::resolve_ako: the base's parameters, then these over them).
+  std::optional<Word> ako;
   SourceSpan span;
   CardContext context;  // as ElementCard::context
 };

@@ -2,7 +2,9 @@
 //
 //   G x − B λ = S s,   w = C x + D λ + d,   0 ≤ w ⊥ λ ≥ 0,
 //
-// with s the sources' values at t = 0, and for .dc the swept sources' entries of s replaced by
+// with s the sources' DC values as SPICE takes them (static_source_values: a DC value written
+// beside a transient function, else that function at t = 0), and for .dc the swept sources'
+// entries of s replaced by
 // the sweep values (s is linear in them, so each point is a new right-hand side b = S s of the
 // same MLCP: one symbolic analysis, mode factors cached, each point warm-started from the
 // previous mode by solvers::StaticMlcp).
@@ -36,6 +38,30 @@ std::vector<Eigen::Index> source_columns(const Circuit& circuit, const Assembled
   return out;
 }
 
+// The sources whose DC value differs from their transient function's value at t = 0: a note each,
+// as ngspice's "dc value used for op instead of transient time=0 value"; not for the components
+// in `swept` (a .dc sweep's own sources).
+void note_dc_values(const Circuit& circuit, const Assembled& a, AnalysisResult& r,
+                    const std::vector<std::vector<Eigen::Index>>& swept = {}) {
+  for (size_t k = 0; k < a.source_dc.size(); ++k) {
+    const double dc = a.source_dc[k];
+    if (std::isnan(dc) || a.source_device[k] < 0) continue;
+    const auto column = static_cast<Eigen::Index>(k);
+    if (std::any_of(swept.begin(), swept.end(), [&](const std::vector<Eigen::Index>& c) {
+          return std::find(c.begin(), c.end(), column) != c.end();
+        }))
+      continue;
+    const double t0 = waveform_value(a.sources[k], 0.0);
+    if (dc == t0) continue;
+    const Device& d = circuit.devices[static_cast<size_t>(a.source_device[k])];
+    const char* unit = std::holds_alternative<CurrentSource>(d) ? "A" : "V";
+    r.notes.push_back(
+        fmt::format("'{}': its DC value {:g} {} is used for the operating point, not its transient "
+                    "function's {:g} {} at t = 0 (as in SPICE; a .tran starts from the latter)",
+                    device_name(d), dc, unit, t0, unit));
+  }
+}
+
 void count(const solvers::StaticMlcp& solver, AnalysisResult& r) {
   r.pivots = solver.stats().pivots;
   r.mode_changes = solver.stats().mode_changes;
@@ -43,12 +69,14 @@ void count(const solvers::StaticMlcp& solver, AnalysisResult& r) {
 
 }  // namespace
 
-AnalysisResult operating_point(const Circuit&, const Assembled& a, StaticSolution& out) {
+AnalysisResult operating_point(const Circuit& circuit, const Assembled& a, StaticSolution& out) {
   AnalysisResult r;
   const solvers::Mlcs& m = a.mlcs;
   solvers::StaticMlcp solver(m);
-  Eigen::VectorXd s, b;
-  m.eval_b(0.0, s, b);
+  Eigen::VectorXd s;
+  static_source_values(a, s);
+  const Eigen::VectorXd b = m.S.cols() > 0 ? Eigen::VectorXd(m.S * s) : Eigen::VectorXd::Zero(m.n);
+  note_dc_values(circuit, a, r);
   const solvers::OperatingPoint op = solver.solve_stepping(b);
   count(solver, r);
   if (op.source_steps > 0)
@@ -87,8 +115,9 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
   std::vector<std::vector<Eigen::Index>> columns;
   for (const auto& sweep : circuit.dc) columns.push_back(source_columns(circuit, a, sweep.source));
   solvers::StaticMlcp solver(m);
-  Eigen::VectorXd s0 = Eigen::VectorXd::Zero(m.S.cols());
-  if (m.S.cols() > 0) m.source_values(0.0, s0);
+  Eigen::VectorXd s0;
+  static_source_values(a, s0);
+  note_dc_values(circuit, a, r, columns);
   const long outer = circuit.dc.size() > 1 ? circuit.dc[1].points : 1;
   std::vector<double> values(circuit.dc.size());
   Eigen::VectorXd s = s0, b;

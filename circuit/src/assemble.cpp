@@ -56,10 +56,10 @@ void stamp_linear(Stamper& st, const Device& dev, const std::map<std::string, in
                         [&](const VoltageSource& v) {
                           const int k = col.at(v.name);
                           st.branch(v.p, v.n, k, 1.0);  // v_p − v_n = V(t)
-                          st.s.emplace_back(k, st.new_source(v.wave), 1.0);
+                          st.s.emplace_back(k, st.new_source(v.wave, v.dc), 1.0);
                         },
                         [&](const CurrentSource& i) {
-                          const int src = st.new_source(i.wave);
+                          const int src = st.new_source(i.wave, i.dc);
                           if (i.p > 0) st.s.emplace_back(Stamper::row(i.p), src, -1.0);
                           if (i.n > 0) st.s.emplace_back(Stamper::row(i.n), src, 1.0);
                         },
@@ -318,6 +318,15 @@ void AssemblyPattern::restamp(int k, const Triplets& t, solvers::SparseMatrix& o
     v[s] = set[s] ? v[s] + t[i].value() : t[i].value();
     set[s] = 1;
   }
+}
+
+void static_source_values(const Assembled& a, Eigen::VectorXd& s) {
+  const solvers::Mlcs& m = a.mlcs;
+  s = Eigen::VectorXd::Zero(m.S.cols());
+  if (m.S.cols() == 0) return;
+  m.source_values(0.0, s);
+  for (size_t k = 0; k < a.source_dc.size() && k < static_cast<size_t>(s.size()); ++k)
+    if (!std::isnan(a.source_dc[k])) s[static_cast<Eigen::Index>(k)] = a.source_dc[k];
 }
 
 }  // namespace nsspice::circuit

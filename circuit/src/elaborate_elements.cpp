@@ -178,10 +178,12 @@ void Elaborator::passive(const netlist::ElementCard& e, char letter) {
     if (!wave) return;
     const double ac_mag = param(e, "ac").value_or(0);
     const double ac_phase = param(e, "acphase").value_or(0);
+    std::optional<double> dc;
+    if (e.value && !e.functions.empty()) dc = e.value->value;
     if (letter == 'v')
-      add(e, VoltageSource{name, a, b, std::move(*wave), ac_mag, ac_phase});
+      add(e, VoltageSource{name, a, b, std::move(*wave), ac_mag, ac_phase, dc});
     else
-      add(e, CurrentSource{name, a, b, std::move(*wave), ac_mag, ac_phase});
+      add(e, CurrentSource{name, a, b, std::move(*wave), ac_mag, ac_phase, dc});
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace nsspice::circuit::detail {
 
@@ -70,8 +71,9 @@ void Stamper::mark_kinks(std::size_t first_pair, std::size_t first_d) {
     if (!forced[j] && diag[j - first_pair] > 0 && !coupled[j - first_pair]) kink[j] = 1;
 }
 
-int Stamper::new_source(const Waveform& w) {
+int Stamper::new_source(const Waveform& w, std::optional<double> dc) {
   out_.sources.push_back(w);
+  out_.source_dc.push_back(dc.value_or(std::numeric_limits<double>::quiet_NaN()));
   return static_cast<int>(out_.sources.size()) - 1;
 }
 

@@ -2,6 +2,7 @@
 // Triplet accumulation for the MLCS matrices (circuit/assemble.hpp states the stamps), shared
 // by the linear stamps (assemble.cpp) and the nonsmooth ones (stamps_nonsmooth.cpp).
 #include <Eigen/SparseCore>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,8 @@ class Stamper {
   // New complementarity pair (or forced pair): returns its index.
   int new_pair(const std::string& device_name, int device_index, double d, bool forced = false,
                const std::string& role = "");
-  int new_source(const Waveform& w);
+  // New s(t) component (its DC value for .op/.dc: Assembled::source_dc): returns its index.
+  int new_source(const Waveform& w, std::optional<double> dc = std::nullopt);
   int new_branch(const std::string& signal_name);
   // A stored charge q = Σ c_j λ_j (a diode's TT·i, a BJT's TF·i_F, the excess of a PwlCharge),
   // whose current dq/dt flows a → k, as the new unknown u = q/s "qs(<name>)", s = charge_scale:

@@ -9,6 +9,7 @@
 //   .temp T                                    (as .options TEMP=T)
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "netlist/src/card_reader.hpp"
@@ -73,10 +74,42 @@ std::optional<ModelCard> parse_model(const CardReader& r, const std::vector<Item
     return std::nullopt;
   }
   card.type = r.word(type.word);
-  if (type.has_group && !add_params(r, type.args, 0, type.args.size(), "in .model", card.params)) {
+  std::size_t first = 3;
+  if (card.type.lower.rfind("ako:", 0) == 0) {
+    // PSpice's AKO ("a kind of"): `AKO:BASE [TYPE] [(params)]`, or `AKO: BASE ...`.
+    Word base = card.type;
+    base.text.erase(0, 4);
+    base.lower.erase(0, 4);
+    base.span.column += 4;
+    base.span.length = std::max(1, base.span.length - 4);
+    const Item* base_item = &type;
+    if (base.text.empty()) {
+      if (items.size() < 4 || items[3].word.text.empty() || items[3].has_value) {
+        r.error(r.span(type), "AKO: expected the name of the model it is a kind of");
+        return std::nullopt;
+      }
+      base_item = &items[3];
+      base = r.word(base_item->word);
+      first = 4;
+    }
+    card.ako = std::move(base);
+    card.type = Word{};
+    card.type.span = card.ako->span;
+    if (base_item->has_group &&
+        !add_params(r, base_item->args, 0, base_item->args.size(), "in .model", card.params))
+      return std::nullopt;
+    if (first < items.size() && !items[first].word.text.empty() && !items[first].has_value) {
+      const Item& named = items[first++];
+      card.type = r.word(named.word);
+      if (named.has_group &&
+          !add_params(r, named.args, 0, named.args.size(), "in .model", card.params))
+        return std::nullopt;
+    }
+  } else if (type.has_group &&
+             !add_params(r, type.args, 0, type.args.size(), "in .model", card.params)) {
     return std::nullopt;
   }
-  for (std::size_t i = 3; i < items.size(); ++i) {
+  for (std::size_t i = first; i < items.size(); ++i) {
     const Item& item = items[i];
     if (item.word.text.empty() && item.has_group && !item.has_value) {  // "D (VF=1)"-like
       if (!add_params(r, item.args, 0, item.args.size(), "in .model", card.params))

@@ -22,6 +22,7 @@ struct Function {
   int arity;
   double (*f1)(double);
   double (*f2)(double, double);
+  double (*f3)(double, double, double) = nullptr;
 };
 
 double sgn(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
@@ -51,6 +52,14 @@ const Function kFunctions[] = {
     {"max", 2, nullptr, [](double x, double y) { return std::fmax(x, y); }},
     {"pow", 2, nullptr, [](double x, double y) { return std::pow(x, y); }},
     {"pwr", 2, nullptr, pwr},
+    // PSpice's (ngspice's PSpice mode defines them as .func): PWRS is PWR; STP(x) is the unit step
+    // u(x) (1 for x > 0); LIMIT(x, a, b) is x clamped between a and b, in either order.
+    {"pwrs", 2, nullptr, pwr},
+    {"stp", 1, [](double x) { return x > 0 ? 1.0 : 0.0; }, nullptr},
+    {"limit", 3, nullptr, nullptr,
+     [](double x, double a, double b) {
+       return a > b ? std::fmax(std::fmin(x, a), b) : std::fmax(std::fmin(x, b), a);
+     }},
 };
 
 // The distribution functions (expression.hpp), by name and arity; r is the draw.
@@ -126,10 +135,14 @@ class Evaluator {
     if (too_deep(depth)) return deep_error(depth);
     const auto c = disjunction(depth);
     if (!c || !eat("?")) return c;
-    const bool take = *c != 0;
+    return branches(*c, ":", "expected ':' of 'c ? a : b' in expression", depth);
+  }
+  // The branches `a sep b` after the condition c (ternary, if): the one not taken is read dead.
+  std::optional<double> branches(double c, std::string_view sep, const char* expected, int depth) {
+    const bool take = c != 0;
     const auto a = branch(!take, depth);
     if (!a) return a;
-    if (!eat(":")) return fail(pos_, 1, "expected ':' of 'c ? a : b' in expression");
+    if (!eat(sep)) return fail(pos_, 1, expected);
     const auto b = branch(take, depth);
     if (!b) return b;
     return take ? a : b;
@@ -140,10 +153,11 @@ class Evaluator {
     dead_ -= dead ? 1 : 0;
     return v;
   }
-  // a || b, a && b, a OP b: 1 (true) or 0; a value ≠ 0 is true.
+  // a || b, a && b, a OP b: 1 (true) or 0; a value ≠ 0 is true. PSpice's single | and & are
+  // the same operators (ngspice's PSpice mode rewrites them so).
   std::optional<double> disjunction(int depth) {
     auto v = conjunction(depth);
-    while (v && eat("||")) {
+    while (v && (eat("||") || eat("|"))) {
       const auto r = conjunction(depth);
       if (!r) return r;
       v = (*v != 0 || *r != 0) ? 1.0 : 0.0;
@@ -152,7 +166,7 @@ class Evaluator {
   }
   std::optional<double> conjunction(int depth) {
     auto v = comparison(depth);
-    while (v && eat("&&")) {
+    while (v && (eat("&&") || eat("&"))) {
       const auto r = comparison(depth);
       if (!r) return r;
       v = (*v != 0 && *r != 0) ? 1.0 : 0.0;
@@ -278,7 +292,21 @@ class Evaluator {
     if (pos_ < s_.size() && s_[pos_] == '(') return call(id, start, depth);
     return hooks_.lookup(id, start, depth);
   }
+  // PSpice's IF(c, a, b) (ngspice's PSpice mode): c ? a : b, the branch not taken read dead.
+  std::optional<double> if_call(int depth) {
+    ++pos_;  // '('
+    skip();
+    const auto c = ternary(depth + 1);
+    if (!c) return c;
+    if (!eat(",")) return fail(pos_, 1, "expected ',' after the condition of 'if(c, a, b)'");
+    const auto v =
+        branches(*c, ",", "expected ',' before the third argument of 'if(c, a, b)'", depth);
+    if (!v) return v;
+    if (!eat(")")) return fail(pos_, 1, "expected ')' closing 'if(c, a, b)'");
+    return v;
+  }
   std::optional<double> call(const std::string& id, std::size_t start, int depth) {
+    if (id == "if") return if_call(depth);
     const Function* fn = nullptr;
     for (const Function& f : kFunctions) {
       if (id == f.name) fn = &f;
@@ -298,7 +326,9 @@ class Evaluator {
                   fmt::format("function '{}' takes {} argument{}, got {}", id, fn->arity,
                               fn->arity == 1 ? "" : "s", args.size()));
     }
-    const double v = fn->arity == 1 ? fn->f1(args[0]) : fn->f2(args[0], args[1]);
+    const double v = fn->arity == 1   ? fn->f1(args[0])
+                     : fn->arity == 2 ? fn->f2(args[0], args[1])
+                                      : fn->f3(args[0], args[1], args[2]);
     if (!std::isfinite(v) && dead_ == 0) {
       std::string shown;
       for (double a : args) shown += fmt::format("{}{}", shown.empty() ? "" : ", ", a);
@@ -353,6 +383,7 @@ const std::vector<std::string>& expression_functions() {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> names;
     for (const Function& f : kFunctions) names.emplace_back(f.name);
+    names.emplace_back("if");
     for (const Distribution& d : kDistributions)
       if (std::find(names.begin(), names.end(), d.name) == names.end()) names.emplace_back(d.name);
     return names;

@@ -549,6 +549,7 @@ Netlist flatten(Netlist&& parsed, SourceManager& sources, Diagnostics& diags,
   Netlist net = std::move(parsed);
   detail::expand_includes(net, net.title_span.file, sources, reporter, options);
   detail::check_duplicates(net, reporter);
+  detail::resolve_ako(net, reporter);
   Netlist out;
   out.title = net.title;
   out.title_span = net.title_span;
@@ -568,6 +569,7 @@ FlatTemplate::FlatTemplate(const Netlist& parsed, const SourceManager& sources,
   detail::Reporter reporter(diags);
   detail::expand_includes(t.tree, t.tree.title_span.file, t.sources, reporter, options);
   detail::check_duplicates(t.tree, reporter);
+  detail::resolve_ako(t.tree, reporter);
   t.before = diags.all();
   t.flat.title = t.tree.title;
   t.flat.title_span = t.tree.title_span;

@@ -83,5 +83,7 @@ bool evaluate_control(const ParamScope& scope, Card& card);
 // Duplicate element/instance, model and subcircuit names per body (errors; the later one is
 // removed) and redefined parameters (warnings), for every body of `net`.
 void check_duplicates(Netlist& net, Reporter& reporter);
+// PSpice's AKO model cards made full cards from their bases, for every body of `net` (ako.cpp).
+void resolve_ako(Netlist& net, Reporter& reporter);
 
 }  // namespace nsspice::netlist::detail

@@ -63,6 +63,10 @@ void Reporter::forward(Diagnostic d) {
 
 namespace {
 
+// k/q [V/K] as ngspice's PSpice mode writes it: `.param vt = '(temper + 273.15) * 8.6173303e-5'`
+// (its CONSTboltz/CHARGE, 1.38064852e-23 J/K over 1.6021766208e-19 C, to 8 digits).
+constexpr double kBoltzmannOverCharge = 8.6173303e-5;
+
 // (offset, length) in the written text of bytes [offset, offset + length) of an expansion.
 std::pair<std::size_t, std::size_t> written_span(
     const std::vector<std::pair<std::size_t, std::size_t>>& origin, std::size_t offset,
@@ -126,7 +130,7 @@ bool ParamScope::defines(const std::string& name) const {
   for (const ParamScope* s = this; s != nullptr; s = s->parent_) {
     if (s->entries_.count(name) > 0) return true;
   }
-  return name == "pi" || name == "e";
+  return name == "pi" || name == "e" || name == "vt";
 }
 
 void ParamScope::visible_names(std::vector<std::string>& out) const {
@@ -193,6 +197,11 @@ std::optional<double> ParamScope::lookup(const std::string& name, SourceSpan at,
   if (name == "temper" || name == "temp")
     for (const ParamScope* s = this; s != nullptr; s = s->parent_)
       if (s->temperature_) return s->temperature_;
+  // PSpice's VT (which ngspice's PSpice mode defines the same way): the thermal voltage kT/q at
+  // the circuit temperature. TI's macromodels use it.
+  if (name == "vt")
+    for (const ParamScope* s = this; s != nullptr; s = s->parent_)
+      if (s->temperature_) return kBoltzmannOverCharge * (*s->temperature_ + 273.15);
   std::vector<std::string> names;
   visible_names(names);
   reporter_.error(at, fmt::format("undefined parameter '{}'{}", name, did_you_mean(name, names)),

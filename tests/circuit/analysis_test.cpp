@@ -315,6 +315,65 @@ TEST(OperatingPoint, SourceSteppingReachesAClassAbStage) {
   EXPECT_NEAR(v[r.index("v(ep)")], -3.88247, 0.005 * 3.88247);
 }
 
+// SPICE's operating point (.op, .dc, .ac) takes a source's DC value where one is written beside
+// its transient function, and the function's value at t = 0 where none is (ngspice: "dc value
+// used for op instead of transient time=0 value"); a .tran starts from the functions at t = 0.
+// A note names each source whose two values differ. ngspice-39 on the .op deck below: v(a) 2,
+// v(b) 3, v(c) 2, v(d) 0 V. (Until 2026-11-27 nsspice took the t = 0 values everywhere: ngspice's
+// own AD22057N example biased its input at 0.1 V instead of 0 V, and put its two outputs at 2.8
+// and 2.2 times ngspice's.)
+TEST(OperatingPoint, TheDcValueBesideATransientFunctionIsTheOperatingPoints) {
+  const std::string circuit =
+      "dc beside tran\nV1 a 0 DC 2 PULSE(5 10 1m 1u 1u 1m 2m)\nV2 b 0 SIN(3 1 1k)\n"
+      "I1 0 c DC 1m SIN(0 1m 1k)\nV3 d 0 0 PWL(0 4 1m 5)\nV4 e 0 DC 7 SIN(7 1 1k)\n"
+      "R1 a 0 1k\nR2 b 0 1k\nR3 c 0 2k\nR4 d 0 1k\nR5 e 0 1k\n";
+  const Ready r = ready(circuit + ".op\n.end\n");
+  StaticSolution op;
+  const AnalysisResult res = operating_point(r.e.circuit, r.a, op);
+  ASSERT_TRUE(res.ok()) << res.summary.message;
+  std::vector<double> v;
+  r.signals.evaluate(op.x, op.lambda, v);
+  EXPECT_DOUBLE_EQ(v[r.index("v(a)")], 2);  // DC 2, not PULSE's 5
+  EXPECT_DOUBLE_EQ(v[r.index("v(b)")], 3);  // no DC value: SIN at t = 0
+  EXPECT_DOUBLE_EQ(v[r.index("v(c)")], 2);  // DC 1 mA into 2 kΩ, not SIN's 0
+  EXPECT_DOUBLE_EQ(v[r.index("v(d)")], 0);  // a bare value is the DC value
+  EXPECT_DOUBLE_EQ(v[r.index("v(e)")], 7);
+  ASSERT_EQ(res.notes.size(), 3u);  // v1, i1, v3; not v2 (no DC value) nor v4 (the same value)
+  EXPECT_EQ(res.notes[0],
+            "'v1': its DC value 2 V is used for the operating point, not its transient "
+            "function's 5 V at t = 0 (as in SPICE; a .tran starts from the latter)");
+  EXPECT_NE(res.notes[1].find("'i1': its DC value 0.001 A is used"), std::string::npos);
+  EXPECT_NE(res.notes[2].find("'v3': its DC value 0 V is used"), std::string::npos);
+
+  // .dc: the sources not swept at their DC values; no note for the swept one.
+  const Ready d = ready(circuit + ".dc V3 1 2 1\n.end\n");
+  const Sweep sw = sweep_of(d);
+  ASSERT_EQ(sw.values.size(), 2u);
+  for (size_t k = 0; k < 2; ++k) {
+    EXPECT_DOUBLE_EQ(sw.values[k][d.index("v(a)")], 2);
+    EXPECT_DOUBLE_EQ(sw.values[k][d.index("v(c)")], 2);
+    EXPECT_DOUBLE_EQ(sw.values[k][d.index("v(d)")], 1.0 + static_cast<double>(k));
+  }
+
+  // .tran: the first point has every source at its function's value at t = 0.
+  const Ready t = ready(circuit + ".tran 10u 20u\n.end\n");
+  TransientOptions opt;
+  opt.adaptive = false;
+  opt.h = 10e-6;
+  std::vector<double> first;
+  const TransientResult tr = run_transient(
+      t.e.circuit, t.a, opt,
+      [&](double, const Eigen::VectorXd& x, const Eigen::VectorXd& l, const Eigen::VectorXd&) {
+        if (first.empty()) t.signals.evaluate(x, l, first);
+        return true;
+      });
+  ASSERT_TRUE(tr.ok()) << tr.summary.message;
+  ASSERT_FALSE(first.empty());
+  EXPECT_NEAR(first[t.index("v(a)")], 5, 1e-12);
+  EXPECT_NEAR(first[t.index("v(c)")], 0, 1e-12);
+  EXPECT_NEAR(first[t.index("v(d)")], 4, 1e-12);
+}
+
 TEST(OperatingPoint, ResistorModelsAndTemperatureCoefficients) {
   // 10 V across a chain: PSpice RES (R multiplies: 1k·1.5), ngspice R (the model's R = 3k when
   // the instance has no value and the model no RSH; the instance's value wins), RSH·L/W =

@@ -1,5 +1,6 @@
 // flatten(): expressions, parameter scoping, subcircuit naming, includes (served from memory),
 // limits and the notes attached to diagnostics. The corpus tests cover whole netlists.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -68,6 +69,36 @@ TEST(NetlistExpressions, NestedBracesAreParentheses) {
       << deep.text();
 }
 
+// PSpice's functions (vendor macromodels; ngspice defines them in its PSpice mode): IF(c, a, b)
+// with the branch not taken read dead as in c ? a : b, LIMIT(x, a, b) in either order of the
+// bounds, STP (the unit step), PWRS (= PWR). TI's TLC555: `{IF ( (DELAYLH < 1E-9) , 1E-9, ...)}`.
+TEST(NetlistExpressions, PspiceIfLimitStpAndPwrs) {
+  EXPECT_DOUBLE_EQ(eval("IF ( (x < 1E-9) , 1E-9, x ) "), 3);
+  EXPECT_DOUBLE_EQ(eval("if(x > y, 1, 2)"), 2);
+  EXPECT_DOUBLE_EQ(eval("if(x == 3, if(y == 4, 10, 20), 30)"), 10);
+  EXPECT_DOUBLE_EQ(eval("if(x == 3, 1, 1/(x-3))"), 1);  // the dead branch's division by zero
+  EXPECT_DOUBLE_EQ(eval("2*if(x, x ? 5 : 6, 0)"), 10);
+  EXPECT_DOUBLE_EQ(eval("IF ( (x > 1E-15) & (y < 1), 1, y ) "), 4);  // PSpice's & and |
+  EXPECT_DOUBLE_EQ(eval("(x > y) | (y > x)"), 1);
+  EXPECT_DOUBLE_EQ(eval("(x > y) | (y < x) & 1"), 0);
+  EXPECT_DOUBLE_EQ(eval("limit(x, 0, 2)"), 2);
+  EXPECT_DOUBLE_EQ(eval("limit(x, 2, 0)"), 2);  // bounds in either order
+  EXPECT_DOUBLE_EQ(eval("limit(-x, 0, 5)"), 0);
+  EXPECT_DOUBLE_EQ(eval("limit(x, 1, 5)"), 3);
+  EXPECT_DOUBLE_EQ(eval("stp(x) + stp(-x) + stp(0)"), 1);
+  EXPECT_DOUBLE_EQ(eval("pwrs(-y, 0.5)"), -2);
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {"if(x == 3, 1/(x-3), 1)", "t.cir:3:21: error: division by zero"},
+           {"if(x, 1)",
+            "t.cir:3:16: error: expected ',' before the third argument of 'if(c, a, b)'"},
+           {"if(x 1, 2)", "t.cir:3:14: error: expected ',' after the condition of 'if(c, a, b)'"},
+           {"limit(x, 1)", "t.cir:3:9: error: function 'limit' takes 3 arguments, got 2"}}) {
+    Flat f;
+    testing::load_text(f, "t\n.param x=3 y=4\nR1 a 0 {" + text + "}\n");
+    EXPECT_NE(f.text().find(want), std::string::npos) << text << "\n" << f.text();
+  }
+}
+
 // Comparisons, && and || give 1 or 0; c ? a : b (ngspice, PSpice, LTspice) binds loosest and
 // nests to the right; the branch not taken may divide by zero (its value does not matter).
 TEST(NetlistExpressions, ComparisonsLogicAndTheTernary) {
@@ -93,6 +124,32 @@ TEST(NetlistExpressions, ComparisonsLogicAndTheTernary) {
     testing::load_text(f, "t\n.param x=3 y=4\nR1 a 0 {" + text + "}\n");
     EXPECT_NE(f.text().find(want), std::string::npos) << text << "\n" << f.text();
   }
+}
+
+// PSpice's VT (ngspice defines it in its PSpice mode) is the thermal voltage kT/q at the circuit
+// temperature, in .param and .model expressions and behavioural sources alike, as TI's TLC555
+// macromodel uses it: `.PARAM NZ = {0.3/(VT*Log(1 + 5.0M/ISZ))}`; a parameter of that name wins.
+TEST(NetlistParams, VtIsTheThermalVoltageAtTheCircuitTemperature) {
+  const double k_over_q = 8.6173303e-5;  // ngspice's PSpice-mode constant [V/K]
+  Flat f;
+  testing::load_text(f,
+                     "t\n.PARAM ISZ = 5P\n.PARAM NZ = {0.3/(VT*Log(1 + 5.0M/ISZ))}\n"
+                     "R1 a 0 {1k*NZ}\nX1 a 0 s\n.subckt s p q\nR2 p q {1/vt}\n.ends\n"
+                     ".MODEL DZ D(IS={ISz} N={Nz} EG={8*Nz*VT})\nD1 a 0 DZ\n");
+  EXPECT_EQ(f.text(), "");
+  const double vt = k_over_q * 300.15;
+  EXPECT_NEAR(f.value("r1"), 1e3 * 0.3 / (vt * std::log(1 + 5e-3 / 5e-12)), 1e-9);
+  EXPECT_NEAR(f.value("x1.r2"), 1 / vt, 1e-9);
+
+  Flat hot;  // at .temp 100
+  testing::load_text(hot, "t\n.temp 100\nR1 a 0 {VT*1k}\n");
+  EXPECT_EQ(hot.text(), "");
+  EXPECT_NEAR(hot.value("r1"), 1e3 * k_over_q * 373.15, 1e-9);
+
+  Flat user;  // a user's .param vt wins
+  testing::load_text(user, "t\n.param vt=0.5\nR1 a 0 {vt*1k}\n");
+  EXPECT_EQ(user.text(), "");
+  EXPECT_DOUBLE_EQ(user.value("r1"), 500);
 }
 
 // ngspice's `temper` and PSpice's `temp` in expressions are the circuit temperature [°C]: the
@@ -305,6 +362,55 @@ TEST(NetlistFlatten, DeepParameterChainIsAnErrorNotACrash) {
   EXPECT_TRUE(f.diags.has_errors());
   EXPECT_NE(f.text().find("parameter definitions nested more than 256 levels deep"),
             std::string::npos);
+}
+
+// The model's parameters as "name=value" (evaluated), in order.
+std::string model_params(const ModelCard& m) {
+  std::string s;
+  for (const auto& p : m.params)
+    s += (s.empty() ? "" : " ") + p.name.lower + "=" +
+         (p.number ? fmt::format("{}", *p.number) : "?");
+  return s;
+}
+
+// PSpice's AKO ("a kind of") cards, as ADI's AD22057N library writes them: the base's type and
+// parameters, the card's own replacing those of the same name; `AKO: BASE` with a blank and
+// without a type; the base in the card's body or around it, in any order, through chains.
+TEST(NetlistModels, AkoCopiesItsBaseWithItsOwnParametersOverIt) {
+  Flat f;
+  testing::load_text(f,
+                     "t\n.MODEL QP350 PNP(IS=1.4E-15 BF=70 RB=350)\n"
+                     ".MODEL QP AKO:QP350 PNP(BF=150 VA=100)\nQ1 c b e QP\n"
+                     ".model d2 AKO: d1 (rs={2*r})\n.param r=0.5\n.model d1 D(IS=1n RS=1)\n"
+                     "D1 a 0 d2\n.model dc ako:d2 n=2\nD2 a 0 dc\n"
+                     "X1 a 0 s\n.subckt s p q\n.model dz AKO:d1 D BV=5\n.model qs AKO:QP\n"
+                     "D3 p q dz\nQ2 p q q qs\n.ends\n");
+  EXPECT_EQ(f.text(), "");
+  EXPECT_EQ(f.model("qp").type.lower, "pnp");
+  EXPECT_EQ(model_params(f.model("qp")), "is=1.4e-15 rb=350 bf=150 va=100");
+  EXPECT_EQ(f.model("d2").type.lower, "d");
+  EXPECT_EQ(model_params(f.model("d2")), "is=1e-09 rs=1");
+  EXPECT_EQ(model_params(f.model("dc")), "is=1e-09 rs=1 n=2");  // a chain, written before
+  EXPECT_EQ(model_params(f.model("x1.dz")), "is=1e-09 rs=1 bv=5");
+  EXPECT_EQ(f.model("x1.qs").type.lower, "pnp");
+  EXPECT_EQ(model_params(f.model("x1.qs")), "is=1.4e-15 rb=350 bf=150 va=100");
+}
+
+// An AKO card whose base is nowhere in sight, or whose chain of bases comes back to itself, is an
+// error at the base's name; a base inside a subcircuit is not seen from outside it.
+TEST(NetlistModels, AkoWithoutABaseOrInACycleIsAnError) {
+  for (const auto& [text, want] : std::vector<std::pair<std::string, std::string>>{
+           {".model qp ako:qx pnp\n",
+            "t.cir:2:15: error: AKO model 'qp': no model 'qx' to be a kind of"},
+           {".model a ako:b\n.model b ako:a\n",
+            "t.cir:3:14: error: AKO model 'b': its chain of bases comes back to 'a'"},
+           {".model q ako:\n", "t.cir:2:10: error: AKO: expected the name of the model"},
+           {".subckt s p q\n.model d1 d\n.ends\n.model d2 ako:d1\n",
+            "t.cir:5:15: error: AKO model 'd2': no model 'd1' to be a kind of"}}) {
+    Flat f;
+    testing::load_text(f, "t\n" + text);
+    EXPECT_NE(f.text().find(want), std::string::npos) << text << "\n" << f.text();
+  }
 }
 
 }  // namespace
