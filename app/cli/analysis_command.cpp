@@ -206,6 +206,7 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
     return kSimulationFailed;
   }
   if (!written) return write_failed(out.path);
+  print_notes(r);
   const int code = finish_plot(o, plot, 0);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -221,6 +222,8 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   if (const AnalysisResult r = circuit::operating_point(c, a, op); !r.ok()) {
     print_error(r.summary.message);
     return kSimulationFailed;
+  } else {
+    print_notes(r);
   }
   AnalysisWriter writer(out.format);
   if (!writer.open(out.path, c.title,

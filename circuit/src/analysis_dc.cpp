@@ -120,7 +120,9 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
   note_dc_values(circuit, a, r, columns);
   const long outer = circuit.dc.size() > 1 ? circuit.dc[1].points : 1;
   std::vector<double> values(circuit.dc.size());
-  Eigen::VectorXd s = s0, b;
+  Eigen::VectorXd s = s0, b, b_last;
+  long stepped = 0;
+  std::string first_stepped;
   for (long j = 0; j < outer; ++j) {
     for (long i = 0; i < circuit.dc[0].points; ++i) {
       values[0] = dc_value(circuit.dc[0], i);
@@ -128,11 +130,14 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
       for (size_t k = 0; k < values.size(); ++k)
         for (Eigen::Index c : columns[k]) s[c] = values[k];
       b = m.S * s;
-      const solvers::OperatingPoint op = solver.solve(b);
+      // A point the warm-started solve does not answer: source stepping, from the last point
+      // answered, then from 0 (operating_point.hpp).
+      const solvers::OperatingPoint op = solver.solve_stepping(b, r.points > 0 ? &b_last : nullptr);
+      std::string at = fmt::format("{} = {:g}", circuit.dc[0].source, values[0]);
+      if (values.size() > 1) at += fmt::format(", {} = {:g}", circuit.dc[1].source, values[1]);
+      if (op.source_steps > 0 && stepped++ == 0) first_stepped = at;
       if (!solved(op)) {
         count(solver, r);
-        std::string at = fmt::format("{} = {:g}", circuit.dc[0].source, values[0]);
-        if (values.size() > 1) at += fmt::format(", {} = {:g}", circuit.dc[1].source, values[1]);
         r.fail(op.outcome.status,
                fmt::format("no DC solution at {}: {}{}", at, op.outcome.message,
                            detail::pair_list(a, op.outcome.pairs)),
@@ -141,9 +146,17 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
         return r;
       }
       observer(values, op.x, op.lambda);
+      b_last = b;
       ++r.points;
     }
   }
+  if (stepped > 0)
+    r.notes.push_back(fmt::format(
+        "{} point{} of the sweep (the first at {}) found by source stepping ({} steps from the "
+        "last point answered, or from 0): the solve from the previous point's mode did not "
+        "reach {}",
+        stepped, stepped == 1 ? "" : "s", first_stepped, solvers::kSourceSteps,
+        stepped == 1 ? "it" : "them"));
   count(solver, r);
   return r;
 }

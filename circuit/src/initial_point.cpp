@@ -12,9 +12,21 @@
 namespace nsspice::circuit::detail {
 
 std::string pair_list(const Assembled& a, const std::vector<int>& pairs) {
-  std::vector<std::string> names;
-  for (int j : pairs) names.push_back(a.pair_names[static_cast<size_t>(j)]);
-  return names.empty() ? "" : fmt::format(" (devices: {})", fmt::join(names, ", "));
+  // Each device once, in order of its first pair, with its count of pairs when more than one.
+  std::vector<std::pair<std::string, int>> devices;
+  for (int j : pairs) {
+    const std::string& name = a.pair_names[static_cast<size_t>(j)];
+    auto it = std::find_if(devices.begin(), devices.end(),
+                           [&](const auto& d) { return d.first == name; });
+    if (it == devices.end())
+      devices.emplace_back(name, 1);
+    else
+      ++it->second;
+  }
+  std::vector<std::string> shown;
+  for (const auto& [name, count] : devices)
+    shown.push_back(count > 1 ? fmt::format("{} ({} pairs)", name, count) : name);
+  return shown.empty() ? "" : fmt::format(" (devices: {})", fmt::join(shown, ", "));
 }
 
 std::vector<std::string> failure_devices(const Assembled& a, const ModeDiagnosis& why,

@@ -82,17 +82,23 @@ OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
   return op;
 }
 
-OperatingPoint StaticMlcp::solve_stepping(const Eigen::VectorXd& b) {
+bool StaticMlcp::ramp(const Eigen::VectorXd& b0, const Eigen::VectorXd& b, OperatingPoint& op) {
+  for (int k = 1; k <= kSourceSteps; ++k) {
+    op = solve(b0 + (static_cast<double>(k) / kSourceSteps) * (b - b0));
+    if (!has_answer(op.outcome.status)) return false;
+  }
+  op.source_steps = kSourceSteps;
+  return true;
+}
+
+OperatingPoint StaticMlcp::solve_stepping(const Eigen::VectorXd& b, const Eigen::VectorXd* from) {
   OperatingPoint direct = solve(b);
   if (has_answer(direct.outcome.status)) return direct;
-  restart();  // from where the direct solve started
   OperatingPoint step;
-  for (int k = 1; k <= kSourceSteps; ++k) {
-    step = solve((static_cast<double>(k) / kSourceSteps) * b);
-    if (!has_answer(step.outcome.status)) return direct;
-  }
-  step.source_steps = kSourceSteps;
-  return step;
+  if (from != nullptr && ramp(*from, b, step)) return step;
+  restart();  // from where the direct solve started
+  if (ramp(Eigen::VectorXd::Zero(b.size()), b, step)) return step;
+  return direct;
 }
 
 OperatingPoint solve_operating_point(const Mlcs& mlcs, double t) {

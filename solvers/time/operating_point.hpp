@@ -21,6 +21,8 @@
 // every step's answer is the MLCP's at its own sources and the last one is b's, held to the same
 // complementarity check; it only finds a mode the search from all pairs off did not reach (a
 // class-AB stage whose bias network floats until its transistors conduct: 20 steps from 0).
+// A .dc sweep's point ramps first from the last point it answered, b_k = b_0 + (k/K)(b − b_0)
+// from that point's mode (the sweep's own continuation, refined), then from 0 as above.
 // If a step fails, the first failure (the direct solve's) is returned.
 #include <Eigen/Core>
 #include <vector>
@@ -52,13 +54,16 @@ class StaticMlcp {
   explicit StaticMlcp(const Mlcs& mlcs);
   // The operating point for b = S s (the sources' values s); warm-started from the last solve.
   OperatingPoint solve(const Eigen::VectorXd& b);
-  // solve(b), and source stepping when it has no answer (header).
-  OperatingPoint solve_stepping(const Eigen::VectorXd& b);
+  // solve(b), and source stepping when it has no answer (header): from `from` (a right-hand
+  // side answered last, whose mode the solver holds) when given, then from 0.
+  OperatingPoint solve_stepping(const Eigen::VectorXd& b, const Eigen::VectorXd* from = nullptr);
   const ModeMlcpStats& stats() const { return solver_.stats(); }
 
  private:
   // The next solve starts from all pairs off and the switches' initial states.
   void restart();
+  // b_0 + (k/K)(b − b_0), k = 1..K, each from the last one's mode; false at the first failure.
+  bool ramp(const Eigen::VectorXd& b0, const Eigen::VectorXd& b, OperatingPoint& op);
   // The last resort above: every mode of the free pairs, if there are few (operating_point.cpp).
   void enumerate_modes(const Eigen::VectorXd& b, OperatingPoint& op);
 
