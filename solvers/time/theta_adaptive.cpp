@@ -148,6 +148,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
   std::vector<char>& mode = mode_try_;
   const double h_max = options_.h_max > 0 ? options_.h_max : span_ / 50;
   int at_start_tries = 0;
+  double h_first = 0;  // the first try's step (a failure at the floor says how far it fell)
   for (int tries = 0;; ++tries) {
     if (tries == kMaxTries) {
       MlcpOutcome stuck;
@@ -188,6 +189,7 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     }
     t_next_ = t_next;
     double h_eff = t_next - t_;
+    if (tries == 0) h_first = h_eff;
     const double theta = restart_.theta(options_.theta);
     mode = mode_;
     MlcpOutcome outcome;
@@ -202,6 +204,10 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         h_next_ = h_eff / 4;
         continue;
       }
+      if (tries > 0)
+        outcome.message += fmt::format(
+            " (the step from t was tried {} times, h from {:.3g} s down to the floor {:.3g} s)",
+            tries + 1, h_first, h_eff);
       return outcome;
     }
     bool event = false;  // the mode changes at the end of this step (or changed at its start)

@@ -219,6 +219,24 @@ TEST_F(Cli, AFailedRunNamesTheDeviceAndKeepsTheValidRows) {
   EXPECT_EQ(last, "0.001,-1,0.001,0");
 }
 
+// With error control a step whose mode iteration fails is cut to a quarter until the floor step;
+// the error then says how far it was cut, so that a "singular" verdict is not read as one try's.
+// Here an ideal switch closes a loop of two voltage sources (the elaborator warns beforehand).
+TEST_F(Cli, AStepThatFailsAtEverySizeSaysHowFarItWasCut) {
+  write("loop.cir",
+        "loop\nV1 a 0 1\nV2 b 0 2\nVC c 0 PULSE(0 1 1m 1u 1u 1 2)\nS1 a b c 0 SWI\n"
+        ".model SWI SW(VT=0.5 RON=0 ROFF=1meg)\nR1 a 0 1k\nC1 b 0 1u\n.tran 10u 2m\n.end\n");
+  const CliRun r = run("run loop.cir -o loop.csv");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the circuit equations are singular in every mode tried"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("(the step from t was tried 13 times, h from 5e-07 s down to the floor "
+                          "3.2e-14 s)"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST_F(Cli, UnknownPlotSignal) {
   write("rect.cir", "r\nV1 in 0 1\nR1 in 0 1k\n.tran 1u 10u\n.end\n");
   const CliRun r = run("run rect.cir -o rect.csv --plot p.png --signals 'v(ni)'");
