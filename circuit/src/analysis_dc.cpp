@@ -152,9 +152,9 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
   }
   if (stepped > 0)
     r.notes.push_back(fmt::format(
-        "{} point{} of the sweep (the first at {}) found by source stepping ({} steps from the "
-        "last point answered, or from 0): the solve from the previous point's mode did not "
-        "reach {}",
+        "{} point{} of the sweep (the first at {}) found by source stepping (the sources ramped "
+        "from the last point answered, or from 0, in steps of at most 1/{}): the solve from the "
+        "previous point's mode did not reach {}",
         stepped, stepped == 1 ? "" : "s", first_stepped, solvers::kSourceSteps,
         stepped == 1 ? "it" : "them"));
   count(solver, r);

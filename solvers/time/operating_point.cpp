@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 namespace nsspice::solvers {
@@ -83,11 +84,26 @@ OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
 }
 
 bool StaticMlcp::ramp(const Eigen::VectorXd& b0, const Eigen::VectorXd& b, OperatingPoint& op) {
-  for (int k = 1; k <= kSourceSteps; ++k) {
-    op = solve(b0 + (static_cast<double>(k) / kSourceSteps) * (b - b0));
-    if (!has_answer(op.outcome.status)) return false;
+  // α = done/total in whole units of the finest increment, so that a ramp that never halves
+  // takes exactly the fractions k/K.
+  constexpr long kUnit = 1L << kSourceHalvings;
+  constexpr long kTotal = kSourceSteps * kUnit;
+  long done = 0, step = kUnit;
+  int solves = 0;
+  while (done < kTotal) {
+    const long next = std::min(kTotal, done + step);
+    op = solve(b0 + (static_cast<double>(next) / static_cast<double>(kTotal)) * (b - b0));
+    ++solves;
+    if (has_answer(op.outcome.status)) {  // (a failed solve leaves the last answer's mode)
+      done = next;
+      step = std::min(kUnit, 2 * step);
+    } else if (step > 1) {
+      step /= 2;
+    } else {
+      return false;
+    }
   }
-  op.source_steps = kSourceSteps;
+  op.source_steps = solves;
   return true;
 }
 

@@ -23,7 +23,11 @@
 // class-AB stage whose bias network floats until its transistors conduct: 20 steps from 0).
 // A .dc sweep's point ramps first from the last point it answered, b_k = b_0 + (k/K)(b − b_0)
 // from that point's mode (the sweep's own continuation, refined), then from 0 as above.
-// If a step fails, the first failure (the direct solve's) is returned.
+// A step without an answer is retried from the last one answered with half the increment (the
+// increment grows back to 1/K after each answer), down to 1/(K·2^kSourceHalvings); below that the
+// ramp has failed, and the first failure (the direct solve's) is returned. A ramp that never
+// halves is exactly the K equal steps. (The 20 equal steps do not reach the bias knots' second
+// initial point of a class-AB follower, with its refitted junctions; the halved ones do.)
 #include <Eigen/Core>
 #include <vector>
 
@@ -34,8 +38,9 @@ namespace nsspice::solvers {
 
 // Most free pairs of a static MLCP whose modes are enumerated when pivoting fails (2^12 = 4096).
 inline constexpr int kEnumerateMaxPairs = 12;
-// Steps of the source stepping (header).
+// Steps of the source stepping, and the most halvings of one (header).
 inline constexpr int kSourceSteps = 20;
+inline constexpr int kSourceHalvings = 10;
 
 struct OperatingPoint {
   MlcpOutcome outcome;
@@ -62,7 +67,8 @@ class StaticMlcp {
  private:
   // The next solve starts from all pairs off and the switches' initial states.
   void restart();
-  // b_0 + (k/K)(b − b_0), k = 1..K, each from the last one's mode; false at the first failure.
+  // b_0 + α(b − b_0) for α from 0 to 1 in steps of at most 1/K, each from the last one's mode
+  // (header); false when a step would be shorter than 1/(K·2^kSourceHalvings).
   bool ramp(const Eigen::VectorXd& b0, const Eigen::VectorXd& b, OperatingPoint& op);
   // The last resort above: every mode of the free pairs, if there are few (operating_point.cpp).
   void enumerate_modes(const Eigen::VectorXd& b, OperatingPoint& op);
