@@ -75,7 +75,7 @@ AnalysisResult operating_point(const Circuit& circuit, const Assembled& a, Stati
   solvers::StaticMlcp solver(m);
   Eigen::VectorXd s;
   static_source_values(a, s);
-  const Eigen::VectorXd b = m.S.cols() > 0 ? Eigen::VectorXd(m.S * s) : Eigen::VectorXd::Zero(m.n);
+  const Eigen::VectorXd b = m.S * s;  // (n zeros when there is no source)
   note_dc_values(circuit, a, r);
   const solvers::OperatingPoint op = solver.solve_stepping(b);
   count(solver, r);
@@ -133,13 +133,16 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
       // A point the warm-started solve does not answer: source stepping, from the last point
       // answered, then from 0 (operating_point.hpp).
       const solvers::OperatingPoint op = solver.solve_stepping(b, r.points > 0 ? &b_last : nullptr);
-      std::string at = fmt::format("{} = {:g}", circuit.dc[0].source, values[0]);
-      if (values.size() > 1) at += fmt::format(", {} = {:g}", circuit.dc[1].source, values[1]);
-      if (op.source_steps > 0 && stepped++ == 0) first_stepped = at;
+      auto at = [&] {  // the point's sweep values, for a note or the failure
+        std::string where = fmt::format("{} = {:g}", circuit.dc[0].source, values[0]);
+        if (values.size() > 1) where += fmt::format(", {} = {:g}", circuit.dc[1].source, values[1]);
+        return where;
+      };
+      if (op.source_steps > 0 && stepped++ == 0) first_stepped = at();
       if (!solved(op)) {
         count(solver, r);
         r.fail(op.outcome.status,
-               fmt::format("no DC solution at {}: {}{}", at, op.outcome.message,
+               fmt::format("no DC solution at {}: {}{}", at(), op.outcome.message,
                            detail::pair_list(a, op.outcome.pairs)),
                std::numeric_limits<double>::quiet_NaN(),
                detail::failure_devices(a, {}, op.outcome.pairs));
