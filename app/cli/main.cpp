@@ -478,16 +478,15 @@ int check_stdout(int code) {
 int run_main(const RunCli& run, int argc, char** argv) {
   RunOptions options = run.options();
   if (!run.mpi) return check_stdout(nsspice::app::run_command(options));
-  if (!nsspice::app::MpiSession::built()) {
-    fmt::print(stderr,
-               "nsspice: error: --mpi: this nsspice was built without MPI (install "
-               "libopenmpi-dev and configure with -DNSSPICE_MPI=ON)\n");
+  std::string error;
+  const auto session = nsspice::app::MpiSession::start(argc, argv, error);
+  if (session == nullptr) {
+    fmt::print(stderr, "nsspice: error: --mpi: {}\n", error);
     return nsspice::app::kBadInput;
   }
-  nsspice::app::MpiSession session(argc, argv);
-  options.mpi = &session;
+  options.mpi = session.get();
   const int code = check_stdout(nsspice::app::run_command(options));
-  if (!session.joined()) session.join(false);
+  if (!session->joined()) session->join(false);
   return code;
 }
 

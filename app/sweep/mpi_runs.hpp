@@ -17,8 +17,9 @@
 //
 // MpiSession owns MPI_Init/MPI_Finalize. On ranks > 0 it sends stdout and stderr to
 // /dev/null: rank 0 reports for all (a run that fails on another rank is reported by rank 0
-// with its message and diagnostics). Built without MPI (CMake NSSPICE_MPI=OFF), built() is
-// false and nothing else may be called.
+// with its message and diagnostics). The MPI calls are in the module libnsspice_mpi.so
+// (mpi_transport.hpp), which start() loads: beside the executable, else where the build put it.
+// Built without MPI (CMake NSSPICE_MPI=OFF), built() is false and start() says so.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -27,14 +28,18 @@
 
 #include "app/sweep/run_record.hpp"
 
+struct NsspiceMpiTransport;  // mpi_transport.hpp
+
 namespace nsspice::app {
 
 class MpiSession {
  public:
-  // True when this binary was built with MPI.
+  // True when this binary was built with MPI (its module may still fail to load: start()).
   static bool built();
-  // MPI_Init_thread; nullopt-like failure is fatal in MPI itself (it aborts the job).
-  MpiSession(int& argc, char**& argv);
+  // Loads the MPI module and calls MPI_Init_thread (whose failures are fatal in MPI itself: it
+  // aborts the job). Null, with the reason in `error`, when the build has no MPI or the module
+  // does not load (its path and the loader's message).
+  static std::unique_ptr<MpiSession> start(int& argc, char**& argv, std::string& error);
   ~MpiSession();  // MPI_Finalize
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
@@ -51,8 +56,12 @@ class MpiSession {
   bool joined() const { return joined_; }
   // Collective: rank 0's value on every rank.
   int broadcast(int value) const;
+  // The module's MPI calls (serve_runs, work_runs).
+  const NsspiceMpiTransport& mpi() const { return *api_; }
 
  private:
+  explicit MpiSession(const NsspiceMpiTransport* api) : api_(api) {}
+  const NsspiceMpiTransport* api_;
   int rank_ = 0, size_ = 1;
   bool serialized_ = false;
   bool joined_ = false;

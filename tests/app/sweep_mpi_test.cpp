@@ -120,5 +120,31 @@ TEST(SweepMpiBuild, MpiOptionOfABuildWithoutMpiIsAnError) {
       << r.output;
 }
 
+// The MPI calls are a module loaded only for --mpi: nsspice itself does not map Open MPI, and a
+// module beside the executable that does not load is named in a clear error, exit 1, no file.
+class SweepMpiModule : public AppTest {};
+
+TEST_F(SweepMpiModule, OnlyMpiRunsLoadTheModuleAndABrokenOneIsNamed) {
+  if (!app::MpiSession::built()) GTEST_SKIP() << "nsspice was built without MPI (NSSPICE_MPI)";
+  const CliRun libs = run_shell(std::string("ldd '") + NSSPICE_BINARY + "'");
+  ASSERT_EQ(libs.exit_code, 0) << libs.output;
+  EXPECT_EQ(libs.output.find("libmpi"), std::string::npos) << libs.output;
+  const fs::path copy = dir_ / "bin" / "nsspice";
+  fs::create_directories(copy.parent_path());
+  fs::copy_file(NSSPICE_BINARY, copy);
+  write("bin/libnsspice_mpi.so", "not a shared object\n");
+  write("two.cir",
+        "two\n.param r=1\nR1 a 0 {r}\nI1 0 a 1\n.step param r list 1 2\n"
+        ".tran 1u 2u\n.end\n");
+  const CliRun r = run_shell(
+      fmt::format("cd '{}' && '{}' run two.cir -o two.raw --mpi", dir_.string(), copy.string()));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--mpi: cannot load the MPI module " +
+                          (dir_ / "bin" / "libnsspice_mpi.so").string()),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "two.raw"));
+}
+
 }  // namespace
 }  // namespace nsspice::testing
