@@ -290,8 +290,22 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   }
   for (int j : live()) {  // a held pair: λ_j = 0, w_j = d_j − α d_s ≥ 0 up to rounding
     if (lambda[j] == 0.0 && w[j] >= 0.0) continue;  // min(λ̂_j, ŵ_j) = 0
-    const double lam = lambda[j] / lambda_scale(j);
     const double wj = w[j] / w_scale(j);
+    // Λ_j ≤ ‖W‖∞‖x‖∞ / max_i |B_ij| + |λ_j| + tiny (rounding is monotone), so for λ_j ≥ 0 the
+    // quotient by that bound is a lower bound of λ̂_j ≥ 0: when it is at least ŵ_j, min(λ̂_j, ŵ_j)
+    // is ŵ_j and λ̂_j passes the test, with no need for Λ_j's row sums (the usual case: a
+    // conducting pair, ŵ_j at rounding level). The outcome is the same bits.
+    if (lambda[j] >= 0.0 && b_col_max_[j] > 0 &&
+        lambda[j] / (wx / b_col_max_[j] + std::abs(lambda[j]) + tiny) >= wj) {
+      out.residual = std::max(out.residual, std::abs(wj));
+      if (wj < limit) {
+        out.feasible = false;
+        out.violated.push_back(j);
+        out.severity.push_back(wj);
+      }
+      continue;
+    }
+    const double lam = lambda[j] / lambda_scale(j);
     out.residual = std::max(out.residual, std::abs(std::min(lam, wj)));
     if (lam < limit || wj < limit) {
       out.feasible = false;
