@@ -292,6 +292,8 @@ py::dict report_of(const app::RunOutcome& o, double started, double finished) {
   d["low_rank_modes"] = s.low_rank_modes;
   d["low_rank_solves"] = s.low_rank_solves;
   d["held_solves"] = s.held_solves;
+  d["transform_hits"] = s.transform_hits;
+  d["answer_reuses"] = s.answer_reuses;
   d["factor_peak_bytes"] = s.factor_peak_bytes;
   d["max_residual"] = s.max_residual;
   d["events"] = r.event_stats.events;

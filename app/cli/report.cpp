@@ -108,8 +108,17 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
     line("accumulations", fmt::format("{} backward-Euler steps without location over {:.6g} s "
                                       "(chattering or sliding)",
                                       s.fallback_steps, s.fallback_time));
-  line("LCP solves", fmt::format("{} with pivoting, {} pivots, {} mode changes", s.lemke_calls,
-                                 s.pivots, s.mode_changes));
+  line("LCP solves",
+       fmt::format("{} with pivoting, {} pivots, {} mode changes{}{}", s.lemke_calls, s.pivots,
+                   s.mode_changes,
+                   s.answer_reuses > 0
+                       ? fmt::format("; {} answered without pivoting by the mode that the last "
+                                     "pivoting from the same mode reached",
+                                     s.answer_reuses)
+                       : std::string(),
+                   s.transform_hits > 0
+                       ? fmt::format("; {} pivotings on a kept transform", s.transform_hits)
+                       : std::string()));
   if (s.held_solves > 0)
     line("switch diodes", fmt::format("{} solves held diodes across closed ideal switches off "
                                       "(their current is the switch's; solvers.md §8)",

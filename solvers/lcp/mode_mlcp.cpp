@@ -93,6 +93,7 @@ void ModeMlcp::retarget(const SparseMatrix& w) {
   schur_now_ = nullptr;
   lr_ = LowRank{};
   flip_seed_ = FlipSeed{};
+  transforms_.clear();
 }
 
 int ModeMlcp::hold_pairs(std::vector<char>& mode, const Eigen::VectorXd& d) {
@@ -135,6 +136,8 @@ double ModeMlcp::bytes() const {
        sizeof(double);
   if (w_factor_.valid()) b += w_factor_.bytes();
   b += static_cast<double>(lr_.columns.size()) * (n_ + m_) * sizeof(double);
+  for (const TransformBase& t : transforms_)
+    b += static_cast<double>(t.u_cols.size() + t.m_raw.size()) * sizeof(double);
   return b;
 }
 
@@ -422,6 +425,7 @@ bool ModeMlcp::pivot_dense(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     outcome.message = "the circuit equations of the step's mode are numerically singular";
     return false;
   }
+  if (reuse_answer(r, d, mode, x, lambda, w, c)) return true;
   if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) {
     // Every dense method failed (e.g. Lemke cycling in rounding on a badly scaled step): with
     // the auto policy, block pivoting has the last word.

@@ -113,6 +113,11 @@ struct ModeMlcpStats {
   // and the most pairs held in one solve.
   long held_solves = 0;
   long max_held = 0;
+  // Pivoting steps whose transform at the base mode was a kept one (no solves for its columns),
+  // and steps that needed no pivoting because the mode the last pivoting from the same base
+  // reached passed the check (ModeMlcp::TransformBase::answer).
+  long transform_hits = 0;
+  long answer_reuses = 0;
 };
 
 // Above this many free pairs (and with the auto policy) the mode iteration pivots by blocks on
@@ -221,6 +226,12 @@ class ModeMlcp {
   // only for circuits without externally switched pairs (mode_mlcp_update.cpp).
   void set_low_rank(bool on) { low_rank_ = on; }
 
+  // Off: the transform of every pivoting step is built anew (for tests; TransformBase below).
+  void set_transform_cache(bool on) {
+    transform_cache_ = on;
+    transforms_.clear();
+  }
+
   // Solves modes with at most `max_active` active pairs (conducting or forced) through the factor
   // of W (header comment); `w_symbolic` is the analysis of W's pattern and must outlive this
   // object. Off by default. A W that is singular or badly conditioned disables it.
@@ -322,12 +333,44 @@ class ModeMlcp {
   LowRank lr_;
   bool low_rank_ = true;
 
+  // The part of the transform at a base mode σ that does not depend on the step's r and d: the
+  // columns U = K(σ)⁻¹ [e_{n+F_1} … e_{n+F_f}] and M_σ before equilibration. They are functions
+  // of W (this solver's step size), σ and the pairs decided, so a converter whose pivoting
+  // steps come back to a few base modes period after period (the level-1 MOSFET buck of
+  // examples/: 405 pivoting steps, 12 base modes) builds each once: the last kTransformSlots are
+  // kept, each of at most kTransformCacheBytes / kTransformSlots, and dropped by retarget().
+  //
+  // Each also keeps the mode its last pivoting reached (`answer`): before pivoting again from
+  // that base, the mode iteration tries it (one solve and the mode check; the answer if the
+  // check passes, as for any guess), since a periodic circuit's pivoting steps mostly end where
+  // they ended a period before. Not with a named LCP method or an LCP observer (the method is
+  // then to solve every pivoting step's LCP).
+  struct TransformBase {
+    std::vector<char> base_mode;  // empty: a free slot
+    std::vector<int> pairs;       // live() when it was built
+    Eigen::MatrixXd u_cols, m_raw;
+    std::vector<char> answer;  // the mode the last pivoting from it reached (empty: none yet)
+    long last_use = 0;
+  };
+  static constexpr int kTransformSlots = 8;
+  static constexpr double kTransformCacheBytes = 8e6;
+  std::vector<TransformBase> transforms_;
+  long transform_clock_ = 0;
+  bool transform_cache_ = true;
+  // The kept TransformBase of (base_mode, live()), or a new one: into a slot (the least recently
+  // used) when it fits, else into `own`.
+  TransformBase& transform_base(const KluFactor& base, const std::vector<char>& base_mode,
+                                TransformBase& own);
+  // The kept TransformBase of (base_mode, live()), or null.
+  TransformBase* kept_transform(const std::vector<char>& base_mode);
   // The equilibrated transform at a nonsingular base mode: u = u0 + U z, y = M z + q with
-  // M = diag(row_scale) M_σ diag(col_scale) (mode_mlcp_pivot.cpp).
+  // M = diag(row_scale) M_σ diag(col_scale) (mode_mlcp_pivot.cpp); U is base->u_cols.
   struct Transform {
     Eigen::VectorXd u0;
-    Eigen::MatrixXd u_cols, M;
+    Eigen::MatrixXd M;
     Eigen::VectorXd q, row_scale, col_scale;
+    TransformBase own;              // U and M_σ when not kept
+    TransformBase* base = nullptr;  // the kept one or &own (valid until the next build)
   };
   void build_transform(const KluFactor& base, const std::vector<char>& base_mode,
                        const Eigen::VectorXd& r, const Eigen::VectorXd& d, Transform& t);
@@ -394,6 +437,10 @@ class ModeMlcp {
   FlipSeed flip_seed_;
   Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
               const Eigen::VectorXd& d, double slack) const;
+  // Tries the `answer` of the kept transform at base `mode` (header of TransformBase): true, with
+  // the solution and its check, when it passes the check.
+  bool reuse_answer(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
+                    Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c);
   // Pivots from base_mode by the policy's LCP solver (mode_mlcp_pivot.cpp).
   // Flips the violated pairs of `c` and keeps the result if it passes the strict check.
   void try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,

@@ -76,6 +76,80 @@ LcpPolicy ModeMlcp::step_policy(int f) const {
   return policy;
 }
 
+ModeMlcp::TransformBase* ModeMlcp::kept_transform(const std::vector<char>& base_mode) {
+  const std::vector<int>& pairs = live();
+  for (TransformBase& e : transforms_)
+    if (!e.base_mode.empty() && e.base_mode == base_mode && e.pairs == pairs) return &e;
+  return nullptr;
+}
+
+bool ModeMlcp::reuse_answer(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                            std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                            Eigen::VectorXd& w, Check& c) {
+  if (observer_ || policy_.force != LcpSolverKind::kAuto) return false;
+  const TransformBase* kept = kept_transform(mode);
+  if (kept == nullptr || kept->answer.empty() || kept->answer == mode) return false;
+  const std::vector<char> answer = kept->answer;
+  // Solved as pivot_with_lemke solves the mode it reaches: with K(σ)'s factor.
+  const KluFactor* fac = factor_for(answer);
+  if (fac == nullptr) return false;
+  solve_mode(*fac, r, d, answer);
+  Eigen::VectorXd xa, la, wa;
+  split(answer, d, xa, la, wa);
+  Check ca = check(la, wa, xa, d, 1.0);
+  if (!ca.feasible) return false;
+  ++stats_.answer_reuses;
+  mode = answer;
+  x = std::move(xa);
+  lambda = std::move(la);
+  w = std::move(wa);
+  c = std::move(ca);
+  return true;
+}
+
+ModeMlcp::TransformBase& ModeMlcp::transform_base(const KluFactor& base,
+                                                  const std::vector<char>& base_mode,
+                                                  TransformBase& own) {
+  const std::vector<int>& pairs = live();
+  const int f = static_cast<int>(pairs.size());
+  ++transform_clock_;
+  const double cols = f;
+  const double bytes = sizeof(double) * ((n_ + m_) * cols + cols * cols);
+  const bool keep = transform_cache_ && bytes <= kTransformCacheBytes / kTransformSlots;
+  TransformBase* slot = &own;
+  if (keep) {
+    if (transforms_.empty()) transforms_.resize(kTransformSlots);
+    slot = &transforms_.front();
+    for (TransformBase& e : transforms_) {
+      if (!e.base_mode.empty() && e.base_mode == base_mode && e.pairs == pairs) {
+        e.last_use = transform_clock_;
+        ++stats_.transform_hits;
+        return e;
+      }
+      if (e.last_use < slot->last_use) slot = &e;  // the least recently used (or a free) slot
+    }
+  }
+  TransformBase& t = *slot;
+  t.base_mode = base_mode;
+  t.pairs = pairs;
+  t.last_use = transform_clock_;
+  t.u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
+  for (int k = 0; k < f; ++k) t.u_cols(n_ + pairs[k], k) = 1.0;
+  base.solve_many(t.u_cols);
+  stats_.mode_solves += f;
+  const Eigen::MatrixXd y_lin = c_ * t.u_cols.topRows(n_) + d_ * t.u_cols.bottomRows(m_);
+  t.m_raw.resize(f, f);
+  for (int k = 0; k < f; ++k) {
+    const int j = pairs[k];
+    if (base_mode[j]) {
+      t.m_raw.row(k) = t.u_cols.row(n_ + j);
+    } else {
+      t.m_raw.row(k) = y_lin.row(j);
+    }
+  }
+  return t;
+}
+
 void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& base_mode,
                                const Eigen::VectorXd& r, const Eigen::VectorXd& d, Transform& t) {
   const std::vector<int>& pairs = live();
@@ -83,21 +157,12 @@ void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& b
   count_dense(f);
   solve_mode(base, r, d, base_mode);
   t.u0 = u_;
-  t.u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
-  for (int k = 0; k < f; ++k) t.u_cols(n_ + pairs[k], k) = 1.0;
-  base.solve_many(t.u_cols);
-  stats_.mode_solves += f;
-  const Eigen::MatrixXd y_lin = c_ * t.u_cols.topRows(n_) + d_ * t.u_cols.bottomRows(m_);
+  t.base = &transform_base(base, base_mode, t.own);
   const Eigen::VectorXd w0 = c_ * t.u0.head(n_) + d_ * t.u0.tail(m_) + d;
-  Eigen::MatrixXd M(f, f);
+  Eigen::MatrixXd M = t.base->m_raw;
   Eigen::VectorXd q(f);
   for (int k = 0; k < f; ++k) {
     const int j = pairs[k];
-    if (base_mode[j]) {
-      M.row(k) = t.u_cols.row(n_ + j);
-    } else {
-      M.row(k) = y_lin.row(j);
-    }
     q[k] = base_mode[j] ? t.u0[n_ + j] : w0[j];
   }
   equilibrate_lcp(M, q, t.row_scale, t.col_scale);
@@ -157,10 +222,11 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
     if (lcp.z_basic[k]) next[pairs[k]] = !next[pairs[k]];
   if (observer_)
     observer_(StepLcp{std::move(t.M), std::move(t.q), base_mode, next, true, lcp.method});
+  t.base->answer = next;
   if (const KluFactor* fac = factor_for(next)) {
     solve_mode(*fac, r, d, next);  // exact solve in the new mode
   } else {
-    u_ = t.u0 + t.u_cols * z;  // the pivot basis says K(σ') is nonsingular; use the transform
+    u_ = t.u0 + t.base->u_cols * z;  // the pivot basis says K(σ') is nonsingular: the transform
   }
   mode = next;
   return true;

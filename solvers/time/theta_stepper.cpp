@@ -234,6 +234,8 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   s.low_rank_modes += m.low_rank_modes;
   s.low_rank_solves += m.low_rank_solves;
   s.held_solves += m.held_solves;
+  s.transform_hits += m.transform_hits;
+  s.answer_reuses += m.answer_reuses;
 }
 
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -771,6 +773,8 @@ void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
   s.low_rank_modes += from.low_rank_modes;
   s.low_rank_solves += from.low_rank_solves;
   s.held_solves += from.held_solves;
+  s.transform_hits += from.transform_hits;
+  s.answer_reuses += from.answer_reuses;
 }
 
 RunStats ThetaStepper::stats() const {

@@ -165,6 +165,10 @@ struct RunStats {
   long low_rank_solves = 0;
   // Mode solves in which diodes across closed ideal switches were held off (ModeMlcpStats).
   long held_solves = 0;
+  // Pivoting steps on a kept transform, and steps answered by the mode the last pivoting from
+  // the same base mode reached (ModeMlcpStats::transform_hits, answer_reuses).
+  long transform_hits = 0;
+  long answer_reuses = 0;
   double factor_peak_bytes = 0;
   double factor_budget_bytes = 0;  // that budget
   long step_solvers = 0;           // mode-system solvers built (one per step size θh met)
