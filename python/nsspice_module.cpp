@@ -294,6 +294,7 @@ py::dict report_of(const app::RunOutcome& o, double started, double finished) {
   d["held_solves"] = s.held_solves;
   d["transform_hits"] = s.transform_hits;
   d["answer_reuses"] = s.answer_reuses;
+  d["singular_answers"] = s.singular_answers;
   d["factor_peak_bytes"] = s.factor_peak_bytes;
   d["max_residual"] = s.max_residual;
   d["events"] = r.event_stats.events;

@@ -119,6 +119,12 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
                    s.transform_hits > 0
                        ? fmt::format("; {} pivotings on a kept transform", s.transform_hits)
                        : std::string()));
+  if (s.singular_answers > 0)
+    line("singular modes",
+         fmt::format("{} steps answered in a mode whose circuit matrix is singular (a node "
+                     "floating between blocking junctions, pinned by the pivot basis where a pair "
+                     "is at its edge; theory.md §6.3)",
+                     s.singular_answers));
   if (s.held_solves > 0)
     line("switch diodes", fmt::format("{} solves held diodes across closed ideal switches off "
                                       "(their current is the switch's; solvers.md §8)",

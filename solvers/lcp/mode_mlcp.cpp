@@ -149,8 +149,8 @@ const KluFactor* ModeMlcp::factor_for(const std::vector<char>& mode) {
     return last_factor_;
   const std::string key = mode_key(mode);
   const KluFactor* f = nullptr;
-  if (cache_.find(key) != nullptr) {
-    f = cache_.get(key, symbolic_, k_);  // counted as a hit
+  if (cache_.find(key) != nullptr || cache_.known_singular(key)) {
+    f = cache_.get(key, symbolic_, k_);  // a hit, or a singular mode met before (K not read)
   } else {
     offer_template(mode);
     set_values(mode);
@@ -382,6 +382,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   ++stats_.solves;
   MlcpOutcome outcome;
   guess_ = mode;
+  answer_singular_ = false;
   flip_seed_.from.clear();
   if (hold_pairs(mode, d) > 0) ++stats_.held_solves;
   const bool by_blocks = static_cast<int>(live().size()) > dense_transform_max_ &&
@@ -407,7 +408,13 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   outcome.residual = c.residual;
   outcome.mode_changed = mode != guess_;
   if (outcome.mode_changed) ++stats_.mode_changes;
-  base_mode_ = mode;
+  // A mode answered through a transform has a singular K: the last nonsingular base stays (it
+  // is find_base's first candidate when the next step's guess, this mode, is singular).
+  if (answer_singular_) {
+    ++stats_.singular_answers;
+  } else {
+    base_mode_ = mode;
+  }
   if (capture_ && !pivoted && observer_) observe_unpivoted(start, mode, r, d);
   return outcome;
 }
@@ -425,7 +432,7 @@ bool ModeMlcp::pivot_dense(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
     outcome.message = "the circuit equations of the step's mode are numerically singular";
     return false;
   }
-  if (reuse_answer(r, d, mode, x, lambda, w, c)) return true;
+  if (reuse_answer(*base, r, d, mode, x, lambda, w, c)) return true;
   if (!pivot_with_lemke(*base, mode, r, d, mode, outcome)) {
     // Every dense method failed (e.g. Lemke cycling in rounding on a badly scaled step): with
     // the auto policy, block pivoting has the last word.

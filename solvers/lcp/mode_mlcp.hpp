@@ -118,6 +118,9 @@ struct ModeMlcpStats {
   // reached passed the check (ModeMlcp::TransformBase::answer).
   long transform_hits = 0;
   long answer_reuses = 0;
+  // Steps whose answer is a mode with a singular K(σ), solved through the pivot basis of a
+  // transform (a floating node between blocking junctions, pinned where a pair is at its edge).
+  long singular_answers = 0;
 };
 
 // Above this many free pairs (and with the auto policy) the mode iteration pivots by blocks on
@@ -167,6 +170,8 @@ struct StepLcp {
 using LcpObserver = std::function<void(const StepLcp&)>;
 
 class ModeMlcp {
+  friend class ModeMlcpProbe;  // tests/solvers/transform_reuse_test.cpp: private steps alone
+
  public:
   // `symbolic` must be the analysis of mode_matrix_pattern(w, b, c, d, c_off) and outlive this
   // object. Pairs with forced[j] = 1 are externally switched branches (ideal switches): their
@@ -245,6 +250,15 @@ class ModeMlcp {
   // without the allocations of a new solver. Its answers are those of a new solver for `w`.
   void retarget(const SparseMatrix& w);
 
+  // The last mode whose K was nonsingular (find_base's first candidate when a guess is singular).
+  // seed_base gives a new solver the base of another step size's solver: K(σ)'s singularity
+  // seldom depends on the step size, and a circuit whose all-off mode is singular (transistor
+  // models whose junctions all block leave nodes floating) may have no other cheap candidate.
+  const std::vector<char>& base_mode() const { return base_mode_; }
+  void seed_base(const std::vector<char>& mode) {
+    if (mode.size() == base_mode_.size()) base_mode_ = mode;
+  }
+
   const ModeMlcpStats& stats() const { return stats_; }
   const FactorCache& cache() const { return cache_; }
   // Memory held by this solver's own structures (W, scratch, W's factor and columns of the
@@ -280,7 +294,8 @@ class ModeMlcp {
   const KluSymbolic& symbolic_;
   FactorCache cache_;
   ModeMlcpStats stats_;
-  std::vector<char> base_mode_;  // last mode with a nonsingular K
+  std::vector<char> base_mode_;   // last mode with a nonsingular K
+  bool answer_singular_ = false;  // solve(): the answer's K is singular (solved by a transform)
   Eigen::VectorXd u_;
   const KluFactor* last_factor_ = nullptr;  // the factor returned last, and its mode
   std::vector<char> last_mode_;
@@ -437,10 +452,17 @@ class ModeMlcp {
   FlipSeed flip_seed_;
   Check check(const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, const Eigen::VectorXd& x,
               const Eigen::VectorXd& d, double slack) const;
-  // Tries the `answer` of the kept transform at base `mode` (header of TransformBase): true, with
-  // the solution and its check, when it passes the check.
-  bool reuse_answer(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,
-                    Eigen::VectorXd& x, Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c);
+  // Tries the `answer` of the kept transform at base `mode` (header of TransformBase), whose
+  // factor is `base`: true, with the solution and its check, when it passes the check. A
+  // singular K(answer) is solved through the kept transform (solve_through).
+  bool reuse_answer(const KluFactor& base, const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                    std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
+                    Eigen::VectorXd& w, Check& c);
+  // The solution of mode `answer` into u_ through the kept transform `t` at its base (factor
+  // `base`), for an `answer` whose K is singular and that differs from the base in at most
+  // kLowRankMaxPairs pairs; false if it differs in none or more, or the block of M_σ is singular.
+  bool solve_through(const TransformBase& t, const KluFactor& base, const Eigen::VectorXd& r,
+                     const Eigen::VectorXd& d, const std::vector<char>& answer);
   // Pivots from base_mode by the policy's LCP solver (mode_mlcp_pivot.cpp).
   // Flips the violated pairs of `c` and keeps the result if it passes the strict check.
   void try_flip(const Eigen::VectorXd& r, const Eigen::VectorXd& d, std::vector<char>& mode,

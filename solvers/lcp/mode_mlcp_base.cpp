@@ -100,6 +100,7 @@ bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
   for (const auto& c : candidates) {
     if (factor_for(c) != nullptr) {
       mode = c;
+      base_mode_ = c;  // the next singular guess's first candidate (and other step sizes')
       return true;
     }
   }
@@ -131,6 +132,7 @@ bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
   }
   if (rank < n_ + m_ || factor_for(trial) == nullptr) return false;
   mode = trial;
+  base_mode_ = trial;
   return true;
 }
 

@@ -83,17 +83,20 @@ ModeMlcp::TransformBase* ModeMlcp::kept_transform(const std::vector<char>& base_
   return nullptr;
 }
 
-bool ModeMlcp::reuse_answer(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
-                            std::vector<char>& mode, Eigen::VectorXd& x, Eigen::VectorXd& lambda,
-                            Eigen::VectorXd& w, Check& c) {
+bool ModeMlcp::reuse_answer(const KluFactor& base, const Eigen::VectorXd& r,
+                            const Eigen::VectorXd& d, std::vector<char>& mode, Eigen::VectorXd& x,
+                            Eigen::VectorXd& lambda, Eigen::VectorXd& w, Check& c) {
   if (observer_ || policy_.force != LcpSolverKind::kAuto) return false;
   const TransformBase* kept = kept_transform(mode);
   if (kept == nullptr || kept->answer.empty() || kept->answer == mode) return false;
   const std::vector<char> answer = kept->answer;
-  // Solved as pivot_with_lemke solves the mode it reaches: with K(σ)'s factor.
-  const KluFactor* fac = factor_for(answer);
-  if (fac == nullptr) return false;
-  solve_mode(*fac, r, d, answer);
+  if (const KluFactor* fac = factor_for(answer)) {
+    solve_mode(*fac, r, d, answer);  // as pivot_with_lemke solves the mode it reaches
+  } else if (!solve_through(*kept, base, r, d, answer)) {
+    return false;
+  } else {
+    answer_singular_ = true;  // (reset by solve(): read only if this answer is accepted)
+  }
   Eigen::VectorXd xa, la, wa;
   split(answer, d, xa, la, wa);
   Check ca = check(la, wa, xa, d, 1.0);
@@ -104,6 +107,47 @@ bool ModeMlcp::reuse_answer(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   lambda = std::move(la);
   w = std::move(wa);
   c = std::move(ca);
+  return true;
+}
+
+bool ModeMlcp::solve_through(const TransformBase& t, const KluFactor& base,
+                             const Eigen::VectorXd& r, const Eigen::VectorXd& d,
+                             const std::vector<char>& answer) {
+  // K(answer) is singular but the complementary basis that names it is not (a pivoting reached
+  // it): with F the pairs in which `answer` differs from the base, z_F solves (M_σ)_FF z_F = −q_F
+  // and the other z_k are 0, so u = u0 + U_F z_F satisfies the rows of `answer` (the pairs of F
+  // at y_k = 0, the others at z_k = 0), as pivot_with_lemke's u0 + U z does.
+  const std::vector<char>& base_mode = t.base_mode;
+  std::vector<int> flipped;  // positions k in t.pairs
+  for (int k = 0; k < static_cast<int>(t.pairs.size()); ++k) {
+    const int j = t.pairs[static_cast<size_t>(k)];
+    if (answer[static_cast<size_t>(j)] != base_mode[static_cast<size_t>(j)]) flipped.push_back(k);
+  }
+  const int nf = static_cast<int>(flipped.size());
+  if (nf == 0 || nf > kLowRankMaxPairs) return false;
+  solve_mode(base, r, d, base_mode);
+  const Eigen::VectorXd u0 = u_;
+  Eigen::MatrixXd mff(nf, nf);
+  Eigen::VectorXd qf(nf);
+  for (int a = 0; a < nf; ++a) {
+    const int k = flipped[static_cast<size_t>(a)];
+    const int j = t.pairs[static_cast<size_t>(k)];
+    for (int b = 0; b < nf; ++b) mff(a, b) = t.m_raw(k, flipped[static_cast<size_t>(b)]);
+    if (base_mode[static_cast<size_t>(j)]) {
+      qf[a] = u0[n_ + j];
+    } else {
+      double v = d[j];
+      for (RowMatrix::InnerIterator it(c_rows_, j); it; ++it) v += it.value() * u0[it.index()];
+      for (RowMatrix::InnerIterator it(d_rows_, j); it; ++it) v += it.value() * u0[n_ + it.index()];
+      qf[a] = v;
+    }
+  }
+  count_dense(nf);
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(mff);
+  if (!lu.isInvertible()) return false;
+  const Eigen::VectorXd zf = lu.solve(-qf);
+  u_ = u0;
+  for (int a = 0; a < nf; ++a) u_ += zf[a] * t.u_cols.col(flipped[static_cast<size_t>(a)]);
   return true;
 }
 
@@ -227,6 +271,7 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
     solve_mode(*fac, r, d, next);  // exact solve in the new mode
   } else {
     u_ = t.u0 + t.base->u_cols * z;  // the pivot basis says K(σ') is nonsingular: the transform
+    answer_singular_ = true;
   }
   mode = next;
   return true;

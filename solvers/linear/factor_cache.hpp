@@ -183,6 +183,8 @@ class FactorCache {
   void offer_model(const KluSymbolic& symbolic, const SparseMatrix& a, int score);
   // Looks up without computing.
   const KluFactor* find(const std::string& key);
+  // `key` was found singular before (get() returns nullptr for it without reading the matrix).
+  bool known_singular(const std::string& key) const { return singular_keys_.count(key) != 0; }
   // `f` if it is still the most recently used entry (the one returned last; the budget shared
   // with other caches may have dropped it since): counted as a hit. Otherwise nullptr.
   const KluFactor* front_hit(const KluFactor* f);

@@ -134,6 +134,10 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
     last_entry_ = &e;
     return *e.solver;
   }
+  // A new solver's base for singular guesses: the last solver's (ModeMlcp::seed_base), copied
+  // before that solver may be the one retargeted below.
+  const std::vector<char> base_hint =
+      last_entry_ != nullptr ? last_entry_->solver->base_mode() : std::vector<char>();
   last_entry_ = nullptr;
   SparseMatrix w = mlcs_.G + mlcs_.E * (1.0 / theta_h);
   w.makeCompressed();
@@ -159,6 +163,7 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
     if (w_symbolic_.analyzed()) solver->enable_reduced(w_symbolic_);
     stats_.max_solver_bytes = std::max(stats_.max_solver_bytes, solver->bytes());
   }
+  if (!base_hint.empty()) solver->seed_base(base_hint);
   attach(*solver, theta_h);
   const double bytes = solver->bytes();
   evict_solvers(bytes, odd);
@@ -236,6 +241,7 @@ void ThetaStepper::add_counts(const ModeMlcp& solver, RunStats& s) {
   s.held_solves += m.held_solves;
   s.transform_hits += m.transform_hits;
   s.answer_reuses += m.answer_reuses;
+  s.singular_answers += m.singular_answers;
 }
 
 void ThetaStepper::start(const Eigen::VectorXd& x0, const Eigen::VectorXd& q0,
@@ -775,6 +781,7 @@ void ThetaStepper::add_counts_into(const RunStats& from, RunStats& s) {
   s.held_solves += from.held_solves;
   s.transform_hits += from.transform_hits;
   s.answer_reuses += from.answer_reuses;
+  s.singular_answers += from.singular_answers;
 }
 
 RunStats ThetaStepper::stats() const {

@@ -169,6 +169,7 @@ struct RunStats {
   // the same base mode reached (ModeMlcpStats::transform_hits, answer_reuses).
   long transform_hits = 0;
   long answer_reuses = 0;
+  long singular_answers = 0;  // steps answered in a mode whose K is singular (ModeMlcpStats)
   double factor_peak_bytes = 0;
   double factor_budget_bytes = 0;  // that budget
   long step_solvers = 0;           // mode-system solvers built (one per step size θh met)
