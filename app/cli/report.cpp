@@ -123,7 +123,7 @@ std::string format_report(const circuit::TransientResult& r, double wall, double
     line("singular modes",
          fmt::format("{} steps answered in a mode whose circuit matrix is singular (a node "
                      "floating between blocking junctions, pinned by the pivot basis where a pair "
-                     "is at its edge; theory.md §6.3)",
+                     "is at its edge; theory.md §6.4)",
                      s.singular_answers));
   if (s.held_solves > 0)
     line("switch diodes", fmt::format("{} solves held diodes across closed ideal switches off "

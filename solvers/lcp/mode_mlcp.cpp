@@ -382,7 +382,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   ++stats_.solves;
   MlcpOutcome outcome;
   guess_ = mode;
-  answer_singular_ = false;
+  singular_mode_.clear();
   flip_seed_.from.clear();
   if (hold_pairs(mode, d) > 0) ++stats_.held_solves;
   const bool by_blocks = static_cast<int>(live().size()) > dense_transform_max_ &&
@@ -410,7 +410,7 @@ MlcpOutcome ModeMlcp::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& d,
   if (outcome.mode_changed) ++stats_.mode_changes;
   // A mode answered through a transform has a singular K: the last nonsingular base stays (it
   // is find_base's first candidate when the next step's guess, this mode, is singular).
-  if (answer_singular_) {
+  if (!singular_mode_.empty() && singular_mode_ == mode) {
     ++stats_.singular_answers;
   } else {
     base_mode_ = mode;

@@ -294,8 +294,10 @@ class ModeMlcp {
   const KluSymbolic& symbolic_;
   FactorCache cache_;
   ModeMlcpStats stats_;
-  std::vector<char> base_mode_;   // last mode with a nonsingular K
-  bool answer_singular_ = false;  // solve(): the answer's K is singular (solved by a transform)
+  std::vector<char> base_mode_;  // last mode with a nonsingular K
+  // solve(): the mode last solved through a transform because its K is singular (empty: none);
+  // the answer is singular when it is that mode.
+  std::vector<char> singular_mode_;
   Eigen::VectorXd u_;
   const KluFactor* last_factor_ = nullptr;  // the factor returned last, and its mode
   std::vector<char> last_mode_;

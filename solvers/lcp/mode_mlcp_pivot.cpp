@@ -95,7 +95,7 @@ bool ModeMlcp::reuse_answer(const KluFactor& base, const Eigen::VectorXd& r,
   } else if (!solve_through(*kept, base, r, d, answer)) {
     return false;
   } else {
-    answer_singular_ = true;  // (reset by solve(): read only if this answer is accepted)
+    singular_mode_ = answer;  // (solve() reads it only if this mode is the answer)
   }
   Eigen::VectorXd xa, la, wa;
   split(answer, d, xa, la, wa);
@@ -271,7 +271,7 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
     solve_mode(*fac, r, d, next);  // exact solve in the new mode
   } else {
     u_ = t.u0 + t.base->u_cols * z;  // the pivot basis says K(σ') is nonsingular: the transform
-    answer_singular_ = true;
+    singular_mode_ = next;
   }
   mode = next;
   return true;
