@@ -380,6 +380,10 @@ class ModeMlcp {
                                 TransformBase& own);
   // The kept TransformBase of (base_mode, live()), or null.
   TransformBase* kept_transform(const std::vector<char>& base_mode);
+  // q_σ of the transform at `base_mode` over `pairs` from the base's solution u0: λ_j of a
+  // conducting pair, w_j = C_j x + D_j λ + d_j of a blocking one.
+  Eigen::VectorXd transform_q(const std::vector<char>& base_mode, const std::vector<int>& pairs,
+                              const Eigen::VectorXd& u0, const Eigen::VectorXd& d) const;
   // The equilibrated transform at a nonsingular base mode: u = u0 + U z, y = M z + q with
   // M = diag(row_scale) M_σ diag(col_scale) (mode_mlcp_pivot.cpp); U is base->u_cols.
   struct Transform {

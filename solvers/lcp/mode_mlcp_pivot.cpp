@@ -89,7 +89,7 @@ bool ModeMlcp::reuse_answer(const KluFactor& base, const Eigen::VectorXd& r,
   if (observer_ || policy_.force != LcpSolverKind::kAuto) return false;
   const TransformBase* kept = kept_transform(mode);
   if (kept == nullptr || kept->answer.empty() || kept->answer == mode) return false;
-  const std::vector<char> answer = kept->answer;
+  const std::vector<char>& answer = kept->answer;  // (nothing below touches the kept transforms)
   if (const KluFactor* fac = factor_for(answer)) {
     solve_mode(*fac, r, d, answer);  // as pivot_with_lemke solves the mode it reaches
   } else if (!solve_through(*kept, base, r, d, answer)) {
@@ -127,20 +127,13 @@ bool ModeMlcp::solve_through(const TransformBase& t, const KluFactor& base,
   if (nf == 0 || nf > kLowRankMaxPairs) return false;
   solve_mode(base, r, d, base_mode);
   const Eigen::VectorXd u0 = u_;
+  const Eigen::VectorXd q = transform_q(base_mode, t.pairs, u0, d);
   Eigen::MatrixXd mff(nf, nf);
   Eigen::VectorXd qf(nf);
   for (int a = 0; a < nf; ++a) {
     const int k = flipped[static_cast<size_t>(a)];
-    const int j = t.pairs[static_cast<size_t>(k)];
     for (int b = 0; b < nf; ++b) mff(a, b) = t.m_raw(k, flipped[static_cast<size_t>(b)]);
-    if (base_mode[static_cast<size_t>(j)]) {
-      qf[a] = u0[n_ + j];
-    } else {
-      double v = d[j];
-      for (RowMatrix::InnerIterator it(c_rows_, j); it; ++it) v += it.value() * u0[it.index()];
-      for (RowMatrix::InnerIterator it(d_rows_, j); it; ++it) v += it.value() * u0[n_ + it.index()];
-      qf[a] = v;
-    }
+    qf[a] = q[k];
   }
   count_dense(nf);
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(mff);
@@ -149,6 +142,18 @@ bool ModeMlcp::solve_through(const TransformBase& t, const KluFactor& base,
   u_ = u0;
   for (int a = 0; a < nf; ++a) u_ += zf[a] * t.u_cols.col(flipped[static_cast<size_t>(a)]);
   return true;
+}
+
+Eigen::VectorXd ModeMlcp::transform_q(const std::vector<char>& base_mode,
+                                      const std::vector<int>& pairs, const Eigen::VectorXd& u0,
+                                      const Eigen::VectorXd& d) const {
+  const Eigen::VectorXd w0 = c_ * u0.head(n_) + d_ * u0.tail(m_) + d;
+  Eigen::VectorXd q(static_cast<Eigen::Index>(pairs.size()));
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    const int j = pairs[k];
+    q[static_cast<Eigen::Index>(k)] = base_mode[static_cast<size_t>(j)] ? u0[n_ + j] : w0[j];
+  }
+  return q;
 }
 
 ModeMlcp::TransformBase& ModeMlcp::transform_base(const KluFactor& base,
@@ -162,16 +167,15 @@ ModeMlcp::TransformBase& ModeMlcp::transform_base(const KluFactor& base,
   const bool keep = transform_cache_ && bytes <= kTransformCacheBytes / kTransformSlots;
   TransformBase* slot = &own;
   if (keep) {
-    if (transforms_.empty()) transforms_.resize(kTransformSlots);
-    slot = &transforms_.front();
-    for (TransformBase& e : transforms_) {
-      if (!e.base_mode.empty() && e.base_mode == base_mode && e.pairs == pairs) {
-        e.last_use = transform_clock_;
-        ++stats_.transform_hits;
-        return e;
-      }
-      if (e.last_use < slot->last_use) slot = &e;  // the least recently used (or a free) slot
+    if (TransformBase* e = kept_transform(base_mode)) {
+      e->last_use = transform_clock_;
+      ++stats_.transform_hits;
+      return *e;
     }
+    if (transforms_.empty()) transforms_.resize(kTransformSlots);
+    slot = &*std::min_element(  // the least recently used (or a free) slot
+        transforms_.begin(), transforms_.end(),
+        [](const TransformBase& a, const TransformBase& b) { return a.last_use < b.last_use; });
   }
   TransformBase& t = *slot;
   t.base_mode = base_mode;
@@ -202,13 +206,8 @@ void ModeMlcp::build_transform(const KluFactor& base, const std::vector<char>& b
   solve_mode(base, r, d, base_mode);
   t.u0 = u_;
   t.base = &transform_base(base, base_mode, t.own);
-  const Eigen::VectorXd w0 = c_ * t.u0.head(n_) + d_ * t.u0.tail(m_) + d;
   Eigen::MatrixXd M = t.base->m_raw;
-  Eigen::VectorXd q(f);
-  for (int k = 0; k < f; ++k) {
-    const int j = pairs[k];
-    q[k] = base_mode[j] ? t.u0[n_ + j] : w0[j];
-  }
+  Eigen::VectorXd q = transform_q(base_mode, pairs, t.u0, d);
   equilibrate_lcp(M, q, t.row_scale, t.col_scale);
   t.M = std::move(M);
   t.q = std::move(q);
