@@ -4,7 +4,13 @@ For each examples/spice_*.cir below (diode circuits, MOSFET and VDMOS bucks, bip
 both simulators run the same file, its own .meas cards giving the key figures:
   * whole-process wall time (median of --reps runs after a warm-up) of both, and the ratio
     ngspice / nsspice; also the in-process times (nsspice's report "wall time", ngspice's
-    "Total analysis time") and their ratio, which leaves out process start-up;
+    "Total analysis time") and their ratio, which leaves out process start-up; and the
+    whole processes doing the same output work: `ngspice -b` writes no waveform file while
+    nsspice writes every signal to a CSV, so both also run writing every signal to a binary
+    raw file (ngspice -b -r, nsspice -o .raw), alternating with the runs above;
+  * the process floor: both simulators on a one-resistor deck (median of --reps), and for each
+    circuit the ceiling of the ratio, ngspice's wall time over nsspice's floor (the ratio if
+    nsspice's parsing, conversion and stepping took no time);
   * nsspice with fixed steps at the .tran TMAX (.options stepping=fixed, as ngspice's TMAX
     bounds its steps) and, once each, with error-controlled steps (.options stepping=adaptive)
     and with error-controlled steps that take the PWL segment changes as kinks (.options
@@ -93,8 +99,10 @@ def case(name, nsspice, tmp, reps, use_perf):
     fixed = variant(src, tmp / name, [".options stepping=fixed\n"])
     ns_cmd = [nsspice, "run", fixed, "-o", tmp / "out.csv", "--no-progress"]
     ng_cmd = ["ngspice", "-b", src]
+    ns_raw_cmd = [nsspice, "run", fixed, "-o", tmp / "out.raw", "--no-progress"]
+    ng_raw_cmd = ["ngspice", "-b", "-r", tmp / "ng.raw", src]
     run(ns_cmd, tmp), run(ng_cmd, tmp)  # warm-up
-    ns_wall, ng_wall, ns_in, ng_in = [], [], [], []
+    ns_wall, ng_wall, ns_in, ng_in, ns_raw, ng_raw = [], [], [], [], [], []
     for _ in range(reps):
         wall, ns_out = run(ns_cmd, tmp)
         ns_wall.append(wall)
@@ -102,6 +110,10 @@ def case(name, nsspice, tmp, reps, use_perf):
         wall, ng_out = run(ng_cmd, tmp)
         ng_wall.append(wall)
         ng_in.append(grab(r"Total analysis time \(seconds\) = ([\d.]+)", ng_out))
+        ns_raw.append(run(ns_raw_cmd, tmp)[0])
+        ng_raw.append(run(ng_raw_cmd, tmp)[0])
+    raw_bytes = {"nsspice": (tmp / "out.raw").stat().st_size,
+                 "ngspice": (tmp / "ng.raw").stat().st_size}
     fine = variant(src, tmp / ("fine_" + name), [".options stepping=fixed\n",
                                                  ".options pwltol=0.002\n"])
     _, fine_out = run([nsspice, "run", fine, "-o", tmp / "out.csv", "--no-progress"], tmp)
@@ -124,6 +136,10 @@ def case(name, nsspice, tmp, reps, use_perf):
               "nsspice_in_process_s": statistics.median(ns_in),
               "ngspice_analysis_s": statistics.median(ng_in),
               "ratio_in_process": statistics.median(ng_in) / statistics.median(ns_in),
+              "nsspice_raw_wall_s": statistics.median(ns_raw),
+              "ngspice_raw_wall_s": statistics.median(ng_raw),
+              "ratio_both_raw": statistics.median(ng_raw) / statistics.median(ns_raw),
+              "raw_bytes": raw_bytes,
               "nsspice_adaptive_wall_s": ad_wall,
               "ratio_ngspice_over_nsspice_adaptive": statistics.median(ng_wall) / ad_wall,
               "nsspice_smooth_kinks_wall_s": sm_wall,
@@ -140,6 +156,22 @@ def case(name, nsspice, tmp, reps, use_perf):
     if use_perf:
         result["restart_share_of_stepping"] = perf_restart_share(ns_cmd, tmp)
     return result
+
+
+def process_floor(nsspice, tmp, reps):
+    """Whole-process wall time of both on a one-resistor deck (median of reps)."""
+    deck = tmp / "floor.cir"
+    deck.write_text("process floor\nV1 a 0 1\nR1 a 0 1k\n.tran 1u 10u\n.meas tran va max v(a)\n"
+                    ".end\n")  # ngspice -b runs nothing without a .meas or .print
+    cmds = {"nsspice": [nsspice, "run", deck, "-o", tmp / "floor.csv", "--no-progress"],
+            "ngspice": ["ngspice", "-b", deck]}
+    walls = {k: [] for k in cmds}
+    for cmd in cmds.values():
+        run(cmd, tmp)  # warm-up
+    for _ in range(reps):
+        for k, cmd in cmds.items():
+            walls[k].append(run(cmd, tmp)[0])
+    return {k: statistics.median(v) for k, v in walls.items()}
 
 
 def per_step(nsspice, tmp, reps):
@@ -164,9 +196,10 @@ def rel(value, reference):
     return "–" if value is None else f"{100 * (value - reference) / abs(reference):+.3f} %"
 
 
-def table(cases, step, reps):
+def table(cases, step, floor, reps):
     rows = []
     for c in cases:
+        ceiling = c["ngspice_wall_s"] / floor["nsspice"]
         segs = ", ".join(f"{m} {n}" for m, n in c["segments"].items())
         ps = c.get("per_step_us")
         per = f"{ps['ratio']:.2f}" if ps else "–"
@@ -177,7 +210,8 @@ def table(cases, step, reps):
                         f"{100 * f['rel_diff']:+.3f} % | {100 * f['rel_diff_pwltol_2mV']:+.3f} % | "
                         f"{c['nsspice_wall_s']:.3f} s | {c['ngspice_wall_s']:.3f} s | "
                         f"**{c['ratio_ngspice_over_nsspice']:.1f}x** | "
-                        f"{c['ratio_in_process']:.1f}x | "
+                        f"{c['ratio_in_process']:.1f}x | {c['ratio_both_raw']:.1f}x | "
+                        f"{ceiling:.1f}x | "
                         f"{c['ratio_ngspice_over_nsspice_adaptive']:.2f}x "
                         f"({rel(f.get('nsspice_adaptive'), f['ngspice'])}) | "
                         f"{c['ratio_ngspice_over_nsspice_smooth_kinks']:.2f}x "
@@ -185,12 +219,20 @@ def table(cases, step, reps):
                         f"{c['restarts']} | {share} |")
     return ("| netlist | segments | figure | ngspice | nsspice − ngspice (pwltol 10 mV) | "
             "at pwltol 2 mV | nsspice wall | ngspice wall | ngspice / nsspice | same, in process "
+            "| same, both write a raw file | ceiling (ngspice wall / nsspice floor) "
             "| same, nsspice adaptive (its − ngspice) | same, adaptive with pwlkinks=smooth (its − ngspice) | "
             "per step PWL / ideal | BE restarts | restarts' share of the stepping |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) +
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
+            "\n".join(rows) +
             "\n\nnsspice with fixed steps at the .tran TMAX unless said; wall times median of "
             f"{reps}; in process: nsspice's report wall time against ngspice's Total analysis "
-            "time.\n\n"
+            "time; ngspice / nsspice is ngspice -b (no waveform file) against nsspice writing "
+            "every signal to a CSV; both write a raw file: ngspice -b -r against nsspice -o "
+            ".raw, every signal in a binary raw file on both sides, run alternating with the "
+            "others. Process floor (a one-resistor deck, median of "
+            f"{reps}): nsspice {1e3 * floor['nsspice']:.1f} ms, ngspice "
+            f"{1e3 * floor['ngspice']:.1f} ms; the ceiling is the ratio nsspice would reach if "
+            "its parsing, model conversion, stepping and output took no time.\n\n"
             f"Per step, rectifier 1 s at h = 2 us (stepping alone, median of {reps}): PWL "
             f"{step['pwl']['us_per_step_stepping']:.2f} us/step, ideal diode "
             f"{step['ideal']['us_per_step_stepping']:.2f} us/step, ratio "
@@ -213,12 +255,14 @@ def main():
     nsspice = (ROOT / args.build / "nsspice").resolve()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="nsspice_models_bench_"))
     try:
+        floor = process_floor(nsspice, tmp, args.reps)
         cases = [case(name, nsspice, tmp, args.reps, args.perf) for name in CASES]
         step = per_step(nsspice, tmp, args.reps)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    write_results("spice_models", {"cases": cases, "per_step": step, "reps": args.reps},
-                  table(cases, step, args.reps))
+    write_results("spice_models", {"cases": cases, "per_step": step, "process_floor_s": floor,
+                                   "reps": args.reps},
+                  table(cases, step, floor, args.reps))
 
 
 if __name__ == "__main__":
