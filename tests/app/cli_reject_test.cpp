@@ -102,6 +102,23 @@ TEST_F(CliReject, HelpAndVersionExitZeroAndNameTheProgram) {
   EXPECT_EQ(version.output.rfind("nsspice ", 0), 0u) << version.output;
 }
 
+// The executable's start-up (README, "Static linking"): with NSSPICE_STATIC_STDCXX it loads libc,
+// libm and METIS only; SuiteSparse, Boost, fmt and libstdc++ are linked in, and it still runs.
+TEST_F(CliReject, TheExecutableLoadsOnlyLibcLibmAndMetis) {
+  if (!NSSPICE_STATIC_STDCXX) GTEST_SKIP() << "a build with shared dependencies";
+  const CliRun libs = run_shell(std::string("ldd '") + NSSPICE_BINARY + "'");
+  ASSERT_EQ(libs.exit_code, 0) << libs.output;
+  for (const char* lib :
+       {"libklu", "libamd", "libcolamd", "libbtf", "libsuitesparseconfig", "libboost", "libfmt",
+        "libstdc++", "libgcc_s", "libz", "liblzma", "libzstd", "libbz2"})
+    EXPECT_EQ(libs.output.find(lib), std::string::npos) << lib << " in\n" << libs.output;
+  EXPECT_NE(libs.output.find("libmetis"), std::string::npos) << libs.output;
+  write("r.cir", "r\nV1 a 0 1\nR1 a 0 1k\n.tran 1u 10u\n.end\n");
+  const CliRun run = nsspice("run r.cir -o r.csv -q");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(fs::exists(dir_ / "r.csv"));
+}
+
 // A run whose file would get more rows than the limit (default 1e8, --max-rows, .options
 // maxrows) stops before anything is written, with the estimate and the options that raise it.
 TEST_F(CliReject, OutputTooLargeStopsBeforeWriting) {
