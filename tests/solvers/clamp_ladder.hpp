@@ -3,6 +3,8 @@
 // and kept transforms (transform_reuse_test.cpp).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <vector>
@@ -49,5 +51,17 @@ struct Ladder {
     forced[static_cast<size_t>(n)] = 1;
   }
 };
+
+// Two solvers' answers to one drive (k: the drive, for the message) agree: x and λ to 1e-12 of
+// the reference's size.
+inline void expect_same_answer(const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                               const Eigen::VectorXd& x_ref, const Eigen::VectorXd& lambda_ref,
+                               int k) {
+  EXPECT_LE((x - x_ref).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + x_ref.lpNorm<Eigen::Infinity>()))
+      << k;
+  EXPECT_LE((lambda - lambda_ref).lpNorm<Eigen::Infinity>(),
+            1e-12 * (1 + lambda_ref.lpNorm<Eigen::Infinity>()))
+      << k;
+}
 
 }  // namespace nsspice::solvers::testing
