@@ -200,7 +200,7 @@ void ModeMlcp::solve_mode(const KluFactor& f, const Eigen::VectorXd& r, const Ei
   u_.resize(n_ + m_);
   u_.head(n_) = r;
   for (int j = 0; j < m_; ++j) u_[n_ + j] = mode[j] ? -d[j] : 0.0;
-  f.solve(u_);
+  s_.solve(f, mode, u_);
   ++stats_.mode_solves;
 }
 

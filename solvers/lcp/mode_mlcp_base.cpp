@@ -60,18 +60,18 @@ bool ModeMlcp::some_mode_can_be_regular(const std::vector<char>& mode) {
   const std::vector<int>& pairs = live();
   std::vector<char> on = mode;
   for (int j : pairs) on[j] = 1;
-  set_values(on);
-  const SparseMatrix k_on = k_;
+  const SparseMatrix k_on = s_.full_matrix(on, w_);
   std::vector<char> off = mode;
   for (int j : pairs) off[j] = 0;
-  set_values(off);
+  const SparseMatrix k_off = s_.full_matrix(off, w_);
   std::vector<Eigen::Triplet<double>> t;
-  t.reserve(static_cast<size_t>(k_.nonZeros() + k_on.nonZeros()));
+  t.reserve(static_cast<size_t>(k_off.nonZeros() + k_on.nonZeros()));
   std::vector<int> extra(static_cast<size_t>(n_ + m_), -1);  // K row -> stacked row
   for (size_t i = 0; i < pairs.size(); ++i)
     extra[static_cast<size_t>(n_ + pairs[i])] = n_ + m_ + static_cast<int>(i);
-  for (int c = 0; c < k_.outerSize(); ++c) {
-    for (SparseMatrix::InnerIterator it(k_, c); it; ++it) t.emplace_back(it.row(), c, it.value());
+  for (int c = 0; c < k_off.outerSize(); ++c) {
+    for (SparseMatrix::InnerIterator it(k_off, c); it; ++it)
+      t.emplace_back(it.row(), c, it.value());
     for (SparseMatrix::InnerIterator it(k_on, c); it; ++it)
       if (extra[static_cast<size_t>(it.row())] >= 0)
         t.emplace_back(extra[static_cast<size_t>(it.row())], c, it.value());
@@ -107,10 +107,7 @@ bool ModeMlcp::find_base(std::vector<char>& mode, bool quick) {
   // Several independent floating parts: flip pairs one at a time where the rank grows.
   if (quick || n_ + m_ > kRankSearchLimit) return false;
   std::vector<char> trial = mode;
-  auto rank_of = [&](const std::vector<char>& md) {
-    set_values(md);
-    return sparse_rank(k_);
-  };
+  auto rank_of = [&](const std::vector<char>& md) { return sparse_rank(s_.full_matrix(md, w_)); };
   // The rows of every mode together — the network's, and both rows of each free pair — must
   // have full column rank for some mode to be nonsingular; when they do not (a node with no DC
   // path, whatever the pairs do), the flips below cannot succeed: one rank instead of many.

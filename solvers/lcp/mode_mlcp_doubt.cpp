@@ -61,7 +61,7 @@ void ModeMlcp::doubt_transform(const KluFactor& base, const std::vector<char>& b
     const int nb = std::min(kColumnBlock, u - k0);
     cols.setZero(n_ + m_, nb);
     for (int k = 0; k < nb; ++k) cols(n_ + doubt[k0 + k], k) = 1.0;
-    base.solve_many(cols);
+    s_.solve_many(base, base_mode, cols);
     stats_.mode_solves += nb;
     for (int k = 0; k < nb; ++k) {
       const Eigen::VectorXd col = cols.col(k);
@@ -139,7 +139,7 @@ bool ModeMlcp::pivot_on_doubt(std::vector<char> base_mode, std::vector<int> doub
     }
     const bool regular = solve_any(r, d, next);
     if (!regular) {  // the basis says K(σ') is nonsingular; use the transform
-      base->solve(shift);
+      s_.solve(*base, base_mode, shift);
       ++stats_.mode_solves;
       u_ = u0_ + shift;
     }

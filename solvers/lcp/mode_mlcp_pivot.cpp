@@ -183,7 +183,7 @@ ModeMlcp::TransformBase& ModeMlcp::transform_base(const KluFactor& base,
   t.last_use = transform_clock_;
   t.u_cols = Eigen::MatrixXd::Zero(n_ + m_, f);
   for (int k = 0; k < f; ++k) t.u_cols(n_ + pairs[k], k) = 1.0;
-  base.solve_many(t.u_cols);
+  s_.solve_many(base, base_mode, t.u_cols);
   stats_.mode_solves += f;
   const Eigen::MatrixXd y_lin = c_ * t.u_cols.topRows(n_) + d_ * t.u_cols.bottomRows(m_);
   t.m_raw.resize(f, f);

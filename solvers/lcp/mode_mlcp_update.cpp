@@ -104,7 +104,7 @@ bool ModeMlcp::plan_low_rank(const std::vector<char>& mode) {
     if (lr_.slot[j] >= 0) continue;
     Eigen::VectorXd z = Eigen::VectorXd::Zero(n_ + m_);
     z[n_ + j] = 1.0;
-    base->solve(z);
+    s_.solve(*base, lr_.base_mode, z);
     lr_.slot[j] = static_cast<int>(lr_.columns.size());
     lr_.columns.push_back(std::move(z));
     lr_.spent += c_s;
@@ -162,7 +162,7 @@ bool ModeMlcp::solve_low_rank(const Eigen::VectorXd& r, const Eigen::VectorXd& d
   u_.resize(n_ + m_);
   u_.head(n_) = r;
   for (int j = 0; j < m_; ++j) u_[n_ + j] = mode[j] ? -d[j] : 0.0;
-  lr_.base->solve(u_);
+  s_.solve(*lr_.base, lr_.base_mode, u_);
   const int k = static_cast<int>(lr_.flip.size());
   Eigen::VectorXd g(k);
   for (int p = 0; p < k; ++p) g[p] = low_rank_row(lr_.flip[p], mode, u_);

@@ -12,30 +12,88 @@ namespace {
 
 using Triplets = std::vector<Eigen::Triplet<double, int>>;
 
-// Entries of K(σ) for σ = all pairs on (on = true) or all off, on one common pattern.
-Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
-                       const SparseMatrix& d, const SparseMatrix& c_off, bool on) {
-  const int n = static_cast<int>(w.rows());
+// The pairs condensed out of K (mode_structure.hpp): D_jj > 0 and no other entry in D's row and
+// column j, and no C_off row (its off row is λ_j = 0). Explicit zeros count as absent.
+std::vector<char> condensable_of(const SparseMatrix& d, const SparseMatrix& c_off) {
   const int m = static_cast<int>(d.rows());
+  std::vector<double> diag(static_cast<size_t>(m), 0.0);
+  std::vector<char> other(static_cast<size_t>(m), 0);
+  for (int k = 0; k < d.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(d, k); it; ++it) {
+      if (it.value() == 0.0) continue;
+      if (it.row() == it.col())
+        diag[static_cast<size_t>(k)] = it.value();
+      else
+        other[static_cast<size_t>(it.row())] = other[static_cast<size_t>(it.col())] = 1;
+    }
+  for (int k = 0; k < c_off.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(c_off, k); it; ++it)
+      if (it.value() != 0.0) other[static_cast<size_t>(it.row())] = 1;
+  std::vector<char> out(static_cast<size_t>(m), 0);
+  for (int j = 0; j < m; ++j) {
+    const double dj = diag[static_cast<size_t>(j)];
+    out[static_cast<size_t>(j)] =
+        !other[static_cast<size_t>(j)] && dj > 0.0 && std::isfinite(1.0 / dj);
+  }
+  return out;
+}
+
+// Each pair's row and column in K (n + its rank among the pairs not condensed), or −1.
+std::vector<int> rows_of_pairs(int n, const std::vector<char>& condensed) {
+  std::vector<int> row_of(condensed.size(), -1);
+  int next = n;
+  for (size_t j = 0; j < condensed.size(); ++j)
+    if (!condensed[j]) row_of[j] = next++;
+  return row_of;
+}
+
+// Entries of the condensed K(σ) for σ = all pairs on (on = true) or all off, on one common
+// pattern: W, the stamps B_j C_j / D_jj of the condensed pairs (zero when off), and the rows and
+// columns of the others.
+Triplets mode_triplets(const SparseMatrix& w, const SparseMatrix& b, const SparseMatrix& c,
+                       const SparseMatrix& d, const SparseMatrix& c_off,
+                       const std::vector<int>& row_of, bool on) {
+  const int m = static_cast<int>(d.rows());
+  const ModeStructure::RowMatrix c_rows(c);
   Triplets t;
   t.reserve(w.nonZeros() + b.nonZeros() + c.nonZeros() + d.nonZeros() + c_off.nonZeros() + m);
   for (int k = 0; k < w.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(w, k); it; ++it)
       t.emplace_back(it.row(), it.col(), it.value());
-  for (int k = 0; k < b.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(b, k); it; ++it)
-      t.emplace_back(it.row(), n + it.col(), -it.value());
+  for (int j = 0; j < b.outerSize(); ++j) {
+    const int r = row_of[static_cast<size_t>(j)];
+    for (SparseMatrix::InnerIterator it(b, j); it; ++it) {
+      if (r >= 0) {
+        t.emplace_back(it.row(), r, -it.value());
+        continue;
+      }
+      const double scale = on ? it.value() / d.coeff(j, j) : 0.0;
+      for (ModeStructure::RowMatrix::InnerIterator ct(c_rows, j); ct; ++ct)
+        t.emplace_back(it.row(), ct.col(), scale * ct.value());
+    }
+  }
   for (int k = 0; k < c.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(c, k); it; ++it)
-      t.emplace_back(n + it.row(), it.col(), on ? it.value() : 0.0);
+      if (const int r = row_of[static_cast<size_t>(it.row())]; r >= 0)
+        t.emplace_back(r, it.col(), on ? it.value() : 0.0);
   for (int k = 0; k < d.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(d, k); it; ++it)
-      t.emplace_back(n + it.row(), n + it.col(), on ? it.value() : 0.0);
+    for (SparseMatrix::InnerIterator it(d, k); it; ++it) {
+      const int r = row_of[static_cast<size_t>(it.row())], col = row_of[static_cast<size_t>(k)];
+      if (r >= 0 && col >= 0) t.emplace_back(r, col, on ? it.value() : 0.0);
+    }
   for (int k = 0; k < c_off.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(c_off, k); it; ++it)
-      t.emplace_back(n + it.row(), it.col(), on ? 0.0 : it.value());
-  for (int j = 0; j < m; ++j) t.emplace_back(n + j, n + j, on ? 0.0 : 1.0);
+      if (const int r = row_of[static_cast<size_t>(it.row())]; r >= 0)
+        t.emplace_back(r, it.col(), on ? 0.0 : it.value());
+  for (int j = 0; j < m; ++j)
+    if (const int r = row_of[static_cast<size_t>(j)]; r >= 0) t.emplace_back(r, r, on ? 0.0 : 1.0);
   return t;
+}
+
+int order_of(int n, const std::vector<int>& row_of) {
+  int order = n;
+  for (int r : row_of) order = std::max(order, r + 1);
+  return order;
 }
 
 SparseMatrix from_triplets(int size, const Triplets& t) {
@@ -68,11 +126,16 @@ bool d_only_diagonal(const ModeStructure::RowMatrix& d_rows, const SparseMatrix&
 
 }  // namespace
 
+std::vector<char> condensed_pairs(const SparseMatrix& d, const SparseMatrix& c_off) {
+  return condensable_of(d, c_off);
+}
+
 SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
                                  const SparseMatrix& c, const SparseMatrix& d,
                                  const SparseMatrix& c_off) {
-  return from_triplets(static_cast<int>(w.rows() + d.rows()),
-                       mode_triplets(w, b, c, d, c_off, true));
+  const int n = static_cast<int>(w.rows());
+  const std::vector<int> row_of = rows_of_pairs(n, condensable_of(d, c_off));
+  return from_triplets(order_of(n, row_of), mode_triplets(w, b, c, d, c_off, row_of, true));
 }
 
 ModeStructure::ModeStructure(const SparseMatrix& w_pattern, const SparseMatrix& b_in,
@@ -94,17 +157,50 @@ ModeStructure::ModeStructure(const SparseMatrix& w_pattern, const SparseMatrix& 
   forced.resize(static_cast<size_t>(m), 0);
   for (int j = 0; j < m; ++j)
     if (!forced[static_cast<size_t>(j)]) free.push_back(j);
-  k = from_triplets(n + m, mode_triplets(w, b, c, d, c_off, true));
-  const SparseMatrix k_off = from_triplets(n + m, mode_triplets(w, b, c, d, c_off, false));
+  const std::vector<char> kink = condensable_of(d, c_off);
+  row_of = rows_of_pairs(n, kink);
+  order = order_of(n, row_of);
+  pair_of_row.assign(static_cast<size_t>(order - n), -1);
+  inv_d.assign(static_cast<size_t>(m), 0.0);
+  for (int j = 0; j < m; ++j) {
+    if (kink[static_cast<size_t>(j)]) {
+      condensed.push_back(j);
+      inv_d[static_cast<size_t>(j)] = 1.0 / d.coeff(j, j);
+    } else {
+      pair_of_row[static_cast<size_t>(row_of[static_cast<size_t>(j)] - n)] = j;
+    }
+  }
+  k = from_triplets(order, mode_triplets(w, b, c, d, c_off, row_of, true));
+  const SparseMatrix k_off = from_triplets(order, mode_triplets(w, b, c, d, c_off, row_of, false));
   on_values.assign(k.valuePtr(), k.valuePtr() + k.nonZeros());
   off_values.assign(k_off.valuePtr(), k_off.valuePtr() + k_off.nonZeros());
-  // W's block of K: in column col < n, the rows < n come first, in W's order.
+  // W's block of K: in column col < n, the rows < n hold W's entries (in W's order) and the
+  // stamps' (−1 where W has none).
+  const int* k_outer = k.outerIndexPtr();
+  const int* k_inner = k.innerIndexPtr();
   w_position.assign(static_cast<size_t>(k.nonZeros()), -1);
   for (int col = 0; col < n; ++col) {
     int q = w_outer[col];
-    for (int p = k.outerIndexPtr()[col]; p < k.outerIndexPtr()[col + 1]; ++p)
-      if (k.innerIndexPtr()[p] < n) w_position[p] = q++;
+    for (int p = k_outer[col]; p < k_outer[col + 1] && k_inner[p] < n; ++p)
+      if (q < w_outer[col + 1] && w_inner[q] == k_inner[p]) w_position[p] = q++;
     NSSPICE_CHECK(q == w_outer[col + 1], "ModeStructure: W's block does not match W's pattern");
+  }
+  // The stamps' positions in k.
+  auto position = [&](int row, int col) {
+    const int* first = k_inner + k_outer[col];
+    const int* last = k_inner + k_outer[col + 1];
+    const int* it = std::lower_bound(first, last, row);
+    NSSPICE_CHECK(it != last && *it == row, "ModeStructure: a stamp is outside K's pattern");
+    return static_cast<int>(it - k_inner);
+  };
+  stamp_start.assign(1, 0);
+  for (int j : condensed) {
+    for (SparseMatrix::InnerIterator it(b, j); it; ++it)
+      for (RowMatrix::InnerIterator ct(c_rows, j); ct; ++ct) {
+        stamp_position.push_back(position(static_cast<int>(it.row()), static_cast<int>(ct.col())));
+        stamp_value.push_back(it.value() * ct.value() * inv_d[static_cast<size_t>(j)]);
+      }
+    stamp_start.push_back(static_cast<int>(stamp_position.size()));
   }
   c_row_norm = Eigen::VectorXd::Zero(m);
   d_row_norm = Eigen::VectorXd::Zero(m);
@@ -181,15 +277,97 @@ void ModeStructure::set_values(const std::vector<char>& mode, const SparseMatrix
   const int* inner = k.innerIndexPtr();
   double* values = k.valuePtr();
   const double* w_values = w.valuePtr();
-  for (int col = 0; col < n + m; ++col) {
+  for (int col = 0; col < order; ++col) {
     for (int p = outer[col]; p < outer[col + 1]; ++p) {
       const int row = inner[p];
-      const int q = w_position[static_cast<size_t>(p)];
-      values[p] = q >= 0                         ? w_values[q]
-                  : (row >= n && !mode[row - n]) ? off_values[p]
-                                                 : on_values[p];
+      if (row >= n) {
+        values[p] = mode[pair_of_row[static_cast<size_t>(row - n)]] ? on_values[p] : off_values[p];
+      } else if (col < n) {
+        const int q = w_position[static_cast<size_t>(p)];
+        values[p] = q >= 0 ? w_values[q] : 0.0;
+      } else {
+        values[p] = on_values[p];  // −B_j
+      }
     }
   }
+  for (size_t i = 0; i < condensed.size(); ++i) {
+    if (!mode[condensed[i]]) continue;
+    for (int e = stamp_start[i]; e < stamp_start[i + 1]; ++e)
+      values[stamp_position[static_cast<size_t>(e)]] += stamp_value[static_cast<size_t>(e)];
+  }
+}
+
+void ModeStructure::condense(const std::vector<char>& mode, const double* u, double* v) const {
+  std::copy(u, u + n, v);
+  for (int r = n; r < order; ++r) v[r] = u[n + pair_of_row[static_cast<size_t>(r - n)]];
+  for (int j : condensed) {
+    double a = u[n + j];
+    if (a == 0.0) continue;
+    if (mode[j]) a *= inv_d[static_cast<size_t>(j)];
+    for (SparseMatrix::InnerIterator it(b, j); it; ++it) v[it.row()] += it.value() * a;
+  }
+}
+
+void ModeStructure::expand(const std::vector<char>& mode, const double* v, double* u) const {
+  for (int j : condensed) {
+    if (!mode[j]) continue;  // λ_j = ρ_j, already in u
+    double cx = 0;
+    for (RowMatrix::InnerIterator it(c_rows, j); it; ++it) cx += it.value() * v[it.col()];
+    u[n + j] = (u[n + j] - cx) * inv_d[static_cast<size_t>(j)];
+  }
+  for (int r = n; r < order; ++r) u[n + pair_of_row[static_cast<size_t>(r - n)]] = v[r];
+  std::copy(v, v + n, u);
+}
+
+void ModeStructure::solve(const KluFactor& f, const std::vector<char>& mode,
+                          Eigen::Ref<Eigen::VectorXd> u) {
+  if (condensed.empty()) {
+    f.solve(u);
+    return;
+  }
+  scratch_.resize(order);
+  condense(mode, u.data(), scratch_.data());
+  f.solve(scratch_);
+  expand(mode, scratch_.data(), u.data());
+}
+
+void ModeStructure::solve_many(const KluFactor& f, const std::vector<char>& mode,
+                               Eigen::Ref<Eigen::MatrixXd> u) {
+  if (condensed.empty()) {
+    f.solve_many(u);
+    return;
+  }
+  scratch_many_.resize(order, u.cols());
+  for (Eigen::Index k = 0; k < u.cols(); ++k)
+    condense(mode, u.col(k).data(), scratch_many_.col(k).data());
+  f.solve_many(scratch_many_);
+  for (Eigen::Index k = 0; k < u.cols(); ++k)
+    expand(mode, scratch_many_.col(k).data(), u.col(k).data());
+}
+
+SparseMatrix ModeStructure::full_matrix(const std::vector<char>& mode,
+                                        const SparseMatrix& w) const {
+  Triplets t;
+  t.reserve(static_cast<size_t>(w.nonZeros() + b.nonZeros() + c.nonZeros() + d.nonZeros() + m));
+  for (int col = 0; col < w.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(w, col); it; ++it)
+      t.emplace_back(it.row(), it.col(), it.value());
+  for (int j = 0; j < b.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(b, j); it; ++it)
+      t.emplace_back(it.row(), n + j, -it.value());
+  for (int j = 0; j < m; ++j) {
+    if (mode[j]) {
+      for (RowMatrix::InnerIterator it(c_rows, j); it; ++it)
+        t.emplace_back(n + j, it.col(), it.value());
+      for (RowMatrix::InnerIterator it(d_rows, j); it; ++it)
+        t.emplace_back(n + j, n + it.col(), it.value());
+    } else {
+      for (RowMatrix::InnerIterator it(c_off_rows, j); it; ++it)
+        t.emplace_back(n + j, it.col(), it.value());
+      t.emplace_back(n + j, n + j, 1.0);
+    }
+  }
+  return from_triplets(n + m, t);
 }
 
 double ModeStructure::bytes() const {
@@ -202,6 +380,10 @@ double ModeStructure::bytes() const {
   bytes_held += static_cast<double>(on_values.size() + off_values.size()) * sizeof(double);
   bytes_held +=
       static_cast<double>(w_position.size() + w_outer.size() + w_inner.size()) * sizeof(int);
+  bytes_held += static_cast<double>(row_of.size() + pair_of_row.size() + condensed.size() +
+                                    stamp_start.size() + stamp_position.size()) *
+                sizeof(int);
+  bytes_held += static_cast<double>(inv_d.size() + stamp_value.size()) * sizeof(double);
   return bytes_held + static_cast<double>(5 * m) * sizeof(double);
 }
 

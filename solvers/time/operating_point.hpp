@@ -20,7 +20,7 @@
 // not ramped), each solve warm-started from the mode of the one before. This is a continuation:
 // every step's answer is the MLCP's at its own sources and the last one is b's, held to the same
 // complementarity check; it only finds a mode the search from all pairs off did not reach (a
-// class-AB stage whose bias network floats until its transistors conduct: 20 steps from 0).
+// loop of limiters and clamp ramps with more free pairs than are enumerated: 20 steps from 0).
 // A .dc sweep's point ramps first from the last point it answered, b_k = b_0 + (k/K)(b − b_0)
 // from that point's mode (the sweep's own continuation, refined), then from 0 as above.
 // A step without an answer is retried from the last one answered with half the increment (the

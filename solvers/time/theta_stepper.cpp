@@ -19,8 +19,9 @@ constexpr double kJumpFactor = 4.0;
 // A restart step after a breakpoint is impulsive when its |y| exceeds the next step's by this.
 constexpr double kImpulseFactor = 10.0;
 constexpr double kVisibleJump = 1e-6;  // a state jump below this share of the state's peak is noise
-// Circuits with at least this many complementarity pairs solve their steps through the factor
-// of W when few pairs are active (ModeMlcp::enable_reduced): K(σ) has n + m unknowns, W n.
+// Circuits with at least this many complementarity pairs that K keeps as unknowns (pairs it does
+// not condense, mode_structure.hpp) solve their steps through the factor of W when few pairs are
+// active (ModeMlcp::enable_reduced): K(σ) has n + (those pairs) unknowns, W n.
 constexpr int kReducedMinPairs = 16;
 // The mode-system solvers of the step sizes met (solver_for): at most kMaxSolvers, and at most
 // kMinSolvers while their own structures (ModeMlcp::bytes, O(nnz) each) exceed kSolverBytes —
@@ -67,6 +68,11 @@ SparseMatrix w_pattern_of(const Mlcs& m) {
   w.makeCompressed();
   return w;
 }
+// The circuit's pairs that K(σ) keeps as unknowns (not condensed).
+int pairs_in_k(const Mlcs& m) {
+  const std::vector<char> condensed = condensed_pairs(m.D, m.C_off);
+  return static_cast<int>(std::count(condensed.begin(), condensed.end(), 0));
+}
 SparseMatrix mode_pattern_of(const Mlcs& m, const SparseMatrix& w_pattern) {
   return mode_matrix_pattern(w_pattern, m.B, m.C, m.D, m.C_off);
 }
@@ -76,7 +82,8 @@ SparseMatrix mode_pattern_of(const Mlcs& m, const SparseMatrix& w_pattern) {
 StepperAnalyses::StepperAnalyses(const Mlcs& mlcs) {
   const SparseMatrix w_pattern = w_pattern_of(mlcs);
   mode.analyze(mode_pattern_of(mlcs, w_pattern));
-  if (mlcs.m >= kReducedMinPairs && w.analyze(w_pattern) != LuStatus::kOk) w = KluSymbolic();
+  if (pairs_in_k(mlcs) >= kReducedMinPairs && w.analyze(w_pattern) != LuStatus::kOk)
+    w = KluSymbolic();
 }
 
 ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
@@ -85,7 +92,7 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
   pattern_ = mode_pattern_of(mlcs_, w_pattern);
   const StepperAnalyses* shared = options_.analyses;
   shared_analysis_ = shared != nullptr && shared->mode.fits(pattern_) &&
-                     (mlcs_.m < kReducedMinPairs || shared->w.fits(w_pattern));
+                     (pairs_in_k(mlcs_) < kReducedMinPairs || shared->w.fits(w_pattern));
   if (shared_analysis_)
     symbolic_ = shared->mode.share();
   else
@@ -99,7 +106,7 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
   e_rows_.makeCompressed();
   g_rows_.makeCompressed();
   init_kinks();
-  if (mlcs_.m >= kReducedMinPairs) {
+  if (pairs_in_k(mlcs_) >= kReducedMinPairs) {
     if (shared_analysis_)
       w_symbolic_ = shared->w.share();
     else if (w_symbolic_.analyze(w_pattern) != LuStatus::kOk)
