@@ -23,10 +23,13 @@ both simulators run the same file, its own .meas cards giving the key figures:
     that follow mode changes (perf samples under ThetaStepper::backward_euler over those under
     ThetaStepper::step).
 Then the per-step cost of the PWL diode against the ideal one on the rectifier run for 1 s at
-h = 2 us (500k steps): us/step of the stepping alone (run report), median of --reps.
+h = 2 us (500k steps): us/step of the stepping alone (run report), median of --reps; and with
+--callgrind (valgrind on PATH) the same as instructions per step, which do not depend on the
+machine's load: callgrind's inclusive count of ThetaStepper::step over the rectifier run for
+0.2 s at 2 us (100k steps), PWL and ideal (about a minute).
 
 Results: bench/results/spice_models.{json,md}. Usage:
-  python3 bench/spice_models_bench.py [--build build] [--reps 3] [--perf]
+  python3 bench/spice_models_bench.py [--build build] [--reps 3] [--perf] [--callgrind]
 Python 3 standard library; needs ngspice on PATH. A few minutes (the adaptive runs of the
 bucks are the slow part).
 """
@@ -148,7 +151,7 @@ def case(name, nsspice, tmp, reps, use_perf):
               "segments": segments(ns_out), "figures": figures,
               "nsspice_counters": counters(ns_out), "nsspice_adaptive_counters": counters(ad_out),
               "restarts": grab(r"\((\d+) backward-Euler restarts", ns_out, int)}
-    if "diode models" in ns_out and re.search(r"^  \S+: \d+ segments", ns_out, re.M):
+    if "device models" in ns_out and re.search(r"^  \S+: \d+ segments", ns_out, re.M):
         _, ideal_out = run(ns_cmd + ["--ideal"], tmp)
         pwl_us = counters(ns_out)["us_per_step_stepping"]
         ideal_us = counters(ideal_out)["us_per_step_stepping"]
@@ -192,11 +195,36 @@ def per_step(nsspice, tmp, reps):
     return out
 
 
+def per_step_instructions(nsspice, tmp):
+    """Instructions per step of the stepping (callgrind, inclusive ThetaStepper::step)."""
+    src = (ROOT / "examples" / "spice_rectifier_1n4007.cir").read_text()
+    deck = tmp / "rect_cg.cir"
+    deck.write_text(re.sub(r"^\.tran .*$", ".options stepping=fixed\n.tran 2u 0.2", src,
+                           flags=re.M))
+    out = {}
+    for label, flag in (("pwl", []), ("ideal", ["--ideal"])):
+        cg = tmp / f"callgrind.{label}.out"
+        _, text = run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", nsspice,
+                       "run", deck, "-o", tmp / "cg.csv", "--save", "v(out)", "--no-progress",
+                       *flag], tmp)
+        steps = counters(text)["steps"]
+        annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(cg)],
+                                   capture_output=True, text=True, check=True).stdout
+        m = re.search(r"^\s*([\d,]+) .*ThetaStepper::step\(\)", annotated, re.M)
+        if m is None or not steps:
+            sys.exit("--callgrind: no count for ThetaStepper::step() or no step count")
+        out[label] = {"instructions_per_step": int(m.group(1).replace(",", "")) / steps,
+                      "steps": steps}
+    out["ratio_pwl_over_ideal"] = out["pwl"]["instructions_per_step"] / \
+        out["ideal"]["instructions_per_step"]
+    return out
+
+
 def rel(value, reference):
     return "–" if value is None else f"{100 * (value - reference) / abs(reference):+.3f} %"
 
 
-def table(cases, step, floor, reps):
+def table(cases, step, floor, reps, instructions=None):
     rows = []
     for c in cases:
         ceiling = c["ngspice_wall_s"] / floor["nsspice"]
@@ -239,7 +267,13 @@ def table(cases, step, floor, reps):
             f"{step['ratio_pwl_over_ideal']:.2f}; PWL mode changes "
             f"{step['pwl']['counters']['mode_changes']}, LCP solves with pivoting "
             f"{step['pwl']['counters']['lcp_solves_with_pivoting']}, factorizations "
-            f"{step['pwl']['counters']['factorizations']}.\n")
+            f"{step['pwl']['counters']['factorizations']}.\n"
+            + ("" if instructions is None else
+               "\nPer step in instructions (callgrind, inclusive ThetaStepper::step, rectifier "
+               f"0.2 s at h = 2 us, {instructions['pwl']['steps']} steps): PWL "
+               f"{instructions['pwl']['instructions_per_step']:.0f}, ideal diode "
+               f"{instructions['ideal']['instructions_per_step']:.0f}, ratio "
+               f"{instructions['ratio_pwl_over_ideal']:.2f}.\n"))
 
 
 def main():
@@ -247,7 +281,11 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--perf", action="store_true", help="restarts' share by perf sampling")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="per-step instructions of PWL and ideal diode (valgrind)")
     args = ap.parse_args()
+    if args.callgrind and shutil.which("valgrind") is None:
+        sys.exit("--callgrind: valgrind is not on PATH")
     if shutil.which("ngspice") is None:
         sys.exit("ngspice is not on PATH")
     if args.perf and shutil.which("perf") is None:
@@ -258,11 +296,12 @@ def main():
         floor = process_floor(nsspice, tmp, args.reps)
         cases = [case(name, nsspice, tmp, args.reps, args.perf) for name in CASES]
         step = per_step(nsspice, tmp, args.reps)
+        instructions = per_step_instructions(nsspice, tmp) if args.callgrind else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     write_results("spice_models", {"cases": cases, "per_step": step, "process_floor_s": floor,
-                                   "reps": args.reps},
-                  table(cases, step, floor, args.reps))
+                                   "per_step_instructions": instructions, "reps": args.reps},
+                  table(cases, step, floor, args.reps, instructions))
 
 
 if __name__ == "__main__":
