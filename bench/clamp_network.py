@@ -38,7 +38,7 @@ H = "1u"
 T_END = "2m"
 
 
-def netlist(n, ngspice=False, t_end=T_END):
+def netlist(n, ngspice=False, t_end=T_END, model_card=None):
     lines = [f"diode-clamped RC network, N = {n} sections fed from one 1 kHz sine",
              "V1 in 0 SIN(-0.05 1 1k)"]
     for k in range(1, n + 1):
@@ -48,6 +48,8 @@ def netlist(n, ngspice=False, t_end=T_END):
             lines.append(f"RC{k} n{k} n{k + 1} 100")
     model, tran = (("D(N=0.01)", f".tran {H} {t_end} 0 {H}") if ngspice else
                    ("D", f".tran {H} {t_end}\n.options stepping=fixed"))
+    if model_card is not None:  # a SPICE diode for both (nsspice converts it to PWL segments)
+        model = model_card
     control = [".control", "run", f"wrdata clamp_ng.txt v(n1) v(n{n})", "rusage all", ".endc"]
     return "\n".join(lines + [f".model DI {model}", tran] + (control if ngspice else []) +
                      [".end"]) + "\n"
@@ -142,6 +144,8 @@ def main():
     p.add_argument("n", type=int)
     p.add_argument("--ngspice", action="store_true")
     p.add_argument("--tend", default=T_END)
+    p.add_argument("--model", default=None,
+                   help="the diode's model for both simulators, e.g. 'D(IS=1e-14 N=1.05 RS=0.5)'")
     b = sub.add_parser("bench")
     b.add_argument("--build", default="build")
     b.add_argument("--sizes", default="100,1000,10000")
@@ -151,7 +155,7 @@ def main():
     b.add_argument("--write", action="store_true", help="write bench/results/clamp_network.*")
     args = ap.parse_args()
     if args.cmd == "netlist":
-        sys.stdout.write(netlist(args.n, args.ngspice, args.tend))
+        sys.stdout.write(netlist(args.n, args.ngspice, args.tend, args.model))
     else:
         bench(args)
 

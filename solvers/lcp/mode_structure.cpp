@@ -337,12 +337,11 @@ void ModeStructure::solve_many(const KluFactor& f, const std::vector<char>& mode
     f.solve_many(u);
     return;
   }
-  scratch_many_.resize(order, u.cols());
-  for (Eigen::Index k = 0; k < u.cols(); ++k)
-    condense(mode, u.col(k).data(), scratch_many_.col(k).data());
-  f.solve_many(scratch_many_);
-  for (Eigen::Index k = 0; k < u.cols(); ++k)
-    expand(mode, scratch_many_.col(k).data(), u.col(k).data());
+  // (A local: the columns of a transform are solved rarely and in blocks, not kept.)
+  Eigen::MatrixXd v(order, u.cols());
+  for (Eigen::Index k = 0; k < u.cols(); ++k) condense(mode, u.col(k).data(), v.col(k).data());
+  f.solve_many(v);
+  for (Eigen::Index k = 0; k < u.cols(); ++k) expand(mode, v.col(k).data(), u.col(k).data());
 }
 
 SparseMatrix ModeStructure::full_matrix(const std::vector<char>& mode,
@@ -384,6 +383,7 @@ double ModeStructure::bytes() const {
                                     stamp_start.size() + stamp_position.size()) *
                 sizeof(int);
   bytes_held += static_cast<double>(inv_d.size() + stamp_value.size()) * sizeof(double);
+  bytes_held += static_cast<double>(scratch_.size()) * sizeof(double);
   return bytes_held + static_cast<double>(5 * m) * sizeof(double);
 }
 

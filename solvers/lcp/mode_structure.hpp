@@ -104,8 +104,7 @@ struct ModeStructure {
   // The condensed right-hand side of column `u` into v (order), and the full solution back.
   void condense(const std::vector<char>& mode, const double* u, double* v) const;
   void expand(const std::vector<char>& mode, const double* v, double* u) const;
-  Eigen::VectorXd scratch_;
-  Eigen::MatrixXd scratch_many_;
+  Eigen::VectorXd scratch_;  // solve()'s condensed vector (order)
 };
 
 }  // namespace nsspice::solvers
