@@ -11,6 +11,8 @@
 #include <complex>
 #include <cstring>
 #include <numbers>
+#include <string_view>
+#include <unordered_map>
 
 #include "app/cli/param_sweep.hpp"
 #include "app/io/analysis_writer.hpp"
@@ -61,12 +63,13 @@ std::optional<Output> output_of(const RunOptions& o, const LoadedNetlist& loaded
   return out;
 }
 
-// The pairs of device `index`, their modes in pair order.
-std::vector<char> device_modes(const circuit::Assembled& a, const std::vector<char>& mode,
-                               size_t index) {
-  std::vector<char> out;
-  for (size_t j = 0; j < a.pair_device.size(); ++j)
-    if (a.pair_device[j] == static_cast<int>(index)) out.push_back(mode[j]);
+// Each device's pair modes in pair order (one pass over the pairs).
+std::vector<std::vector<char>> device_modes(const circuit::Assembled& a,
+                                            const std::vector<char>& mode, size_t devices) {
+  std::vector<std::vector<char>> out(devices);
+  for (size_t j = 0; j < a.pair_device.size() && j < mode.size(); ++j)
+    if (const int d = a.pair_device[j]; d >= 0 && static_cast<size_t>(d) < devices)
+      out[static_cast<size_t>(d)].push_back(mode[j]);
   return out;
 }
 
@@ -320,17 +323,18 @@ std::string format_operating_point(const circuit::Circuit& circuit, const circui
     out += fmt::format("    {:<20} {:>14.6g} A\n", signals.names[static_cast<size_t>(k)],
                        values[static_cast<size_t>(k)]);
   bool header = false;
+  const std::vector<std::vector<char>> modes = device_modes(a, op.mode, circuit.devices.size());
+  std::unordered_map<std::string_view, size_t> signal_index;  // the first of each name
+  for (size_t k = signals.names.size(); k-- > 0;) signal_index[signals.names[k]] = k;
   for (size_t d = 0; d < circuit.devices.size(); ++d) {
-    const std::vector<char> m = device_modes(a, op.mode, d);
+    const std::vector<char>& m = modes[d];
     if (m.empty()) continue;
     if (!header) out += "  devices\n";
     header = true;
     const std::string& name = circuit::device_name(circuit.devices[d]);
-    const auto it = std::find(signals.names.begin(), signals.names.end(), "i(" + name + ")");
+    const auto it = signal_index.find("i(" + name + ")");
     const std::string current =
-        it == signals.names.end()
-            ? std::string()
-            : fmt::format("i = {:.6g} A", values[static_cast<size_t>(it - signals.names.begin())]);
+        it == signal_index.end() ? std::string() : fmt::format("i = {:.6g} A", values[it->second]);
     out +=
         fmt::format("    {:<20} {:<14} {}\n", name, device_state(circuit.devices[d], m), current);
   }

@@ -33,6 +33,14 @@ auto& segments_of(C& circuit, const JunctionBranch& j) {
 
 std::vector<JunctionBranch> junction_branches(const Circuit& circuit, const Assembled& assembled) {
   std::vector<JunctionBranch> out;
+  // Each device's pairs in pair order, in one pass over the pairs (a scan of every pair for
+  // every device was quadratic: 10⁴ SPICE diodes of 6 segments took a second).
+  std::vector<std::vector<int>> pairs_of(circuit.devices.size());
+  for (size_t p = 0; p < assembled.pair_device.size(); ++p) {
+    const int dev = assembled.pair_device[p];
+    if (dev >= 0 && static_cast<size_t>(dev) < pairs_of.size())
+      pairs_of[static_cast<size_t>(dev)].push_back(static_cast<int>(p));
+  }
   for (size_t k = 0; k < circuit.devices.size(); ++k) {
     const Device& dev = circuit.devices[k];
     const auto* d = std::get_if<Diode>(&dev);
@@ -65,12 +73,11 @@ std::vector<JunctionBranch> junction_branches(const Circuit& circuit, const Asse
     for (const DiodeConversion::Leak& leak : conv->leaks)
       branches.push_back(
           {k, name, conv->model, leak.label, leak.branch, leak.fit.imin, leak.fit.imax, area, {}});
-    for (size_t p = 0; p < assembled.pair_device.size(); ++p) {
-      if (assembled.pair_device[p] != static_cast<int>(k)) continue;
-      const std::string& role = assembled.pair_roles[p];
+    for (int p : pairs_of[k]) {
+      const std::string& role = assembled.pair_roles[static_cast<size_t>(p)];
       for (JunctionBranch& b : branches)
         if (role.empty() ? d != nullptr && b.label == "forward" : starts(role, b.label))
-          b.pairs.push_back(static_cast<int>(p));
+          b.pairs.push_back(p);
     }
     for (JunctionBranch& b : branches)
       if (!b.pairs.empty()) out.push_back(std::move(b));
