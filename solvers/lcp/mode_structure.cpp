@@ -12,29 +12,31 @@ namespace {
 
 using Triplets = std::vector<Eigen::Triplet<double, int>>;
 
-// The pairs condensed out of K (mode_structure.hpp): D_jj > 0 and no other entry in D's row and
-// column j, and no C_off row (its off row is λ_j = 0). Explicit zeros count as absent.
-std::vector<char> condensable_of(const SparseMatrix& d, const SparseMatrix& c_off) {
-  const int m = static_cast<int>(d.rows());
-  std::vector<double> diag(static_cast<size_t>(m), 0.0);
-  std::vector<char> other(static_cast<size_t>(m), 0);
+// The diagonal of D by pair, and whether the pair's D row or column holds anything else (explicit
+// zeros count as absent): what both the condensed pairs and the pairs across switches are
+// recognised by.
+struct DiagonalOnly {
+  std::vector<double> diag;
+  std::vector<char> other;
+  // Pair j's D row and column hold nothing but D_jj, and D_jj = 0 when `zero_diagonal`, else
+  // D_jj ≥ 0.
+  bool holds(int j, bool zero_diagonal) const {
+    const double dj = diag[static_cast<size_t>(j)];
+    return !other[static_cast<size_t>(j)] && (zero_diagonal ? dj == 0.0 : dj >= 0.0);
+  }
+};
+
+DiagonalOnly diagonal_only(const SparseMatrix& d) {
+  const auto m = static_cast<size_t>(d.rows());
+  DiagonalOnly out{std::vector<double>(m, 0.0), std::vector<char>(m, 0)};
   for (int k = 0; k < d.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(d, k); it; ++it) {
       if (it.value() == 0.0) continue;
       if (it.row() == it.col())
-        diag[static_cast<size_t>(k)] = it.value();
+        out.diag[static_cast<size_t>(k)] = it.value();
       else
-        other[static_cast<size_t>(it.row())] = other[static_cast<size_t>(it.col())] = 1;
+        out.other[static_cast<size_t>(it.row())] = out.other[static_cast<size_t>(it.col())] = 1;
     }
-  for (int k = 0; k < c_off.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(c_off, k); it; ++it)
-      if (it.value() != 0.0) other[static_cast<size_t>(it.row())] = 1;
-  std::vector<char> out(static_cast<size_t>(m), 0);
-  for (int j = 0; j < m; ++j) {
-    const double dj = diag[static_cast<size_t>(j)];
-    out[static_cast<size_t>(j)] =
-        !other[static_cast<size_t>(j)] && dj > 0.0 && std::isfinite(1.0 / dj);
-  }
   return out;
 }
 
@@ -113,28 +115,26 @@ double ratio_of(const int* ui, const double* uv, int un, const int* vi, const do
   return alpha;
 }
 
-// True when pair j's row and column of D hold nothing but D_jj (explicit zeros allowed), and
-// D_jj = 0 when `zero_diagonal`.
-bool d_only_diagonal(const ModeStructure::RowMatrix& d_rows, const SparseMatrix& d, int j,
-                     bool zero_diagonal) {
-  for (ModeStructure::RowMatrix::InnerIterator it(d_rows, j); it; ++it)
-    if (it.value() != 0.0 && (it.col() != j || zero_diagonal || it.value() < 0.0)) return false;
-  for (SparseMatrix::InnerIterator it(d, j); it; ++it)
-    if (it.value() != 0.0 && it.row() != j) return false;
-  return true;
-}
-
 }  // namespace
 
 std::vector<char> condensed_pairs(const SparseMatrix& d, const SparseMatrix& c_off) {
-  return condensable_of(d, c_off);
+  const DiagonalOnly only = diagonal_only(d);
+  std::vector<char> out(static_cast<size_t>(d.rows()), 0);
+  for (int j = 0; j < d.rows(); ++j) {
+    const double dj = only.diag[static_cast<size_t>(j)];
+    out[static_cast<size_t>(j)] = only.holds(j, false) && dj > 0.0 && std::isfinite(1.0 / dj);
+  }
+  for (int k = 0; k < c_off.outerSize(); ++k)  // a pair with an off row C_off x + λ = 0 stays
+    for (SparseMatrix::InnerIterator it(c_off, k); it; ++it)
+      if (it.value() != 0.0) out[static_cast<size_t>(it.row())] = 0;
+  return out;
 }
 
 SparseMatrix mode_matrix_pattern(const SparseMatrix& w, const SparseMatrix& b,
                                  const SparseMatrix& c, const SparseMatrix& d,
                                  const SparseMatrix& c_off) {
   const int n = static_cast<int>(w.rows());
-  const std::vector<int> row_of = rows_of_pairs(n, condensable_of(d, c_off));
+  const std::vector<int> row_of = rows_of_pairs(n, condensed_pairs(d, c_off));
   return from_triplets(order_of(n, row_of), mode_triplets(w, b, c, d, c_off, row_of, true));
 }
 
@@ -157,7 +157,7 @@ ModeStructure::ModeStructure(const SparseMatrix& w_pattern, const SparseMatrix& 
   forced.resize(static_cast<size_t>(m), 0);
   for (int j = 0; j < m; ++j)
     if (!forced[static_cast<size_t>(j)]) free.push_back(j);
-  const std::vector<char> kink = condensable_of(d, c_off);
+  const std::vector<char> kink = condensed_pairs(d, c_off);
   row_of = rows_of_pairs(n, kink);
   order = order_of(n, row_of);
   pair_of_row.assign(static_cast<size_t>(order - n), -1);
@@ -226,6 +226,7 @@ void ModeStructure::find_shadows() {
   // (λ_j = w_j = 0 for an ideal diode) and the singular modes with both on.
   shadow.assign(static_cast<size_t>(m), -1);
   shadow_ratio.assign(static_cast<size_t>(m), 0.0);
+  const DiagonalOnly only = diagonal_only(d);
   auto c_pattern = [&](int j) {
     const int* inner = c_rows.innerIndexPtr();
     return std::vector<int>(inner + c_rows.outerIndexPtr()[j],
@@ -233,8 +234,7 @@ void ModeStructure::find_shadows() {
   };
   std::map<std::vector<int>, std::vector<int>> switches;  // C_s's pattern → switches
   for (int s = 0; s < m; ++s)
-    if (forced[static_cast<size_t>(s)] && d_only_diagonal(d_rows, d, s, true))
-      switches[c_pattern(s)].push_back(s);
+    if (forced[static_cast<size_t>(s)] && only.holds(s, true)) switches[c_pattern(s)].push_back(s);
   if (switches.empty()) return;
   auto row = [&](int j) {
     const int p = c_rows.outerIndexPtr()[j];
@@ -246,7 +246,7 @@ void ModeStructure::find_shadows() {
     return std::make_tuple(b.innerIndexPtr() + p, b.valuePtr() + p, b.outerIndexPtr()[j + 1] - p);
   };
   for (int j : free) {
-    if (!d_only_diagonal(d_rows, d, j, false)) continue;
+    if (!only.holds(j, false)) continue;
     const auto it = switches.find(c_pattern(j));
     if (it == switches.end()) continue;
     for (int s : it->second) {

@@ -90,9 +90,10 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
     : mlcs_(mlcs), options_(options) {
   const SparseMatrix w_pattern = w_pattern_of(mlcs_);
   pattern_ = mode_pattern_of(mlcs_, w_pattern);
+  const bool reduced = pairs_in_k(mlcs_) >= kReducedMinPairs;
   const StepperAnalyses* shared = options_.analyses;
-  shared_analysis_ = shared != nullptr && shared->mode.fits(pattern_) &&
-                     (pairs_in_k(mlcs_) < kReducedMinPairs || shared->w.fits(w_pattern));
+  shared_analysis_ =
+      shared != nullptr && shared->mode.fits(pattern_) && (!reduced || shared->w.fits(w_pattern));
   if (shared_analysis_)
     symbolic_ = shared->mode.share();
   else
@@ -106,7 +107,7 @@ ThetaStepper::ThetaStepper(const Mlcs& mlcs, const ThetaOptions& options)
   e_rows_.makeCompressed();
   g_rows_.makeCompressed();
   init_kinks();
-  if (pairs_in_k(mlcs_) >= kReducedMinPairs) {
+  if (reduced) {
     if (shared_analysis_)
       w_symbolic_ = shared->w.share();
     else if (w_symbolic_.analyze(w_pattern) != LuStatus::kOk)
