@@ -275,6 +275,9 @@ struct PwlRefit {
   // Diodes of the model whose junction charge is refitted (circuit/src/junction_charge_check.hpp):
   // device (lower-case name) → the lowest junction voltage its charge is fitted down to [V].
   std::map<std::string, double> charge;
+  // MOSFETs of the card whose LAMBDA factor F is an earlier run's charge-weighted 1 + λ·|v_ds|
+  // (circuit/src/mos_lambda_check.hpp): device (lower-case name) → F.
+  std::map<std::string, double> lambda;
 };
 
 // .options pwltol pwlqtol pwlimin pwlimax idealize: SPICE diode models → PWL (docs/devices.md).

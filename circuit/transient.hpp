@@ -113,6 +113,14 @@ struct JunctionChargeMiss {
   double lowest = 0;          // the lowest junction voltage of the run [V]
 };
 
+// A MOSFET whose LAMBDA factor F left its current off ngspice's by more than the tolerance on
+// average (circuit/src/mos_lambda_check.hpp): run again with F = factor.
+struct LambdaMiss {
+  std::string device, model;  // lower-case names (the .model card's)
+  std::string met;            // "while its channel conducted, 1 + λ·|v_ds| was ..."
+  double factor = 1;          // the run's charge-weighted 1 + λ·|v_ds|
+};
+
 struct TransientResult : solvers::RunOutcome {
   bool stopped = false;   // the observer asked to stop (an interrupt): ok, but t_end < TSTOP
   double t_end = 0;       // last accepted time
@@ -121,6 +129,7 @@ struct TransientResult : solvers::RunOutcome {
   std::vector<std::string> warnings;              // what the run approximated, with numbers
   std::vector<PwlRangeMiss> range_misses;         // junctions that left their PWL fit's range
   std::vector<JunctionChargeMiss> charge_misses;  // junction charges off SPICE's
+  std::vector<LambdaMiss> lambda_misses;          // MOSFETs whose LAMBDA factor was off
   solvers::RunStats stats;
   bool shared_analysis = false;  // the θ-stepper factored with TransientOptions::analyses
   double h = 0, theta = 0;

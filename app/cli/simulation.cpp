@@ -281,6 +281,17 @@ bool refit_ranges(const circuit::TransientResult& result, int pass,
         miss.device, miss.model, miss.met, lowest, pass + 1, kPwlRuns));
     changed = true;
   }
+  // LAMBDA factors off the run's charge-weighted 1 + λ·|v_ds| (circuit::LambdaMiss): that
+  // average becomes the device's factor (the check asks only when it moves F by more than its
+  // tolerance, so the runs stop when it settles).
+  for (const auto& miss : result.lambda_misses) {
+    refit[miss.model].lambda[miss.device] = miss.factor;
+    say(fmt::format(
+        "MOSFET '{}' (model '{}'): {}: LAMBDA's factor is set to that average, {:.5g}, and the "
+        "simulation repeated ({} of at most {})",
+        miss.device, miss.model, miss.met, miss.factor, pass + 1, kPwlRuns));
+    changed = true;
+  }
   return changed;
 }
 

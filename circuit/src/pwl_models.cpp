@@ -218,7 +218,10 @@ void Elaborator::convert_mos(MosModel& q, const Scales& scales) {
       q.name, q.vdmos ? "VDMOS" : "level-1", q.pmos ? "PMOS" : "NMOS", q.knots.size() - 1,
       q.knots.back(), si(worst, "V"),
       q.rd > 0 || q.rs > 0 ? fmt::format("; RD {:g} Ω, RS {:g} Ω as resistors", q.rd, q.rs) : "",
-      q.lambda > 0 ? "; LAMBDA as K·(1 + λ·v_ds) at each device's initial point (below)" : "", at);
+      q.lambda > 0 ? "; LAMBDA as K·(1 + λ·v_ds) at each device's initial point, or a transient "
+                     "run's charge-weighted v_ds (below)"
+                   : "",
+      at);
   if (q.vdmos) conv.summary += vdmos_summary(q, scales);
   if (q.mult != 1)
     conv.summary += fmt::format(

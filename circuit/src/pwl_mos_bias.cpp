@@ -11,7 +11,9 @@
 //
 // so that I_D and g_m are ngspice's at that point; what is left out is stated per device: the
 // output conductance g_o = λ·I_0 (a gain into a load R is high by about R·g_o) and, away from
-// v_ds0, a current error λ·Δv_ds·I_0.
+// v_ds0, a current error λ·Δv_ds·I_0. A transient run measures that error along its points
+// (mos_lambda_check.hpp); when F is off the run's charge-weighted 1 + λ·|v_ds|, the run is
+// repeated with F set to it (PwlRefit::lambda), which wins here over the initial point.
 //
 // Bias knot: a device in saturation at the initial point (overdrive x0 > 0, v_ds ≥ x0) gets the
 // square law with its segment at x0 the tangent (square_law_with_tangent): I_D(x0) exact and
@@ -26,6 +28,7 @@
 #include <cmath>
 
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/mos_lambda_check.hpp"
 #include "circuit/src/pwl_conversion.hpp"
 
 namespace nsspice::circuit::detail {
@@ -50,10 +53,18 @@ Bias bias_of(const Mosfet& m, const InitialPoint& p) {
   return {std::abs(vd - vs), vg - std::min(vd, vs) - threshold(m.model)};
 }
 
-// Applies the bias to m; returns how far F and x0 moved.
-double apply(Mosfet& m, const Bias& b, double tol) {
+// The factor F an earlier run measured for m (PwlRefit::lambda), or 0.
+double refit_factor(const Circuit& c, const Mosfet& m) {
+  const auto model = c.pwl.refit.find(m.model.card_name());
+  if (model == c.pwl.refit.end()) return 0.0;
+  const auto it = model->second.lambda.find(m.name);
+  return it == model->second.lambda.end() ? 0.0 : it->second;
+}
+
+// Applies the bias to m (F: `fixed` when > 0); returns how far F and x0 moved.
+double apply(Mosfet& m, const Bias& b, double tol, double fixed) {
   MosModel& q = m.model;
-  const double f = b.x > 0 ? 1 + q.lambda * b.vds : 1.0;
+  const double f = fixed > 0 ? fixed : b.x > 0 ? 1 + q.lambda * b.vds : 1.0;
   double moved = std::abs(f - q.lambda_factor);
   q.lambda_factor = f;
   const bool knot = b.saturated() && !q.knots.empty() && b.x < q.knots.back();
@@ -65,8 +76,17 @@ double apply(Mosfet& m, const Bias& b, double tol) {
   return moved;
 }
 
-std::string lambda_note(const Mosfet& m, const Bias& b) {
+std::string lambda_note(const Mosfet& m, const Bias& b, bool refitted) {
   const MosModel& q = m.model;
+  if (refitted)
+    return fmt::format(
+        "{} LAMBDA {:g} /V: K × {:.5g} = 1 + λ·{:.4g} V, the charge-weighted 1 + λ·|v_ds| of its "
+        "channel's conduction in an earlier run (the initial point's factor left its current "
+        "off ngspice's; docs/devices.md, \"LAMBDA along the run\"); not modelled: the output "
+        "conductance λ·I_D and, away from that |v_ds|, a current error λ·Δv_ds·I_D (the run "
+        "warns above {:.0f} % on average)",
+        m.name, q.lambda, q.lambda_factor, (q.lambda_factor - 1) / q.lambda,
+        100 * kLambdaTolerance);
   if (!(b.x > 0))
     return fmt::format(
         "{} LAMBDA {:g} /V: the channel is off at the initial point, LAMBDA is not applied "
@@ -115,14 +135,20 @@ void place_mos_bias(Circuit& c) {
     for (size_t k = 0; k < mos.size(); ++k) {
       Mosfet& m = std::get<Mosfet>(c.devices[mos[k]]);
       bias[k] = bias_of(m, p);
-      moved = std::max(moved, apply(m, bias[k], c.pwl.tol));
+      moved = std::max(moved, apply(m, bias[k], c.pwl.tol, refit_factor(c, m)));
     }
     if (moved < 1e-9) break;
   }
-  if (!found) return;
+  if (!found) {  // no initial point: an earlier run's factors still hold
+    for (size_t k : mos) {
+      Mosfet& m = std::get<Mosfet>(c.devices[k]);
+      if (const double f = refit_factor(c, m); f > 0) m.model.lambda_factor = f;
+    }
+    return;
+  }
   for (size_t k = 0; k < mos.size(); ++k) {
     const Mosfet& m = std::get<Mosfet>(c.devices[mos[k]]);
-    if (m.model.lambda > 0) c.bias_notes.push_back(lambda_note(m, bias[k]));
+    if (m.model.lambda > 0) c.bias_notes.push_back(lambda_note(m, bias[k], refit_factor(c, m) > 0));
     if (m.model.bias_x > 0) c.bias_notes.push_back(knot_note(m, c.pwl.tol));
   }
 }

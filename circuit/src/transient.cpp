@@ -10,6 +10,7 @@
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
 #include "circuit/src/junction_charge_check.hpp"
+#include "circuit/src/mos_lambda_check.hpp"
 #include "circuit/src/pwl_range_check.hpp"
 #include "circuit/src/step_bounds.hpp"
 #include "circuit/tran_settings.hpp"
@@ -163,24 +164,27 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
                                         const TransientOptions& options, const Observer& observer);
 }  // namespace
 
-// The run, with the current range of every converted SPICE diode and their junction charges
-// checked on each point.
+// The run, with the current range of every converted SPICE diode, their junction charges and
+// the MOSFETs' LAMBDA factors checked on each point.
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer) {
   const double settled = circuit.tran ? 0.5 * (circuit.tran->tstart + circuit.tran->tstop) : 0.0;
   detail::PwlRangeCheck range(circuit, assembled, settled);
   detail::JunctionChargeCheck charges(circuit, assembled);
-  if (range.empty() && charges.empty())
+  detail::MosLambdaCheck lambdas(circuit);
+  if (range.empty() && charges.empty() && lambdas.empty())
     return run_transient_unchecked(circuit, assembled, options, observer);
   const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l,
                                const Eigen::VectorXd& xdot) {
     range.add(t, x, l);
     charges.add(t, x, l);
+    lambdas.add(t, x);
     return !observer || observer(t, x, l, xdot);
   };
   TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);
   range.warn(result.warnings, &result.range_misses);
   charges.warn(result.warnings, result.charge_misses);
+  lambdas.warn(result.warnings, result.lambda_misses);
   return result;
 }
 

@@ -284,7 +284,7 @@ TEST(SpiceDiodeModels, ARefitSetsTheModelsRange) {
   netlist::Diagnostics diags;
   const auto tree = netlist::parse_string(text, "t.cir", sm, diags);
   std::map<std::string, circuit::PwlRefit> refit;
-  refit["dm"] = circuit::PwlRefit{1e-7, 4.0, "run 1: the test's reason", {}};
+  refit["dm"] = circuit::PwlRefit{1e-7, 4.0, "run 1: the test's reason", {}, {}};
   const circuit::Circuit c = circuit::elaborate(tree, diags, circuit::ModelCards::kUsed, refit);
   ASSERT_FALSE(diags.has_errors()) << diags.format(sm);
   ASSERT_EQ(c.conversions.size(), 1u);
