@@ -265,6 +265,9 @@ struct StepSettings {
   // PWLKINKS=smooth|switch: a change between segments of a converted SPICE model's PWL curve is
   // a kink taken without location or restart (solvers::ThetaOptions::smooth_kinks), or a switch.
   bool smooth_kinks = false;
+  // UNSTABLEOP=kick|keep: a run whose DC operating point is an unstable equilibrium starts
+  // VNTOL off it along its growing mode, or on it (circuit/src/unstable_start.hpp).
+  bool kick_unstable = true;
 };
 
 // A model fitted again over the current range an earlier run of the same netlist met (its

@@ -206,6 +206,12 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
           else
             diags_.error(p.raw.span, fmt::format("unknown PWLKINKS '{}'; expected smooth or switch",
                                                  p.raw.text));
+        } else if (p.name.lower == "unstableop") {
+          if (p.raw.lower == "kick" || p.raw.lower == "keep")
+            c_.stepping.kick_unstable = p.raw.lower == "kick";
+          else
+            diags_.error(p.raw.span,
+                         fmt::format("unknown UNSTABLEOP '{}'; expected kick or keep", p.raw.text));
         } else if (double* target = step_option(p.name.lower)) {
           if (!p.number || !(*p.number > 0) || !std::isfinite(*p.number))
             diags_.error(p.raw.span, fmt::format("{} must be a positive number, got '{}'",

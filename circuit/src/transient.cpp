@@ -13,6 +13,7 @@
 #include "circuit/src/mos_lambda_check.hpp"
 #include "circuit/src/pwl_range_check.hpp"
 #include "circuit/src/step_bounds.hpp"
+#include "circuit/src/unstable_start.hpp"
 #include "circuit/tran_settings.hpp"
 #include "solvers/time/decimal_grid.hpp"
 
@@ -350,6 +351,9 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
+  if (!circuit.tran->uic)
+    detail::leave_unstable_equilibrium(circuit, assembled, settings.tstop - settings.tstart, init,
+                                       result.warnings);
   // Inductor currents cut by opening switches: the stepper solves the state jump at each
   // instant where switches open (solvers::SwitchJump), which is checked alone; a step's end
   // minus its start would add the step's own motion h·i' to it.

@@ -7,6 +7,7 @@
 #include "circuit/explain.hpp"
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/unstable_start.hpp"
 #include "circuit/src/step_bounds.hpp"
 #include "circuit/tran_settings.hpp"
 #include "circuit/transient.hpp"
@@ -118,6 +119,9 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
     result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
+  if (!circuit.tran->uic)
+    detail::leave_unstable_equilibrium(circuit, assembled, settings.tstop - settings.tstart, init,
+                                       result.warnings);
   solvers::EventDriven integrator(assembled.mlcs, eo);
   const double t_from = settings.tstart - 1e-9 * settings.tstop;
   // Inductor currents cut by opening switches: the point before and the mode then.

@@ -253,8 +253,11 @@ bool ModeMlcp::pivot_with_lemke(const KluFactor& base, const std::vector<char>& 
     for (int k = 0; k < f; ++k)
       if (t.q[k] < 0) outcome.pairs.push_back(pairs[k]);
     outcome.message =
-        lcp.status == LcpStatus::kInfeasible
+        lcp.status == LcpStatus::kInfeasible && lcp.proven_infeasible
             ? "the complementarity problem of the step has no solution"
+        : lcp.status == LcpStatus::kInfeasible
+            ? "no solution of the step's complementarity problem was found (its matrix is not a "
+              "P-matrix, where pivoting can end on a ray although a solution exists)"
             : fmt::format("the LCP solver ({}) failed on the step's complementarity problem{}",
                           to_string(lcp.method), lcp.message.empty() ? "" : ": " + lcp.message);
     return false;

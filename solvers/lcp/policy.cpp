@@ -226,6 +226,7 @@ PolicyResult solve_lcp(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     if (stop) break;
   }
   static_cast<LcpResult&>(out) = std::move(best);
+  out.proven_infeasible = proves_infeasible(out.method, out, out.structure);
   return out;
 }
 

@@ -89,6 +89,10 @@ struct PolicyResult : LcpResult {
   std::vector<LcpAttempt> attempts;             // every method run, in order
   // Filled when the order needed it (auto below large_size: only when Lemke did not solve).
   MatrixStructure structure;
+  // kInfeasible with a proof: Lemke's secondary ray on a PSD matrix, PGS's zero row with
+  // q_i < 0, or enumeration of every mode. Otherwise an infeasible status only says that the
+  // methods run found no solution (on a matrix that is not a P-matrix one may exist).
+  bool proven_infeasible = false;
 };
 
 MatrixStructure analyze_structure(const Eigen::MatrixXd& M);

@@ -198,23 +198,34 @@ MlcpOutcome ThetaStepper::step_adaptive() {
       loc = Location{};
       outcome = attempt(t_next, mode);
     }
-    if (!ok(outcome)) {
-      if (h > h_floor) {  // a step too long for the mode iteration: shorter
+    // A step whose complementarity problem failed is tried shorter, down to the floor: long
+    // steps weaken the capacitors' hold on the pairs, and a circuit with positive feedback (a
+    // transistor astable: tests/regression/bjt_astable_test.cpp) then poses an LCP whose matrix
+    // is not a P-matrix, on which pivoting can fail although the step has an answer.
+    const auto shorter = [&](MlcpOutcome& failed) {
+      if (h > h_floor) {
         ++stats_.rejected_steps;
         h_next_ = h_eff / 4;
-        continue;
+        return true;
       }
       if (tries > 0)
-        outcome.message += fmt::format(
+        failed.message += fmt::format(
             " (the step from t was tried {} times, h from {:.3g} s down to the floor {:.3g} s)",
             tries + 1, h_first, h_eff);
+      return false;
+    };
+    if (!ok(outcome)) {
+      if (shorter(outcome)) continue;
       return outcome;
     }
     bool event = false;  // the mode changes at the end of this step (or changed at its start)
     kink_step_ = false;
     if (!in_fallback) {
       if (!loc.located && !loc.at_start) loc = locate(t_next, mode, outcome);
-      if (!ok(outcome)) return outcome;
+      if (!ok(outcome)) {  // a trial solve of the location
+        if (shorter(outcome)) continue;
+        return outcome;
+      }
       kink_step_ = loc.kink;
       if (loc.at_start && kink_pairs(loc.pairs) && at_start_tries < kZenoEvents) {
         // Kink pairs at their edge at t_: they take their next segment there (x, λ and y are
@@ -237,7 +248,10 @@ MlcpOutcome ThetaStepper::step_adaptive() {
         if (flipped || !was_restart) continue;
         mode = mode_;
         outcome = attempt(t_next, mode);  // the locate trials overwrote the solution
-        if (!ok(outcome)) return outcome;
+        if (!ok(outcome)) {
+          if (shorter(outcome)) continue;
+          return outcome;
+        }
         if (flip_at_start(t_next, loc.pairs, mode)) outcome.mode_changed = true;
       } else if (loc.located) {
         t_next = t_next_;
