@@ -13,9 +13,10 @@
 // Its solutions are sums of e^{μt} v over the finite generalized eigenvalues μ of the pencil
 // (J, Ē) (J v = μ Ē v; the infinite ones are the algebraic constraints). Re μ > 0: a
 // disturbance along v grows, the equilibrium is unstable (an oscillator's or a latch's DC
-// operating point). The pencil is formed densely over x and the pairs that are on (the pairs
-// that are off are λ_j = 0 and drop out) and solved by the QZ algorithm (Eigen's
-// GeneralizedEigenSolver), O(N³) for N = n + (pairs on): done up to kMaxEquilibriumOrder.
+// operating point). The pencil over x and the pairs that are on (the pairs that are off are
+// λ_j = 0 and drop out) is reduced onto the unknowns E touches (a sparse LU of the rest: the
+// .cpp) and solved by the QZ algorithm (Eigen's GeneralizedEigenSolver), O(N³) for N those
+// dynamic unknowns: done up to kMaxEquilibriumOrder of them.
 #include <Eigen/Core>
 #include <complex>
 #include <optional>
@@ -25,7 +26,7 @@
 
 namespace nsspice::solvers {
 
-inline constexpr int kMaxEquilibriumOrder = 400;
+inline constexpr int kMaxEquilibriumOrder = 300;
 
 struct GrowingMode {
   std::complex<double> mu;  // the eigenvalue of largest real part [1/s]
@@ -35,8 +36,10 @@ struct GrowingMode {
 };
 
 struct EquilibriumStability {
-  bool checked = false;  // false: the pencil's order N is above kMaxEquilibriumOrder
-  int order = 0;         // N
+  // false: more than kMaxEquilibriumOrder dynamic unknowns, or the algebraic part singular in
+  // this mode (a DAE of index above 1)
+  bool checked = false;
+  int order = 0;  // N, the dynamic unknowns
   // The finite eigenvalue of largest real part when that part exceeds `min_rate`.
   std::optional<GrowingMode> growing;
 };
