@@ -10,12 +10,13 @@
 
 namespace nsspice::circuit::detail {
 
-void leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembled, double span,
-                                InitialPoint& init, std::vector<std::string>& warnings) {
-  if (!(span > 0)) return;
+std::complex<double> leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembled,
+                                                double span, InitialPoint& init,
+                                                std::vector<std::string>& warnings) {
+  if (!(span > 0)) return 0.0;
   const solvers::EquilibriumStability s =
       solvers::equilibrium_stability(assembled.mlcs, init.mode, 1.0 / span);
-  if (!s.growing) return;
+  if (!s.growing) return 0.0;
   const solvers::GrowingMode& g = *s.growing;
   // The node whose voltage moves most along the mode; the kick is the real solution whose
   // oscillation there peaks at t = 0 with amplitude VNTOL (the eigenvector turned so that that
@@ -42,9 +43,9 @@ void leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembl
         "circuit grows as e^(μt), μ = {} (e-folding time {:.3g} s{}){}; .options unstableop=keep "
         "keeps the run on it, where a real circuit (and SPICE's rounding) would leave it",
         mu, 1 / growth, swing, where));
-    return;
+    return 0.0;
   }
-  if (!(along > 0)) return;
+  if (!(along > 0)) return 0.0;
   const std::complex<double> turn = std::conj(at) / along * (vntol / along);
   const Eigen::VectorXd dx = (g.x * turn).real(), dl = (g.lambda * turn).real();
   init.x += dx;
@@ -56,6 +57,7 @@ void leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembl
       "it, a real circuit (and SPICE's rounding) leaves it at once: the run starts VNTOL = {:g} "
       "V off it along that mode{} (.options unstableop=keep keeps it)",
       mu, 1 / growth, swing, vntol, where));
+  return g.mu;
 }
 
 }  // namespace nsspice::circuit::detail
