@@ -18,15 +18,25 @@ std::complex<double> leave_unstable_equilibrium(const Circuit& circuit, const As
       solvers::equilibrium_stability(assembled.mlcs, init.mode, 1.0 / span);
   if (!s.growing) return 0.0;
   const solvers::GrowingMode& g = *s.growing;
-  // The node whose voltage moves most along the mode; the kick is the real solution whose
-  // oscillation there peaks at t = 0 with amplitude VNTOL (the eigenvector turned so that that
-  // component is real and positive).
+  // The state node (one E touches: a capacitor's) whose voltage moves most along the mode; the
+  // kick is the real solution whose oscillation there peaks at t = 0 with amplitude VNTOL (the
+  // eigenvector turned so that that component is real and positive). A node without
+  // capacitance, such as the inside of a behavioural source's limiter, may move far more along
+  // the eigenvector while the circuit's state hardly moves: it does not set the size.
+  const solvers::SparseMatrix& e = assembled.mlcs.E;
+  const auto is_state = [&](Eigen::Index k) {
+    for (solvers::SparseMatrix::InnerIterator it(e, k); it; ++it)
+      if (it.value() != 0.0) return true;
+    return false;
+  };
   int node = -1;
-  for (size_t k = 0; k < assembled.unknown_names.size(); ++k)
-    if (assembled.unknown_names[k].starts_with("v(") &&
-        (node < 0 || std::abs(g.x[static_cast<Eigen::Index>(k)]) >
-                         std::abs(g.x[static_cast<Eigen::Index>(node)])))
-      node = static_cast<int>(k);
+  for (int pass = 0; pass < 2 && node < 0; ++pass)  // state nodes, else any node
+    for (size_t k = 0; k < assembled.unknown_names.size(); ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      if (assembled.unknown_names[k].starts_with("v(") && (pass == 1 || is_state(i)) &&
+          (node < 0 || std::abs(g.x[i]) > std::abs(g.x[node])))
+        node = static_cast<int>(k);
+    }
   const std::complex<double> at = node >= 0 ? g.x[node] : g.x[0];
   const double along = std::abs(at);
   const double vntol = circuit.stepping.vntol;

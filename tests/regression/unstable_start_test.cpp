@@ -103,6 +103,43 @@ TEST(UnstableStart, AFastGrowthReachesTheClampsAndKeepLeavesTheEquilibrium) {
       << all_warnings(kept);
 }
 
+// A Wien bridge around an amplifier of gain 1000 limited to ±10 V (Rf/Rg = 2.2): closed-loop
+// gain G = 3.19 against the bridge's 3, so s² + (3 − G)ω0 s + ω0² = 0, μ = 949 ± 9950j /s
+// (ω0 = 1/RC = 1e4). Its operating point is 0 V everywhere. The limiter's inside (the behavioural
+// source's internal nodes) moves ~500× more than any capacitor node along the growing mode: the
+// kick is VNTOL on the capacitor node that moves most (v(a)), not on those (which left the
+// circuit's state at nanovolts). Error-controlled steps are held at 1/(4|μ|) while the
+// disturbance grows from VNTOL; the amplitude follows e^(Re μ t).
+const char* kWien = R"(Wien bridge oscillator, limited amplifier
+E1 out 0 value={LIMIT(1000*(V(p)-V(n)),-10,10)}
+R1 out a 10k
+C1 a p 10n
+R2 p 0 10k
+C2 p 0 10n
+Rf out n 22k
+Rg n 0 10k
+.tran 1u 10m
+.end
+)";
+
+TEST(UnstableStart, TheKickIsSizedOnTheStateAndTheGrowthFollowsMu) {
+  const Waveforms w = simulate(kWien);
+  ASSERT_TRUE(w.result.ok()) << w.result.summary.message;
+  EXPECT_NE(all_warnings(w).find("μ = 949 ± 9.95e+03j /s"), std::string::npos) << all_warnings(w);
+  EXPECT_NE(all_warnings(w).find("(v(a) moves most)"), std::string::npos) << all_warnings(w);
+  EXPECT_NEAR(std::abs(w.series("v(a)").front()), 1e-6, 1e-15);
+  const auto out = w.series("v(out)");
+  const auto window = [&](double from, double to) {
+    double p = 0;
+    for (size_t k = 0; k < out.size(); ++k)
+      if (w.t[k] >= from && w.t[k] < to) p = std::max(p, std::abs(out[k]));
+    return p;
+  };
+  // Five milliseconds of growth at Re μ = 949 /s: e^4.745 = 115 (the trapezoid at h = 25 µs
+  // grows at 0.94 of it: 4 % of the 5 ms factor's exponent).
+  EXPECT_NEAR(std::log(window(9e-3, 10e-3) / window(4e-3, 5e-3)) / 5e-3, 949.0, 949.0 * 0.08);
+}
+
 // A 3-stage CMOS ring (level 1): its operating point puts every node at 1.65 V, every
 // inverter at its switching point. ngspice-39, same deck: 2.5112 ns per cycle between the 12th
 // and 14th rise, swing 0.0796–3.2204 V over 10–20 ns.
