@@ -92,6 +92,9 @@ AnalysisResult operating_point(const Circuit& circuit, const Assembled& a, Stati
            detail::failure_devices(a, {}, op.outcome.pairs));
     return r;
   }
+  for (const auto& u : op.unsettled)
+    r.notes.push_back(detail::unsettled_switch(
+        a, u, fmt::format("the point below is the one solved with it {}", u.on ? "on" : "off")));
   out = {op.x, op.lambda, op.mode};
   r.points = 1;
   return r;

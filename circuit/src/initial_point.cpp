@@ -122,10 +122,28 @@ InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
   p.q = a.mlcs.E * p.x;
   p.lambda = op.lambda;
   p.mode = op.mode;
+  for (const auto& u : op.unsettled)
+    p.warnings.push_back(unsettled_switch(
+        system, u,
+        fmt::format("the run starts from the point solved with it {}, and it switches at once; "
+                    "SPICE's choice here depends on its iterations, so the first cycle may "
+                    "start elsewhere",
+                    u.on ? "on" : "off")));
   return p;
 }
 
 }  // namespace
+
+std::string unsettled_switch(const Assembled& a, const solvers::OperatingPoint::Unsettled& u,
+                             const std::string& then) {
+  const auto& sw = a.mlcs.switches[static_cast<size_t>(u.index)];
+  return fmt::format(
+      "switch '{}' has no consistent state at the DC operating point: on, its control is {:.4g} "
+      "V, below its turn-off level {:.4g} V; off, {:.4g} V, above its turn-on level {:.4g} V (a "
+      "relaxation oscillator: no DC state exists); {}",
+      a.pair_names[static_cast<size_t>(sw.pair)], u.control_on, sw.off_below, u.control_off,
+      sw.on_above, then);
+}
 
 InitialPoint initial_point(const Circuit& circuit, const Assembled& a) {
   return circuit.tran && circuit.tran->uic ? uic_point(circuit, a) : operating_point(circuit, a);

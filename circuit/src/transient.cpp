@@ -351,6 +351,7 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
+  result.warnings.insert(result.warnings.end(), init.warnings.begin(), init.warnings.end());
   if (!circuit.tran->uic) {
     const std::complex<double> mu = detail::leave_unstable_equilibrium(
         circuit, assembled, settings.tstop - settings.tstart, init, result.warnings);

@@ -119,6 +119,7 @@ TransientResult run_event_transient(const Circuit& circuit, const Assembled& ass
     result.fail(init.status, init.error, 0.0, init.devices);
     return result;
   }
+  result.warnings.insert(result.warnings.end(), init.warnings.begin(), init.warnings.end());
   if (!circuit.tran->uic)
     detail::leave_unstable_equilibrium(circuit, assembled, settings.tstop - settings.tstart, init,
                                        result.warnings);

@@ -63,22 +63,35 @@ OperatingPoint StaticMlcp::solve(const Eigen::VectorXd& b) {
   OperatingPoint op;
   op.mode = mode_;
   // Switch states: from the last ones, then from the controls at the operating point, until
-  // they agree (a few rounds at most; hysteresis makes it settle).
-  for (int round = 0; round < 10; ++round) {
+  // they agree (a few rounds at most; hysteresis makes it settle). A switch whose control
+  // contradicts each of its states (a relaxation oscillator) is still flipping after the last
+  // round: the answer keeps the state it was solved with, and says so (unsettled).
+  constexpr int kRounds = 10;
+  std::vector<double> control_on(on_.size(), 0.0), control_off(on_.size(), 0.0);
+  bool changed = false;
+  for (int round = 0; round < kRounds; ++round) {
     for (size_t k = 0; k < on_.size(); ++k) op.mode[mlcs_.switches[k].pair] = on_[k];
     op.outcome = solver_.solve(b, mlcs_.d, op.mode, op.x, op.lambda, op.w);
     if (!has_answer(op.outcome.status) && !op.outcome.pairs.empty()) enumerate_modes(b, op);
     if (op.outcome.status != LcpStatus::kSolved && op.outcome.status != LcpStatus::kInaccurate)
       return op;
-    bool changed = false;
+    changed = false;
     for (size_t k = 0; k < on_.size(); ++k) {
       const auto& sw = mlcs_.switches[k];
-      const bool next = sw.next_state(sw.c.dot(op.x), on_[k]);
+      const double control = sw.c.dot(op.x);
+      (on_[k] ? control_on : control_off)[k] = control;
+      const bool next = sw.next_state(control, on_[k]);
       changed = changed || next != on_[k];
       on_[k] = next;
     }
     if (!changed) break;
   }
+  if (changed)
+    for (size_t k = 0; k < on_.size(); ++k) {
+      const bool state = op.mode[mlcs_.switches[k].pair] != 0;
+      if (on_[k] != state)
+        op.unsettled.push_back({static_cast<int>(k), state, control_on[k], control_off[k]});
+    }
   mode_ = op.mode;
   return op;
 }

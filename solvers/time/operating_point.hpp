@@ -47,6 +47,15 @@ struct OperatingPoint {
   Eigen::VectorXd x, lambda, w;
   std::vector<char> mode;
   int source_steps = 0;  // found by source stepping in this many steps (0: directly)
+  // Switches whose state and control never agreed (StaticMlcp::solve's rounds ended with it
+  // still flipping: a hysteretic switch in a relaxation oscillator has no DC state). `on`: its
+  // state in this answer; the controls s = c·x last seen with it on and with it off.
+  struct Unsettled {
+    int index = 0;  // into Mlcs::switches
+    bool on = false;
+    double control_on = 0, control_off = 0;
+  };
+  std::vector<Unsettled> unsettled;
 };
 
 OperatingPoint solve_operating_point(const Mlcs& mlcs, double t);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "circuit/analysis.hpp"
 #include "helpers.hpp"
 #include "solvers/time/equilibrium_stability.hpp"
 
@@ -212,6 +213,44 @@ TEST(UnstableStart, ABjtAstableOscillatesAsInNgspice) {
   const Waveforms nudged = simulate(astable(".ic v(b1)=0.707\n"));
   ASSERT_TRUE(nudged.result.ok()) << nudged.result.summary.message;
   EXPECT_NEAR(rises(nudged, "v(c1)", 2.5, 3, 4) / 650.73e-6, 1.0, 0.02);
+}
+
+}  // namespace
+}  // namespace nsspice::testing
+
+namespace nsspice::testing {
+namespace {
+
+// A relaxation oscillator of a hysteretic switch (555-like): with the switch on, the capacitor
+// node sits at 5·1k/(10k + 1k + 1) = 0.455 V, below the turn-off level 2.5 − 0.8 V; off, at 5 V,
+// above the turn-on level 3.3 V. No DC state exists; the operating point's rounds end with the
+// switch still flipping, and the run (and .op) say so with both controls. With a 100 kΩ discharge
+// resistor the switch on holds (4.55 V > 1.7 V): nothing to say.
+std::string relaxation(const std::string& r2) {
+  return "relaxation oscillator\nV1 vcc 0 5\nR1 vcc c 10k\nC1 c 0 100n\nS1 c d c 0 SW\nR2 d 0 " +
+         r2 + "\n.model SW SW(VT=2.5 VH=0.8 RON=1 ROFF=1e9)\n.tran 1u 5m\n.end\n";
+}
+
+TEST(UnsettledSwitch, ARelaxationOscillatorsSwitchHasNoDcStateAndTheRunSaysSo) {
+  const Waveforms w = simulate(relaxation("1k"));
+  ASSERT_TRUE(w.result.ok()) << w.result.summary.message;
+  const std::string all = fmt::format("{}", fmt::join(w.result.warnings, "\n"));
+  EXPECT_NE(all.find("switch 's1' has no consistent state at the DC operating point: on, its "
+                     "control is 0.455 V, below its turn-off level 1.7 V; off, 5 V, above its "
+                     "turn-on level 3.3 V"),
+            std::string::npos)
+      << all;
+  circuit::StaticSolution point;
+  const circuit::AnalysisResult op = circuit::operating_point(w.circuit, w.assembled, point);
+  ASSERT_TRUE(op.ok()) << op.summary.message;
+  const std::string notes = fmt::format("{}", fmt::join(op.notes, "\n"));
+  EXPECT_NE(notes.find("(a relaxation oscillator: no DC state exists); the point below is the one "
+                       "solved with it on"),
+            std::string::npos)
+      << notes;
+  const Waveforms held = simulate(relaxation("100k"));
+  ASSERT_TRUE(held.result.ok()) << held.result.summary.message;
+  for (const auto& s : held.result.warnings) EXPECT_EQ(s.find("switch 's1'"), std::string::npos);
 }
 
 }  // namespace
