@@ -26,7 +26,7 @@
 
 namespace nsspice::solvers {
 
-inline constexpr int kMaxEquilibriumOrder = 300;
+inline constexpr int kMaxEquilibriumOrder = 200;
 
 struct GrowingMode {
   std::complex<double> mu;  // the eigenvalue of largest real part [1/s]
