@@ -7,8 +7,8 @@
 #include "circuit/explain.hpp"
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
-#include "circuit/src/unstable_start.hpp"
 #include "circuit/src/step_bounds.hpp"
+#include "circuit/src/unstable_start.hpp"
 #include "circuit/tran_settings.hpp"
 #include "circuit/transient.hpp"
 

@@ -6,8 +6,8 @@
 // RELTOL) leaves it at once. When the operating point's mode has a growing mode μ
 // (solvers::equilibrium_stability, Re μ above 1/(run span)), the initial point is moved by VNTOL
 // along it (the largest change of a capacitor node's voltage VNTOL; the pairs' λ and the charges
-// E x with it, so that the point stays on the mode's linearization) and a warning says so with μ. .options
-// unstableop=keep leaves the point as it is (the warning then says the run stays on it).
+// E x with it, so that the point stays on the mode's linearization) and a warning says so with μ.
+// .options unstableop=keep leaves the point as it is (the warning then says the run stays on it).
 #include <complex>
 #include <string>
 #include <vector>
