@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "circuit/src/pwl_conversion.hpp"
+#include "circuit/src/pwl_mos_bias.hpp"
 
 namespace nsspice::circuit::detail {
 
@@ -18,31 +19,21 @@ MosLambdaCheck::MosLambdaCheck(const Circuit& circuit) {
     if (m == nullptr || !m->model.spice || !(m->model.lambda > 0)) continue;
     const MosModel& q = m->model;
     Watch w;
-    w.device = m->name;
+    w.mos = m;
     w.model = q.card_name();
-    w.d = m->d, w.g = m->g, w.s = m->s;
-    w.sign = q.pmos ? -1.0 : 1.0;
-    w.vt = q.pmos ? -q.vto : q.vto;
     w.k = q.kp * m->w / m->l;
-    w.lambda = q.lambda;
     w.factor = q.lambda_factor;
-    if (const auto it = circuit.pwl.refit.find(w.model); it != circuit.pwl.refit.end())
-      w.refitted = it->second.lambda.count(w.device) > 0;
+    w.refitted = lambda_refit(circuit, *m) > 0;
     watches_.push_back(std::move(w));
   }
 }
 
 void MosLambdaCheck::add(double t, const Eigen::VectorXd& x) {
-  auto node = [&](int n) { return n > 0 ? x[n - 1] : 0.0; };
   const double dt = started_ ? t - t_ : 0.0;
   for (Watch& w : watches_) {
-    // ngspice's I_0 (pwl_mos_bias.cpp): the lower of drain and source is the source.
-    const double vd = w.sign * node(w.d), vs = w.sign * node(w.s), vg = w.sign * node(w.g);
-    const double vds = std::abs(vd - vs), over = vg - std::min(vd, vs) - w.vt;
-    const double i0 = !(over > 0)   ? 0.0
-                      : vds >= over ? 0.5 * w.k * over * over
-                                    : w.k * (over * vds - 0.5 * vds * vds);
-    const double f = 1 + w.lambda * vds;
+    const MosBias b = mos_bias(*w.mos, x);  // ngspice's channel (pwl_mos_bias.hpp)
+    const double i0 = b.current(w.k);
+    const double f = 1 + w.mos->model.lambda * b.vds;
     const double i_f = i0 * f, i_e = i0 * std::abs(f / w.factor - 1);
     w.conducted += 0.5 * (i0 + w.i) * dt;
     w.weighted += 0.5 * (i_f + w.i_f) * dt;
@@ -83,19 +74,20 @@ void MosLambdaCheck::warn(std::vector<std::string>& warnings,
     const std::string met = fmt::format(
         "while its channel conducted, 1 + λ·|v_ds| was {:.5g}–{:.5g} (|v_ds| {:.3g}–{:.3g} V), "
         "{:.5g} on the charge-weighted average",
-        s.f_lo, s.f_hi, (s.f_lo - 1) / w.lambda, (s.f_hi - 1) / w.lambda, s.mean);
+        s.f_lo, s.f_hi, (s.f_lo - 1) / w.mos->model.lambda, (s.f_hi - 1) / w.mos->model.lambda,
+        s.mean);
     const bool refit = std::abs(s.mean / w.factor - 1) > kLambdaTolerance;
     warnings.push_back(fmt::format(
         "{} (model '{}'): LAMBDA {:g} /V is the constant factor {} on the PWL current; {}: "
         "ngspice's current, I_0·(1 + λ·|v_ds|), differs from the PWL one by {:.2g} % on average "
         "(charge-weighted){}",
-        w.device, w.model, w.lambda, used, met, 100 * s.error,
+        w.mos->name, w.model, w.mos->model.lambda, used, met, 100 * s.error,
         refit ? ""
               : "; no constant factor does better (LAMBDA·v_ds is a product of two voltages, "
                 "which the PWL MOS does not represent)"));
     if (!refit) continue;
     LambdaMiss miss;
-    miss.device = w.device;
+    miss.device = w.mos->name;
     miss.model = w.model;
     miss.factor = s.mean;
     miss.met = fmt::format("{} against {}, a current error of {:.2g} % on average", met, used,

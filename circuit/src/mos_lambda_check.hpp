@@ -46,9 +46,9 @@ class MosLambdaCheck {
 
  private:
   struct Watch {
-    std::string device, model;
-    int d = 0, g = 0, s = 0;
-    double sign = 1, vt = 0, k = 0, lambda = 0, factor = 1;
+    const Mosfet* mos = nullptr;  // in the circuit, which outlives the check
+    std::string model;
+    double k = 0, factor = 1;  // K = KP·W/L, and F
     bool refitted = false;
     // The last point's weight |I_0|, |I_0|·f and |I_0|·|f/F − 1|, and the integrals.
     double i = 0, i_f = 0, i_e = 0;

@@ -36,30 +36,9 @@ namespace {
 
 constexpr int kMaxIterations = 8;
 
-struct Bias {
-  double vds = 0, x = 0;  // |v_ds| and the overdrive of the conducting side (≤ 0: off)
-  bool saturated() const { return x > 0 && vds >= x; }
-};
-
-double voltage(const InitialPoint& p, int node) { return node > 0 ? p.x[node - 1] : 0.0; }
+using Bias = MosBias;
 
 double threshold(const MosModel& q) { return q.pmos ? -q.vto : q.vto; }
-
-Bias bias_of(const Mosfet& m, const InitialPoint& p) {
-  const double sign = m.model.pmos ? -1.0 : 1.0;  // PMOS: every voltage mirrored
-  const double vd = sign * voltage(p, m.d), vs = sign * voltage(p, m.s),
-               vg = sign * voltage(p, m.g);
-  // ngspice swaps drain and source when v_ds < 0: the lower one is the source.
-  return {std::abs(vd - vs), vg - std::min(vd, vs) - threshold(m.model)};
-}
-
-// The factor F an earlier run measured for m (PwlRefit::lambda), or 0.
-double refit_factor(const Circuit& c, const Mosfet& m) {
-  const auto model = c.pwl.refit.find(m.model.card_name());
-  if (model == c.pwl.refit.end()) return 0.0;
-  const auto it = model->second.lambda.find(m.name);
-  return it == model->second.lambda.end() ? 0.0 : it->second;
-}
 
 // Applies the bias to m (F: `fixed` when > 0); returns how far F and x0 moved.
 double apply(Mosfet& m, const Bias& b, double tol, double fixed) {
@@ -92,9 +71,7 @@ std::string lambda_note(const Mosfet& m, const Bias& b, bool refitted) {
         "{} LAMBDA {:g} /V: the channel is off at the initial point, LAMBDA is not applied "
         "(ngspice's current is 1 + λ·|v_ds| times the PWL one when on: +{:.3g} % per volt of v_ds)",
         m.name, q.lambda, 100 * q.lambda);
-  const double k = q.kp * m.w / m.l;
-  const double i0 = b.saturated() ? 0.5 * k * b.x * b.x : k * (b.x * b.vds - 0.5 * b.vds * b.vds);
-  const double go = q.lambda * i0;
+  const double go = q.lambda * b.current(q.kp * m.w / m.l);
   return fmt::format(
       "{} LAMBDA {:g} /V at the initial point ({}, v_ds {:.4g} V): K × {:.5g} (1 + λ·v_ds), exact "
       "there; not modelled: the output conductance λ·I_D0 = {} (r_o {}: a gain into a load R is "
@@ -119,6 +96,21 @@ std::string knot_note(const Mosfet& m, double tol) {
 
 }  // namespace
 
+MosBias mos_bias(const Mosfet& m, const Eigen::VectorXd& x) {
+  const auto node = [&](int n) { return n > 0 ? x[n - 1] : 0.0; };
+  const double sign = m.model.pmos ? -1.0 : 1.0;  // PMOS: every voltage mirrored
+  const double vd = sign * node(m.d), vs = sign * node(m.s), vg = sign * node(m.g);
+  // ngspice swaps drain and source when v_ds < 0: the lower one is the source.
+  return {std::abs(vd - vs), vg - std::min(vd, vs) - threshold(m.model)};
+}
+
+double lambda_refit(const Circuit& c, const Mosfet& m) {
+  const auto model = c.pwl.refit.find(m.model.card_name());
+  if (model == c.pwl.refit.end()) return 0.0;
+  const auto it = model->second.lambda.find(m.name);
+  return it == model->second.lambda.end() ? 0.0 : it->second;
+}
+
 void place_mos_bias(Circuit& c) {
   std::vector<size_t> mos;
   for (size_t k = 0; k < c.devices.size(); ++k)
@@ -134,21 +126,21 @@ void place_mos_bias(Circuit& c) {
     double moved = 0;
     for (size_t k = 0; k < mos.size(); ++k) {
       Mosfet& m = std::get<Mosfet>(c.devices[mos[k]]);
-      bias[k] = bias_of(m, p);
-      moved = std::max(moved, apply(m, bias[k], c.pwl.tol, refit_factor(c, m)));
+      bias[k] = mos_bias(m, p.x);
+      moved = std::max(moved, apply(m, bias[k], c.pwl.tol, lambda_refit(c, m)));
     }
     if (moved < 1e-9) break;
   }
   if (!found) {  // no initial point: an earlier run's factors still hold
     for (size_t k : mos) {
       Mosfet& m = std::get<Mosfet>(c.devices[k]);
-      if (const double f = refit_factor(c, m); f > 0) m.model.lambda_factor = f;
+      if (const double f = lambda_refit(c, m); f > 0) m.model.lambda_factor = f;
     }
     return;
   }
   for (size_t k = 0; k < mos.size(); ++k) {
     const Mosfet& m = std::get<Mosfet>(c.devices[mos[k]]);
-    if (m.model.lambda > 0) c.bias_notes.push_back(lambda_note(m, bias[k], refit_factor(c, m) > 0));
+    if (m.model.lambda > 0) c.bias_notes.push_back(lambda_note(m, bias[k], lambda_refit(c, m) > 0));
     if (m.model.bias_x > 0) c.bias_notes.push_back(knot_note(m, c.pwl.tol));
   }
 }
