@@ -352,14 +352,9 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
     return result;
   }
   result.warnings.insert(result.warnings.end(), init.warnings.begin(), init.warnings.end());
-  if (!circuit.tran->uic) {
-    const std::complex<double> mu = detail::leave_unstable_equilibrium(
-        circuit, assembled, settings.tstop - settings.tstart, init, result.warnings);
-    if (mu.real() > 0 && opt.adaptive) {
-      opt.start_cap = 1 / (detail::kStartCapSteps * std::abs(mu));
-      opt.start_cap_until = detail::kStartCapEfolds / mu.real();
-    }
-  }
+  if (!circuit.tran->uic)
+    detail::leave_unstable_equilibrium(circuit, assembled, settings.tstop - settings.tstart, init,
+                                       result.warnings);
   // Inductor currents cut by opening switches: the stepper solves the state jump at each
   // instant where switches open (solvers::SwitchJump), which is checked alone; a step's end
   // minus its start would add the step's own motion h·i' to it.

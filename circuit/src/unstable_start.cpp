@@ -4,19 +4,19 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <complex>
 #include <numbers>
 
 #include "solvers/time/equilibrium_stability.hpp"
 
 namespace nsspice::circuit::detail {
 
-std::complex<double> leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembled,
-                                                double span, InitialPoint& init,
-                                                std::vector<std::string>& warnings) {
-  if (!(span > 0)) return 0.0;
+void leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembled, double span,
+                                InitialPoint& init, std::vector<std::string>& warnings) {
+  if (!(span > 0)) return;
   const solvers::EquilibriumStability s =
       solvers::equilibrium_stability(assembled.mlcs, init.mode, 1.0 / span);
-  if (!s.growing) return 0.0;
+  if (!s.growing) return;
   const solvers::GrowingMode& g = *s.growing;
   // The state node (one E touches: a capacitor's) whose voltage moves most along the mode; the
   // kick is the real solution whose oscillation there peaks at t = 0 with amplitude VNTOL (the
@@ -53,9 +53,9 @@ std::complex<double> leave_unstable_equilibrium(const Circuit& circuit, const As
         "circuit grows as e^(μt), μ = {} (e-folding time {:.3g} s{}){}; .options unstableop=keep "
         "keeps the run on it, where a real circuit (and SPICE's rounding) would leave it",
         mu, 1 / growth, swing, where));
-    return 0.0;
+    return;
   }
-  if (!(along > 0)) return 0.0;
+  if (!(along > 0)) return;
   const std::complex<double> turn = std::conj(at) / along * (vntol / along);
   const Eigen::VectorXd dx = (g.x * turn).real(), dl = (g.lambda * turn).real();
   init.x += dx;
@@ -67,7 +67,6 @@ std::complex<double> leave_unstable_equilibrium(const Circuit& circuit, const As
       "it, a real circuit (and SPICE's rounding) leaves it at once: the run starts VNTOL = {:g} "
       "V off it along that mode{} (.options unstableop=keep keeps it)",
       mu, 1 / growth, swing, vntol, where));
-  return g.mu;
 }
 
 }  // namespace nsspice::circuit::detail

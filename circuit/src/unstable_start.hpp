@@ -8,7 +8,6 @@
 // along it (the largest change of a capacitor node's voltage VNTOL; the pairs' λ and the charges
 // E x with it, so that the point stays on the mode's linearization) and a warning says so with μ.
 // .options unstableop=keep leaves the point as it is (the warning then says the run stays on it).
-#include <complex>
 #include <string>
 #include <vector>
 
@@ -18,16 +17,8 @@
 
 namespace nsspice::circuit::detail {
 
-// `span`: the run's length [s]. Returns the growth rate μ of the mode the point was moved along
-// (0 when it was not): the caller's error-controlled steps resolve it while the disturbance is
-// below the error floors (kStartCapSteps steps per 1/|μ| until kStartCapEfolds e-folds have
-// passed), else the steps would lengthen on a state that seems still and a long trapezoidal
-// step hides the growth (its factor tends to −1).
-std::complex<double> leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembled,
-                                                double span, InitialPoint& init,
-                                                std::vector<std::string>& warnings);
-
-inline constexpr double kStartCapSteps = 4;    // h ≤ 1/(4|μ|)
-inline constexpr double kStartCapEfolds = 14;  // ln(1 V / 1 µV) ≈ 13.8
+// `span`: the run's length [s].
+void leave_unstable_equilibrium(const Circuit& circuit, const Assembled& assembled, double span,
+                                InitialPoint& init, std::vector<std::string>& warnings);
 
 }  // namespace nsspice::circuit::detail

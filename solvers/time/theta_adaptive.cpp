@@ -146,9 +146,7 @@ bool ThetaStepper::answer_in_old_mode(double t_next, MlcpOutcome& outcome, Locat
 
 MlcpOutcome ThetaStepper::step_adaptive() {
   std::vector<char>& mode = mode_try_;
-  double h_max = options_.h_max > 0 ? options_.h_max : span_ / 50;
-  if (options_.start_cap > 0 && t_ < options_.start_cap_until)
-    h_max = std::min(h_max, options_.start_cap);
+  const double h_max = options_.h_max > 0 ? options_.h_max : span_ / 50;
   int at_start_tries = 0;
   double h_first = 0;  // the first try's step (a failure at the floor says how far it fell)
   for (int tries = 0;; ++tries) {

@@ -103,13 +103,9 @@ struct ThetaOptions {
   bool smooth_kinks = false;
   // Error-controlled steps (step_control.hpp); h is then the first step.
   bool adaptive = false;
-  double reltol = 1e-3;  // RELTOL
-  Eigen::VectorXd atol;  // absolute error floor per unknown (empty: 1e-6)
-  double h_max = 0;      // adaptive: the largest step (0: (t_stop − t_start)/50)
-  // adaptive: steps that start before start_cap_until are at most start_cap too (0: none): a
-  // run kicked off an unstable equilibrium resolves the growing mode while it is below the
-  // error floors (circuit/src/unstable_start.hpp)
-  double start_cap = 0, start_cap_until = 0;
+  double reltol = 1e-3;          // RELTOL
+  Eigen::VectorXd atol;          // absolute error floor per unknown (empty: 1e-6)
+  double h_max = 0;              // adaptive: the largest step (0: (t_stop − t_start)/50)
   bool settle_switches = false;  // start(): switch states follow their control at t0 (UIC data)
   // adaptive: the output times output_from + k·output_step (0: none). The first step of a phase
   // (after a switching instant or a breakpoint) ends on the next one inside it: the point at
