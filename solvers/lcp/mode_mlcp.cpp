@@ -238,7 +238,10 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
                                 double slack) const {
   // Scales of the rounding errors of a sparse solve, which are relative to the whole solution,
   // not to one component: w_j = C_j x + D_j λ + d_j is measured against
-  //   S_j = ‖C_j‖₁ ‖x‖∞ + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
+  //   S_j = ‖C_j‖₁ (‖x‖∞ + ‖λ‖∞/‖W‖∞) + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
+  // where ‖λ‖∞/‖W‖∞ is the multipliers' share of the solution in volts (the current through the
+  // largest conductance of a KCL row): a current source into a conducting ideal diode has x = 0
+  // up to the rounding of I/g, and ‖x‖∞ alone would call that rounding a violation,
   // and λ_j against the size of the equations that determine it: a multiplier entering KCL
   // through B (|B| ≤ 1 per entry) against ‖W‖∞ ‖x‖∞ / max_i |B_ij|, one entering pair rows
   // through D against min_i S_i / |D_ij| (the comparator's auxiliary multiplier, a voltage), the
@@ -253,8 +256,9 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   const double lambda_norm = lambda.lpNorm<Eigen::Infinity>();
   const double tiny = std::numeric_limits<double>::min();
   const double wx = w_norm_ * x_norm;
+  const double x_scale = x_norm + (w_norm_ > 0 ? lambda_norm / w_norm_ : 0.0);
   auto w_scale = [&](int i) {
-    return c_row_norm_[i] * x_norm + d_row_norm_[i] * lambda_norm + std::abs(d[i]) + tiny;
+    return c_row_norm_[i] * x_scale + d_row_norm_[i] * lambda_norm + std::abs(d[i]) + tiny;
   };
   // The rows where λ_j enters KCL: Σ_p |W_ip| |x_p| there (≤ ‖W‖∞ ‖x‖∞: a step's W holds
   // E/(θh), large for short steps, only in the rows of the capacitors and inductors concerned).

@@ -23,6 +23,8 @@ constexpr int kFallbackSteps = 2000;
 constexpr double kFallbackFraction = 0.1;
 // Tries (rejections and redone steps) for one step before the run stops.
 constexpr int kMaxTries = 200;
+// A step cut on an output time to less than this fraction of its planned size is a sliver.
+constexpr double kSliver = 0.1;
 
 }  // namespace
 
@@ -180,11 +182,13 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     } else if (options_.t_stop < t_next + 0.5 * h) {
       t_next = t_ + 0.5 * (options_.t_stop - t_);
     }
+    bool output_cut = false;  // the phase's first step ends early, on an output time
     if (phase_break_ && options_.output_step > 0) {
       const double g = next_output_time(t_ + snap);
       if (g < t_next - snap) {
         t_next = g;
         breakpoint = false;
+        output_cut = true;
       }
     }
     t_next_ = t_next;
@@ -350,8 +354,18 @@ MlcpOutcome ThetaStepper::step_adaptive() {
     double proposal = ErrorEstimator::propose(h_eff, err, theta);
     if (truncated) proposal = std::max(proposal, std::min(h, 2 * proposal));
     h_next_ = ErrorEstimator::ladder_floor(std::min(proposal, h_max));
-    if (since_event_ == 1) h_after_event_ = h_eff;
-    ++since_event_;
+    if (output_cut && !event && h_eff < kSliver * h) {
+      // A sliver cut on an output time (an instant located 1.6e-19 s before a TSTEP point) is
+      // not the phase's first step: taken as one, it set the next step and the first step after
+      // this instant and every later one (2·h_after_event_ below), which then doubled up from
+      // the floor (1344 steps instead of 421 on a 50 ps clamp, some at 8e-19 s, above RELTOL
+      // there). The step planned for the phase comes next, as if the instant had been located
+      // after the output time.
+      h_next_ = std::max(h_next_, ErrorEstimator::ladder_floor(std::min(h, h_max)));
+    } else {
+      if (since_event_ == 1) h_after_event_ = h_eff;
+      ++since_event_;
+    }
     if (!event && !breakpoint && mode_ == before && !restart_.active())
       h_scale_ = std::max(h_next_, h_eff);
     if (event || breakpoint) {

@@ -77,6 +77,7 @@ int ThetaStepper::jump_steps(double t, const Eigen::VectorXd& x0, double h, int 
   // selection does, so that the LCP's tolerances scale with the motion, not with x):
   //   (G + E/h) Δx − B λ = b(t_s + h) − G x_s,   w = C Δx + D λ + (C x_s + d).
   ModeMlcp& solver = solver_for(h);
+  const double h_used = solver_theta_h_;
   Eigen::VectorXd s, b, dx, lambda, w;
   const std::vector<char> guess = mode;
   for (int k = 0; k < count; ++k) {
@@ -93,7 +94,7 @@ int ThetaStepper::jump_steps(double t, const Eigen::VectorXd& x0, double h, int 
       solved = ok(solver.solve(b - mlcs_.G * from, mlcs_.C * from + mlcs_.d, mode, dx, lambda, w));
       if (!solved) {
         mode = guess;
-        solved = ok(solver.solve(b + mlcs_.E * from / h, mlcs_.d, mode, dx, lambda, w));
+        solved = ok(solver.solve(b + mlcs_.E * from / h_used, mlcs_.d, mode, dx, lambda, w));
         if (solved) dx -= from;
       }
     }

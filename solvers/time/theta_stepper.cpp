@@ -125,8 +125,10 @@ bool ThetaStepper::is_ladder_size(double theta_h) const {
 
 ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   // Step sizes that differ by rounding only (a cut at a crossing, a breakpoint reached by
-  // accumulated t + h) share one solver: the key is θh in units of 2^-30 h.
-  const long long key = std::llround(theta_h / options_.h * 1073741824.0);
+  // accumulated t + h) share one solver: the key is log2(θh) in units of 2^-30, so sizes share
+  // within 6.5e-10 of themselves, whatever their scale (the key was θh in units of 2^-30 of the
+  // first step: a 1e-19 s sliver then shared a solver with sizes 0.8 % away).
+  const long long key = std::llround(std::log2(theta_h) * 1073741824.0);
   ++solver_clock_;
   if (last_entry_ != nullptr) {
     const double bytes = last_entry_->solver->bytes();
@@ -140,6 +142,7 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
     std::list<long long>& queue = e.odd ? odd_queue_ : ladder_queue_;
     queue.splice(queue.end(), queue, e.queue);
     last_entry_ = &e;
+    solver_theta_h_ = e.theta_h;
     return *e.solver;
   }
   // A new solver's base for singular guesses: the last solver's (ModeMlcp::seed_base), copied
@@ -182,9 +185,10 @@ ModeMlcp& ThetaStepper::solver_for(double theta_h) {
   std::list<long long>& queue = odd ? odd_queue_ : ladder_queue_;
   queue.push_back(key);
   SolverEntry& e = solvers_[key];
-  e = SolverEntry{std::move(solver), solver_clock_, bytes, odd, std::prev(queue.end())};
+  e = SolverEntry{std::move(solver), solver_clock_, bytes, odd, std::prev(queue.end()), theta_h};
   solver_bytes_ += bytes;
   last_entry_ = &e;
+  solver_theta_h_ = theta_h;
   return *e.solver;
 }
 
@@ -226,8 +230,7 @@ void ThetaStepper::attach(ModeMlcp& solver, double theta_h) {
 void ThetaStepper::set_lcp_capture(bool capture) {
   if (capture == capture_) return;
   capture_ = capture;
-  for (auto& [key, entry] : solvers_)
-    attach(*entry.solver, options_.h * static_cast<double>(key) / 1073741824.0);
+  for (auto& [key, entry] : solvers_) attach(*entry.solver, entry.theta_h);
 }
 
 void ThetaStepper::retire(const ModeMlcp& solver) { add_counts(solver, retired_); }
@@ -313,9 +316,10 @@ void ThetaStepper::settle_switches() {
   if (mlcs_.switches.empty()) return;
   const double delta = 1e-9 * (options_.t_stop - options_.t_start);
   ModeMlcp& solver = solver_for(delta);
+  const double delta_used = solver_theta_h_;
   for (int round = 0; round < 8; ++round) {
     mlcs_.eval_b(t_, s_, b_next_);
-    r_ = b_next_ + q_ / delta;
+    r_ = b_next_ + q_ / delta_used;
     std::vector<char> mode = mode_;
     if (!ok(solver.solve(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_))) return;
     bool changed = false;
@@ -380,8 +384,8 @@ MlcpOutcome ThetaStepper::attempt(double t_next, std::vector<char>& mode, bool f
         backward_euler(t_next, options_.theta < 1.0 ? options_.restart_substeps : 1, mode, fixed);
   } else {
     be_substeps_ = 0;
-    r_ = b_next_ + q_ / (theta * h_eff) + ((1.0 - theta) / theta) * y_;
     ModeMlcp& solver = solver_for(theta * h_eff);
+    r_ = b_next_ + q_ / solver_theta_h_ + ((1.0 - theta) / theta) * y_;
     if (fixed) {
       if (!solver.solve_in_mode(r_, mlcs_.d, mode, x_new_, lambda_new_, w_new_)) {
         outcome.status = LcpStatus::kNumericalFailure;
@@ -436,8 +440,8 @@ bool ThetaStepper::attempt_in_old_mode(double t_next, MlcpOutcome& outcome, bool
     return solved && held;
   }
   be_substeps_ = 0;
-  r_ = b_next_ + q_ / (theta * h_eff) + ((1.0 - theta) / theta) * y_;
   ModeMlcp& solver = solver_for(theta * h_eff);
+  r_ = b_next_ + q_ / solver_theta_h_ + ((1.0 - theta) / theta) * y_;
   solved = true;
   if (solver.solve_if_mode_holds(r_, mlcs_.d, mode_, x_new_, lambda_new_, w_new_, outcome))
     return true;
@@ -672,6 +676,7 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
   // q_{j+1} − q_j = h_s (B λ_{j+1} + b_{j+1} − G x_{j+1}),  h_s = (t_next − t)/substeps.
   const double h_s = (t_next - t_) / substeps;
   ModeMlcp& solver = solver_for(h_s);
+  const double h_used = solver_theta_h_;  // h_s, or a size within rounding of it
   Eigen::VectorXd& q = be_q_;
   Eigen::VectorXd& b = be_b_;
   q = q_;
@@ -686,7 +691,7 @@ MlcpOutcome ThetaStepper::backward_euler(double t_next, int substeps, std::vecto
     } else {
       b = b_next_;
     }
-    r_ = b + q / h_s;
+    r_ = b + q / h_used;
     MlcpOutcome o;
     bool answered = !fixed;
     if (!fixed) {

@@ -283,6 +283,7 @@ class ThetaStepper {
     double bytes = 0;  // solver->bytes() as of its last use (evict_solvers' sum)
     bool odd = false;  // a size off the step ladder (is_ladder_size): kept in a short queue
     std::list<long long>::iterator queue;  // its place in its recency queue
+    double theta_h = 0;                    // the θh its W = G + E/(θh) was built with
   };
   // Keyed by θh (quantized), least recent evicted. The bookkeeping is incremental (a lookup per
   // step, a creation for nearly every odd size): the keys of each kind by last use, least recent
@@ -412,7 +413,13 @@ class ThetaStepper {
   double next_output_time(double t) const;  // the first output time after t
   void settle_switches();
 
+  // The solver of the step size θh: one of the sizes within rounding of θh (solver_for's key),
+  // whose own θh is solver_theta_h_ until the next call. The right-hand side q/(θh) of the step
+  // must use that θh, not the caller's: W and the right-hand side then make one step, of the
+  // solver's size (a time shift below 1e-9 of the step), where a mismatch δ between them would
+  // add δ·q/(θh) to the multipliers' currents (866 A on a 2 pF clamp through a 1e-19 s step).
   ModeMlcp& solver_for(double theta_h);
+  double solver_theta_h_ = 0;
   void attach(ModeMlcp& solver, double theta_h);
   // Retires the least recently used solvers before one of `new_bytes` joins them (the limits of
   // theta_stepper.cpp).

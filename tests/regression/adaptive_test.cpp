@@ -255,5 +255,41 @@ TEST(Adaptive, RoundingNoiseOfACouplingCapacitorIsNotError) {
   }
 }
 
+// A 50 Ω line into a 2 pF node clamped to 0 and 1 V by ideal diodes, driven by 100 ps edges:
+// the clamps let go at instants (50 ps, 2.14 ns, ...) that fall on TSTEP points. Each such instant
+// is located a rounding away before its TSTEP point, and the phase's first step ends on that
+// point: a step of 1.6e-19 s. Two defects met there:
+//  * its backward-Euler substeps shared the solver of a step size 0.8 % away (the solvers' key
+//    was θh in units of 2^-30 of the first step): W = G + E/(θh') against a right-hand side
+//    q/(θh) put (θh/θh' − 1)·q/(θh) into the clamp's current, 866 A at 7.14 ns on a circuit whose
+//    currents are at most 0.1 A (the step's right-hand side now uses the solver's own θh);
+//  * the sliver became the phase's first step, and through it the first step after every later
+//    instant, which then doubled up from 8e-19 s: 1344 steps, the run "inaccurate" at the floor.
+// Closed form while the clamps conduct: i(d1) = (v(in) − 1)/50 ≤ 0.08 A, i(d2) = −v(in)/50 ≤
+// 0.1 A; v(a) stays within [0, 1] V.
+TEST(Adaptive, InstantsOnTstepPointsAndSliverSteps) {
+  const std::string deck =
+      "t\nV1 in 0 PULSE(-5 5 0 100p 100p 2n 5n)\nR1 in a 50\nC1 a 0 2p\nD1 a b DX\nV2 b 0 1\n"
+      "D2 0 a DX\n.model DX D\n.tran 10p 50n\n.end\n";
+  const Waveforms r = simulate(deck, {}, true);
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
+  EXPECT_EQ(r.result.stats.floor_steps, 0);
+  EXPECT_LT(r.result.stats.steps, 600) << "1344 when a sliver set the steps after each instant";
+  const auto v_in = r.series("v(in)"), v_a = r.series("v(a)");
+  const auto i1 = r.series("i(d1)"), i2 = r.series("i(d2)");
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    EXPECT_LE(std::abs(i1[k]), 0.08 + 1e-9) << "t = " << r.t[k];
+    EXPECT_LE(std::abs(i2[k]), 0.1 + 1e-9) << "t = " << r.t[k];
+    EXPECT_GE(v_a[k], -1e-9) << "t = " << r.t[k];
+    EXPECT_LE(v_a[k], 1 + 1e-9) << "t = " << r.t[k];
+    if (i1[k] > 1e-6) {
+      EXPECT_NEAR(i1[k], (v_in[k] - 1) / 50, 1e-9) << "t = " << r.t[k];
+    }
+    if (i2[k] > 1e-6) {
+      EXPECT_NEAR(i2[k], -v_in[k] / 50, 1e-9) << "t = " << r.t[k];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nsspice::testing
