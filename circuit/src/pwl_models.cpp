@@ -350,8 +350,10 @@ void idealize_diodes(Circuit& circuit) {
   std::vector<Device> devices;
   std::vector<netlist::SourceSpan> spans;
   std::set<std::string> junction_caps;
+  std::vector<std::string> idealized;
   for (Device& d : circuit.devices)
     if (auto* diode = std::get_if<Diode>(&d); diode && diode->model.spice) {
+      idealized.push_back(diode->name + " ");
       diode->model.forward.clear();
       diode->model.reverse.clear();
       diode->model.stored_charge = 0;
@@ -366,6 +368,11 @@ void idealize_diodes(Circuit& circuit) {
   }
   circuit.devices = std::move(devices);
   circuit.spans = std::move(spans);
+  // The bias knots of these diodes ("d1 forward: bias knot at ...") no longer apply.
+  std::erase_if(circuit.bias_notes, [&](const std::string& note) {
+    return std::any_of(idealized.begin(), idealized.end(),
+                       [&](const std::string& name) { return note.starts_with(name); });
+  });
   for (DiodeConversion& conv : circuit.conversions) {
     if (conv.kind != "SPICE") continue;
     conv.kind = "idealized (IDEALIZE)";

@@ -458,6 +458,15 @@ TEST(SpiceDiodeModels, IdealizeGivesTodaysIdealDiode) {
   EXPECT_EQ(capacitor(converted.circuit, "d1.cj"), nullptr);
   EXPECT_TRUE(diode(converted, "d1")->model.forward.empty());
   EXPECT_EQ(converted.circuit.conversions[0].kind, "idealized (IDEALIZE)");
+
+  // A forward-biased diode has a bias knot; --ideal drops its note with its segments (the report
+  // said "idealized" and then gave the knot's tangent resistance).
+  Waveforms biased = simulate_fixed("t\nI1 0 a 0.1\nC1 a 0 100n\nD1 a 0 DM\n.tran 1u 10u\n" + card);
+  ASSERT_EQ(biased.circuit.bias_notes.size(), 1u);
+  EXPECT_TRUE(biased.circuit.bias_notes[0].starts_with("d1 forward: bias knot at 100 mA"))
+      << biased.circuit.bias_notes[0];
+  circuit::idealize_diodes(biased.circuit);
+  EXPECT_TRUE(biased.circuit.bias_notes.empty()) << biased.circuit.bias_notes[0];
 }
 
 // LTspice: Ron Vfwd Vrev Rrev Ilimit revIlimit map exactly. With a 10 Ω load the current of the
