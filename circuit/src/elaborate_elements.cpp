@@ -440,7 +440,19 @@ std::optional<Waveform> Elaborator::source_function(const netlist::ElementCard& 
       error(e, f.span, "PULSE times must not be negative");
       return std::nullopt;
     }
-    if (p.per < p.tr + p.pw + p.tf) p.per = 0;  // one pulse only (no repetition fits)
+    // A pulse longer than its period is cut at each period's end, where the next one starts
+    // (as ngspice does; this once made it a single pulse, so a PWM carrier written with
+    // tr + tf = per and pw = 1n stayed at v1 after its first period).
+    if (p.per < p.tr + p.pw + p.tf) {
+      const bool pw_zero = a.size() > 5 && a[5] == 0.0;
+      warning(e, f.span,
+              fmt::format("PULSE: tr + pw + tf = {:g} s is longer than per = {:g} s: each period "
+                          "is cut at per, where the next pulse starts (as ngspice){}",
+                          p.tr + p.pw + p.tf, p.per,
+                          pw_zero ? "; pw = 0 is TSTOP as in ngspice (LTspice takes it as 0: a "
+                                    "triangle when tr + tf = per; write pw = 1p for that)"
+                                  : ""));
+    }
     return p;
   }
   if (kind == "pwl") {

@@ -257,6 +257,16 @@ MlcpOutcome ThetaStepper::step_adaptive() {
           return outcome;
         }
         if (flip_at_start(t_next, loc.pairs, mode)) outcome.mode_changed = true;
+        if (switch_crossed(x_new_)) {
+          // The pairs that changed at t_ moved a switch control across its threshold (a
+          // comparator's output jumps, and a switch follows it): the new mode holds from t_, and
+          // the step is tried again from it, so that the switch's crossing is located too (at
+          // t_, where its control jumped). Taken as it came, the switch flipped a step late:
+          // 5–14 µs of a 100 µs PWM period, +3 % on an inverter's load current.
+          mode_ = mode;
+          mark_discontinuity();
+          continue;
+        }
       } else if (loc.located) {
         t_next = t_next_;
         h_eff = t_next - t_;

@@ -291,5 +291,33 @@ TEST(Adaptive, InstantsOnTstepPointsAndSliverSteps) {
   }
 }
 
+// A comparator (B source) whose output drives an ideal switch: at the located instant where
+// the comparator flips, its output jumps and the switch's control with it; the switch flipped a
+// step later (5–14 µs of a 100 µs PWM period: a full-bridge inverter's load current 3 % high).
+// Closed form: the carrier crosses 0.3 V at 32.5 µs (rising: the switch opens) and 67.501 µs
+// (falling: it closes) of each period; v(a) follows at once.
+TEST(Adaptive, SwitchFollowsAComparatorAtItsInstant) {
+  const std::string deck =
+      "t\nVTRI tri 0 PULSE(-1 1 0 50u 50u 1n 100u)\nBA ga 0 V=if(0.3>V(tri),5,0)\n"
+      "VDC p 0 10\nS1 p a ga 0 SWM\nD1 0 a DF\nRL a c 1\nLL c 0 1m\n"
+      ".model SWM SW(VT=2.5 VH=0.1 RON=10m ROFF=1e8)\n.model DF D\n.tran 10u 500u\n.end\n";
+  const Waveforms r = simulate(deck, {}, true);
+  ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
+  const auto v_a = r.series("v(a)");
+  int checked = 0;
+  for (size_t k = 0; k < r.t.size(); ++k) {
+    const double u = std::fmod(r.t[k], 100e-6);
+    // Strictly inside each state (the instant's own point holds the values before it).
+    if (u > 32.5e-6 + 1e-9 && u < 67.501e-6 - 1e-9) {
+      EXPECT_LT(v_a[k], 0.1) << "t = " << r.t[k] << ": the switch should be open";
+      ++checked;
+    } else if ((u > 1e-9 && u < 32.5e-6 - 1e-9) || u > 67.501e-6 + 1e-9) {
+      EXPECT_GT(v_a[k], 9.0) << "t = " << r.t[k] << ": the switch should be closed";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
 }  // namespace
 }  // namespace nsspice::testing

@@ -96,5 +96,33 @@ TEST(Linear, DcOperatingPointOfADivider) {
   EXPECT_NEAR(r.at("i(v1)", 0), -10.0 / 3000.0, 1e-15);
 }
 
+// A PULSE longer than its period (tr + pw + tf > per: the PWM carrier written with tr = tf =
+// per/2 and pw = 1n) is cut at each period's end, where the next pulse starts, as ngspice does;
+// it was taken as a single pulse, so the carrier stayed at v1 after its first period and an
+// inverter's bridge never switched again (exit 0). pw = 0 is TSTOP (ngspice), said in the warning.
+TEST(Sources, PulseLongerThanItsPeriodIsCutAtEachPeriod) {
+  for (const char* pw : {"1n", "0"}) {
+    const Waveforms r =
+        simulate(fmt::format("t\nV1 tri 0 PULSE(-1 1 0 50u 50u {} 100u)\nR1 tri 0 "
+                             "1k\nC1 tri 0 1p\n.tran 1u 350u\n.end\n",
+                             pw));
+    ASSERT_TRUE(r.result.ok()) << r.result.summary.message;
+    EXPECT_NE(r.diagnostics.find("warning: PULSE: tr + pw + tf = "), std::string::npos)
+        << r.diagnostics;
+    EXPECT_EQ(r.diagnostics.find("pw = 0 is TSTOP") != std::string::npos, std::string(pw) == "0")
+        << r.diagnostics;
+    const auto v = r.series("v(tri)");
+    for (size_t k = 0; k < r.t.size(); ++k) {
+      const double u = std::fmod(r.t[k], 100e-6);
+      if (u < 1e-9 || u > 100e-6 - 1e-9) continue;  // at the cut, either side
+      // Rise over 50 µs, then (pw = 1n) fall over 50 µs cut 1 ns short, or (pw = TSTOP) hold.
+      double expected = -1 + 2 * u / 50e-6;
+      if (u > 50e-6) expected = std::string(pw) == "0" ? 1.0 : 1 - 2 * (u - 50.001e-6) / 50e-6;
+      if (u > 50e-6 && u < 50.001e-6) expected = 1.0;
+      EXPECT_NEAR(v[k], expected, 1e-9) << "pw " << pw << ", t = " << r.t[k];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nsspice::testing
