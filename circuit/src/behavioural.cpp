@@ -53,7 +53,8 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
     if (f == "uramp") return std::fmax(0.0, a);
     if (f == "u" || f == "step") return a > 0 ? 1.0 : 0.0;
   }
-  if (x.size() == 3 && f == "limit") return std::fmin(std::fmax(x[0], x[1]), x[2]);
+  if (x.size() == 3 && f == "limit")  // x clamped between the bounds, in either order
+    return std::fmin(std::fmax(x[0], std::fmin(x[1], x[2])), std::fmax(x[1], x[2]));
   if (x.size() == 3 && f == "if") return x[0] != 0 ? x[1] : x[2];
   if (x.size() >= 3 && x.size() % 2 == 1 && (f == "table" || f == "pwl")) {
     const std::size_t n = (x.size() - 1) / 2;  // points (x[2k+1], x[2k+2]), increasing
@@ -461,10 +462,28 @@ class Parser {
       if (!r) return r;
       return f == "max" ? sum(x[1], *r, 1) : sum(x[0], *r, -1);
     }
-    auto low = kink(sum(x[0], x[1], -1), false);  // limit(x, lo, hi)
-    auto high = low ? kink(sum(x[0], x[2], -1), false) : low;
-    if (!high) return high;
-    return sum(sum(x[1], *low, 1), *high, -1);
+    // limit(x, a, b): x clamped between a and b, in either order (LTspice, PSpice). Numeric
+    // bounds: lo + r(x − lo) − r(x − hi) with lo ≤ hi. Bounds that are unknowns: the median
+    // max(min(x, a), min(max(x, a), b)), whatever their order.
+    if (x[1].is_number() && x[2].is_number()) {
+      const bool swap = x[1].constant > x[2].constant;
+      const AffineExpr& lo = swap ? x[2] : x[1];
+      const AffineExpr& hi = swap ? x[1] : x[2];
+      auto low = kink(sum(x[0], lo, -1), false);
+      auto high = low ? kink(sum(x[0], hi, -1), false) : low;
+      if (!high) return high;
+      return sum(sum(lo, *low, 1), *high, -1);
+    }
+    auto r1 = kink(sum(x[0], x[1], -1), false);  // r(x − a)
+    if (!r1) return r1;
+    const AffineExpr lower = sum(x[0], *r1, -1);  // min(x, a) = x − r(x − a)
+    const AffineExpr upper = sum(x[1], *r1, 1);   // max(x, a) = a + r(x − a)
+    auto r2 = kink(sum(upper, x[2], -1), false);  // min(max(x, a), b) = max(x, a) − r(· − b)
+    if (!r2) return r2;
+    const AffineExpr mid = sum(upper, *r2, -1);
+    auto r3 = kink(sum(lower, mid, -1), false);  // max(lower, mid) = mid + r(lower − mid)
+    if (!r3) return r3;
+    return sum(mid, *r3, 1);
   }
 
   // table(x, x_1, y_1, ...) and pwl(x, ...) of an unknown x, over ramps r(x − x_i)
