@@ -275,10 +275,18 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   auto lambda_scale = [&](int j) {
     double s = b_col_max_[j] > 0 ? std::min(wx, kcl_scale(j)) / b_col_max_[j]
                                  : std::numeric_limits<double>::infinity();
-    for (SparseMatrix::InnerIterator it(d_, j); it; ++it)
-      if (it.value() != 0.0)
-        s = std::min(s, w_scale(static_cast<int>(it.row())) / std::abs(it.value()));
+    double own = 0;  // λ_j through its own row w_j = ... + D_jj λ_j (a PWL segment)
+    for (SparseMatrix::InnerIterator it(d_, j); it; ++it) {
+      if (it.value() == 0.0) continue;
+      const double row = w_scale(static_cast<int>(it.row())) / std::abs(it.value());
+      s = std::min(s, row);
+      if (it.row() == j) own = row;
+    }
     if (!std::isfinite(s)) s = lambda_norm + wx;
+    // A segment's λ_j is its own row's z_j/D_jj: rounded as that row is, even where nothing
+    // flows in the KCL rows it enters (a floating secondary's bridge at its operating point:
+    // every current 0, its kcl_scale 0, and a λ of −7e-16 A was a violation).
+    s = std::max(s, own);
     return s + std::abs(lambda[j]) + tiny;
   };
   const double limit = -kStrict * slack * kEps;

@@ -181,6 +181,36 @@ TEST(SpiceDiodeModels, AFailedFirstInitialPointKeepsTheChordFits) {
   EXPECT_EQ(d->model.forward.size(), 6u);
 }
 
+// A mains transformer whose floating secondary feeds a bridge of SPICE diodes. Between the
+// mains peaks all four diodes are off and the secondary floats (no DC path: ngspice-39 stops with
+// "timestep too small, trouble with node s1"; GMIN holds it for a 100 MΩ to ground). At the
+// operating point every current is 0 and the bridge sits at a segment's knot: the mode check
+// measured a segment's λ of −7e-16 A against the KCL rows it enters, where nothing flows, and
+// called it a violation ("the DC operating point could not be found", with or without UIC). A
+// segment's λ is now measured against its own row (ModeMlcp::check). Against ngspice with the
+// 100 MΩ: 13.58691 V (stored; ngspice-39 on the same deck with `Rb s2 0 100meg`).
+TEST(SpiceDiodeModels, FloatingSecondaryIntoABridgeOfSpiceDiodes) {
+  for (const char* uic : {"", " UIC"}) {
+    const Waveforms r = simulate(
+        fmt::format(
+            "t\nVac in 0 SIN(0 325 50)\nRp in ac 0.5\nLp ac 0 1\nLs s1 s2 2.5m\nK1 Lp Ls 0.999\n"
+            "D1 s1 pos dbr\nD2 s2 pos dbr\nD3 0 s1 dbr\nD4 0 s2 dbr\nC1 pos 0 1000u\nRl pos 0 50\n"
+            ".model dbr D(IS=1e-8 N=1.8 RS=5m)\n.tran 50u 100m 60m{}\n.end\n",
+            uic),
+        {}, true);
+    ASSERT_TRUE(r.result.ok()) << uic << ": " << r.result.summary.message;
+    const auto v = r.series("v(pos)");
+    double area = 0, span = 0;
+    for (size_t k = 1; k < r.t.size(); ++k) {
+      if (r.t[k - 1] < 60e-3 - 1e-12) continue;
+      area += 0.5 * (v[k] + v[k - 1]) * (r.t[k] - r.t[k - 1]);
+      span += r.t[k] - r.t[k - 1];
+    }
+    ASSERT_NEAR(span, 40e-3, 1e-9);
+    EXPECT_NEAR(area / span, 13.58691, 0.003 * 13.58691) << uic;
+  }
+}
+
 TEST(SpiceDiodeModels, BareModelStaysIdeal) {
   const Waveforms r = simulate_fixed("t\n" + kSweep + ".model DM D\n.end\n");
   ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
