@@ -242,7 +242,9 @@ Word Flattener::local(const Frame& f, const Word& w) const {
 }
 
 Word Flattener::node(const Frame& f, const Word& w) const {
-  if (f.prefix.empty() || w.lower == "0" || w.lower == "gnd" || globals_.count(w.lower) > 0) {
+  // Global: ground, the .global nodes, and LTspice's "$G_" names (global wherever they occur).
+  if (f.prefix.empty() || w.lower == "0" || w.lower == "gnd" || globals_.count(w.lower) > 0 ||
+      w.lower.starts_with("$g_")) {
     return w;
   }
   if (auto it = f.pins.find(w.lower); it != f.pins.end()) {
