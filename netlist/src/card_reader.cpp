@@ -43,7 +43,8 @@ std::optional<Value> CardReader::number(const Token& token) const {
     return Value{0, span(token), std::string(body)};
   }
   if (auto v = parse_spice_number(token.text)) return Value{*v, span(token), {}};
-  error(span(token), fmt::format("expected a number, got '{}'", token.text));
+  error(span(token),
+        fmt::format("expected a number, got '{}'{}", token.text, number_hint(token.text)));
   return std::nullopt;
 }
 

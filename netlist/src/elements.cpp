@@ -19,6 +19,7 @@
 #include <string>
 
 #include "netlist/src/element_context.hpp"
+#include "netlist/units.hpp"
 
 namespace nsspice::netlist::detail {
 namespace {
@@ -251,7 +252,8 @@ bool parse_source(Context& c) {
                 fmt::format("unsupported source function '{}'", item.word.text));
       return false;
     } else if (item.is_plain()) {
-      c.r.error(c.r.span(item), fmt::format("expected a number, got '{}'", item.word.text));
+      c.r.error(c.r.span(item), fmt::format("expected a number, got '{}'{}", item.word.text,
+                                            number_hint(item.word.text)));
       return false;
     } else {
       return c.unexpected(item);

@@ -8,7 +8,9 @@
 // value = real * scale(suffix); must be finite.
 #include "netlist/units.hpp"
 
+#include <algorithm>
 #include <boost/spirit/home/x3.hpp>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -87,15 +89,42 @@ std::optional<double> parse_spice_number(std::string_view text) {
       break;
     }
   }
-  // Only letters may follow (suffix + unit); checking first also keeps non-ASCII bytes away
-  // from no_case[], whose tolower() requires values representable as unsigned char.
-  for (auto rest = it; rest != end; ++rest) {
+  // Only letters may follow (suffix + unit), and ohm signs at the end ("1kΩ"); checking first
+  // also keeps non-ASCII bytes away from no_case[], whose tolower() requires values
+  // representable as unsigned char.
+  auto letters_end = end;
+  for (std::string_view ohm : {"\xCE\xA9", "\xE2\x84\xA6"}) {
+    if (std::string_view(it, end).ends_with(ohm)) {
+      letters_end = end - static_cast<std::ptrdiff_t>(ohm.size());
+      break;
+    }
+  }
+  for (auto rest = it; rest != letters_end; ++rest) {
     if (!is_ascii_alpha(*rest)) return std::nullopt;
   }
-  if (scale == 1) x3::parse(it, end, x3::no_case[kSuffixes], scale);
+  if (scale == 1) x3::parse(it, letters_end, x3::no_case[kSuffixes], scale);
   const double value = scaled(mantissa_text, mantissa, scale);
   if (!std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+std::string number_hint(std::string_view text) {
+  // digits, a scale suffix, digits: "4k7", "2u2", "1meg5".
+  std::size_t i = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) ++i;
+  if (i == 0 || i == text.size()) return "";
+  std::size_t j = i;
+  std::string letter;
+  while (j < text.size() && is_ascii_alpha(text[j]))
+    letter.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[j++]))));
+  if (j == text.size() || j == i) return "";
+  const std::string_view tail = text.substr(j);
+  if (tail.find_first_not_of("0123456789") != std::string_view::npos) return "";
+  static const std::string kLetters[] = {"f", "p", "n", "u", "m", "k", "meg", "g", "t"};
+  if (std::find(std::begin(kLetters), std::end(kLetters), letter) == std::end(kLetters)) return "";
+  const std::string whole(text.substr(0, i)), scale = letter;
+  return " (LTspice reads it as " + whole + "." + std::string(tail) + scale + ", ngspice as " +
+         whole + scale + ": write " + whole + "." + std::string(tail) + scale + ")";
 }
 
 }  // namespace nsspice::netlist

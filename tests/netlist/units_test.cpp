@@ -81,5 +81,23 @@ TEST(SpiceNumber, MicroSignsAreMicro) {
   EXPECT_FALSE(parse_spice_number("1\xC2\xB5\xC2\xB5").has_value());
 }
 
+TEST(SpiceNumber, OhmSignsAreUnits) {
+  EXPECT_DOUBLE_EQ(num("1k\xCE\xA9"), 1e3);       // U+03A9 GREEK CAPITAL LETTER OMEGA
+  EXPECT_DOUBLE_EQ(num("4.7\xE2\x84\xA6"), 4.7);  // U+2126 OHM SIGN
+  EXPECT_DOUBLE_EQ(num("2meg\xCE\xA9"), 2e6);
+  EXPECT_FALSE(parse_spice_number("1\xCE\xA9k").has_value());  // only at the end
+  EXPECT_FALSE(parse_spice_number("\xCE\xA9").has_value());
+}
+
+// "4k7" is 4.7k to LTspice and 4k to ngspice: refused, with the hint.
+TEST(SpiceNumber, ScaleLetterAsDecimalPointIsRefusedWithAHint) {
+  EXPECT_FALSE(parse_spice_number("4k7").has_value());
+  EXPECT_EQ(number_hint("4k7"), " (LTspice reads it as 4.7k, ngspice as 4k: write 4.7k)");
+  EXPECT_EQ(number_hint("2u2"), " (LTspice reads it as 2.2u, ngspice as 2u: write 2.2u)");
+  EXPECT_EQ(number_hint("1meg5"), " (LTspice reads it as 1.5meg, ngspice as 1meg: write 1.5meg)");
+  for (const char* other : {"abc", "1.5k3", "4x7", "k7", "47", "4k", "4k7x"})
+    EXPECT_EQ(number_hint(other), "") << other;
+}
+
 }  // namespace
 }  // namespace nsspice::netlist
