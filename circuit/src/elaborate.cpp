@@ -150,8 +150,9 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                                  spec.tstart));
         ok = false;
       }
-      if (t->tmax && !(spec.tmax > 0)) {
-        diags_.error(t->tmax->span, ".tran maximum step must be positive");
+      if (t->tmax && !(spec.tmax >= 0)) {  // 0: none, as ngspice reads ".tran 1u 1m 0 0"
+        diags_.error(t->tmax->span,
+                     fmt::format(".tran maximum step must be ≥ 0 (0: none), got {}", spec.tmax));
         ok = false;
       }
       if (ok) c_.tran = spec;
