@@ -33,6 +33,7 @@ struct Sin {
 };
 struct Pulse {
   double v1 = 0, v2 = 0, td = 0, tr = 0, tf = 0, pw = 0, per = 0;
+  double np = 0;  // the number of pulses (ngspice's NP, LTspice's Ncycles); 0: no end
 };
 struct Pwl {
   std::vector<double> t, v;  // strictly increasing t

@@ -427,7 +427,7 @@ std::optional<Waveform> Elaborator::source_function(const netlist::ElementCard& 
     return Sin{a[0], a[1], freq, arg(3, 0.0), arg(4, 0.0), arg(5, 0.0)};
   }
   if (kind == "pulse") {
-    if (!arity(2, 7, "v1 v2 td tr tf pw per")) return std::nullopt;
+    if (!arity(2, 8, "v1 v2 td tr tf pw per np")) return std::nullopt;
     auto nonzero = [](double v, double fallback) { return v != 0.0 ? v : fallback; };
     Pulse p{a[0],
             a[1],
@@ -438,6 +438,15 @@ std::optional<Waveform> Elaborator::source_function(const netlist::ElementCard& 
             nonzero(arg(6, 0.0), tstop)};
     if (p.td < 0 || p.tr < 0 || p.tf < 0 || p.pw < 0 || p.per < 0) {
       error(e, f.span, "PULSE times must not be negative");
+      return std::nullopt;
+    }
+    // NP (ngspice) / Ncycles (LTspice): that many pulses, then v1; 0 or absent: no end.
+    p.np = arg(7, 0.0);
+    if (!(p.np >= 0) || p.np != std::floor(p.np)) {
+      error(e, f.args[7].span,
+            fmt::format("PULSE's number of pulses (8th argument) must be a whole number ≥ 0, "
+                        "got {:g}",
+                        p.np));
       return std::nullopt;
     }
     // A pulse longer than its period is cut at each period's end, where the next one starts

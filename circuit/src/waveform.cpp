@@ -20,6 +20,7 @@ Overloaded(Ts...) -> Overloaded<Ts...>;  // (clang 14 needs the guide)
 double pulse_value(const Pulse& p, double t) {
   if (t <= p.td) return p.v1;
   double tau = t - p.td;
+  if (p.np > 0 && p.per > 0 && tau >= p.np * p.per) return p.v1;  // after the last pulse
   if (p.per > 0) tau = std::fmod(tau, p.per);
   if (tau < p.tr) return p.v1 + (p.v2 - p.v1) * tau / p.tr;
   if (tau <= p.tr + p.pw) return p.v2;
@@ -33,6 +34,10 @@ double pulse_breakpoint(const Pulse& p, double t) {
   const double per = p.per > 0 ? p.per : kInf;
   double k = std::isfinite(per) ? std::floor((t - p.td) / per) : 0.0;
   for (int period = 0; period < 2; ++period, k += 1.0) {
+    if (p.np > 0 && std::isfinite(per) && k >= p.np) {  // the last pulse's period has ended
+      const double end = p.td + p.np * per;
+      return end > t ? end : kInf;
+    }
     const double base = p.td + (std::isfinite(per) ? k * per : 0.0);
     for (double c : corners) {
       if (std::isfinite(per) && c >= per) continue;

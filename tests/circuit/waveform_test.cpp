@@ -48,6 +48,21 @@ TEST(Waveform, PulseShapeAndPeriodicCorners) {
   }
 }
 
+// NP (ngspice) / Ncycles (LTspice): three pulses, then v1 for good, and no breakpoint after
+// the third period's end (checked against ngspice-39: avg 0.1575 over 400 µs).
+TEST(Waveform, PulseCountEndsTheTrain) {
+  Pulse p{0.0, 1.0, 10e-6, 1e-6, 1e-6, 20e-6, 50e-6};
+  p.np = 3;
+  const Waveform w = p;
+  EXPECT_DOUBLE_EQ(waveform_value(w, 10e-6 + 2 * 50e-6 + 5e-6), 1.0);  // inside the third
+  EXPECT_DOUBLE_EQ(waveform_value(w, 10e-6 + 3 * 50e-6 + 5e-6), 0.0);  // no fourth
+  EXPECT_DOUBLE_EQ(waveform_value(w, 1.0), 0.0);
+  double t = 10e-6 + 2 * 50e-6 + 22e-6;  // after the third pulse's fall
+  t = waveform_next_breakpoint(w, t);
+  EXPECT_DOUBLE_EQ(t, 10e-6 + 3 * 50e-6);  // the third period's end
+  EXPECT_EQ(waveform_next_breakpoint(w, t), kInf);
+}
+
 TEST(Waveform, PwlInterpolatesAndHoldsEnds) {
   const Waveform w = Pwl{{1.0, 2.0, 4.0}, {0.0, 10.0, -2.0}};
   EXPECT_DOUBLE_EQ(waveform_value(w, 0.0), 0.0);
