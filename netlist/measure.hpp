@@ -8,12 +8,18 @@
 //   [NAME] trig EVENT targ EVENT          (the delay t_targ − t_trig, ngspice's TRIG/TARG)
 //     EVENT := SIGNAL val=LEVEL [td=T] [rise=N|fall=N|cross=N|rise=last|...] [from=T1] [to=T2]
 //            | at=T
+//   NAME param [=] EXPR                   (of the measurements before it: Pout/Pin)
+//
+// The SIGNAL of avg ... integ, when and find may be arithmetic of signals, evaluated at every
+// point (LTspice's `avg V(out)*I(Rload)`; app/measure/signal_expr.hpp): + - * / ^, abs sqrt exp
+// log log10 min max pow, numbers; written with or without blanks.
 //
 // A leading "tran" (the analysis of a netlist .meas card) is accepted and ignored. Numbers take
 // SPICE suffixes (1m, 2.5u). A bare node name is the signal v(name). What the measurements
 // compute: app/measure.hpp.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nsspice::netlist {
@@ -28,7 +34,8 @@ enum class MeasureKind {
   kWhen,
   kFindAt,
   kFindWhen,
-  kTrigTarg
+  kTrigTarg,
+  kParam
 };
 enum class Edge { kRise, kFall, kCross };
 
@@ -47,7 +54,7 @@ struct MeasureSpec {
   std::string name;  // given, or made up as "<kind>_<signal>"
   std::string text;  // as written
   MeasureKind kind = MeasureKind::kAvg;
-  std::string signal;  // the measured signal (kTrigTarg: none)
+  std::string signal;  // the measured signal (kTrigTarg: none; kParam: the expression)
   // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only;
   // kTrigTarg: the TRIG event.
   CrossingSpec when;
@@ -57,6 +64,16 @@ struct MeasureSpec {
   // Every signal the measurement reads (no empty names).
   std::vector<std::string> signals() const;
 };
+
+// The functions of measurement expressions (abs sqrt exp log ln log10 min max pow): a name
+// followed by '(' that is not one of them is a signal, v(...), i(...).
+bool is_measure_function(std::string_view name);
+// Whether a measured signal is arithmetic of signals rather than one signal: an operator outside
+// parentheses, or a function around a signal ("v(out)*i(rload)", "-v(a)", "abs(v(a))"); a bare
+// node name may hold '-' ("out-1" is v(out-1)).
+bool is_measure_expression(std::string_view text);
+// The signals such an expression reads (lower case, blanks removed), in order, each once.
+std::vector<std::string> measure_refs(std::string_view text);
 
 // Parses the tokens of one measurement (the CLI string split at blanks, or a .meas card's
 // tokens after its name, with `name` given). nullopt with `error` set on bad syntax, and

@@ -130,21 +130,24 @@ std::vector<std::optional<double>> measure_differences(const std::vector<Measure
 }
 
 std::vector<MeasureResult> measure(const std::vector<MeasureSpec>& specs, const Waveforms& w) {
-  std::vector<MeasureResult> out;
-  for (const auto& spec : specs) {
-    std::string error;
-    auto m = Measurement::bind(spec, w.names, error);
-    if (!m) {
-      out.push_back({spec.name, spec.text, {}, {}, "", error});
-      continue;
-    }
-    std::vector<double> row(w.names.size());
-    for (size_t i = 0; i < w.points(); ++i) {
-      for (size_t k = 0; k < row.size(); ++k) row[k] = w.columns[k][i];
-      m->feed(w.time[i], row);
-    }
-    out.push_back(m->result());
+  // One set (a param reads the measurements before it); a spec that does not bind keeps its
+  // place with the error as its failure.
+  MeasureSet set;
+  std::vector<std::optional<size_t>> place(specs.size());
+  std::vector<std::string> errors(specs.size());
+  size_t bound = 0;
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (set.add(specs[i], w.names, errors[i])) place[i] = bound++;
+  std::vector<double> row(w.names.size());
+  for (size_t i = 0; i < w.points(); ++i) {
+    for (size_t k = 0; k < row.size(); ++k) row[k] = w.columns[k][i];
+    set.feed(w.time[i], row);
   }
+  const std::vector<MeasureResult> results = set.results();
+  std::vector<MeasureResult> out;
+  for (size_t i = 0; i < specs.size(); ++i)
+    out.push_back(place[i] ? results[*place[i]]
+                           : MeasureResult{specs[i].name, specs[i].text, {}, {}, "", errors[i]});
   return out;
 }
 

@@ -32,9 +32,25 @@ std::optional<Measurement> Measurement::bind(const MeasureSpec& spec,
     col = static_cast<size_t>(it - names.begin());
     return true;
   };
-  auto bind_to = [&](const std::string& s, size_t& col) { return s.empty() || find(s, col); };
-  if (!bind_to(spec.signal, m.col_) || !bind_to(spec.when.signal, m.when_col_) ||
-      !bind_to(spec.targ.signal, m.targ_col_))
+  // A signal, or arithmetic of signals (its references must be columns).
+  const SignalExpr::Resolver column = [&](const std::string& ref, std::string& why) {
+    size_t col = 0;
+    if (find(ref, col)) return std::optional<size_t>(col);
+    why = error;
+    return std::optional<size_t>();
+  };
+  auto bind_to = [&](const std::string& s, size_t& col, std::optional<SignalExpr>& expr) {
+    if (s.empty()) return true;
+    if (!netlist::is_measure_expression(s)) return find(s, col);
+    std::string why;
+    expr = SignalExpr::compile(s, column, why);
+    if (!expr && error.empty()) error = fmt::format("measurement '{}': {}", spec.name, why);
+    return expr.has_value();
+  };
+  if (spec.kind == MeasureKind::kParam) return m;  // bound by MeasureSet::add
+  if (!bind_to(spec.signal, m.col_, m.expr_) ||
+      !bind_to(spec.when.signal, m.when_col_, m.when_expr_) ||
+      !bind_to(spec.targ.signal, m.targ_col_, m.targ_expr_))
     return std::nullopt;
   return m;
 }
@@ -43,6 +59,9 @@ std::vector<size_t> Measurement::columns() const {
   std::vector<size_t> out;
   for (size_t c : {col_, when_col_, targ_col_})
     if (c != kNone) out.push_back(c);
+  if (spec_.kind != MeasureKind::kParam)
+    for (const auto* e : {&expr_, &when_expr_, &targ_expr_})
+      if (*e) out.insert(out.end(), (*e)->slots().begin(), (*e)->slots().end());
   return out;
 }
 
@@ -63,8 +82,12 @@ void Measurement::window(double t0, double y0, double t1, double y1) {
 }
 
 void Measurement::feed(double t, std::span<const double> values) {
-  auto read = [&](size_t col) { return col != kNone ? values[col] : 0.0; };
-  const double y = read(col_), c = read(when_col_), d = read(targ_col_);
+  if (spec_.kind == MeasureKind::kParam) return;
+  auto read = [&](size_t col, const std::optional<SignalExpr>& expr) {
+    return expr ? expr->eval(values) : col != kNone ? values[col] : 0.0;
+  };
+  const double y = read(col_, expr_), c = read(when_col_, when_expr_),
+               d = read(targ_col_, targ_expr_);
   const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindAt ||
                        spec_.kind == MeasureKind::kFindWhen || spec_.kind == MeasureKind::kTrigTarg;
   if (!have_prev_) {
@@ -81,6 +104,7 @@ void Measurement::feed(double t, std::span<const double> values) {
 }
 
 std::string Measurement::unit() const {
+  if (spec_.kind == MeasureKind::kParam || expr_) return "";  // arithmetic: no known unit
   const std::string base = unit_of(signal_kind(spec_.signal));
   if (spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kTrigTarg) return "s";
   if (spec_.kind == MeasureKind::kInteg) return base.empty() ? "s" : base + "·s";
@@ -148,13 +172,49 @@ bool MeasureSet::add(const MeasureSpec& spec, const std::vector<std::string>& na
                      std::string& error) {
   auto m = Measurement::bind(spec, names, error);
   if (!m) return false;
+  if (spec.kind == MeasureKind::kParam) {
+    // Its names are the measurements before it (LTspice and ngspice evaluate in order).
+    const SignalExpr::Resolver earlier = [&](const std::string& ref, std::string& why) {
+      for (size_t k = 0; k < items_.size(); ++k)
+        if (items_[k].spec_.name == ref) return std::optional<size_t>(k);
+      std::vector<std::string> known;
+      for (const auto& item : items_) known.push_back(item.spec_.name);
+      why = fmt::format("'{}' is not a measurement before it{}", ref,
+                        netlist::did_you_mean(ref, known));
+      return std::optional<size_t>();
+    };
+    std::string why;
+    m->expr_ = SignalExpr::compile(spec.signal, earlier, why);
+    if (!m->expr_) {
+      error = fmt::format("measurement '{}': {}", spec.name, why);
+      return false;
+    }
+  }
   items_.push_back(std::move(*m));
   return true;
 }
 
 std::vector<MeasureResult> MeasureSet::results() const {
   std::vector<MeasureResult> out;
-  for (const auto& m : items_) out.push_back(m.result());
+  std::vector<double> values;  // the results so far (NaN: failed), for param
+  for (const auto& m : items_) {
+    if (m.spec_.kind != MeasureKind::kParam) {
+      out.push_back(m.result());
+    } else {
+      MeasureResult r{m.spec_.name, m.spec_.text, {}, {}, "", {}};
+      for (size_t k : m.expr_->slots())
+        if (!out[k].value) r.failure = fmt::format("'{}' failed", out[k].name);
+      if (r.failure.empty()) {
+        const double v = m.expr_->eval(values);
+        if (std::isfinite(v))
+          r.value = v;
+        else
+          r.failure = fmt::format("'{}' is not finite", m.spec_.signal);
+      }
+      out.push_back(r);
+    }
+    values.push_back(out.back().value.value_or(std::nan("")));
+  }
   return out;
 }
 

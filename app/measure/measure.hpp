@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/measure/crossing.hpp"
+#include "app/measure/signal_expr.hpp"
 #include "netlist/measure.hpp"
 
 namespace nsspice::app {
@@ -49,8 +50,12 @@ class Measurement {
       : spec_(std::move(spec)), when_(spec_.when), targ_(spec_.targ) {}
   std::string unit() const;
   void window(double t0, double y0, double t1, double y1);
+  friend class MeasureSet;
   MeasureSpec spec_;
   size_t col_ = kNone, when_col_ = kNone, targ_col_ = kNone;
+  // Arithmetic of signals in place of a column (signal_expr.hpp; slots are columns); for param,
+  // of the measurements before it (slots are their indices in the set).
+  std::optional<SignalExpr> expr_, when_expr_, targ_expr_;
   bool have_prev_ = false;
   double t_prev_ = 0, y_prev_ = 0, c_prev_ = 0, d_prev_ = 0;
   // window aggregates

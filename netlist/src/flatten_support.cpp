@@ -266,6 +266,10 @@ bool evaluate_control(const ParamScope& scope, Card& card) {
     return ok;
   }
   if (auto* m = std::get_if<MeasCard>(&card)) {
+    // A param measurement's expression names other measurements: read after the run.
+    if (!m->tokens.empty() &&
+        (m->tokens[0].lower == "param" || m->tokens[0].lower.starts_with("param=")))
+      return true;
     bool ok = true;
     for (Word& t : m->tokens) ok = evaluate_token(scope, t) && ok;
     return ok;

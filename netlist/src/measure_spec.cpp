@@ -55,7 +55,58 @@ std::optional<MeasureKind> kind_of(const std::string& w) {
   if (w == "when") return MeasureKind::kWhen;
   if (w == "find") return MeasureKind::kFindAt;
   if (w == "trig") return MeasureKind::kTrigTarg;
+  if (w == "param") return MeasureKind::kParam;
   return std::nullopt;
+}
+
+constexpr const char* kMeasureFunctions[] = {"abs",   "sqrt", "exp", "log", "ln",
+                                             "log10", "min",  "max", "pow"};
+
+// The identifiers followed by '(' in `text` that are not functions: each with its balanced
+// parentheses (a signal), lower case, blanks removed. `operators`: set when +-*/^ stands outside
+// every parenthesis, or a function call is met.
+std::vector<std::string> scan_refs(std::string_view text, bool& arithmetic) {
+  std::vector<std::string> refs;
+  arithmetic = false;
+  auto ident = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '$' ||
+           c == '#' || c == ':';
+  };
+  int depth = 0;
+  for (size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth == 0 && (c == '*' || c == '/' || c == '^' || c == '+' || c == '-')) arithmetic = true;
+    if (!(std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_') ||
+        (k > 0 && ident(text[k - 1])))
+      continue;
+    size_t e = k;
+    while (e < text.size() && ident(text[e])) ++e;
+    size_t q = e;
+    while (q < text.size() && std::isspace(static_cast<unsigned char>(text[q])) != 0) ++q;
+    if (q >= text.size() || text[q] != '(') continue;
+    const std::string name = ascii_lower(std::string(text.substr(k, e - k)));
+    if (is_measure_function(name)) {
+      arithmetic = true;
+      continue;
+    }
+    int d = 0;
+    size_t end = q;
+    for (; end < text.size(); ++end) {
+      if (text[end] == '(') ++d;
+      if (text[end] == ')' && --d == 0) break;
+    }
+    if (end >= text.size()) continue;
+    std::string ref;
+    for (char r : text.substr(k, end + 1 - k))
+      if (std::isspace(static_cast<unsigned char>(r)) == 0) ref.push_back(r);
+    ref = ascii_lower(ref);
+    if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+    // Skip the reference (its own parentheses and any operator characters in its name).
+    k = end;
+  }
+  return refs;
 }
 
 std::string signal_name(std::string s) {
@@ -96,6 +147,10 @@ class Parser {
   bool check_event(const CrossingSpec& c, const char* clause, size_t start, bool has_val,
                    bool other);
   bool options(MeasureSpec& spec);
+  // The signal at i_: its words up to a KEY=, '=', 'when' or the end, joined (an expression may
+  // have been split at blanks or operators by the card's tokens: "V(out)*I(Rload)"); a bare
+  // node name becomes v(name).
+  std::string signal_text();
 
   std::string name_, text_;
   std::vector<size_t> starts_;
@@ -117,6 +172,13 @@ std::optional<double> Parser::number() {
   auto v = parse_spice_number(w_[i_].text);
   if (v) ++i_;
   return v;
+}
+
+std::string Parser::signal_text() {
+  std::string out = w_[i_++].text;
+  while (!at_end() && !is("=") && !is("when") && !(i_ + 1 < w_.size() && w_[i_ + 1].text == "="))
+    out += w_[i_++].text;
+  return is_measure_expression(out) ? out : signal_name(out);
 }
 
 // "= LEVEL" after the signal of when.
@@ -246,6 +308,23 @@ std::optional<MeasureSpec> Parser::run() {
   if (at_end() || !kind_of(w_[i_].text))
     return fail("expected avg, rms, min, max, pp, integ, when, find or trig"), std::nullopt;
   spec.kind = *kind_of(w_[i_++].text);
+  if (spec.kind == MeasureKind::kParam) {
+    // NAME param [=] EXPR: the rest of the words, quotes or braces around it dropped.
+    if (name_.empty()) return fail("'param' needs a name before it", i_ - 1), std::nullopt;
+    if (is("=")) ++i_;
+    if (at_end()) return fail("expected an expression after 'param'"), std::nullopt;
+    std::string expr = text_.substr(w_[i_].offset);
+    while (!expr.empty() && std::isspace(static_cast<unsigned char>(expr.back())) != 0)
+      expr.pop_back();
+    if (expr.size() >= 2 && ((expr.front() == '\'' && expr.back() == '\'') ||
+                             (expr.front() == '{' && expr.back() == '}') ||
+                             (expr.front() == '"' && expr.back() == '"')))
+      expr = expr.substr(1, expr.size() - 2);
+    spec.signal = ascii_lower(expr);
+    i_ = w_.size();
+    spec.name = ascii_lower(name_);
+    return spec;
+  }
   if (spec.kind == MeasureKind::kTrigTarg) {
     if (!event(spec.when, "trig")) return std::nullopt;
     if (!is("targ")) return fail("'trig' needs a 'targ' clause after it"), std::nullopt;
@@ -256,7 +335,7 @@ std::optional<MeasureSpec> Parser::run() {
     if (!spec.when.from) spec.when.from = spec.targ.from;
   } else {
     if (at_end()) return fail("expected a signal, e.g. v(out)"), std::nullopt;
-    spec.signal = signal_name(w_[i_++].text);
+    spec.signal = signal_text();
     if (spec.kind == MeasureKind::kWhen) {
       spec.when.signal = spec.signal;
       if (!level(spec.when)) return std::nullopt;
@@ -264,14 +343,14 @@ std::optional<MeasureSpec> Parser::run() {
       spec.kind = MeasureKind::kFindWhen;
       ++i_;
       if (at_end()) return fail("expected SIGNAL=LEVEL after 'when'"), std::nullopt;
-      spec.when.signal = signal_name(w_[i_++].text);
+      spec.when.signal = signal_text();
       if (!level(spec.when)) return std::nullopt;
     }
     if (!options(spec)) return std::nullopt;
   }
   if (name_.empty()) {
-    static constexpr const char* kNames[] = {"avg",   "rms",  "min",  "max",  "pp",
-                                             "integ", "when", "find", "find", "delay"};
+    static constexpr const char* kNames[] = {"avg",  "rms",  "min",  "max",   "pp",   "integ",
+                                             "when", "find", "find", "delay", "param"};
     const std::string& what = spec.kind == MeasureKind::kTrigTarg
                                   ? (spec.targ.signal.empty() ? spec.when.signal : spec.targ.signal)
                                   : spec.signal;
@@ -286,9 +365,35 @@ std::optional<MeasureSpec> Parser::run() {
 
 std::vector<std::string> MeasureSpec::signals() const {
   std::vector<std::string> out;
-  for (const std::string* s : {&signal, &when.signal, &targ.signal})
-    if (!s->empty() && std::find(out.begin(), out.end(), *s) == out.end()) out.push_back(*s);
+  auto add = [&out](const std::string& s) {
+    if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  };
+  if (kind == MeasureKind::kParam) return out;  // reads measurements, not signals
+  for (const std::string* s : {&signal, &when.signal, &targ.signal}) {
+    if (!is_measure_expression(*s)) {
+      add(*s);
+      continue;
+    }
+    for (const std::string& r : measure_refs(*s)) add(r);
+  }
   return out;
+}
+
+bool is_measure_function(std::string_view name) {
+  return std::any_of(std::begin(kMeasureFunctions), std::end(kMeasureFunctions),
+                     [&](const char* f) { return name == f; });
+}
+
+bool is_measure_expression(std::string_view text) {
+  if (text.find('(') == std::string_view::npos) return false;
+  bool arithmetic = false;
+  scan_refs(text, arithmetic);
+  return arithmetic;
+}
+
+std::vector<std::string> measure_refs(std::string_view text) {
+  bool arithmetic = false;
+  return scan_refs(text, arithmetic);
 }
 
 std::optional<MeasureSpec> parse_measure(const std::vector<std::string>& tokens, std::string name,

@@ -8,7 +8,7 @@
 //        quantities that nsspice has: the element current and power)
 //        in .print ac: vdb(x) vm(x) vp(x) vr(x) vi(x) -> "v(x)", idb(x) ... -> "i(x)" (the .ac
 //        file has dB and phase of each saved signal)
-//   .meas|.measure analysis name item...     (items kept as compact lower-case tokens)
+//   .meas|.measure [analysis] name item...   (items kept as compact lower-case tokens)
 // A signal of another form is a warning and is dropped from the list.
 #include <fmt/format.h>
 
@@ -132,18 +132,21 @@ std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>&
 }
 
 std::optional<MeasCard> parse_meas(const CardReader& r, const std::vector<Item>& items) {
-  if (items.size() < 3 || !items[1].is_plain() || !items[2].is_plain()) {
-    const SourceSpan at =
-        items.size() < 3 ? r.end_span() : r.span(items[items[1].is_plain() ? 2 : 1]);
-    r.error(at,
-            fmt::format("{} needs an analysis type and a name", ascii_lower(items[0].word.text)));
+  // The analysis type may be left out (LTspice: ".meas Eff param Pout/Pin").
+  const bool typed =
+      items.size() > 1 && items[1].is_plain() && is_analysis(ascii_lower(items[1].word.text));
+  const std::size_t name_at = typed ? 2 : 1;
+  if (items.size() < name_at + 2 || !items[name_at].is_plain()) {
+    const SourceSpan at = items.size() <= name_at ? r.end_span() : r.span(items[name_at]);
+    r.error(at, fmt::format("{} needs a name and a measurement ({} [TRAN] NAME AVG V(out) ...)",
+                            ascii_lower(items[0].word.text), ascii_lower(items[0].word.text)));
     return std::nullopt;
   }
   MeasCard card;
   card.span = r.card_span();
-  card.analysis = r.word(items[1].word);
-  card.name = r.word(items[2].word);
-  for (std::size_t i = 3; i < items.size(); ++i) {
+  if (typed) card.analysis = r.word(items[1].word);
+  card.name = r.word(items[name_at].word);
+  for (std::size_t i = name_at + 1; i < items.size(); ++i) {
     const std::string text = compact_text(r, items[i]);
     card.tokens.push_back(Word{text, ascii_lower(text), r.span(items[i])});
   }

@@ -216,6 +216,52 @@ TEST(Measure, SyntaxErrorsAreClear) {
   EXPECT_NE(error.find("did you mean 'v(oot)'"), std::string::npos) << error;
 }
 
+// LTspice's power measurement: arithmetic of signals at every point (v(x)·v(y) = 2 sin² here,
+// average 1 over whole periods; with blanks, as the card's tokens may split it), a function of
+// one, and a param of the measurements before it.
+TEST(Measure, ArithmeticOfSignalsAndParam) {
+  auto sine = [](double t) { return std::sin(2 * std::numbers::pi * 3 * t); };
+  EXPECT_NEAR(value(measure("avg v(x)*v(y)", sine, 1.0, 20000)), 1.0, 1e-6);
+  EXPECT_NEAR(value(measure("p avg -v(x) * v(y)", sine, 1.0, 20000)), -1.0, 1e-6);
+  EXPECT_NEAR(value(measure("avg abs(v(x))", sine, 1.0, 20000)), 2 / std::numbers::pi, 1e-6);
+  EXPECT_NEAR(value(measure("max v(y)/2 + 1", sine)), 2.0, 1e-6);
+  EXPECT_NEAR(value(measure("when v(x)*4=2 rise=1", sine, 1.0, 20000)),
+              std::asin(0.5) / (2 * std::numbers::pi * 3), 1e-6);
+
+  app::MeasureSet set;
+  std::string error;
+  const std::vector<std::string> names{"v(x)", "v(y)"};
+  for (const char* text :
+       {"pout avg v(x)*v(y)", "pin rms v(y)", "eff param pout/pin", "pct param='100*eff'"}) {
+    const std::string name = std::string(text).substr(0, std::string(text).find(' '));
+    auto spec = app::parse_measure(
+        std::vector<std::string>{std::string(text).substr(name.size() + 1)}, name, error);
+    ASSERT_TRUE(spec) << error;
+    ASSERT_TRUE(set.add(*spec, names, error)) << error;
+  }
+  for (int i = 0; i <= 20000; ++i) {
+    const double t = i / 20000.0, v[2] = {sine(t), 2 * sine(t)};
+    set.feed(t, v);
+  }
+  const auto results = set.results();
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_NEAR(value(results[2]), 1.0 / std::sqrt(2.0), 1e-6);  // 1 / (2/√2)
+  EXPECT_NEAR(value(results[3]), 100 / std::sqrt(2.0), 1e-4);
+
+  // A name that is no measurement before it, and a signal that is no column, are errors.
+  auto spec = app::parse_measure(std::vector<std::string>{"param pout/pn"}, "bad", error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_FALSE(set.add(*spec, names, error));
+  EXPECT_NE(error.find("'pn' is not a measurement before it (did you mean 'pin'?)"),
+            std::string::npos)
+      << error;
+  error.clear();
+  spec = app::parse_measure("avg v(x)*v(z)", error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_FALSE(app::Measurement::bind(*spec, names, error));
+  EXPECT_NE(error.find("unknown signal 'v(z)'"), std::string::npos) << error;
+}
+
 TEST(Measure, JsonIsWellFormed) {
   std::vector<MeasureResult> r = {{"a", "avg v(x)", 1.5, {}, "V", ""},
                                   {"b\"q", "when v(x)=9", {}, {}, "s", "never"}};
