@@ -40,10 +40,15 @@ Netlist parse_file(const std::filesystem::path& path, SourceManager& sources, Di
 Netlist parse_string(std::string_view text, std::string name, SourceManager& sources,
                      Diagnostics& diags, ParseOptions options = {});
 
+// A UTF-16 text (byte-order mark FF FE or FE FF, or little endian starting with two ASCII
+// characters) re-encoded as UTF-8 in place; any other text is left alone.
+void utf16_to_utf8(std::string& text);
+
 // Reads a whole regular file of at most `max_bytes` bytes; returns "" or why it cannot
 // ("No such file or directory", "not a regular file (a FIFO)", "... more than the limit ...").
 // The file is opened without blocking (a FIFO without a writer does not hang) and checked
-// with fstat before a byte is read; at most max_bytes + 1 bytes are ever read.
+// with fstat before a byte is read; at most max_bytes + 1 bytes are ever read. A UTF-16 file
+// (LTspice's netlists on Windows) is re-encoded as UTF-8 (utf16_to_utf8).
 std::string read_netlist_file(const std::filesystem::path& path, std::string& text,
                               std::uintmax_t max_bytes = kMaxNetlistBytes);
 // "256 MiB", "1.5 GiB", "900 bytes".

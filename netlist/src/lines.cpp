@@ -6,7 +6,14 @@
 //   otherwise -> start a new card; ".end" ends the netlist.
 #include "netlist/src/lines.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "netlist/units.hpp"
 
 namespace nsspice::netlist::detail {
 namespace {
@@ -72,6 +79,66 @@ SourceSpan LogicalCard::card_span() const {
   return SourceSpan{file, seg.line, seg.column, to_int(seg.length)};
 }
 
+namespace {
+
+// (The title line) what it looks like when it is really a card ("V1 in 0 5", ".tran 1u 1m"):
+// "element card" or "control card", else "". An element: a first word of an element letter and
+// digits or letters, at least four words, the last a number or a source function. A control card:
+// one of the cards a netlist cannot do without.
+std::string card_like(std::string_view line) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (char c : line) {
+    if (c == ' ' || c == '\t') {
+      if (!cur.empty()) words.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  if (!cur.empty()) words.push_back(cur);
+  if (words.empty()) return "";
+  // Control cards with the arguments they take (a title ".tran without TSTOP" is text).
+  const std::string& w0 = words[0];
+  const auto number_at = [&](std::size_t k) {
+    return k < words.size() && parse_spice_number(words[k]).has_value();
+  };
+  const auto model_type = [&](std::size_t k) {
+    if (k >= words.size()) return false;
+    const std::string type = words[k].substr(0, words[k].find('('));
+    for (const char* t : {"d", "sw", "csw", "nmos", "pmos", "npn", "pnp", "vdmos", "res"})
+      if (type == t) return true;
+    return false;
+  };
+  if (((w0 == ".tran" || w0 == ".ac" || w0 == ".dc") && number_at(1) && number_at(2)) ||
+      ((w0 == ".op" || w0 == ".end") && words.size() == 1) || (w0 == ".model" && model_type(2)) ||
+      ((w0 == ".include" || w0 == ".inc" || w0 == ".lib") && words.size() >= 2 &&
+       words[1].find_first_of("./\"\\") != std::string::npos) ||
+      (w0 == ".param" && words.size() >= 2 && words[1].find('=') != std::string::npos))
+    return "control card";
+  const std::string& first = words[0];
+  if (words.size() < 4 || first.size() < 2 || first.size() > 16 ||
+      std::string_view("rclvidsqmegfhbwx").find(first[0]) == std::string_view::npos)
+    return "";
+  if (std::any_of(first.begin(), first.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_';
+      }))
+    return "";
+  if (std::none_of(first.begin(), first.end(),
+                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
+    return "";
+  const std::string& last = words.back();
+  bool function = false;  // a source function written without blanks: sin(0 1 1k) is split
+  for (const char* f : {"sin(", "pulse(", "pwl(", "exp(", "sffm(", "sine("})
+    function = function || (last.starts_with(f) && last.back() == ')');
+  for (const std::string& w : words)  // or its closing word: "pulse(0 5 0 1n 1n 5u 10u)"
+    for (const char* f : {"sin(", "pulse(", "pwl(", "exp(", "sffm(", "sine("})
+      function = function || w.starts_with(f);
+  return function || parse_spice_number(last) ? "element card" : "";
+}
+
+}  // namespace
+
 SplitText split_cards(int file, std::string_view text, Diagnostics& diags, bool has_title) {
   SplitText out;
   std::size_t pos = 0;
@@ -100,6 +167,11 @@ SplitText split_cards(int file, std::string_view text, Diagnostics& diags, bool 
       const std::size_t skip = bom;
       out.title = std::string(line);
       out.title_span = SourceSpan{file, 1, to_int(skip + 1), to_int(line.size())};
+      if (const std::string kind = card_like(line); !kind.empty())
+        diags.warning(out.title_span,
+                      fmt::format("the first line is the title (as in SPICE), so this {} is not "
+                                  "read; write a title line above it",
+                                  kind));
       continue;
     }
     const std::size_t shift = line_no == 1 ? bom : 0;  // columns count the removed BOM

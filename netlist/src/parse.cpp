@@ -388,6 +388,53 @@ std::string byte_size_text(std::uintmax_t bytes) {
              : fmt::format("{:.1f} {}", v, units[u]);
 }
 
+void utf16_to_utf8(std::string& text) {
+  // UTF-16 (LTspice on Windows saves netlists so): with a byte-order mark, or little endian
+  // without one when the first two characters are ASCII (their high bytes 0).
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  bool little = false, big = false;
+  std::size_t k = 0;
+  if (text.size() >= 2 && byte(0) == 0xFF && byte(1) == 0xFE) {
+    little = true, k = 2;
+  } else if (text.size() >= 2 && byte(0) == 0xFE && byte(1) == 0xFF) {
+    big = true, k = 2;
+  } else if (text.size() >= 4 && byte(0) != 0 && byte(1) == 0 && byte(2) != 0 && byte(3) == 0) {
+    little = true;
+  }
+  if (!little && !big) return;
+  std::string out;
+  out.reserve(text.size() / 2);
+  auto unit = [&](std::size_t at) -> unsigned {
+    return little ? byte(at) | (byte(at + 1) << 8) : (byte(at) << 8) | byte(at + 1);
+  };
+  for (; k + 1 < text.size(); k += 2) {
+    unsigned c = unit(k);
+    if (c >= 0xD800 && c < 0xDC00 && k + 3 < text.size()) {  // a surrogate pair
+      const unsigned low = unit(k + 2);
+      if (low >= 0xDC00 && low < 0xE000) {
+        c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+        k += 2;
+      }
+    }
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+      out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+      out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+  }
+  text = std::move(out);
+}
+
 std::string read_netlist_file(const std::filesystem::path& path, std::string& text,
                               std::uintmax_t max_bytes) {
   // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
@@ -424,6 +471,7 @@ std::string read_netlist_file(const std::filesystem::path& path, std::string& te
     text.append(buffer, static_cast<std::size_t>(n));
     if (text.size() > max_bytes) return too_big(text.size());  // grew while being read
   }
+  utf16_to_utf8(text);
   return {};
 }
 

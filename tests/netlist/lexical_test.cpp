@@ -2,6 +2,10 @@
 // their spans), case-insensitivity, whitespace/line-ending variants and .end.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
+#include "netlist/parse.hpp"
 #include "test_helpers.hpp"
 
 namespace nsspice::netlist {
@@ -19,6 +23,43 @@ TEST(NetlistLines, TitleIsAlwaysLineOne) {
   ASSERT_EQ(p.net.cards.size(), 1u);
   EXPECT_EQ(card<ElementCard>(p, 0).name.text, "R2");
   EXPECT_FALSE(p.diags.has_errors());
+  // A title that is really a card (a netlist written without its title line) is not read, and
+  // the warning says so; a title that merely starts like one is text.
+  ASSERT_EQ(p.diags.all().size(), 1u);
+  EXPECT_EQ(p.diags.all()[0].message,
+            "the first line is the title (as in SPICE), so this element card is not read; write "
+            "a title line above it");
+  EXPECT_EQ(p.diags.all()[0].span.line, 1);
+  auto tran = parse(".tran 1u 1m\nR1 a 0 1k\n");
+  ASSERT_EQ(tran.diags.all().size(), 1u);
+  EXPECT_NE(tran.diags.all()[0].message.find("this control card is not read"), std::string::npos);
+  for (const char* title : {"RC filter test 1", ".tran without TSTOP", "* a comment title",
+                            "Buck converter 12 V to 5 V", ".model without a type"})
+    EXPECT_EQ(parse(std::string(title) + "\nR1 a 0 1k\n").diags.all().size(), 0u) << title;
+}
+
+// LTspice on Windows saves netlists as UTF-16: they are read as UTF-8 (with or without the
+// byte-order mark, little or big endian; a character outside the BMP as a surrogate pair).
+TEST(NetlistLines, Utf16IsReadAsUtf8) {
+  auto utf16 = [](const std::u16string& s, bool little, bool bom) {
+    std::string out;
+    if (bom) out += little ? "\xFF\xFE" : "\xFE\xFF";
+    for (char16_t c : s) {
+      const char lo = static_cast<char>(c & 0xFF), hi = static_cast<char>(c >> 8);
+      out += little ? std::string{lo, hi} : std::string{hi, lo};
+    }
+    return out;
+  };
+  const std::u16string text = u"* t \u00b5 \U0001F600\nV1 in 0 5\n";
+  const std::string utf8 = "* t \xC2\xB5 \xF0\x9F\x98\x80\nV1 in 0 5\n";
+  for (auto [little, bom] : {std::pair{true, true}, {true, false}, {false, true}}) {
+    std::string s = utf16(text, little, bom);
+    utf16_to_utf8(s);
+    EXPECT_EQ(s, utf8) << little << bom;
+  }
+  std::string plain = utf8;
+  utf16_to_utf8(plain);
+  EXPECT_EQ(plain, utf8);
 }
 
 TEST(NetlistLines, EmptyFileAndTitleOnly) {
