@@ -36,7 +36,7 @@ std::string lower(std::string_view s) {
 // The functions of constant_function (and if, table, pwl of unknowns).
 const std::vector<std::string> kFunctionNames = {
     "sqrt", "exp",  "log",   "ln", "log10", "sin", "cos", "tan", "abs", "uramp",
-    "u",    "step", "limit", "if", "table", "pwl", "min", "max", "pow"};
+    "u",    "step", "limit", "if", "table", "pwl", "min", "max", "pow", "sgn"};
 
 double constant_function(const std::string& f, const std::vector<double>& x, bool& known) {
   known = true;
@@ -52,6 +52,7 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
     if (f == "abs") return std::fabs(a);
     if (f == "uramp") return std::fmax(0.0, a);
     if (f == "u" || f == "step") return a > 0 ? 1.0 : 0.0;
+    if (f == "sgn") return a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0;
   }
   if (x.size() == 3 && f == "limit")  // x clamped between the bounds, in either order
     return std::fmin(std::fmax(x[0], std::fmin(x[1], x[2])), std::fmax(x[1], x[2]));
@@ -438,7 +439,7 @@ class Parser {
 
   static bool is_piecewise_linear(const std::string& f, std::size_t n) {
     return ((f == "min" || f == "max") && n == 2) || (f == "limit" && n == 3) ||
-           ((f == "abs" || f == "uramp" || f == "u" || f == "step") && n == 1);
+           ((f == "abs" || f == "uramp" || f == "u" || f == "step" || f == "sgn") && n == 1);
   }
   // r(u) = max(0, u) or s(u) = step(u) as a node of its own.
   std::optional<AffineExpr> kink(const AffineExpr& u, bool step) {
@@ -453,6 +454,13 @@ class Parser {
   std::optional<AffineExpr> piecewise(const std::string& f, const std::vector<AffineExpr>& x) {
     if (f == "u" || f == "step") return kink(x[0], true);
     if (f == "uramp") return kink(x[0], false);
+    if (f == "sgn") {  // 2·step(x) − 1: the relay from −1 to 1 (at x = 0 anywhere between)
+      auto r = kink(x[0], true);
+      if (!r) return r;
+      AffineExpr minus_one;
+      minus_one.constant = -1;
+      return sum(scaled(*r, 2), minus_one, 1);
+    }
     if (f == "abs") {
       auto r = kink(x[0], false);
       return r ? std::optional<AffineExpr>(sum(scaled(*r, 2), x[0], -1)) : r;

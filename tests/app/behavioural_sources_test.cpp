@@ -62,7 +62,8 @@ TEST_F(BehaviouralSources, PiecewiseLinearFunctionsAreExact) {
   EXPECT_GT(steps_checked, 2000u);
 }
 
-// limit(x, a, b) clamps x between a and b in either order (LTspice, PSpice, as .param's limit):
+// limit(x, a, b) clamps x between a and b in either order (LTspice, PSpice, as .param's limit);
+// sgn(x) is 2·u(x) − 1 (it was an unknown function):
 // with the bounds written high first it returned −x inside them and swapped the clamps. Bounds
 // that are unknowns (v(hi) and v(lo) cross each other here) take the median of the three.
 TEST_F(BehaviouralSources, LimitTakesItsBoundsInEitherOrder) {
@@ -70,15 +71,19 @@ TEST_F(BehaviouralSources, LimitTakesItsBoundsInEitherOrder) {
       "lim.cir",
       "lim\nV1 in 0 SIN(0 5 1k)\nR0 in 0 1k\nB1 down 0 V=limit(v(in), 2, -1)\nR1 down 0 1k\n"
       "V2 a 0 SIN(0 3 300)\nR2 a 0 1k\nB3 med 0 V=limit(v(in), v(a), 1)\nR3 med 0 1k\n"
-      ".param p={limit(0.5, 1, -1)}\nB4 par 0 V={p}\nR4 par 0 1k\n.tran 1u 4m\n.end\n");
+      ".param p={limit(0.5, 1, -1)}\nB4 par 0 V={p}\nR4 par 0 1k\n"
+      "B5 sg 0 V=3*sgn(v(in))\nR5 sg 0 1k\n.tran 1u 4m\n.end\n");
   const auto in = col(w, "v(in)"), down = col(w, "v(down)"), a = col(w, "v(a)"),
-             med = col(w, "v(med)"), par = col(w, "v(par)");
+             med = col(w, "v(med)"), par = col(w, "v(par)"), sg = col(w, "v(sg)");
   ASSERT_GT(w.points(), 4000u);
   for (size_t i = 0; i < w.points(); ++i) {
     EXPECT_NEAR(down[i], std::clamp(in[i], -1.0, 2.0), 1e-12) << "t = " << w.time[i];
     const double lo = std::min(a[i], 1.0), hi = std::max(a[i], 1.0);
     EXPECT_NEAR(med[i], std::clamp(in[i], lo, hi), 1e-12) << "t = " << w.time[i];
     EXPECT_NEAR(par[i], 0.5, 1e-15);
+    if (std::abs(in[i]) > 1e-9) {  // sgn: the relay from −1 to 1 (at 0 anywhere between)
+      EXPECT_EQ(sg[i], in[i] > 0 ? 3.0 : -3.0) << "t = " << w.time[i];
+    }
   }
 }
 
