@@ -109,8 +109,8 @@ std::optional<SaveCard> parse_save(const CardReader& r, const std::vector<Item>&
   card.span = r.card_span();
   card.command = r.word(items.front().word);
   std::size_t i = 1;
-  if (card.command.lower == ".print" && i < items.size() && items[i].is_plain() &&
-      is_analysis(ascii_lower(items[i].word.text))) {
+  if ((card.command.lower == ".print" || card.command.lower == ".plot") && i < items.size() &&
+      items[i].is_plain() && is_analysis(ascii_lower(items[i].word.text))) {
     card.analysis = r.word(items[i++].word);
   }
   for (; i < items.size(); ++i) {

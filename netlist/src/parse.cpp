@@ -77,9 +77,9 @@ class Parser {
 };
 
 bool is_control_card(const std::string& k) {
-  for (const char* c :
-       {".tran", ".op", ".dc", ".ac", ".pss", ".ic", ".nodeset", ".options", ".option", ".opt",
-        ".temp", ".print", ".save", ".probe", ".meas", ".measure", ".global", ".title", ".step"}) {
+  for (const char* c : {".tran",    ".op",     ".dc",      ".ac",     ".pss",   ".ic",   ".nodeset",
+                        ".options", ".option", ".opt",     ".temp",   ".print", ".plot", ".save",
+                        ".probe",   ".meas",   ".measure", ".global", ".title", ".step"}) {
     if (k == c) return true;
   }
   return false;
@@ -157,7 +157,7 @@ void Parser::dot_card(const CardReader& r, const std::vector<Item>& items, const
     push(detail::parse_nodeset(r, items));
   } else if (k == ".options" || k == ".option" || k == ".opt") {
     push(detail::parse_options(r, items));
-  } else if (k == ".print" || k == ".save" || k == ".probe") {
+  } else if (k == ".print" || k == ".plot" || k == ".save" || k == ".probe") {
     push(detail::parse_save(r, items));
   } else if (k == ".meas" || k == ".measure") {
     push(detail::parse_meas(r, items));
