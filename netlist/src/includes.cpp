@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -42,6 +43,20 @@ std::string canonical_key(const std::string& location) {
   fs::path p = fs::weakly_canonical(fs::path(location), ec);
   if (ec) p = fs::path(location).lexically_normal();
   return p.generic_string();
+}
+
+// The file name as written, with "~/" the home directory (as ngspice reads it) and, in a
+// relative name written with backslashes only, '\\' a directory separator (LTspice on Windows:
+// ".lib models\\diodes.lib").
+fs::path include_name(const std::string& written) {
+  std::string name = written;
+  if (name.starts_with("~/"))
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+      name = std::string(home) + name.substr(1);
+  const bool windows_absolute = name.size() > 1 && name[1] == ':';
+  if (name.find('/') == std::string::npos && !windows_absolute)
+    std::replace(name.begin(), name.end(), '\\', '/');
+  return fs::path(name);
 }
 
 class Includer {
@@ -126,7 +141,7 @@ void Includer::include(const IncludeCard& inc, std::vector<Card>& out,
     return;
   }
   const int from = inc.span.file;
-  const fs::path name(inc.path.text);
+  const fs::path name = include_name(inc.path.text);
   const fs::path location =
       name.is_absolute() ? name : fs::path(sources_.location(from)).parent_path() / name;
   const fs::path shown =

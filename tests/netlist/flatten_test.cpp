@@ -299,6 +299,20 @@ TEST(NetlistIncludes, RelativePathsAndSections) {
   EXPECT_EQ(r.context->at(2).message, "in instance 'x1' of subcircuit 's' instantiated here");
 }
 
+// LTspice on Windows writes relative library paths with backslashes; ngspice reads "~/" as the
+// home directory.
+TEST(NetlistIncludes, BackslashesAndHome) {
+  Flat f;
+  testing::load_text(f, "t\n.lib models\\d.lib\nD1 a 0 dx\n",
+                     {{"models/d.lib", ".model dx D(Ron=1 Vfwd=0.5)\n"}});
+  EXPECT_EQ(f.text(), "");
+  ASSERT_EQ(setenv("HOME", "/home/someone", 1), 0);
+  Flat g;
+  testing::load_text(g, "t\n.include ~/m.inc\nD1 a 0 dx\n",
+                     {{"/home/someone/m.inc", ".model dx D\n"}});
+  EXPECT_EQ(g.text(), "");
+}
+
 TEST(NetlistIncludes, SameFileTwiceIsNotACycle) {
   Flat f;
   testing::load_text(f, "t\n.include m.inc\n.include m.inc\n", {{"m.inc", "* nothing\n"}});
