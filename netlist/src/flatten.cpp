@@ -450,6 +450,16 @@ void Flattener::instance(const Frame& f, const InstanceCard& x) {
     }
     if (!known) {
       std::string hint = did_you_mean(p.name.lower, names);
+      if (p.name.lower == "m" && hint.empty()) {
+        // ngspice multiplies every element inside by m (devices in parallel); not done here.
+        reporter_.error(p.name.span,
+                        fmt::format("m= on a subcircuit instance (ngspice's multiplier of every "
+                                    "element inside) is not supported: instantiate '{}' m times, "
+                                    "or give its elements m= (R, C, L, D, M, Q take it)",
+                                    def->name.text),
+                        ctx);
+        continue;
+      }
       if (hint.empty()) {
         std::string list;
         for (const std::string& n : names) list += (list.empty() ? "" : " ") + n;
