@@ -535,7 +535,14 @@ class Parser {
   std::optional<std::string> name_arg() {
     skip();
     const std::size_t from = pos_;
-    while (pos_ < s_.size() && s_[pos_] != ',' && s_[pos_] != ')' && s_[pos_] != ' ') ++pos_;
+    // Parentheses inside a name are part of it, balanced (KiCad's "Net-(R1-Pad2)").
+    int depth = 0;
+    while (pos_ < s_.size() && s_[pos_] != ' ' &&
+           (depth > 0 || (s_[pos_] != ',' && s_[pos_] != ')'))) {
+      if (s_[pos_] == '(') ++depth;
+      if (s_[pos_] == ')') --depth;
+      ++pos_;
+    }
     if (pos_ == from) {
       fail(from, 1, "expected a name");
       return std::nullopt;

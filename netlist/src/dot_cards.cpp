@@ -204,16 +204,29 @@ bool parse_ic_entries(const CardReader& r, const std::vector<Item>& items, std::
                       std::vector<IcEntry>& out) {
   for (std::size_t i = 1; i < items.size(); ++i) {
     const Item& item = items[i];
-    const bool shape_ok = ascii_lower(item.word.text) == "v" && item.has_group &&
-                          item.args.size() == 1 && item.args[0].is_plain() && item.has_value;
+    // The node: a plain word, or one holding parentheses (KiCad's "Net-(R1-Pad2)").
+    const bool node_ok = item.args.size() == 1 && !item.args[0].has_value &&
+                         (item.args[0].is_plain() || !item.args[0].word.text.empty());
+    const bool shape_ok =
+        ascii_lower(item.word.text) == "v" && item.has_group && node_ok && item.has_value;
     if (!shape_ok) {
+      const bool current = ascii_lower(item.word.text) == "i" && item.has_group;
       r.error(r.span(item),
-              fmt::format("expected V(node)=value in {}, got '{}'", where, r.text(item)));
+              fmt::format(
+                  "expected V(node)=value in {}, got '{}'{}", where, r.text(item),
+                  current ? " (an inductor's initial current is its IC=: L1 a b 1m IC=0.5)" : ""));
       return false;
     }
     auto v = r.number(item.value);
     if (!v) return false;
-    out.push_back(IcEntry{r.word(item.args[0].word), *v, r.span(item)});
+    const Item& node = item.args[0];
+    Word name = r.word(node.word);
+    if (!node.is_plain()) {
+      name.text = r.text(node);
+      name.lower = ascii_lower(name.text);
+      name.span = r.span(node);
+    }
+    out.push_back(IcEntry{name, *v, r.span(item)});
   }
   return true;
 }

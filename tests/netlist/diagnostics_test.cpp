@@ -69,7 +69,8 @@ TEST(NetlistDiagnostics, MissingValueAfterEquals) {
 
 TEST(NetlistDiagnostics, BadIcEntry) {
   EXPECT_EQ(diagnose(".ic v(1)=1 i(L1)=2\n"),
-            "t.cir:2:12: error: expected V(node)=value in .ic, got 'i(L1)=2'\n"
+            "t.cir:2:12: error: expected V(node)=value in .ic, got 'i(L1)=2' (an inductor's "
+            "initial current is its IC=: L1 a b 1m IC=0.5)\n"
             ".ic v(1)=1 i(L1)=2\n"
             "           ^~~~~~~\n");
 }
