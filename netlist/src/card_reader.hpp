@@ -62,6 +62,10 @@ class CardReader {
   Diagnostics& diags_;
 };
 
+// ngspice's device quantities as the signals nsspice has: "@d1[id]" -> "i(d1)", "@r1[p]" ->
+// "p(r1)"; "" for another device parameter (output_cards.cpp).
+std::string device_quantity(const std::string& lower);
+
 // Card parsers: each reports its own errors and returns nullopt for a bad card.
 std::optional<ElementCard> parse_element(const CardReader& r, const std::vector<Item>& items);
 std::optional<OpCard> parse_op(const CardReader& r, const std::vector<Item>& items);

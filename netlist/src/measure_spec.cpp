@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "netlist/measure.hpp"
+#include "netlist/src/card_reader.hpp"
 #include "netlist/src/lines.hpp"
 #include "netlist/units.hpp"
 
@@ -110,6 +111,8 @@ std::vector<std::string> scan_refs(std::string_view text, bool& arithmetic) {
 }
 
 std::string signal_name(std::string s) {
+  if (s.starts_with('@'))  // ngspice's device quantity, as .save reads it: @d1[id] is i(d1)
+    if (std::string q = detail::device_quantity(s); !q.empty()) return q;
   if (s.find('(') == std::string::npos) return "v(" + s + ")";
   return s;
 }
@@ -222,8 +225,22 @@ bool Parser::event(CrossingSpec& c, const char* clause) {
   const size_t start = i_ - 1;
   if (at_end() || w_[i_].text == "targ")
     return fail(fmt::format("expected SIGNAL val=LEVEL or at=T after '{}'", clause), start);
-  if (!(i_ + 1 < w_.size() && w_[i_ + 1].text == "=")) c.signal = signal_name(w_[i_++].text);
   bool has_val = false, other = false;
+  const auto is_key = [](const std::string& w) {
+    for (const char* k : {"val", "td", "rise", "fall", "cross", "at", "from", "to"})
+      if (w == k) return true;
+    return false;
+  };
+  if (!(i_ + 1 < w_.size() && w_[i_ + 1].text == "=")) {
+    c.signal = signal_name(w_[i_++].text);
+  } else if (!is_key(w_[i_].text)) {  // LTspice's SIGNAL=LEVEL, its VAL= left out
+    c.signal = signal_name(w_[i_].text);
+    i_ += 2;
+    auto v = number();
+    if (!v) return fail(fmt::format("expected a number for the level of {}", c.signal));
+    c.level = *v;
+    has_val = true;
+  }
   while (!at_end() && !is("targ")) {
     std::string key;
     size_t key_at = 0;

@@ -30,17 +30,6 @@ bool plain_args(const Item& item, std::size_t lo, std::size_t hi) {
   return true;
 }
 
-// "@d1[id]" -> "i(d1)", "@r1[p]" -> "p(r1)"; "" for another device parameter.
-std::string device_quantity(const std::string& lower) {
-  const auto open = lower.find('[');
-  if (lower.size() < 5 || open == std::string::npos || open < 2 || lower.back() != ']') return "";
-  const std::string name = lower.substr(1, open - 1);
-  const std::string param = lower.substr(open + 1, lower.size() - open - 2);
-  if (param == "i" || param == "id" || param == "c") return fmt::format("i({})", name);
-  if (param == "p") return fmt::format("p({})", name);
-  return "";
-}
-
 // "v(a)", "v(a,b)", "i(v1)", "p(r1)", "all", "allv", "alli", or "" for an unsupported form.
 std::string signal_text(const CardReader& r, const Item& item) {
   const std::string head = ascii_lower(item.word.text);
@@ -82,6 +71,16 @@ std::string signal_hint(const std::string& lower) {
 }
 
 }  // namespace
+
+std::string device_quantity(const std::string& lower) {
+  const auto open = lower.find('[');
+  if (lower.size() < 5 || open == std::string::npos || open < 2 || lower.back() != ']') return "";
+  const std::string name = lower.substr(1, open - 1);
+  const std::string param = lower.substr(open + 1, lower.size() - open - 2);
+  if (param == "i" || param == "id" || param == "c") return fmt::format("i({})", name);
+  if (param == "p") return fmt::format("p({})", name);
+  return "";
+}
 
 std::string compact_text(const CardReader& r, const Item& item) {
   std::string out = item.word.text;

@@ -262,6 +262,27 @@ TEST(Measure, ArithmeticOfSignalsAndParam) {
   EXPECT_NE(error.find("unknown signal 'v(z)'"), std::string::npos) << error;
 }
 
+// LTspice's TRIG V(in)=0.5 (VAL= left out) is TRIG V(in) VAL=0.5; ngspice's @d1[id] is i(d1)
+// in a measurement as in .save.
+TEST(Measure, LtspiceTrigFormAndDeviceQuantities) {
+  std::string error;
+  const auto lt = app::parse_measure("trig v(x)=0.25 rise=1 targ v(y)=1.5 fall=1", error);
+  ASSERT_TRUE(lt) << error;
+  const auto ng = app::parse_measure("trig v(x) val=0.25 rise=1 targ v(y) val=1.5 fall=1", error);
+  ASSERT_TRUE(ng) << error;
+  EXPECT_EQ(lt->when.signal, "v(x)");
+  EXPECT_EQ(lt->when.level, ng->when.level);
+  EXPECT_EQ(lt->when.edge, ng->when.edge);
+  EXPECT_EQ(lt->targ.signal, "v(y)");
+  EXPECT_EQ(lt->targ.level, ng->targ.level);
+  EXPECT_EQ(lt->targ.edge, ng->targ.edge);
+  const auto at = app::parse_measure("max @d1[id]", error);
+  ASSERT_TRUE(at) << error;
+  EXPECT_EQ(at->signal, "i(d1)");
+  EXPECT_FALSE(app::parse_measure("trig v(x)=oops rise=1 targ v(y) val=1", error));
+  EXPECT_NE(error.find("expected a number for the level of v(x)"), std::string::npos) << error;
+}
+
 TEST(Measure, JsonIsWellFormed) {
   std::vector<MeasureResult> r = {{"a", "avg v(x)", 1.5, {}, "V", ""},
                                   {"b\"q", "when v(x)=9", {}, {}, "s", "never"}};
