@@ -181,6 +181,13 @@ std::string Parser::signal_text() {
   std::string out = w_[i_++].text;
   while (!at_end() && !is("=") && !is("when") && !(i_ + 1 < w_.size() && w_[i_ + 1].text == "="))
     out += w_[i_++].text;
+  // ngspice's par('EXPR') (or par(EXPR)): the expression itself.
+  if (out.starts_with("par(") && out.back() == ')') {
+    out = out.substr(4, out.size() - 5);
+    if (out.size() >= 2 && (out.front() == '\'' || out.front() == '"') && out.back() == out.front())
+      out = out.substr(1, out.size() - 2);
+    if (!is_measure_expression(out) && out.find('(') != std::string::npos) return out;
+  }
   return is_measure_expression(out) ? out : signal_name(out);
 }
 
@@ -322,6 +329,18 @@ std::optional<MeasureSpec> Parser::run() {
   if (!at_end() && !kind_of(w_[i_].text) && w_[i_].text != "targ" && name_.empty())
     name_ = w_[i_++].text;
   if (is("targ")) return fail("'targ' without a 'trig' before it"), std::nullopt;
+  // "avg(v(a)-v(b))*i(l)": the kind written against an opening parenthesis (LTspice's
+  // "AVG (V(a)-V(b))*I(LL)") is split off.
+  if (!at_end() && !kind_of(w_[i_].text)) {
+    const std::string& w = w_[i_].text;
+    const std::size_t open = w.find('(');
+    if (open != std::string::npos && open > 0 && kind_of(w.substr(0, open)) &&
+        w.substr(0, open) != "param") {
+      const Lexeme rest{w.substr(open), w_[i_].offset + open};
+      w_[i_].text = w.substr(0, open);
+      w_.insert(w_.begin() + static_cast<std::ptrdiff_t>(i_) + 1, rest);
+    }
+  }
   if (at_end() || !kind_of(w_[i_].text))
     return fail("expected avg, rms, min, max, pp, integ, when, find or trig"), std::nullopt;
   spec.kind = *kind_of(w_[i_++].text);

@@ -146,7 +146,12 @@ std::optional<MeasCard> parse_meas(const CardReader& r, const std::vector<Item>&
   if (typed) card.analysis = r.word(items[1].word);
   card.name = r.word(items[name_at].word);
   for (std::size_t i = name_at + 1; i < items.size(); ++i) {
-    const std::string text = compact_text(r, items[i]);
+    // The item's source text without blanks: arithmetic stays as written ("(V(a)-V(b))*I(LL)",
+    // which the item syntax splits at the '-'), and "AVG (x)" becomes "AVG(x)" (parse_measure
+    // splits the kind off).
+    std::string text;
+    for (char c : r.text(items[i]))
+      if (c != ' ' && c != '\t') text.push_back(c);
     card.tokens.push_back(Word{text, ascii_lower(text), r.span(items[i])});
   }
   return card;
