@@ -368,6 +368,15 @@ int analysis_command(const RunOptions& o, const LoadedNetlist& loaded,
   if (choice.print_op && choice.kind != AnalysisKind::kOp && !o.quiet &&
       !print_operating_point(loaded))
     return kSimulationFailed;
+  // .meas cards are measured on transient runs only: each says so here, never dropped silently.
+  const char* kind_name = choice.kind == AnalysisKind::kOp   ? ".op"
+                          : choice.kind == AnalysisKind::kDc ? ".dc"
+                                                             : ".ac";
+  for (size_t k = 0; k < loaded.measures.size() && k < loaded.measure_spans.size(); ++k)
+    netlist_warning(loaded, loaded.measure_spans[k],
+                    fmt::format("measurement '{}' ignored: .meas cards are measured on .tran "
+                                "runs, and this run is {}",
+                                loaded.measures[k].name, kind_name));
   switch (choice.kind) {
     case AnalysisKind::kOp:
       return run_op(o, loaded, a, signals, *out);

@@ -213,6 +213,12 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
     }
     const auto* meas = std::get_if<netlist::MeasCard>(&card);
     if (meas == nullptr) continue;
+    if (!meas->analysis.lower.empty() && meas->analysis.lower != "tran") {
+      diags.warning(meas->span, fmt::format("measurement '{}' of .{} ignored: nsspice measures "
+                                            ".tran runs (.meas tran ...)",
+                                            meas->name.lower, meas->analysis.lower));
+      continue;
+    }
     std::vector<std::string> tokens;
     for (const auto& w : meas->tokens) tokens.push_back(w.text);
     std::string error;
