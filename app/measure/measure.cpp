@@ -112,6 +112,21 @@ std::string Measurement::unit() const {
 }
 
 MeasureResult Measurement::result() const {
+  // A value that is not finite (arithmetic that divided by zero or left a function's domain at
+  // some point) is a failed measurement, never a printed "nan".
+  MeasureResult r = value();
+  if (r.value && !std::isfinite(*r.value)) {
+    r.failure = fmt::format(
+        "the value is not finite ({:g}): '{}' divides by zero or leaves a "
+        "function's domain somewhere in the window",
+        *r.value, spec_.signal);
+    r.value.reset();
+    r.at.reset();
+  }
+  return r;
+}
+
+MeasureResult Measurement::value() const {
   MeasureResult r{spec_.name, spec_.text, {}, {}, unit(), {}};
   const double end_tol = 1e-9 * std::max(1e-15, std::abs(t_prev_));
   switch (spec_.kind) {

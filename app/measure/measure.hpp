@@ -49,6 +49,7 @@ class Measurement {
   explicit Measurement(MeasureSpec spec)
       : spec_(std::move(spec)), when_(spec_.when), targ_(spec_.targ) {}
   std::string unit() const;
+  MeasureResult value() const;  // result() before its finiteness check
   void window(double t0, double y0, double t1, double y1);
   friend class MeasureSet;
   MeasureSpec spec_;

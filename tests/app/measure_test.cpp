@@ -225,6 +225,10 @@ TEST(Measure, ArithmeticOfSignalsAndParam) {
   EXPECT_NEAR(value(measure("p avg -v(x) * v(y)", sine, 1.0, 20000)), -1.0, 1e-6);
   EXPECT_NEAR(value(measure("avg abs(v(x))", sine, 1.0, 20000)), 2 / std::numbers::pi, 1e-6);
   EXPECT_NEAR(value(measure("avg par('v(x)*v(y)')", sine, 1.0, 20000)), 1.0, 1e-6);  // ngspice
+  // Arithmetic that is not finite somewhere is a failed measurement, not a printed nan.
+  const MeasureResult nan = measure("avg v(x)/0", sine);
+  EXPECT_FALSE(nan.value);
+  EXPECT_NE(nan.failure.find("the value is not finite"), std::string::npos) << nan.failure;
   EXPECT_NEAR(value(measure("max v(y)/2 + 1", sine)), 2.0, 1e-6);
   EXPECT_NEAR(value(measure("when v(x)*4=2 rise=1", sine, 1.0, 20000)),
               std::asin(0.5) / (2 * std::numbers::pi * 3), 1e-6);
