@@ -128,12 +128,12 @@ std::string card_like(std::string_view line) {
                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
     return "";
   const std::string& last = words.back();
-  bool function = false;  // a source function written without blanks: sin(0 1 1k) is split
-  for (const char* f : {"sin(", "pulse(", "pwl(", "exp(", "sffm(", "sine("})
-    function = function || (last.starts_with(f) && last.back() == ')');
-  for (const std::string& w : words)  // or its closing word: "pulse(0 5 0 1n 1n 5u 10u)"
-    for (const char* f : {"sin(", "pulse(", "pwl(", "exp(", "sffm(", "sine("})
-      function = function || w.starts_with(f);
+  // A source function, however its blanks split it ("pulse(0 5 0 1n 1n 5u 10u)").
+  const bool function = std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    for (const char* f : {"sin(", "sine(", "pulse(", "pwl(", "exp(", "sffm("})
+      if (w.starts_with(f)) return true;
+    return false;
+  });
   return function || parse_spice_number(last) ? "element card" : "";
 }
 
