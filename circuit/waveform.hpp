@@ -39,6 +39,7 @@ struct Pwl {
   std::vector<double> t, v;  // strictly increasing t
   double td = 0;             // delay
   double repeat = -1;        // r=: repeat from this time (≥ 0), −1: no repetition
+  double repeat_count = 0;   // how many times [repeat, t.back()] is played, 0: forever
 };
 struct Exp {
   double v1 = 0, v2 = 0, td1 = 0, tau1 = 0, td2 = 0, tau2 = 0;

@@ -60,11 +60,18 @@ struct Param {
 // "sffm"}; args as written (numbers or expressions). params: named options of the function,
 // written inside the parentheses or right after them: PWL's "r=" (repeat from time r) and "td="
 // (delay), e.g. PWL(0 0 1m 1) r=0 td=2m.
+//
+// PWL's other forms (LTspice, PSpice) are read into the same fields: (t v) pairs each in its own
+// parentheses; a time written "+t" (relative to the previous point: its index is in `relative`);
+// REPEAT FOREVER | FOR n ( ... ) ENDREPEAT as the whole list (param "repeat" = n, 0 forever);
+// FILE name | file=name (param "file", read by flatten(): its points become args);
+// TIME_SCALE_FACTOR= and VALUE_SCALE_FACTOR= (params).
 struct SourceFunction {
   Word kind;
   std::vector<Value> args;
   SourceSpan span;
   std::vector<Param> params;
+  std::vector<std::size_t> relative;  // PWL: args that are times relative to the previous one
 };
 
 // Notes locating a card inside the subcircuit instances and include files that produced it

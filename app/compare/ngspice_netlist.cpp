@@ -172,15 +172,31 @@ std::optional<std::string> wave(const circuit::Sin& w) {
                      num(w.theta), num(w.phase_deg));
 }
 std::optional<std::string> wave(const circuit::Pulse& w) {
-  return fmt::format("PULSE({} {} {} {} {} {} {})", num(w.v1), num(w.v2), num(w.td), num(w.tr),
-                     num(w.tf), num(w.pw), num(w.per));
+  std::string s = fmt::format("PULSE({} {} {} {} {} {} {}", num(w.v1), num(w.v2), num(w.td),
+                              num(w.tr), num(w.tf), num(w.pw), num(w.per));
+  if (w.np > 0) s += fmt::format(" {}", num(w.np));  // NP: that many pulses (ngspice-39 reads it)
+  return s + ")";
 }
 std::optional<std::string> wave(const circuit::Pwl& w) {
+  // A counted repetition (LTspice's REPEAT FOR n) is written out play by play: ngspice's r=
+  // repeats forever. A play that ends at another value than it starts would need a jump.
+  std::vector<double> t = w.t, v = w.v;
+  if (w.repeat >= 0 && w.repeat_count > 0) {
+    const auto first = std::lower_bound(w.t.begin(), w.t.end(), w.repeat) - w.t.begin();
+    const double per = w.t.back() - w.repeat;
+    if (first >= static_cast<std::ptrdiff_t>(w.t.size()) || w.v[first] != w.v.back())
+      return std::nullopt;
+    for (int k = 1; k < static_cast<int>(w.repeat_count); ++k)
+      for (auto i = first + 1; i < static_cast<std::ptrdiff_t>(w.t.size()); ++i) {
+        t.push_back(w.t[i] + k * per);
+        v.push_back(w.v[i]);
+      }
+  }
   std::string s = "PWL(";
-  for (size_t i = 0; i < w.t.size(); ++i)
-    s += fmt::format("{}{} {}", i ? " " : "", num(w.t[i]), num(w.v[i]));
+  for (size_t i = 0; i < t.size(); ++i)
+    s += fmt::format("{}{} {}", i ? " " : "", num(t[i]), num(v[i]));
   s += ")";
-  if (w.repeat >= 0) s += " r=" + num(w.repeat);
+  if (w.repeat >= 0 && w.repeat_count == 0) s += " r=" + num(w.repeat);
   if (w.td != 0) s += " td=" + num(w.td);
   return s;
 }

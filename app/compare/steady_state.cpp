@@ -15,7 +15,7 @@ double period_of(const circuit::Waveform& w) {
   if (const auto* p = std::get_if<circuit::Pulse>(&w)) return p->per;
   if (const auto* s = std::get_if<circuit::Sin>(&w)) return s->freq > 0 ? 1 / s->freq : 0;
   if (const auto* l = std::get_if<circuit::Pwl>(&w))
-    return l->repeat >= 0 && !l->t.empty() ? l->t.back() - l->repeat : 0;
+    return l->repeat >= 0 && l->repeat_count == 0 && !l->t.empty() ? l->t.back() - l->repeat : 0;
   return 0;
 }
 

@@ -469,25 +469,58 @@ std::optional<Waveform> Elaborator::source_function(const netlist::ElementCard& 
       error(e, f.span, fmt::format("PWL needs pairs of time and value, got {} numbers", a.size()));
       return std::nullopt;
     }
+    double time_scale = 1.0, value_scale = 1.0, repeat_count = -1;
     Pwl p;
-    for (size_t i = 0; i < a.size(); i += 2) {
-      if (!p.t.empty() && !(a[i] > p.t.back())) {
-        error(e, f.args[i].span,
-              fmt::format("PWL times must increase: {} after {}", a[i], p.t.back()));
+    for (const auto& q : f.params) {
+      const std::string& key = q.name.lower;
+      if (key == "td" && q.number) {
+        p.td = *q.number;
+      } else if (key == "r" && q.number && *q.number >= 0) {
+        p.repeat = *q.number;
+      } else if (key == "repeat" && q.number) {  // REPEAT FOREVER | FOR n (netlist/ast.hpp)
+        repeat_count = *q.number;
+      } else if ((key == "time_scale_factor" || key == "value_scale_factor") && q.number &&
+                 *q.number > 0) {
+        (key == "time_scale_factor" ? time_scale : value_scale) = *q.number;
+      } else {
+        error(e, q.name.span,
+              fmt::format("PWL parameter '{}' must be td=<delay>, r=<time ≥ 0>, "
+                          "time_scale_factor=<factor > 0> or value_scale_factor=<factor > 0>",
+                          q.name.text));
         return std::nullopt;
       }
-      p.t.push_back(a[i]);
-      p.v.push_back(a[i + 1]);
     }
-    for (const auto& q : f.params) {
-      if (q.name.lower == "td" && q.number)
-        p.td = *q.number;
-      else if (q.name.lower == "r" && q.number && *q.number >= 0)
-        p.repeat = *q.number;
-      else
-        error(e, q.name.span,
-              fmt::format("PWL parameter '{}' must be td=<delay> or r=<time ≥ 0>", q.name.text));
+    std::vector<char> relative(a.size(), 0);
+    for (const std::size_t i : f.relative) relative[i] = 1;
+    for (size_t i = 0; i < a.size(); i += 2) {
+      // "+t": relative to the previous point (LTspice, PSpice); the scale applies to both.
+      const double t =
+          relative[i] && !p.t.empty() ? p.t.back() + a[i] * time_scale : a[i] * time_scale;
+      if (!p.t.empty() && !(t > p.t.back())) {
+        error(e, f.args[i].span,
+              fmt::format("PWL times must increase: {} after {}{}", t, p.t.back(),
+                          relative[i] ? " (written +t: relative to the previous point)" : ""));
+        return std::nullopt;
+      }
+      p.t.push_back(t);
+      p.v.push_back(a[i + 1] * value_scale);
     }
+    if (repeat_count >= 0) {
+      if (p.repeat >= 0) {
+        error(e, f.span, "PWL: REPEAT ... ENDREPEAT and r= together; give one of them");
+        return std::nullopt;
+      }
+      if (p.t.size() < 2) {
+        error(e, f.span, "PWL: REPEAT needs at least two points to repeat");
+        return std::nullopt;
+      }
+      p.repeat = p.t.front();
+      p.repeat_count = repeat_count;
+    }
+    if (!f.relative.empty())
+      warning(e, f.args[f.relative.front()].span,
+              "PWL: a time written '+t' is taken relative to the previous point (LTspice, "
+              "PSpice); ngspice reads it as an absolute time");
     return p;
   }
   if (kind == "exp") {

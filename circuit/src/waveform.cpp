@@ -48,11 +48,16 @@ double pulse_breakpoint(const Pulse& p, double t) {
   return kInf;
 }
 
-// Local time of a PWL with delay and repetition: t − td, folded into [r, t_last) when repeating.
+// Local time of a PWL with delay and repetition: t − td, folded into [r, t_last) when repeating
+// (for repeat_count plays of [r, t_last] at most; after them it runs on past t_last).
 double pwl_local(const Pwl& p, double t) {
   double u = t - p.td;
-  if (p.repeat >= 0 && !p.t.empty() && u > p.t.back() && p.t.back() > p.repeat)
-    u = p.repeat + std::fmod(u - p.repeat, p.t.back() - p.repeat);
+  if (p.repeat >= 0 && !p.t.empty() && u > p.t.back() && p.t.back() > p.repeat) {
+    const double per = p.t.back() - p.repeat;
+    if (p.repeat_count > 0 && u >= p.repeat + p.repeat_count * per)
+      return u - (p.repeat_count - 1) * per;
+    u = p.repeat + std::fmod(u - p.repeat, per);
+  }
   return u;
 }
 
@@ -73,6 +78,9 @@ double pwl_breakpoint(const Pwl& p, double t_global) {
   const auto it = std::upper_bound(p.t.begin(), p.t.end(), u);
   if (it != p.t.end()) return *it + shift;
   if (p.repeat < 0 || p.t.back() <= p.repeat) return kInf;
+  const double per = p.t.back() - p.repeat;
+  // The plays of a counted repetition are over once the local time runs past t_last.
+  if (p.repeat_count > 0 && t_global - p.td >= p.repeat + p.repeat_count * per) return kInf;
   // Next period: the first point after r.
   const auto first = std::upper_bound(p.t.begin(), p.t.end(), p.repeat);
   return shift + p.t.back() + (first == p.t.end() ? 0.0 : *first - p.repeat);

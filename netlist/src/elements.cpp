@@ -7,7 +7,7 @@
 //   V|I   name n+ n- {[DC] value | AC mag [phase] | fn '(' arg* ')' | fn arg* | NAME=VALUE}
 //         fn := SIN | SINE | PULSE | PWL | EXP | SFFM   (at most one; SINE (LTspice) = SIN; args
 //         kept as written; NAME=VALUE inside the parentheses, and r= / td= right after a PWL, are
-//         the function's params)
+//         the function's params; PWL's other forms: pwl_tail below and ast.hpp)
 //   D     name anode cathode model {OFF | area | NAME=VALUE}
 //   B     name n+ n- (V|I)=expr               -> nodes[2], params {v|i: expr as raw text: the
 //                                                rest of the card, braces/quotes removed}
@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <string>
 
 #include "netlist/src/element_context.hpp"
@@ -46,17 +47,141 @@ bool is_unsupported_function(const std::string& lower) {
   return lower == "am" || lower == "trnoise" || lower == "trrandom" || lower == "pat";
 }
 
-// Function at items[i]; advances i past it (and past r= / td= after a PWL).
+// One number of a PWL list; a time (even position) written "+t" is relative to the previous
+// point (LTspice, PSpice).
+bool pwl_number(Context& c, const Item& item, SourceFunction& fn) {
+  auto v = c.r.number(item);
+  if (!v) return false;
+  if (fn.args.size() % 2 == 0 && item.word.text.starts_with('+'))
+    fn.relative.push_back(fn.args.size());
+  fn.args.push_back(*v);
+  return true;
+}
+
+bool pwl_group(Context& c, const Item& group, SourceFunction& fn) {
+  for (const Item& arg : group.args)
+    if (!pwl_number(c, arg, fn)) return false;
+  return true;
+}
+
+bool is_pwl_option(const std::string& key) {
+  return key == "r" || key == "td" || key == "file" || key == "time_scale_factor" ||
+         key == "value_scale_factor";
+}
+
+// REPEAT FOREVER | FOR n ( t v ... ) ... ENDREPEAT at items[i] (LTspice, PSpice), as the whole
+// point list: its points become the args and param "repeat" = n (0: forever).
+bool pwl_repeat(Context& c, std::size_t& i, SourceFunction& fn, std::size_t& end) {
+  const Item& head = c.items[i];
+  if (!fn.args.empty()) {
+    c.r.error(c.r.span(head),
+              "PWL: REPEAT after points is not supported; write the repeated "
+              "points alone, or use r=<time> (repeat from that point on)");
+    return false;
+  }
+  if (head.has_group || i + 1 >= c.items.size()) {
+    c.r.error(c.r.span(head),
+              "PWL: expected REPEAT FOREVER ( ... ) ENDREPEAT or REPEAT FOR n "
+              "( ... ) ENDREPEAT");
+    return false;
+  }
+  std::size_t k = i + 1;
+  const Item* with_points = nullptr;  // FOREVER(...) or n(...): the first group is attached
+  Word count_word = c.r.word(c.items[k].word);
+  double count = 0;
+  if (count_word.lower == "forever") {
+    with_points = c.items[k].has_group ? &c.items[k] : nullptr;
+    ++k;
+  } else if (count_word.lower == "for" && !c.items[k].has_group && k + 1 < c.items.size()) {
+    ++k;
+    const Item& n = c.items[k];
+    auto v = c.r.number(n.word);
+    if (!v) return false;
+    count_word = c.r.word(n.word);
+    count = v->value;
+    if (!v->expr.empty() || count != std::floor(count) || (count < 1 && count != -1)) {
+      c.r.error(c.r.span(n.word), fmt::format("PWL: REPEAT FOR needs a whole number of "
+                                              "repetitions ≥ 1 (or -1: forever), got '{}'",
+                                              n.word.text));
+      return false;
+    }
+    if (count == -1) count = 0;
+    with_points = n.has_group ? &n : nullptr;
+    ++k;
+  } else {
+    c.r.error(
+        c.r.span(c.items[k]),
+        fmt::format("PWL: expected FOREVER or FOR n after REPEAT, got '{}'", c.r.text(c.items[k])));
+    return false;
+  }
+  if (with_points != nullptr && !pwl_group(c, *with_points, fn)) return false;
+  for (; k < c.items.size(); ++k) {
+    const Item& it = c.items[k];
+    if (it.word.text.empty() && it.has_group && !it.has_value) {
+      if (!pwl_group(c, it, fn)) return false;
+    } else if (CardReader::is_number(it)) {
+      if (!pwl_number(c, it, fn)) return false;
+    } else {
+      break;
+    }
+  }
+  if (k >= c.items.size() || !c.items[k].is_plain() ||
+      ascii_lower(c.items[k].word.text) != "endrepeat") {
+    c.r.error(k < c.items.size() ? c.r.span(c.items[k]) : c.r.end_span(),
+              "PWL: expected ENDREPEAT after the repeated points");
+    return false;
+  }
+  Word key{"repeat", "repeat", c.r.span(head)};
+  Param p{key, count_word, count, c.r.span(head)};
+  fn.params.push_back(std::move(p));
+  end = c.items[k].end;
+  i = k + 1;
+  return true;
+}
+
+// After PWL's first list: more (t v) groups, REPEAT ... ENDREPEAT, FILE name, and the options
+// r= td= file= time_scale_factor= value_scale_factor=.
+bool pwl_tail(Context& c, std::size_t& i, SourceFunction& fn, std::size_t& end) {
+  while (i < c.items.size()) {
+    const Item& it = c.items[i];
+    const std::string key = ascii_lower(it.word.text);
+    if (it.word.text.empty() && it.has_group && !it.has_value) {
+      if (!pwl_group(c, it, fn)) return false;
+    } else if (it.has_value && !it.has_group && is_pwl_option(key)) {
+      fn.params.push_back(*c.r.param(it, ""));
+    } else if (it.is_plain() && key == "file" && i + 1 < c.items.size() &&
+               c.items[i + 1].is_plain()) {
+      const Item& name = c.items[++i];
+      Param p{c.r.word(it.word), c.r.word(name.word), std::nullopt, c.r.card_span()};
+      p.span = p.name.span;
+      fn.params.push_back(std::move(p));
+    } else if (it.is_plain() && key == "repeat") {
+      if (!pwl_repeat(c, i, fn, end)) return false;
+      continue;
+    } else {
+      break;
+    }
+    end = c.items[i++].end;
+  }
+  return true;
+}
+
+// Function at items[i]; advances i past it (and past PWL's tail, pwl_tail).
 bool parse_function(Context& c, std::size_t& i) {
   const Item& head = c.items[i];
   SourceFunction fn;
   fn.kind = c.r.word(head.word);
   if (fn.kind.lower == "sine") fn.kind.lower = "sin";  // LTspice's spelling
+  const bool pwl = fn.kind.lower == "pwl";
   std::size_t end = head.end;
   if (head.has_group) {
     for (const Item& arg : head.args) {
       if (arg.has_value && !arg.has_group && !arg.word.text.empty()) {
         fn.params.push_back(*c.r.param(arg, ""));
+        continue;
+      }
+      if (pwl) {
+        if (!pwl_number(c, arg, fn)) return false;
         continue;
       }
       auto v = c.r.number(arg);
@@ -66,17 +191,15 @@ bool parse_function(Context& c, std::size_t& i) {
     ++i;
   } else {
     for (++i; i < c.items.size() && CardReader::is_number(c.items[i]); ++i) {
-      fn.args.push_back(*c.r.number(c.items[i]));
+      if (pwl) {
+        if (!pwl_number(c, c.items[i], fn)) return false;
+      } else {
+        fn.args.push_back(*c.r.number(c.items[i]));
+      }
       end = c.items[i].end;
     }
   }
-  while (fn.kind.lower == "pwl" && i < c.items.size() && c.items[i].has_value &&
-         !c.items[i].has_group) {
-    const std::string key = ascii_lower(c.items[i].word.text);
-    if (key != "r" && key != "td") break;
-    fn.params.push_back(*c.r.param(c.items[i], ""));
-    end = c.items[i++].end;
-  }
+  if (pwl && !pwl_tail(c, i, fn, end)) return false;
   Item whole = head;
   whole.end = end;
   fn.span = c.r.span(whole);

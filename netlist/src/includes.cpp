@@ -5,6 +5,10 @@
 // "included from here" notes. Paths: shown name = directory of the includer's shown name /
 // FILE; real location = directory of the includer's location / FILE (FILE absolute: as is).
 // Cycle key: canonical location (+ "#section" for .lib), compared along the include chain.
+// PWL file=NAME (LTspice) and FILE NAME (PSpice) are read here too, relative to the card's file:
+// its points (blank- or comma-separated numbers, "+t" a time relative to the previous point,
+// lines starting with * ; or # comments, a first line that is not numbers a header) become
+// the function's args.
 // Definitions of an included file join the including body, so their nesting adds to the
 // body's: beyond kMaxSubcktNesting in total the include is an error (the syntax tree stays at
 // most that deep whatever the files, as the parser keeps each file).
@@ -13,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -20,6 +25,7 @@
 #include "netlist/parse.hpp"
 #include "netlist/src/lines.hpp"
 #include "netlist/src/suggest.hpp"
+#include "netlist/units.hpp"
 
 namespace nsspice::netlist::detail {
 namespace {
@@ -85,21 +91,25 @@ class Includer {
   void include(const IncludeCard& inc, std::vector<Card>& out, std::vector<SubcktDef>& subckts,
                std::size_t depth);
   bool read(const IncludeCard& inc, const std::string& location, std::string& text);
+  std::string read_text(const std::string& location, std::string& text) const;  // "" or why not
+  // PWL file=NAME of the body's sources: the file's points become the function's args.
+  void pwl_files(std::vector<Card>& cards);
+  void pwl_file(const Param& file, SourceFunction& fn);
 };
 
+std::string Includer::read_text(const std::string& location, std::string& text) const {
+  if (!options_.read_file)
+    return read_netlist_file(fs::path(location), text, options_.max_file_bytes);
+  const int err = options_.read_file(location, text);
+  if (err != 0) return error_text(err);
+  if (text.size() > options_.max_file_bytes)
+    return fmt::format("{} is more than the limit of {} for a netlist file",
+                       byte_size_text(text.size()), byte_size_text(options_.max_file_bytes));
+  return {};
+}
+
 bool Includer::read(const IncludeCard& inc, const std::string& location, std::string& text) {
-  std::string why;
-  if (options_.read_file) {
-    const int err = options_.read_file(location, text);
-    if (err != 0) {
-      why = error_text(err);
-    } else if (text.size() > options_.max_file_bytes) {
-      why = fmt::format("{} is more than the limit of {} for a netlist file",
-                        byte_size_text(text.size()), byte_size_text(options_.max_file_bytes));
-    }
-  } else {
-    why = read_netlist_file(fs::path(location), text, options_.max_file_bytes);
-  }
+  const std::string why = read_text(location, text);
   if (why.empty()) return true;
   text.clear();
   if (is_ltspice_standard_library(inc)) {
@@ -201,8 +211,117 @@ void Includer::include(const IncludeCard& inc, std::vector<Card>& out,
   for (SubcktDef& d : *defs) subckts.push_back(std::move(d));
 }
 
+void Includer::pwl_file(const Param& file, SourceFunction& fn) {
+  if (!options_.allow_includes) {
+    reporter_.error(file.span, "PWL file= is not allowed here (includes are disabled)", nullptr);
+    return;
+  }
+  std::string written = file.raw.text;
+  if (written.size() >= 2 && (written.front() == '"' || written.front() == '\'') &&
+      written.back() == written.front())
+    written = written.substr(1, written.size() - 2);
+  const fs::path name = include_name(written);
+  const int from = file.raw.span.file;
+  const fs::path location =
+      name.is_absolute() ? name : fs::path(sources_.location(from)).parent_path() / name;
+  const fs::path shown =
+      name.is_absolute() ? name : fs::path(sources_.path(from)).parent_path() / name;
+  std::string text;
+  if (const std::string why = read_text(location.string(), text); !why.empty()) {
+    reporter_.error(file.raw.span, fmt::format("cannot open PWL file '{}': {}", written, why),
+                    nullptr);
+    return;
+  }
+  const int index =
+      sources_.add(shown.lexically_normal().string(), std::move(text), location.string());
+  const std::string_view all = sources_.text(index);
+  bool header_seen = false;
+  int line_no = 0;
+  std::size_t begin = 0;
+  SourceSpan last{index, 1, 1, 0};
+  while (begin <= all.size()) {
+    std::size_t end = all.find('\n', begin);
+    if (end == std::string_view::npos) end = all.size();
+    ++line_no;
+    std::string_view line = all.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    begin = end + 1;
+    // The words of the line: separated by blanks and commas.
+    std::vector<std::pair<std::size_t, std::string_view>> words;
+    for (std::size_t i = 0; i < line.size();) {
+      while (i < line.size() &&
+             (std::isspace(static_cast<unsigned char>(line[i])) || line[i] == ','))
+        ++i;
+      std::size_t j = i;
+      while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])) &&
+             line[j] != ',')
+        ++j;
+      if (j > i) words.emplace_back(i, line.substr(i, j - i));
+      i = j;
+    }
+    if (words.empty() || words.front().second.front() == '*' ||
+        words.front().second.front() == ';' || words.front().second.front() == '#')
+      continue;
+    const auto span_of = [&](std::size_t col, std::size_t len) {
+      return SourceSpan{index, line_no, static_cast<int>(col) + 1, static_cast<int>(len)};
+    };
+    if (!header_seen && fn.args.empty() && !parse_spice_number(words.front().second)) {
+      header_seen = true;
+      reporter_.report(Severity::kWarning, span_of(0, line.size()),
+                       fmt::format("PWL file '{}': its first line is not numbers, taken as a "
+                                   "header and skipped",
+                                   written),
+                       nullptr);
+      continue;
+    }
+    header_seen = true;
+    for (const auto& [col, word] : words) {
+      const auto v = parse_spice_number(word);
+      if (!v) {
+        reporter_.error(span_of(col, word.size()),
+                        fmt::format("expected a number in PWL file '{}', got '{}'", written, word),
+                        nullptr);
+        fn.args.clear();
+        return;
+      }
+      last = span_of(col, word.size());
+      if (fn.args.size() % 2 == 0 && word.front() == '+') fn.relative.push_back(fn.args.size());
+      fn.args.push_back(Value{*v, last, {}});
+    }
+  }
+  if (fn.args.size() % 2 != 0)
+    reporter_.error(last,
+                    fmt::format("PWL file '{}' holds an odd count of numbers ({}): the "
+                                "last time has no value",
+                                written, fn.args.size()),
+                    nullptr);
+  else if (fn.args.empty())
+    reporter_.error(file.raw.span, fmt::format("PWL file '{}' holds no points", written), nullptr);
+}
+
+void Includer::pwl_files(std::vector<Card>& cards) {
+  for (Card& c : cards) {
+    auto* e = std::get_if<ElementCard>(&c);
+    if (e == nullptr) continue;
+    for (SourceFunction& fn : e->functions) {
+      if (fn.kind.lower != "pwl") continue;
+      const auto it = std::find_if(fn.params.begin(), fn.params.end(),
+                                   [](const Param& p) { return p.name.lower == "file"; });
+      if (it == fn.params.end()) continue;
+      const Param file = *it;
+      fn.params.erase(it);
+      if (!fn.args.empty()) {
+        reporter_.error(file.span, "PWL: points and a file together; give one of them", nullptr);
+        continue;
+      }
+      pwl_file(file, fn);
+    }
+  }
+}
+
 void Includer::body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, std::size_t depth) {
   for (SubcktDef& def : subckts) body(def.cards, def.subckts, depth + 1);
+  pwl_files(cards);
   bool any = false;
   for (const Card& c : cards) any = any || std::holds_alternative<IncludeCard>(c);
   if (!any) return;

@@ -270,6 +270,30 @@ TEST(Translate, IdealDevicesBecomeRegularizedModels) {
   EXPECT_NE(error.find("--diode-model"), std::string::npos) << error;
 }
 
+// The sources' counts reach ngspice: PULSE's NP, and LTspice's REPEAT FOR n written out play
+// by play (ngspice's r= repeats forever); a counted play that would need a jump is not
+// translated (the source is named as unsupported).
+TEST(Translate, CountedPulsesAndRepeatsKeepTheirCounts) {
+  const auto c = circuit_of(
+      "t\nV1 a 0 PULSE(0 1 0 1n 1n 1u 2u 3)\nV2 b 0 PWL REPEAT FOR 2 (0 0 1u 1 2u 0) ENDREPEAT\n"
+      "V3 c 0 PWL REPEAT FOREVER (0 0 1u 1 2u 0) ENDREPEAT\nR1 a 0 1k\nR2 b 0 1k\nR3 c 0 1k\n"
+      ".tran 10n 10u\n.end\n");
+  app::TranslateOptions o;
+  std::string error;
+  const auto t = app::translate_to_ngspice(c, o, error);
+  ASSERT_TRUE(t) << error;
+  const std::string& s = t->text;
+  EXPECT_NE(s.find("v1 a 0 PULSE(0 1 0 1n 1n 1u 2u 3)"), std::string::npos) << s;
+  EXPECT_NE(s.find("v2 b 0 PWL(0 0 1u 1 2u 0 3u 1 4u 0)\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("v3 c 0 PWL(0 0 1u 1 2u 0) r=0\n"), std::string::npos) << s;
+  EXPECT_TRUE(t->unsupported.empty());
+  const auto jump = circuit_of(
+      "t\nV2 b 0 PWL REPEAT FOR 2 (0 0 1u 1) ENDREPEAT\nR2 b 0 1k\n.tran 10n 10u\n.end\n");
+  const auto u = app::translate_to_ngspice(jump, o, error);
+  ASSERT_TRUE(u) << error;
+  EXPECT_FALSE(u->unsupported.empty());
+}
+
 TEST(CompareMetrics, ErrorsAndSwitchingOffsets) {
   const std::vector<double> t = {0, 1, 2, 3, 4};
   const std::vector<double> a = {0, 0, 1, 1, 0}, b = {0, 0.5, 1, 1, 0};

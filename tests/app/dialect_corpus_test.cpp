@@ -37,7 +37,8 @@ fs::path dialects_dir() {
 std::vector<std::string> corpus_files() {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(dialects_dir()))
-    if (e.is_regular_file() && e.path().extension() != ".inc" && e.path().extension() != ".lib")
+    if (e.is_regular_file() && e.path().extension() != ".inc" && e.path().extension() != ".lib" &&
+        e.path().extension() != ".txt")
       out.push_back(e.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;

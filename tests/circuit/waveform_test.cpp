@@ -75,5 +75,24 @@ TEST(Waveform, PwlInterpolatesAndHoldsEnds) {
   EXPECT_EQ(waveform_next_breakpoint(w, 4.0), kInf);
 }
 
+// LTspice's REPEAT FOR 2 (1 0 2 10 4 0) ENDREPEAT: [1, 4] played twice (the second play over
+// [4, 7]), then the last value; the breakpoints follow the plays and end with them.
+TEST(Waveform, PwlCountedRepeatPlaysThatManyTimes) {
+  Pwl p{{1.0, 2.0, 4.0}, {0.0, 10.0, 0.0}};
+  p.repeat = 1.0;
+  p.repeat_count = 2;
+  const Waveform w = p;
+  EXPECT_DOUBLE_EQ(waveform_value(w, 1.5), 5.0);
+  EXPECT_DOUBLE_EQ(waveform_value(w, 4.5), 5.0);  // second play: 4.5 ↦ 1.5
+  EXPECT_DOUBLE_EQ(waveform_value(w, 6.0), 5.0);  // 6 ↦ 3, half way down
+  EXPECT_DOUBLE_EQ(waveform_value(w, 7.5), 0.0);  // after two plays: the last value
+  EXPECT_DOUBLE_EQ(waveform_value(w, 8.5), 0.0);  // no third play (it would be 10 at 8)
+  EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 4.0), 5.0);
+  EXPECT_DOUBLE_EQ(waveform_next_breakpoint(w, 5.0), 7.0);
+  EXPECT_EQ(waveform_next_breakpoint(w, 7.0), kInf);
+  p.repeat_count = 0;  // forever
+  EXPECT_DOUBLE_EQ(waveform_value(Waveform{p}, 8.0), 10.0);
+}
+
 }  // namespace
 }  // namespace nsspice::circuit
