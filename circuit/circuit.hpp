@@ -291,6 +291,7 @@ struct PwlSettings {
   // PWLQTOL: a junction charge's relative error (circuit/junction_charge.hpp); 0: two slopes.
   double qtol = 0;
   bool idealize = false;  // IDEALIZE: every diode the ideal one (VF/RON/BV/RZ only)
+  double gmin = 1e-12;    // GMIN [S]: SPICE's conductance across every converted junction
   double temp = 27;       // TEMP (.temp) [°C]: the SPICE models' temperature
   double tnom = 27;       // TNOM [°C]: where their parameters were measured (a model's TNOM wins)
   // Per model (lower-case name): the range of a refit, which wins over PWLIMIN, PWLIMAX and the

@@ -258,9 +258,12 @@ void emit(Builder& b, const circuit::Diode& d) {
     b.created(q, a, d.model.vf);
   }
   const std::string mname = "dnsp_" + b.id(d.name);
-  if (d.model.goff > 0)
+  const UserCard* card = d.model.spice ? b.user_card(d.model.card_name()) : nullptr;
+  // A SPICE diode's GOFF is nsspice's GMIN across its junction, which ngspice adds itself to a
+  // card it simulates as written.
+  if (d.model.goff > 0 && card == nullptr)
     b.line(fmt::format("rnspoff_{} {} {} {}", b.id(d.name), p, b.node(d.k), num(1 / d.model.goff)));
-  if (const UserCard* card = d.model.spice ? b.user_card(d.model.card_name()) : nullptr) {
+  if (card != nullptr) {
     b.line(fmt::format("{} {} {} {}{}", b.element('d', d.name), q, b.node(d.k), card->name,
                        b.instance_params(d.name)));
     b.user_model(*card);

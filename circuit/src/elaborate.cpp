@@ -227,7 +227,7 @@ void Elaborator::controls(const std::vector<netlist::Card>& cards) {
                            "option 'trtol' ignored: the error estimate of the adaptive θ-scheme "
                            "is not SPICE's divided-difference overestimate, it needs no factor");
         } else if (pwl_option(p)) {
-          // pwltol, pwlqtol, pwlimin, pwlimax, idealize: read (or reported) by pwl_option
+          // pwltol, pwlqtol, pwlimin, pwlimax, idealize, gmin, temp, tnom: read by pwl_option
         } else if (const char* why = foreign_option_reason(p.name.lower)) {
           diags_.warning(p.name.span, fmt::format("option '{}' ignored: {}", p.name.text, why));
         } else {

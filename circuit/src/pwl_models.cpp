@@ -74,6 +74,14 @@ bool Elaborator::pwl_option(const netlist::Param& p) {
       (k == "temp" ? c_.pwl.temp : c_.pwl.tnom) = *p.number;
     return true;
   }
+  if (k == "gmin") {
+    if (!p.number || !(*p.number >= 0) || !std::isfinite(*p.number))
+      diags_.error(p.raw.span,
+                   fmt::format("gmin must be a conductance ≥ 0 S, got '{}'", p.raw.text));
+    else
+      c_.pwl.gmin = *p.number;
+    return true;
+  }
   double* target = k == "pwltol"    ? &c_.pwl.tol
                    : k == "pwlqtol" ? &c_.pwl.qtol
                    : k == "pwlimin" ? &c_.pwl.imin
@@ -141,6 +149,11 @@ DiodeConversion Elaborator::convert_diode(DiodeModel& d, const Scales& scales,
   }
   const PwlTolerance tol{c_.pwl.tol, c_.pwl.tol};
   conv.kind = "SPICE";
+  // SPICE's GMIN across the junction (.options gmin, default 1e-12 S): below its first knot a
+  // PWL junction carries no current, so a node held only by blocking junctions (the midpoint
+  // of two diodes in series, a half-bridge's switch node with both switches off) would have no
+  // defined voltage; SPICE's leakage fixes it, and GMIN is the part of it SPICE always adds.
+  d.goff = c_.pwl.gmin;
   conv.forward_fit = fit_pwl_branch(conv.forward, imin, imax, tol);
   d.forward = conv.forward_fit.curve.segments;
   conv.summary = fmt::format("{}: {}", d.name, branch_summary(conv.forward_fit, conv.forward));

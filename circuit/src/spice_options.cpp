@@ -12,7 +12,7 @@ struct Group {
 };
 
 constexpr Group kGroups[] = {
-    {{"gmin", "gminsteps", "srcsteps", "itl1", "itl2", "itl3", "itl4", "itl5", "itl6", "pivtol",
+    {{"gminsteps", "srcsteps", "itl1", "itl2", "itl3", "itl4", "itl5", "itl6", "pivtol",
       "pivrel", "noopiter", "rshunt", "cshunt", "xmu", "ramptime"},
      "there is no Newton iteration: every step is one complementarity problem solved exactly"},
     {{"klu", "sparse", "trytocompact"},

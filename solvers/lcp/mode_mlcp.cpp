@@ -68,6 +68,12 @@ void ModeMlcp::w_scales() {
   for (int k = 0; k < w_.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(w_, k); it; ++it) w_rows[it.row()] += std::abs(it.value());
   w_norm_ = n_ > 0 ? w_rows.maxCoeff() : 0.0;
+  // The largest conductance of the mode systems: W's, or a pair row's own ‖C_j‖₁/D_jj (a PWL
+  // segment pins its voltage through 1/r_j even where W holds nothing but a GMIN).
+  g_norm_ = w_norm_;
+  for (int j = 0; j < d_.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(d_, j); it; ++it)
+      if (it.row() == j && it.value() > 0) g_norm_ = std::max(g_norm_, c_row_norm_[j] / it.value());
   w_abs_rows_ = w_.cwiseAbs();
   w_abs_rows_.makeCompressed();
 }
@@ -238,10 +244,13 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
                                 double slack) const {
   // Scales of the rounding errors of a sparse solve, which are relative to the whole solution,
   // not to one component: w_j = C_j x + D_j λ + d_j is measured against
-  //   S_j = ‖C_j‖₁ (‖x‖∞ + ‖λ‖∞/‖W‖∞) + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
-  // where ‖λ‖∞/‖W‖∞ is the multipliers' share of the solution in volts (the current through the
-  // largest conductance of a KCL row): a current source into a conducting ideal diode has x = 0
-  // up to the rounding of I/g, and ‖x‖∞ alone would call that rounding a violation,
+  //   S_j = ‖C_j‖₁ (‖x‖∞ + ‖λ‖∞/g) + ‖D_j‖₁ ‖λ‖∞ + |d_j|,
+  // where ‖λ‖∞/g is the multipliers' share of the solution in volts (the current through the
+  // largest conductance g of the mode systems: ‖W‖∞, or a PWL segment's ‖C_j‖₁/D_jj): a current
+  // source into a conducting ideal diode has x = 0 up to the rounding of I/g, and ‖x‖∞ alone
+  // would call that rounding a violation (‖W‖∞ alone, where W holds only GMINs or a 1 TΩ
+  // resistor, made that share teravolts and passed a wrong mode of a current source into a
+  // SPICE diode),
   // and λ_j against the size of the equations that determine it: a multiplier entering KCL
   // through B (|B| ≤ 1 per entry) against ‖W‖∞ ‖x‖∞ / max_i |B_ij|, one entering pair rows
   // through D against min_i S_i / |D_ij| (the comparator's auxiliary multiplier, a voltage), the
@@ -256,7 +265,7 @@ ModeMlcp::Check ModeMlcp::check(const Eigen::VectorXd& lambda, const Eigen::Vect
   const double lambda_norm = lambda.lpNorm<Eigen::Infinity>();
   const double tiny = std::numeric_limits<double>::min();
   const double wx = w_norm_ * x_norm;
-  const double x_scale = x_norm + (w_norm_ > 0 ? lambda_norm / w_norm_ : 0.0);
+  const double x_scale = x_norm + (g_norm_ > 0 ? lambda_norm / g_norm_ : 0.0);
   auto w_scale = [&](int i) {
     return c_row_norm_[i] * x_scale + d_row_norm_[i] * lambda_norm + std::abs(d[i]) + tiny;
   };

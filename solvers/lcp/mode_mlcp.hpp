@@ -287,9 +287,10 @@ class ModeMlcp {
   const Eigen::VectorXd& b_col_max_;                 // max_i |B_ij|
   const RowMatrix &c_rows_, &d_rows_, &c_off_rows_;  // row-major copies
   // This step size's own.
-  SparseMatrix w_;        // W, for the reduced solves and K's values
-  double w_norm_ = 0;     // ‖W‖∞
-  void w_scales();        // w_norm_ and w_abs_rows_ from w_
+  SparseMatrix w_;     // W, for the reduced solves and K's values
+  double w_norm_ = 0;  // ‖W‖∞
+  double g_norm_ = 0;  // max(‖W‖∞, max_j ‖C_j‖₁/D_jj): the largest conductance (check())
+  void w_scales();     // w_norm_ and w_abs_rows_ from w_
   RowMatrix w_abs_rows_;  // |W| by rows, for the scale of λ in check()
   const KluSymbolic& symbolic_;
   FactorCache cache_;
