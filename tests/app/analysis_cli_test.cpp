@@ -372,6 +372,24 @@ TEST_F(AnalysisCli, ThetaMapFailureFallsBackToTheEventMapAndSaysWhy) {
   EXPECT_GT(lines_of(read_file(dir_ / "cl.csv")).size(), 200u);
 }
 
+const char* kDcmBuck =
+    "DCM buck\nVin in 0 10\nVp g 0 PULSE(0 1 0 1n 1n 2.999u 10u)\nS1 in sw g 0 SWI\n"
+    "D1 0 sw DI\nL1 sw out 10u\nC1 out 0 100u\nR1 out 0 50\n.model SWI SW(VT=0.5)\n"
+    ".model DI D\n.tran 0.1u 10m\n.end\n";
+
+// The θ map's fallback note names the cause once ("no periodic orbit: no periodic orbit: ..."
+// before: the cause's name was also the start of its message).
+TEST_F(AnalysisCli, ThetaMapFallbackNoteNamesItsCauseOnce) {
+  write("dcm.cir", kDcmBuck);
+  const auto r = nsspice("pss dcm.cir --period 10u --map theta -o d.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the event map found the orbit: no periodic orbit: Newton stalls on a "
+                          "settled mode sequence"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("no periodic orbit: no periodic orbit"), std::string::npos) << r.output;
+}
+
 TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
   write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
   const auto r = nsspice("run none.cir");
