@@ -5,12 +5,14 @@
 // returned here into Result objects. The GIL is released from the parse to the last row, so
 // Python threads simulate in parallel; the calling thread takes it back every 0.1 s to let
 // Python see a Ctrl-C (which stops the runs after their current row and is raised here).
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <atomic>
 #include <chrono>
+#include <complex>
 #include <csignal>
 #include <filesystem>
 #include <memory>
@@ -306,13 +308,29 @@ py::dict report_of(const app::RunOutcome& o, double started, double finished) {
   return d;
 }
 
+// Complex data (an AC analysis's raw file): re + i·im as a complex128 array.
+py::array_t<std::complex<double>> to_complex_array(const std::vector<double>& re,
+                                                   const std::vector<double>& im) {
+  py::array_t<std::complex<double>> out(static_cast<py::ssize_t>(re.size()));
+  auto z = out.mutable_unchecked<1>();
+  for (std::size_t i = 0; i < re.size(); ++i)
+    z(static_cast<py::ssize_t>(i)) = {re[i], i < im.size() ? im[i] : 0.0};
+  return out;
+}
+
 py::dict waveforms_dict(app::Waveforms&& w) {
   py::dict d;
   d["title"] = w.title;
   d["names"] = w.names;
+  d["scale"] = w.scale_name;  // "time"; "frequency" (AC); a DC sweep's "v(v-sweep)"
+  d["note"] = w.note;         // what the reader left out (a stepped LTspice run's other runs)
   d["time"] = to_array(std::move(w.time));
   py::list columns;
-  for (auto& c : w.columns) columns.append(to_array(std::move(c)));
+  for (std::size_t k = 0; k < w.columns.size(); ++k)
+    if (w.complex)
+      columns.append(to_complex_array(w.columns[k], w.imag[k]));
+    else
+      columns.append(to_array(std::move(w.columns[k])));
   d["columns"] = columns;
   return d;
 }

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
-#include <numbers>
 #include <string_view>
 #include <unordered_map>
 
@@ -19,6 +18,7 @@
 #include "app/io/element_columns.hpp"
 #include "app/io/output_file.hpp"
 #include "app/io/signals.hpp"
+#include "app/plot/analysis_plot.hpp"
 #include "app/plot/plot_gnuplot.hpp"
 
 namespace nsspice::app {
@@ -164,11 +164,7 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   plot.title = title_of(loaded, o);
   plot.output = out.plot_path;
   plot.show = o.show;
-  plot.xlabel = c.dc[0].parameter
-                    ? c.dc[0].source
-                    : fmt::format("{} [{}]", c.dc[0].source, c.dc[0].source[0] == 'i' ? "A" : "V");
-  // Curves: one per signal, and per value of the outer sweep when nested (j·signals + k).
-  std::vector<PlotSeries> curves;
+  DcSweepCurves curves(out.names);
   const bool nested = c.dc.size() > 1;
   double outer_value = 0;
   std::vector<double> values;
@@ -176,17 +172,11 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
                          const Eigen::VectorXd& l, const circuit::SignalTable& table) {
     table.evaluate(x, l, out.columns, values);
     writer.row(sweep, values);
-    if (curves.empty() || (nested && sweep[1] != outer_value)) {
+    if (!curves.started() || (nested && sweep[1] != outer_value)) {
       if (nested) outer_value = sweep[1];
-      for (const auto& n : out.names)
-        curves.push_back(
-            {nested ? fmt::format("{} ({}={:g})", n, c.dc[1].source, sweep[1]) : n, {}, {}});
+      curves.start(nested ? fmt::format("{}={:g}", c.dc[1].source, sweep[1]) : "");
     }
-    const size_t first = curves.size() - values.size();
-    for (size_t k = 0; k < values.size(); ++k) {
-      curves[first + k].t.push_back(sweep[0]);
-      curves[first + k].y.push_back(values[k]);
-    }
+    curves.point(sweep[0], values);
   };
   const bool by_parameter =
       std::any_of(c.dc.begin(), c.dc.end(), [](const auto& sweep) { return sweep.parameter; });
@@ -196,13 +186,10 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
           : circuit::dc_sweep(c, a,
                               [&](std::span<const double> sweep, const Eigen::VectorXd& x,
                                   const Eigen::VectorXd& l) { point(sweep, x, l, signals); });
-  PlotPanel volts, amps;
-  for (size_t i = 0; i < curves.size(); ++i) {
-    const bool current = signal_kind(out.names[i % out.names.size()]) == SignalKind::kCurrent;
-    (current ? amps : volts).series.push_back(std::move(curves[i]));
-  }
-  for (auto* p : {&volts, &amps})
-    if (!p->series.empty()) plot.panels.push_back(std::move(*p));
+  std::move(curves).draw(
+      plot, c.dc[0].parameter
+                ? c.dc[0].source
+                : fmt::format("{} [{}]", c.dc[0].source, c.dc[0].source[0] == 'i' ? "A" : "V"));
   const bool written = writer.close();
   if (!r.ok()) {
     print_error(fmt::format("DC sweep stopped: {}", r.summary.message));
@@ -236,13 +223,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   plot.title = title_of(loaded, o);
   plot.output = out.plot_path;
   plot.show = o.show;
-  plot.xlabel = "frequency [Hz]";
-  plot.log_x = true;
-  PlotPanel mag{"magnitude [dB]", "", {}, false}, phase{"phase [deg]", "", {}, false};
-  for (const auto& n : out.names) {
-    mag.series.push_back({ac_column_name(n, "db"), {}, {}});
-    phase.series.push_back({ac_column_name(n, "p"), {}, {}});
-  }
+  BodeCurves bode(out.names);
   std::vector<double> re, im;
   std::vector<std::complex<double>> z;
   const AnalysisResult r = circuit::ac_sweep(
@@ -253,12 +234,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
         for (size_t k = 0; k < re.size(); ++k) z[k] = {re[k], im[k]};
         const double scale[1] = {f};
         writer.row(scale, z);
-        for (size_t k = 0; k < z.size(); ++k) {
-          mag.series[k].t.push_back(f);
-          mag.series[k].y.push_back(20 * std::log10(std::abs(z[k])));
-          phase.series[k].t.push_back(f);
-          phase.series[k].y.push_back(std::arg(z[k]) * 180 / std::numbers::pi);
-        }
+        bode.point(f, z);
       });
   const bool written = writer.close();
   if (!r.ok()) {
@@ -266,7 +242,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
     return kSimulationFailed;
   }
   if (!written) return write_failed(out.path);
-  plot.panels = {std::move(mag), std::move(phase)};
+  std::move(bode).draw(plot);
   const int code = finish_plot(o, plot, 0);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -27,6 +27,17 @@ struct PlotOptions {
 
 int plot_command(const PlotOptions& options);
 
+// The plot of a DC sweep's or an AC analysis's file (w.scale not time, raw or CSV) as `run --plot`
+// draws the run (app/plot/analysis_plot.hpp): a DC sweep's curves over its scale, one set per
+// outer value of a nested sweep (from its outer column, "i1-sweep"; without one, as in ngspice's
+// files, a new set where the scale is back at its first value); an AC analysis's Bode plot (from
+// complex data, or from a CSV's dB and phase columns). The signals are --signals, else the
+// default's (`left_out`: how many it leaves out). Title, output and size are left to the caller.
+// nullopt with `error` for --panel, --window or --zoom (options of waveforms over time) or a
+// signal the file does not have.
+std::optional<PlotRequest> analysis_plot_request(const Waveforms& w, const PlotOptions& options,
+                                                 std::string& error, size_t* left_out = nullptr);
+
 // The columns of each panel: one panel per --panel list; else one panel of --signals; else the
 // default: one list of the voltages, then (with `currents`) the currents, at most
 // kMaxDefaultSignals (plot_layout.hpp), arranged into panels once the data is known; `left_out`

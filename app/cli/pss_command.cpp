@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 #include "app/cli/analysis_command.hpp"
@@ -42,7 +43,7 @@ void report(const PssCommandOptions& o, const circuit::PssResult& r, double wall
                  o.compare_transient, transient_wall);
   }
   fmt::print("  {:<22} {} ({}, {} period{})\n", "output", files.output_path,
-             format_name(files.format), o.periods, o.periods == 1 ? "" : "s");
+             format_name(files.format), *o.periods, *o.periods == 1 ? "" : "s");
   if (!files.plot_path.empty()) fmt::print("  {:<22} {}\n", "plot", files.plot_path);
 }
 
@@ -117,26 +118,26 @@ PssCommandOptions with_pss_card(PssCommandOptions o, const circuit::Circuit& c,
                                 const circuit::Assembled& a) {
   if (c.pss) {
     const circuit::PssSpec& s = *c.pss;
-    if (o.period < 0) o.period = s.period;
+    if (!o.period) o.period = s.period;
     const double horizon = s.stabilization + 60 * s.period;
     if (o.trigger.empty() && !s.trigger.empty() &&
         (!s.node_trigger || circuit::time_varying_source(c, a, horizon).empty()))
       o.trigger = s.trigger + (s.level_given ? fmt::format("={:.17g}", s.level) : "") +
                   (s.rising ? " rise" : " fall");
     if (o.stabilization == 0) o.stabilization = s.stabilization;
-    if (o.steps == 0) o.steps = s.steps;
-    if (o.periods == 0) o.periods = s.periods;
-    if (o.warmup < 0) o.warmup = s.warmup;
+    if (!o.steps && s.steps > 0) o.steps = s.steps;
+    if (!o.periods) o.periods = s.periods;
+    if (!o.warmup && s.warmup >= 0) o.warmup = s.warmup;
     if (o.max_newton == 0) o.max_newton = s.max_newton;
   }
-  if (o.periods == 0) o.periods = 1;
-  if (o.warmup < 0) o.warmup = kDefaultWarmup;
+  if (!o.periods) o.periods = 1;
+  if (!o.warmup) o.warmup = kDefaultWarmup;
   return o;
 }
 
 std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::string& error) {
   circuit::PssOptions options;
-  options.period = o.period;
+  options.period = o.period.value_or(0);
   if (o.max_newton > 0) options.max_newton = o.max_newton;
   options.stabilization = o.stabilization;
   if (!o.trigger.empty()) {
@@ -144,8 +145,8 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::
     if (!parse_trigger(o.trigger, trigger, error)) return std::nullopt;
     options.trigger = trigger;
   }
-  options.steps_per_period = o.steps;
-  options.warmup_periods = o.warmup < 0 ? kDefaultWarmup : o.warmup;
+  options.steps_per_period = o.steps.value_or(0);
+  options.warmup_periods = o.warmup.value_or(kDefaultWarmup);
   options.finite_difference = o.finite_difference;
   if (o.map == "event") {
     options.map = circuit::PssMap::kEvent;
@@ -155,14 +156,17 @@ std::optional<circuit::PssOptions> pss_options(const PssCommandOptions& o, std::
     error = fmt::format("--map {}: expected event or theta", o.map);
     return std::nullopt;
   }
-  if (o.steps < 0) {
-    error = fmt::format("--steps {}: must be >= 1", o.steps);
-    return std::nullopt;
-  }
-  if (o.period < 0 && error.empty())
+  if (o.steps && *o.steps < 1)
+    error = fmt::format("--steps {}: must be >= 1", *o.steps);
+  else if (o.warmup && *o.warmup < 0)
+    error = fmt::format("--warmup {}: must be >= 0", *o.warmup);
+  else if (!o.period)
     error = o.trigger.empty() ? "no period: give --period T (or a .pss card in the netlist)"
                               : "--trigger needs a guess of the period: --period T (or the .pss "
                                 "card's frequency)";
+  else if (!(*o.period > 0) || !std::isfinite(*o.period))  // a .pss card's is checked at its line
+    error = fmt::format("--period {:g}: the {}period must be > 0 s", *o.period,
+                        o.trigger.empty() ? "" : "guessed ");
   else if (!(o.stabilization >= 0))
     error = fmt::format("--tstab {:g}: must be >= 0 s", o.stabilization);
   else
@@ -204,7 +208,7 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
     for (double t : r.period_history)
       periods += fmt::format("{}{:.9g}", periods.empty() ? "" : " ", t);
     fmt::print("  {:<22} {} (level {:g}); T per iteration: {} s (guess {:g} s)\n", "trigger",
-               o.trigger, r.trigger_level, periods, o.period);
+               o.trigger, r.trigger_level, periods, o.period.value_or(0));
   }
   fmt::print("  {:<22} {} ({} Jacobian)\n", "Newton iterations", r.newton_iterations,
              r.exact_jacobian ? "exact" : "finite-difference");
@@ -230,7 +234,7 @@ void print_pss_summary(const PssCommandOptions& o, const circuit::PssResult& r, 
     fmt::print("  {:<22} about {:g} periods to 1e-9 from the initial point (by the largest |mu|)\n",
                "a transient needs", r.transient_estimate);
   fmt::print("  {:<22} {} (warm-up {}, Jacobians, line search, {} of plain transient, checks)\n",
-             "periods simulated", r.periods_simulated, o.warmup < 0 ? kDefaultWarmup : o.warmup,
+             "periods simulated", r.periods_simulated, o.warmup.value_or(kDefaultWarmup),
              r.fallback_periods);
   fmt::print("  {:<22} {:.3g} s\n", "time", wall);
 }
@@ -254,14 +258,15 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
     fmt::print(
         "nsspice: note: .pss: the circuit is driven ({}), so T = 1/GFREQ = {:g} s and "
         "OSCNOB ({}) is not used\n",
-        circuit::time_varying_source(c, a, c.pss->stabilization + 60 * c.pss->period), o.period,
+        circuit::time_varying_source(c, a, c.pss->stabilization + 60 * c.pss->period), *o.period,
         c.pss->trigger);
   const circuit::SignalTable signals = circuit::make_signals(c, a);
   std::string error;
   const auto files = run_files(o.run, *loaded, error);
   const auto columns = files ? chosen_signals(o.run, *loaded, signals.names, error) : std::nullopt;
   const auto options = error.empty() ? pss_options(o, error) : std::nullopt;
-  if (error.empty() && o.periods < 1) error = fmt::format("--periods {}: must be >= 1", o.periods);
+  if (error.empty() && *o.periods < 1)
+    error = fmt::format("--periods {}: must be >= 1", *o.periods);
   if (!error.empty()) {
     print_error(error);
     return kBadInput;
@@ -305,7 +310,7 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
     (signal_kind(n) == SignalKind::kCurrent ? amps : volts).series.push_back({n, {}, {}});
   std::vector<double> all, values(columns->size());
   const solvers::Summary ran = circuit::run_periods(
-      c, a, r, *options, o.periods,
+      c, a, r, *options, *o.periods,
       [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l) {
         signals.evaluate(x, l, all);
         measures.feed(t, all);
@@ -335,8 +340,8 @@ int pss_command(const PssCommandOptions& given, const LoadedNetlist& netlist) {
   }
   report(o, r, wall, *files, transient_periods, transient_wall);
   if (const auto results = measures.results(); !results.empty() && !o.run.quiet)
-    fmt::print("measurements (over the {} period{} written)\n{}", o.periods,
-               o.periods == 1 ? "" : "s", format_measures(results));
+    fmt::print("measurements (over the {} period{} written)\n{}", *o.periods,
+               *o.periods == 1 ? "" : "s", format_measures(results));
   return code;
 }
 

@@ -15,17 +15,19 @@ namespace nsspice::app {
 
 constexpr int kDefaultWarmup = 5;  // warm-up periods when neither the options nor .pss say
 
+// Unset options are taken from the .pss card, else their defaults; a value given is checked as
+// given (--steps 0 is an error, not the default).
 struct PssCommandOptions {
   RunOptions run;                  // netlist, -o, --format, --save, --plot, --show, --meas, -q
-  double period = -1;              // T [s] (< 0: from the .pss card); with a trigger, the guess
+  std::optional<double> period;    // T [s] (unset: the .pss card's); with a trigger, the guess
   std::string trigger;             // "v(node)=level rise|fall": T is an unknown
   double stabilization = 0;        // trigger: warm-up time [s] (0: `warmup` guessed periods)
-  int periods = 0;                 // periods written (0: the .pss card's, else 1)
+  std::optional<int> periods;      // periods written (unset: the .pss card's, else 1)
   std::string map = "event";       // the period map: event (exact Jacobian) or theta
-  long steps = 0;                  // steps per period (0: event map 200; theta map T/.tran step,
-                                   // else 1000)
+  std::optional<long> steps;       // steps per period (unset: the card's, else event map 200;
+                                   // theta map T/.tran step, else 1000)
   bool finite_difference = false;  // event map: the finite-difference Jacobian
-  int warmup = -1;                 // warm-up periods before Newton (< 0: the card's, else 5)
+  std::optional<int> warmup;       // warm-up periods before Newton (unset: the card's, else 5)
   int max_newton = 0;              // Newton iterations at most (0: the card's, else 30)
   long compare_transient = 0;      // > 0: also iterate the plain transient up to this many periods
 };

@@ -321,8 +321,8 @@ int run_check(const SwitchingAcCommandOptions& o, const Setup& s, const circuit:
   circuit::TransientCheckOptions check;
   check.source = s.source;
   check.frequencies = sweep(o.fstart > 0 ? o.fstart : o.fstop / 100, o.fstop, o.check, false);
-  check.amplitude =
-      o.check_amplitude > 0 ? o.check_amplitude : default_amplitude(s.a, s.source, o.pss.period);
+  check.amplitude = o.check_amplitude > 0 ? o.check_amplitude
+                                          : default_amplitude(s.a, s.source, s.options.period);
   const auto start = std::chrono::steady_clock::now();
   const circuit::TransientCheckResult t =
       circuit::check_by_transient(c, s.a, pss, s.options, check);

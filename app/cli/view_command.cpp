@@ -59,6 +59,11 @@ int view_command(const ViewOptions& o) {
     print_error(error);
     return kBadInput;
   }
+  if (const std::string why = needs_time_scale(*data, o.input, "view"); !why.empty()) {
+    print_error(why);
+    return kBadInput;
+  }
+  if (!data->note.empty()) fmt::print(stderr, "nsspice: note: '{}': {}\n", o.input, data->note);
   if (data->time.empty() || data->names.empty()) {
     print_error(fmt::format("'{}' holds no points", o.input));
     return kBadInput;

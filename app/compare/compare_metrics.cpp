@@ -52,17 +52,35 @@ std::vector<SwitchEvent> switching_instants(const std::vector<double>& t,
 
 namespace {
 
-// Matches every reference event with the nearest other event of the same direction.
+// The index of the time in `times` (sorted, not empty) nearest to `t`; of two as near, the earlier.
+size_t nearest(const std::vector<double>& times, double t) {
+  const auto hi =
+      static_cast<size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
+  if (hi == 0) return 0;
+  if (hi == times.size()) return hi - 1;
+  return t - times[hi - 1] <= times[hi] - t ? hi - 1 : hi;
+}
+
+// Pairs reference and other events of the same direction that are each other's nearest: one to
+// one, and an event whose nearest partner is nearer to another event of its own run stays
+// unpaired (its counterpart is outside the window, or one run switched once more), instead of
+// pairing with the next period's.
 void match_events(SignalDiff& d) {
+  std::vector<double> ref[2], other[2];  // the times of each direction, [on]
+  for (const auto& e : d.ref_events) ref[e.on].push_back(e.t);
+  for (const auto& e : d.other_events) other[e.on].push_back(e.t);
+  size_t seen[2] = {0, 0};
   double sum = 0;
   for (const auto& e : d.ref_events) {
-    double best = INFINITY;
-    for (const auto& o : d.other_events)
-      if (o.on == e.on && std::abs(o.t - e.t) < std::abs(best)) best = o.t - e.t;
-    if (!std::isfinite(best)) continue;
-    d.offsets.push_back(best);
-    sum += best;
-    d.max_offset = std::max(d.max_offset, std::abs(best));
+    const size_t i = seen[e.on]++;
+    const std::vector<double>&r = ref[e.on], &o = other[e.on];
+    if (o.empty()) continue;
+    const size_t j = nearest(o, r[i]);
+    if (nearest(r, o[j]) != i) continue;
+    const double offset = o[j] - r[i];
+    d.offsets.push_back(offset);
+    sum += offset;
+    d.max_offset = std::max(d.max_offset, std::abs(offset));
   }
   d.mean_offset = d.offsets.empty() ? 0 : sum / static_cast<double>(d.offsets.size());
 }
@@ -92,9 +110,10 @@ SignalDiff diff_signal(const std::string& name, const std::vector<double>& ref_t
   if (!switching || grid.empty()) return d;
   d.switching = true;
   d.threshold = std::max(rel_threshold * d.scale, 1e-12);
+  // (t_a, t_b]: an instant at the window's start is the one that ends an automatic start-up.
   auto within = [&](std::vector<SwitchEvent> ev) {
     std::erase_if(ev,
-                  [&](const SwitchEvent& e) { return e.t < grid.front() || e.t > grid.back(); });
+                  [&](const SwitchEvent& e) { return e.t <= grid.front() || e.t > grid.back(); });
     return ev;
   };
   d.ref_events = within(switching_instants(ref_t, ref_y, d.threshold));

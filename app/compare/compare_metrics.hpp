@@ -9,9 +9,12 @@
 //   max|e|       and where (t_max); rel = max|e| / max|y_ref|
 //   RMS          = sqrt( ∫ e² dt / (t_b − t_a) ), the trapezoidal rule on the time base (a
 //                non-uniform base is weighted by its intervals)
-//   switching    crossings of |i| through threshold = rel_threshold · max|i_ref| in [t_a, t_b],
-//                interpolated, for each run; each reference crossing is matched with the
-//                nearest crossing of the other run in the same direction: offset = t_o − t_r
+//   switching    crossings of |i| through threshold = rel_threshold · max|i_ref| in (t_a, t_b]
+//                (an instant at t_a ends an automatic start-up), interpolated, for each run,
+//                dropped outside the window on both sides before pairing; a reference crossing
+//                and a crossing of the other run in the same direction are paired when each is
+//                the other's nearest (one to one; a crossing whose nearest partner is nearer to
+//                another crossing of its own run stays unpaired): offset = t_o − t_r
 #include <string>
 #include <vector>
 
@@ -45,14 +48,14 @@ struct SignalDiff {
   bool switching = false;
   double threshold = 0;
   std::vector<SwitchEvent> ref_events, other_events;
-  std::vector<double> offsets;  // other − ref, per matched ref event (same direction, nearest)
+  std::vector<double> offsets;  // other − ref, per paired ref event (in order; see above)
   double max_offset = 0;        // largest |offset|
   double mean_offset = 0;
   std::vector<double> diff;  // on the time base (for the plot)
 };
 
 // `switching`: compute switching instants with threshold = max(rel_threshold · max|ref|, 1e-12),
-// only those within [grid.front(), grid.back()].
+// only those within (grid.front(), grid.back()].
 SignalDiff diff_signal(const std::string& name, const std::vector<double>& ref_t,
                        const std::vector<double>& ref_y, const std::vector<double>& other_t,
                        const std::vector<double>& other_y, const std::vector<double>& grid,

@@ -61,6 +61,7 @@ Json json_diff(const SignalDiff& d) {
     s["switching"] = {{"threshold", number(d.threshold)},
                       {"reference", number_list(a)},
                       {"peer", number_list(b)},
+                      {"paired", d.offsets.size()},
                       {"offsets", number_list(d.offsets)},
                       {"max_offset", number(d.max_offset)},
                       {"mean_offset", number(d.mean_offset)}};

@@ -106,6 +106,8 @@ std::optional<PeerFile> read_peer_file(const std::string& path,
                                        std::string& error) {
   auto data = read_waveforms(path, error);
   if (!data) return std::nullopt;
+  if (error = needs_time_scale(*data, path, "compare --against"); !error.empty())
+    return std::nullopt;
   if (data->time.empty()) {
     error = fmt::format("'{}' holds no time points", path);
     return std::nullopt;

@@ -24,10 +24,11 @@ void put_csv(std::string& out, double v) {
   out.append(text, end);
 }
 
-double db(std::complex<double> z) { return 20 * std::log10(std::abs(z)); }
-double degrees(std::complex<double> z) { return std::arg(z) * 180 / std::numbers::pi; }
-
 }  // namespace
+
+double magnitude_db(std::complex<double> z) { return 20 * std::log10(std::abs(z)); }
+
+double phase_deg(std::complex<double> z) { return std::arg(z) * 180 / std::numbers::pi; }
 
 std::string ac_column_name(const std::string& signal, const char* suffix) {
   const auto open = signal.find('(');
@@ -60,11 +61,11 @@ bool AnalysisWriter::open(const std::string& path, const std::string& title,
     }
     head += '\n';
   } else {
-    head = fmt::format("Title: {}\nDate: {}\nPlotname: {}\nFlags: {}\nNo. Variables: {}\n"
-                       "No. Points: ",
-                       title.empty() ? std::string("nsspice") : title, raw_date_now(),
-                       layout_.plotname, layout_.complex ? "complex" : "real",
-                       layout_.scale.size() + layout_.names.size());
+    head = fmt::format(
+        "Title: {}\nDate: {}\nPlotname: {}\nFlags: {}\nNo. Variables: {}\n"
+        "No. Points: ",
+        title.empty() ? std::string("nsspice") : title, raw_date_now(), layout_.plotname,
+        layout_.complex ? "complex" : "real", layout_.scale.size() + layout_.names.size());
     count_pos_ = static_cast<long>(head.size());
     head += fmt::format("{:<{}}\nVariables:\n", 0, kCountWidth);
     size_t k = 0;
@@ -133,7 +134,7 @@ void AnalysisWriter::row(std::span<const double> scale,
       put_csv(buffer_, v);
     }
     for (std::complex<double> z : values) {
-      for (double v : {db(z), degrees(z)}) {
+      for (double v : {magnitude_db(z), phase_deg(z)}) {
         if (!first) buffer_ += ',';
         first = false;
         put_csv(buffer_, v);

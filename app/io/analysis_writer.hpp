@@ -30,6 +30,9 @@ struct AnalysisLayout {
 
 // "v(out)" → "vdb(out)" (dB) or "vp(out)" (phase): the letter, the suffix, the rest.
 std::string ac_column_name(const std::string& signal, const char* suffix);
+// The CSV's (and the Bode plot's) magnitude in dB, 20·log10|z|, and phase in degrees, arg z.
+double magnitude_db(std::complex<double> z);
+double phase_deg(std::complex<double> z);
 
 class AnalysisWriter {
  public:

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -56,11 +57,41 @@ std::vector<std::string> header_names(const std::string& line, char d) {
   return names;
 }
 
+bool time_named(const std::string& name) {
+  return name == "time" || name.starts_with("time ") || name.starts_with("time[");
+}
+
 size_t time_column(const std::vector<std::string>& names) {
   for (size_t k = 0; k < names.size(); ++k)
-    if (names[k] == "time" || names[k].starts_with("time ") || names[k].starts_with("time["))
-      return k;
+    if (time_named(names[k])) return k;
   return 0;
+}
+
+// The unit of ngspice's sweep scales ("v-sweep": V, "i-sweep": A); "" for another name.
+std::string sweep_unit(const std::string& name) {
+  if (!name.ends_with("-sweep")) return {};
+  if (name.starts_with('v')) return "V";
+  if (name.starts_with('i')) return "A";
+  return {};
+}
+
+// What the scale column `name` holds (docs/output.md, "Plots"): a column named time is a
+// transient's; "frequency" an AC analysis's (`run` writes dB and phase columns there); ngspice's
+// sweep names as `run` writes them ("v-sweep", "i-sweep"; a nested sweep's outer column
+// "<source>-sweep") a DC sweep's; any other first column (a table written elsewhere) is the time
+// unless it goes back, which no time does: then it is a sweep.
+void set_scale(Waveforms& w, const std::string& name, bool time_named) {
+  const auto swept = [](const std::string& n) { return n.ends_with("-sweep"); };
+  if (name == "frequency") {
+    w.scale = Scale::kFrequency;
+    w.scale_name = name;
+    w.scale_unit = "Hz";
+  } else if (!time_named && (swept(name) || std::any_of(w.names.begin(), w.names.end(), swept) ||
+                             !std::is_sorted(w.time.begin(), w.time.end()))) {
+    w.scale = Scale::kSweep;
+    w.scale_name = name;
+    w.scale_unit = sweep_unit(name);
+  }
 }
 
 }  // namespace
@@ -107,6 +138,7 @@ std::optional<Waveforms> read_csv(const std::string& path, std::string& error) {
       if (p < end && *p == d) ++p;
     }
   }
+  if (!header.empty()) set_scale(w, header[tc], time_named(header[tc]));
   return w;
 }
 

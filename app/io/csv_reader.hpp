@@ -3,7 +3,9 @@
 // "time,<signal>,..."). Also tables written elsewhere: the delimiter is a tab (LTspice's
 // "Export data as text"), a semicolon or a comma, whichever the header uses; the time axis is
 // the column named "time" (any case, "time [s]" too), else the first column; blanks around
-// values are skipped; names are lower-cased.
+// values are skipped; names are lower-cased. The files of `run`'s other analyses are read with
+// their scale (Waveforms::scale): "frequency" (an AC analysis: dB and phase columns), a DC sweep's
+// "v-sweep"/"i-sweep" (and a first column that goes back: no time does).
 #include <optional>
 #include <string>
 

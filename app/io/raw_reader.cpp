@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "app/io/ltspice_raw.hpp"
 #include "app/io/signals.hpp"
@@ -46,71 +47,122 @@ struct Plot {
 };
 
 // The binary points of a plot at `pos` (as many whole points as there are, up to `npoints`),
-// stored as `layout` says; `pos` moves past them.
+// stored as `layout` says (complex data: every value a pair of float64, re then im, the scale's
+// imaginary part ignored); `pos` moves past them.
 void read_binary(const std::string& c, size_t& pos, size_t npoints, const RawLayout& layout,
                  Waveforms& data) {
   const size_t nv = data.columns.size() + 1;
+  const size_t part = data.complex ? 8 : layout.value_bytes;  // bytes of a real part
   const size_t row = layout.row_bytes(nv);
   const size_t whole = c.size() > pos ? (c.size() - pos) / row : 0;  // points present
   // Variable after variable needs every point; point after point gives the whole ones.
   const size_t n = layout.fast_access ? (npoints <= whole ? npoints : 0) : std::min(whole, npoints);
   data.time.resize(n);
   for (auto& column : data.columns) column.resize(n);
+  for (auto& column : data.imag) column.resize(n);
   const char* base = c.data() + pos;
   for (size_t i = 0; i < n; ++i) {
     // Point after point: [t, v1, ..., v(nv-1)]; variable after variable: all t, all v1, ...
     const char* p = layout.fast_access ? base + i * layout.scale_bytes : base + i * row;
-    const double t = read_raw_value(p, layout.scale_bytes);
+    const double t = read_raw_value(p, data.complex ? 8 : layout.scale_bytes);
     data.time[i] = layout.abs_scale ? std::abs(t) : t;
     for (size_t k = 1; k < nv; ++k) {
       const char* q = layout.fast_access
                           ? base + n * layout.scale_bytes + ((k - 1) * n + i) * layout.value_bytes
                           : p + layout.scale_bytes + (k - 1) * layout.value_bytes;
-      data.columns[k - 1][i] = read_raw_value(q, layout.value_bytes);
+      data.columns[k - 1][i] = read_raw_value(q, part);
+      if (data.complex) data.imag[k - 1][i] = read_raw_value(q + 8, 8);
     }
   }
   pos += n * row;
 }
 
-// The ASCII points of a plot at `pos`: "index t v1 v2 ..." (any white space), as many whole
-// points as there are, up to `npoints`; `pos` moves past them.
+// The ASCII points of a plot at `pos`: "index t v1 v2 ..." (any white space; complex data:
+// "re,im" per value), as many whole points as there are, up to `npoints`; `pos` moves past them.
 void read_ascii(const std::string& c, size_t& pos, long npoints, Waveforms& data) {
   const size_t nv = data.columns.size() + 1;
-  std::vector<double> point(nv);
+  std::vector<double> point(nv), imag(nv);
   const char* p = c.data() + pos;
   const char* end = c.data() + c.size();
+  // One value at p (re,im for complex data); false when there is none.
+  auto value = [&](size_t k) {
+    char* q = nullptr;
+    point[k] = std::strtod(p, &q);
+    if (q == p) return false;
+    p = q;
+    if (!data.complex) return true;
+    if (p == end || *p != ',') return false;
+    imag[k] = std::strtod(++p, &q);
+    if (q == p) return false;
+    p = q;
+    return true;
+  };
   for (long i = 0; i < npoints; ++i) {
     char* q = nullptr;
     std::strtol(p, &q, 10);  // point index
     if (q == p) break;
     p = q;
     size_t k = 0;
-    for (; k < nv; ++k) {
-      point[k] = std::strtod(p, &q);
-      if (q == p) break;
-      p = q;
-    }
+    while (k < nv && value(k)) ++k;
     if (k < nv) break;  // a point cut short
     data.time.push_back(point[0]);
     for (k = 1; k < nv; ++k) data.columns[k - 1].push_back(point[k]);
+    if (data.complex)
+      for (k = 1; k < nv; ++k) data.imag[k - 1].push_back(imag[k]);
     while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
   }
   pos = static_cast<size_t>(p - c.data());
 }
 
-// A stepped run (LTspice's .step) holds its runs one after another: the time goes back at the
-// start of each. Only the first run is kept, and `note` says so.
-void keep_first_run(Waveforms& data) {
-  size_t runs = 1, end = data.time.size();
-  for (size_t i = 1; i < data.time.size(); ++i)
-    if (data.time[i] < data.time[i - 1]) {
-      if (runs == 1) end = i;
-      ++runs;
-    }
-  if (runs == 1) return;
+// The start of each run after the first in a plot that holds several one after another: only
+// LTspice's stepped runs (.step: "stepped" among the Flags), or a time that goes back (a time
+// never does within one run). A stepped run starts again at the scale's first value (a stepped
+// DC sweep may be descending, so a decrease alone is no new run). A DC sweep's scale is not
+// split: it may descend, and a nested sweep (ngspice's and ours: one plot, the inner sweep
+// starting again for each outer value) is one run whose every point is kept.
+std::vector<size_t> run_starts(const Waveforms& data, bool stepped) {
+  std::vector<size_t> starts;
+  const std::vector<double>& x = data.time;
+  for (size_t i = 1; i < x.size(); ++i)
+    if (data.scale == Scale::kTime ? x[i] < x[i - 1]
+                                   : stepped && x[i] == x.front() && x[i - 1] != x.front())
+      starts.push_back(i);
+  return starts;
+}
+
+// Keeps the first of several runs in one plot (run_starts), and `note` says so with the counts.
+void keep_first_run(Waveforms& data, bool stepped) {
+  const std::vector<size_t> starts = run_starts(data, stepped);
+  if (starts.empty()) return;
+  const size_t end = starts.front(), all = data.time.size();
   data.time.resize(end);
   for (auto& column : data.columns) column.resize(end);
-  data.note = fmt::format("a stepped run of {} runs: the first one is read", runs);
+  for (auto& column : data.imag) column.resize(end);
+  data.note =
+      fmt::format("{} of {} runs{}: the first one is read ({} of {} points; the other {} left out)",
+                  stepped ? "a stepped run" : "a plot", starts.size() + 1,
+                  stepped ? ""
+                          : fmt::format(" (the {} goes back {} time{})", data.scale_name,
+                                        starts.size(), starts.size() == 1 ? "" : "s"),
+                  end, all, all - end);
+}
+
+// What the first variable holds and its unit, from its raw type ("time", "frequency",
+// "voltage", ...).
+void set_scale(Waveforms& data, const std::string& name, const std::string& type) {
+  const std::pair<Scale, std::string_view> kinds[] = {{Scale::kTime, "s"},
+                                                      {Scale::kFrequency, "Hz"},
+                                                      {Scale::kSweep, "V"},
+                                                      {Scale::kSweep, "A"},
+                                                      {Scale::kSweep, ""}};
+  const size_t k = type == "time"        ? 0
+                   : type == "frequency" ? 1
+                   : type == "voltage"   ? 2
+                   : type == "current"   ? 3
+                                         : 4;
+  data.scale = kinds[k].first;
+  data.scale_unit = std::string(kinds[k].second);
+  data.scale_name = name;
 }
 
 // A plot's header up to its "Values:" or "Binary:" line.
@@ -170,7 +222,10 @@ bool read_header(const std::string& c, size_t& pos, Header& h, Plot& plot, std::
           error = fmt::format("bad variable line '{}'", line);
           return false;
         }
-        if (k > 0) plot.data.names.push_back(normalise_name(name, type));  // 0: the scale
+        if (k > 0)
+          plot.data.names.push_back(normalise_name(name, type));
+        else
+          set_scale(plot.data, normalise_name(name, type), lower(type));
       }
     } else if (starts_with_ci(line, "values:") || starts_with_ci(line, "binary:")) {
       h.binary = starts_with_ci(line, "binary:");
@@ -192,23 +247,26 @@ std::optional<Plot> read_plot(const std::string& c, size_t pos, bool ltspice, st
     error = "not a SPICE raw file (missing Title/No. Variables/No. Points/Variables/Values)";
     return std::nullopt;
   }
-  if (h.complex) {
-    error = "complex data (an AC analysis?) is not supported; expected a transient analysis";
-    return std::nullopt;
-  }
   const auto nv = static_cast<size_t>(h.nvars);
   plot.data.columns.assign(nv - 1, {});
+  plot.data.complex = h.complex;
+  if (h.complex) plot.data.imag.assign(nv - 1, {});
   const bool transient = lower(plot.plotname).find("transient") != std::string::npos;
   if (h.binary) {
-    const RawLayout layout = raw_layout(h.ltspice, h.flags, transient, nv, size_t(h.npoints),
-                                        c.size() - std::min(pos, c.size()));
+    // Complex data (ngspice's, LTspice's, ours): every value, the scale included, two float64.
+    const RawLayout layout =
+        h.complex ? RawLayout{.scale_bytes = 16,
+                              .value_bytes = 16,
+                              .fast_access = h.flags.find("fastaccess") != std::string::npos}
+                  : raw_layout(h.ltspice, h.flags, transient, nv, size_t(h.npoints),
+                               c.size() - std::min(pos, c.size()));
     read_binary(c, pos, size_t(h.npoints), layout, plot.data);
   } else {
     read_ascii(c, pos, h.npoints, plot.data);
     if (h.ltspice && transient)  // compressed: negative times, as in binary files
       for (double& t : plot.data.time) t = std::abs(t);
   }
-  keep_first_run(plot.data);
+  keep_first_run(plot.data, h.flags.find("stepped") != std::string::npos);
   plot.end = pos;
   return plot;
 }

@@ -1,11 +1,16 @@
 #pragma once
-// Reads SPICE raw files: ngspice's (`write`, `-r`; ASCII and binary, real data), ours, and
-// LTspice's (UTF-16 header, float32 values, the "double" and "fastaccess" variants, compressed
-// files' negative times; see ltspice_raw.hpp). A stepped LTspice run yields its first run
-// (Waveforms::note says so). Names are normalised to nsspice's spelling: lower case, a node "out"
-// of type voltage becomes "v(out)", a branch "v1#branch" becomes "i(v1)". The first variable is the
-// time axis. A file cut short (a crashed run) yields its complete points. With several plots in one
-// file the first "Transient Analysis" is returned (else the first plot).
+// Reads SPICE raw files: ngspice's (`write`, `-r`; ASCII and binary, real and complex data),
+// ours, and LTspice's (UTF-16 header, float32 values, the "double" and "fastaccess" variants,
+// compressed files' negative times; see ltspice_raw.hpp). Names are normalised to nsspice's
+// spelling: lower case, a node "out" of type voltage becomes "v(out)", a branch "v1#branch"
+// becomes "i(v1)". The first variable is the scale (Waveforms::scale, by its type): the time of a
+// transient, the frequency of an AC analysis (complex data: Waveforms::imag), or a DC sweep's
+// source, in any order (a descending sweep), started again for each outer value of a nested
+// sweep: all its points are read. Several runs in one plot are split only where that is what the
+// file holds: a stepped LTspice run ("stepped" among the Flags: a new run where the scale is back
+// at its first value) or a time that goes back; the first run is read and Waveforms::note says
+// so with the points left out. A file cut short (a crashed run) yields its complete points. With
+// several plots in one file the first "Transient Analysis" is returned (else the first plot).
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,5 +1,7 @@
 #include "app/io/waveforms.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
@@ -27,6 +29,19 @@ std::optional<Waveforms> read_waveforms(const std::string& path, std::string& er
     raw = std::string(head, 6) == "Title:" || is_utf16le(std::string_view(head, 6));
   }
   return raw ? read_raw(path, error) : read_csv(path, error);
+}
+
+std::string needs_time_scale(const Waveforms& w, const std::string& path, const std::string& what) {
+  if (w.scale == Scale::kTime && !w.complex) return {};
+  const std::string kind =
+      w.scale == Scale::kFrequency || w.complex
+          ? fmt::format("an AC analysis ({} over {})", w.complex ? "complex data" : "dB and phase",
+                        w.scale_name)
+          : fmt::format("a DC sweep (over {})", w.scale_name);
+  return fmt::format(
+      "'{}' is {}, not waveforms over time: {} takes a transient's file ({})", path, kind, what,
+      w.scale == Scale::kFrequency || w.complex ? "nsspice plot draws this one as a Bode plot"
+                                                : "nsspice plot draws this one");
 }
 
 double interpolate(const std::vector<double>& t, const std::vector<double>& y, double at) {

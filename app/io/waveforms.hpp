@@ -9,16 +9,36 @@
 
 namespace nsspice::app {
 
+// What the first variable of a file (Waveforms::time) holds.
+enum class Scale {
+  kTime,       // a transient: non-decreasing (a jump repeats a time)
+  kFrequency,  // an AC analysis
+  kSweep,      // a DC sweep's (inner) source or parameter: any order; a nested sweep starts again
+};
+
 struct Waveforms {
   std::string title;
   std::string date;                          // raw files only
-  std::vector<std::string> names;            // without "time"; lower case
-  std::vector<double> time;                  // non-decreasing (a jump repeats a time)
-  std::vector<std::vector<double>> columns;  // columns[k][i]: names[k] at time[i]
-  std::string note;  // what a reader left out ("a stepped run of 3 runs: the first one is read")
+  std::vector<std::string> names;            // without the scale; lower case
+  std::vector<double> time;                  // the scale's values (the x axis), see `scale`
+  std::vector<std::vector<double>> columns;  // columns[k][i]: names[k] at time[i] (real part)
+  // Complex data (an AC analysis): imag[k][i] is the imaginary part of columns[k][i]; empty
+  // when the data is real.
+  std::vector<std::vector<double>> imag;
+  bool complex = false;
+  Scale scale = Scale::kTime;
+  std::string scale_name = "time";  // as the file names it: "frequency", "v(v-sweep)", "v-sweep"
+  std::string scale_unit = "s";     // "Hz", "V", "A"; "" unknown (a swept parameter)
+  // What a reader left out ("a stepped run of 3 runs: the first one is read (200 of 600
+  // points)"); the commands print it.
+  std::string note;
   std::optional<size_t> index(const std::string& name) const;
   size_t points() const { return time.size(); }
 };
+
+// Empty when `w` holds waveforms over time; else why `what` (a command: "compare --against",
+// "view") cannot take the file `path`, and what takes it instead.
+std::string needs_time_scale(const Waveforms& w, const std::string& path, const std::string& what);
 
 // Reads a SPICE raw file (ASCII or binary, ngspice's, LTspice's or ours) or a CSV (written by
 // `run`, or any table with a time column), by extension (.raw, .csv; otherwise by content). nullopt

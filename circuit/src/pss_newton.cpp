@@ -168,7 +168,7 @@ class Shooting {
     if (outside > 1e-3 * f.cwiseAbs().maxCoeff()) {
       // Evidence that no orbit exists (not a failure to find one): infeasible.
       r_.fail(PssFailure::kNoOrbit, solvers::Status::kInfeasible,
-              fmt::format("no periodic orbit: a Floquet multiplier is 1 and the state drifts "
+              fmt::format("a Floquet multiplier is 1 and the state drifts "
                           "along it by {:.3g} (relative) every period (an integrator or a "
                           "capacitor with a nonzero mean input){}",
                           outside / scale_of(out.x), describe(out)));
@@ -229,7 +229,7 @@ class Shooting {
           "(try more --warmup periods){}",
           sequence_changes(), std::min<size_t>(kSequenceWindow, sequences_.size() - 1), hint);
     } else {
-      cause = "no periodic orbit: Newton stalls on a settled mode sequence" + hint;
+      cause = "Newton stalls on a settled mode sequence" + hint;  // kNoOrbit names itself
     }
     r_.fail(why,
             fmt::format("{} after {} Newton iterations; ‖x(T) − x(0)‖/‖x‖ = {:.3g} at the best "

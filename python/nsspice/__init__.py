@@ -55,6 +55,9 @@ class Result:
 
     r["time"], r["v(out)"]  arrays (names are lower case: "v(out)", "i(l1)")
     r.names                 the signals besides time, in file order
+    r.scale                 the first variable's name: "time"; in files of other analyses
+                            "frequency" (AC: the signals are complex arrays) or a DC sweep's
+                            scale ("v(v-sweep)"); r[r.scale] and r["time"] are that variable
     r.meas                  {name: value or None}
     r.report                run statistics (steps, LCP solves, pivots, factorizations, ...);
                             r.report["text"] is the report `nsspice run` prints
@@ -67,6 +70,7 @@ class Result:
     def __init__(self, data):
         self.title = data.get("title", "")
         self.names = list(data.get("names", []))
+        self.scale = data.get("scale", "time")
         self.time = data.get("time")
         self._columns = dict(zip(self.names, data.get("columns", [])))
         self.meas = dict(data.get("meas", {}))
@@ -80,19 +84,19 @@ class Result:
 
     def __getitem__(self, name):
         key = name.lower()
-        if key == "time":
+        if key in ("time", self.scale):
             return self.time
         try:
             return self._columns[key]
         except KeyError:
-            raise KeyError(f"no signal {name!r} in this result (signals: time, "
+            raise KeyError(f"no signal {name!r} in this result (signals: {self.scale}, "
                            f"{', '.join(self.names)})") from None
 
     def __contains__(self, name):
-        return name.lower() == "time" or name.lower() in self._columns
+        return name.lower() in ("time", self.scale) or name.lower() in self._columns
 
     def keys(self):
-        return ["time"] + self.names
+        return [self.scale] + self.names
 
     def __repr__(self):
         where = "".join(f" {k}={v:g}" for k, v in self.values.items())
@@ -225,9 +229,15 @@ def _warn_failed(results):
 def read_raw(path):
     """A SPICE raw file (nsspice's or ngspice's): a Result, or a list of Results (one per plot)
     for a multi-plot file such as a sweep writes; a sweep's plot has the run number of its
-    title ("... [run 3: rl=100]") in r.run (a run that failed has no plot)."""
+    title ("... [run 3: rl=100]") in r.run (a run that failed has no plot). An AC analysis's
+    file gives complex arrays over r["frequency"]; a DC sweep's every point over its scale
+    (r.scale). A stepped LTspice run gives its first run with a warning that counts the rest."""
     _need_numpy()
-    plots = [Result(d) for d in _nsspice.read_file(_os.fspath(path), True)]
+    data = _nsspice.read_file(_os.fspath(path), True)
+    for d in data:
+        if d.get("note"):
+            _warnings.warn(f"{_os.fspath(path)}: {d['note']}", stacklevel=2)
+    plots = [Result(d) for d in data]
     for r in plots:  # a sweep's plot: "<title> [run K: values]" (a failed run has no plot)
         m = _re.search(r"\[run (\d+)[]:]", r.title)
         if m:

@@ -372,6 +372,50 @@ TEST_F(AnalysisCli, ThetaMapFailureFallsBackToTheEventMapAndSaysWhy) {
   EXPECT_GT(lines_of(read_file(dir_ / "cl.csv")).size(), 200u);
 }
 
+const char* kDcmBuck =
+    "DCM buck\nVin in 0 10\nVp g 0 PULSE(0 1 0 1n 1n 2.999u 10u)\nS1 in sw g 0 SWI\n"
+    "D1 0 sw DI\nL1 sw out 10u\nC1 out 0 100u\nR1 out 0 50\n.model SWI SW(VT=0.5)\n"
+    ".model DI D\n.tran 0.1u 10m\n.end\n";
+
+// A PSS option given is checked as given: 0 steps or periods written and a negative warm-up are
+// errors naming the option (they ran with the defaults: 200 steps, 1 period, 5 warm-up periods),
+// and so is a period that is not > 0 s (--period -1 said "no period: give --period T").
+TEST_F(AnalysisCli, PssOptionsOutOfRangeAreErrorsNamingTheOption) {
+  write("dcm.cir", kDcmBuck);
+  const struct {
+    const char *args, *message;
+  } cases[] = {
+      {"pss dcm.cir --period 10u --steps 0", "error: --steps 0: must be >= 1"},
+      {"pss dcm.cir --period 10u --steps -5", "error: --steps -5: must be >= 1"},
+      {"pss dcm.cir --period -1", "error: --period -1: the period must be > 0 s"},
+      {"pss dcm.cir --period 0", "error: --period 0: the period must be > 0 s"},
+      {"pss dcm.cir --period 10u --periods 0", "error: --periods 0: must be >= 1"},
+      {"pss dcm.cir --period 10u --warmup -1", "error: --warmup -1: must be >= 0"},
+      {"ac dcm.cir --period 10u --inject vp --freq 1k 10k 3 --steps 0",
+       "error: --steps 0: must be >= 1"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args);
+    const auto r = nsspice(std::string(c.args) + " -o x.csv");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / "x.csv"));
+  }
+}
+
+// The θ map's fallback note names the cause once ("no periodic orbit: no periodic orbit: ..."
+// before: the cause's name was also the start of its message).
+TEST_F(AnalysisCli, ThetaMapFallbackNoteNamesItsCauseOnce) {
+  write("dcm.cir", kDcmBuck);
+  const auto r = nsspice("pss dcm.cir --period 10u --map theta -o d.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the event map found the orbit: no periodic orbit: Newton stalls on a "
+                          "settled mode sequence"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("no periodic orbit: no periodic orbit"), std::string::npos) << r.output;
+}
+
 TEST_F(AnalysisCli, NoAnalysisCardIsBadInput) {
   write("none.cir", "none\nV1 a 0 1\nR1 a 0 1k\n.end\n");
   const auto r = nsspice("run none.cir");

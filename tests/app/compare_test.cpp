@@ -311,6 +311,54 @@ TEST(CompareMetrics, ErrorsAndSwitchingOffsets) {
   EXPECT_DOUBLE_EQ(d.offsets[1], 0.0);
 }
 
+// A square current with its crossings of 0.5 at `edges` (on, off, on, ...): ramps 0 → 1 and
+// 1 → 0 of 0.1 centred on each edge.
+void square(const std::vector<double>& edges, std::vector<double>& t, std::vector<double>& y) {
+  t = {0};
+  y = {0};
+  for (size_t k = 0; k < edges.size(); ++k) {
+    const double from = k % 2 == 0 ? 0.0 : 1.0;
+    t.insert(t.end(), {edges[k] - 0.05, edges[k] + 0.05});
+    y.insert(y.end(), {from, 1 - from});
+  }
+  t.push_back(10);
+  y.push_back(y.back());
+}
+
+// compare's switching offsets: an instant outside the window is dropped on both sides before
+// pairing, and the one at the window's start (which ends an automatic start-up) is outside it;
+// an instant pairs only with a partner that has no nearer instant of its own run (t11 of the
+// reproducers: nsspice's turn-on that ends the start-up, at 100.5 µs, paired with ngspice's
+// next one, 1 ms later, because ngspice's own, at 100.3 µs, lay just before the window).
+TEST(CompareMetrics, SwitchingInstantsOutsideTheWindowOrFarApartAreNotPaired) {
+  std::vector<double> rt, ry, ot, oy;
+  square({1.0, 3.0, 5.0, 7.0}, rt, ry);
+  square({0.9, 3.1, 5.1, 7.1}, ot, oy);
+  // The window starts at the reference's first instant, as compare's automatic start-up does.
+  const auto first = app::switching_instants(rt, ry, 0.5);
+  ASSERT_FALSE(first.empty());
+  const double from = first.front().t;
+  EXPECT_NEAR(from, 1.0, 1e-12);
+  const auto d =
+      app::diff_signal("i(s1)", rt, ry, ot, oy, app::union_grid(rt, ot, from, 9), true, 0.5);
+  ASSERT_EQ(d.ref_events.size(), 3u);  // off 3, on 5, off 7: the turn-on at 1 is the start-up's
+  ASSERT_EQ(d.other_events.size(), 3u);
+  ASSERT_EQ(d.offsets.size(), 3u);
+  for (double offset : d.offsets) EXPECT_NEAR(offset, 0.1, 1e-9);
+  EXPECT_NEAR(d.max_offset, 0.1, 1e-9);
+  // A window starting between the two runs' first turn-ons: the reference's (0.95) has no
+  // partner in it (the other's, 0.9, is outside); it stays unpaired instead of taking the turn-on
+  // at 5.1, whose nearest reference instant is 5.
+  square({0.95, 3.0, 5.0, 7.0}, rt, ry);
+  const auto e =
+      app::diff_signal("i(s1)", rt, ry, ot, oy, app::union_grid(rt, ot, 0.92, 9), true, 0.5);
+  ASSERT_EQ(e.ref_events.size(), 4u);
+  ASSERT_EQ(e.other_events.size(), 3u);
+  ASSERT_EQ(e.offsets.size(), 3u);
+  EXPECT_NEAR(e.max_offset, 0.1, 1e-9);
+  EXPECT_NEAR(e.mean_offset, 0.1, 1e-9);
+}
+
 class Compare : public AppTest {
  protected:
   void SetUp() override {

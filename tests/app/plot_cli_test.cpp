@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <complex>
 #include <set>
 
 #include "app/cli/plot_command.hpp"
 #include "app/compare/spice_params.hpp"
+#include "app/io/raw_reader.hpp"
 #include "app/io/waveforms.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "app_test_helpers.hpp"
@@ -16,6 +18,9 @@
 
 namespace nsspice::testing {
 namespace {
+
+using app::PlotRequest;
+using app::PlotSeries;
 
 // The trace names of a gnuplot SVG (each plot element carries its title), " (right)" removed.
 std::set<std::string> svg_traces(const fs::path& svg) {
@@ -143,6 +148,137 @@ TEST_F(PlotCli, GnuplotChatterIsCapturedAndItsErrorsAreErrors) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(read_file(dir_ / "out.txt"), "");
   EXPECT_NE(read_file(dir_ / "err.txt").find("no/such/dir/rc.png"), std::string::npos);
+}
+
+// The plot requests of two files of the same run are equal: panels, series, points, axis.
+void expect_same_plot(const PlotRequest& a, const PlotRequest& b) {
+  EXPECT_EQ(a.xlabel, b.xlabel);
+  EXPECT_EQ(a.log_x, b.log_x);
+  ASSERT_EQ(a.panels.size(), b.panels.size());
+  for (size_t p = 0; p < a.panels.size(); ++p) {
+    EXPECT_EQ(a.panels[p].ylabel, b.panels[p].ylabel);
+    ASSERT_EQ(a.panels[p].series.size(), b.panels[p].series.size()) << p;
+    for (size_t k = 0; k < a.panels[p].series.size(); ++k) {
+      const PlotSeries &x = a.panels[p].series[k], &y = b.panels[p].series[k];
+      EXPECT_EQ(x.name, y.name);
+      EXPECT_EQ(x.t, y.t) << x.name;
+      EXPECT_EQ(x.y, y.y) << x.name;
+    }
+  }
+}
+
+// `nsspice plot` of a DC sweep's file draws what `run --plot` draws: every point (a descending
+// sweep; a nested one, one curve per outer value) over the sweep's scale, not over "time [s]",
+// the same from the raw file as from the CSV. Before, the raw file of the descending sweep
+// plotted 1 point and the nested one its first outer value, with exit 0 and no note.
+TEST_F(PlotCli, DcSweepFilesPlotEveryPointOverTheirScale) {
+  write("desc.cir",
+        "descending\nV1 in 0 0\nR1 in a 470\nD1 a 0 DX\nD2 0 a DX\nR2 a 0 10k\n"
+        ".model DX D(IS=1e-14 N=1.0 RS=2)\n.dc V1 3 -3 -0.25\n.print dc v(a) i(v1)\n.end\n");
+  write("nest.cir",
+        "nested\nV1 in 0 0\nR1 in out 100\nDZ 0 out ZM\nI1 out 0 0\n"
+        ".model ZM D(VF=0.7 RON=0.5 BV=5.1 RZ=2)\n.dc V1 -5 12 0.5 I1 0 20m 10m\n"
+        ".save v(out) i(v1)\n.end\n");
+  const struct {
+    const char* name;
+    size_t points;
+    std::set<std::string> traces;
+  } cases[] = {
+      {"desc", 25, {"v(a)", "i(v1)"}},
+      {"nest",
+       105,
+       {"v(out) (i1-sweep=0)", "v(out) (i1-sweep=0.01)", "v(out) (i1-sweep=0.02)",
+        "i(v1) (i1-sweep=0)", "i(v1) (i1-sweep=0.01)", "i(v1) (i1-sweep=0.02)"}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<PlotRequest> requests;
+    for (const char* ext : {"raw", "csv"}) {
+      const std::string file = fmt::format("{}.{}", c.name, ext);
+      auto r = nsspice(fmt::format("run {}.cir -o {} -q", c.name, file));
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      r = nsspice(fmt::format("plot {} -o {}_{}.svg", file, c.name, ext));
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      EXPECT_NE(r.output.find(fmt::format("(2 panels, {} points)", c.points)), std::string::npos)
+          << r.output;
+      EXPECT_EQ(r.output.find("note"), std::string::npos) << r.output;
+      EXPECT_EQ(svg_traces(dir_ / fmt::format("{}_{}.svg", c.name, ext)), c.traces);
+      const std::string svg = read_file(dir_ / fmt::format("{}_{}.svg", c.name, ext));
+      EXPECT_NE(svg.find("v-sweep [V]"), std::string::npos);
+      EXPECT_EQ(svg.find("time ["), std::string::npos);
+      std::string error;
+      const auto w = app::read_waveforms((dir_ / file).string(), error);
+      ASSERT_TRUE(w) << error;
+      app::PlotOptions o;
+      o.input = file;
+      const auto rq = app::analysis_plot_request(*w, o, error);
+      ASSERT_TRUE(rq) << error;
+      EXPECT_EQ(rq->xlabel, "v-sweep [V]");
+      requests.push_back(*rq);
+    }
+    expect_same_plot(requests[0], requests[1]);
+  }
+  // ngspice's nested sweep has no outer column: a new curve where the scale starts again.
+  std::string error;
+  const auto ng = app::parse_raw(
+      "Title: x\nDate: d\nPlotname: DC transfer characteristic\nFlags: real\nNo. Variables: 2\n"
+      "No. Points: 4\nVariables:\n\t0\tv(v-sweep)\tvoltage\n\t1\tv(out)\tvoltage\nValues:\n"
+      " 0\t0\n\t1\n\n 1\t1\n\t2\n\n 2\t0\n\t3\n\n 3\t1\n\t4\n\n",
+      error);
+  ASSERT_TRUE(ng) << error;
+  const auto rq = app::analysis_plot_request(*ng, {}, error);
+  ASSERT_TRUE(rq) << error;
+  ASSERT_EQ(rq->panels.size(), 1u);
+  ASSERT_EQ(rq->panels[0].series.size(), 2u);
+  EXPECT_EQ(rq->panels[0].series[1].name, "v(out) (outer sweep 2)");
+  EXPECT_EQ(rq->panels[0].series[1].y, (std::vector<double>{3, 4}));
+  // Options of waveforms over time are errors naming themselves.
+  app::PlotOptions panel;
+  panel.panels = {"v(out)"};
+  EXPECT_FALSE(app::analysis_plot_request(*ng, panel, error));
+  EXPECT_NE(error.find("--panel: "), std::string::npos) << error;
+}
+
+// `nsspice plot` of an AC analysis's raw file (complex data, ours) draws the Bode plot `run
+// --plot` draws, the same from the raw file as from the CSV (it refused complex data before);
+// `view` and `compare --against`, which take waveforms over time, say what the file is.
+TEST_F(PlotCli, AcRawFilesPlotAsBodePlots) {
+  write("rlc.cir",
+        "series RLC\nV1 in 0 DC 0 AC 1\nR1 in a 10\nL1 a b 1m\nC1 b 0 1u\n"
+        ".ac dec 10 100 100k\n.save v(b) i(l1)\n.end\n");
+  std::vector<PlotRequest> requests;
+  for (const char* ext : {"raw", "csv"}) {
+    const std::string file = fmt::format("rlc.{}", ext);
+    auto r = nsspice(fmt::format("run rlc.cir -o {} -q", file));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    r = nsspice(fmt::format("plot {} -o rlc_{}.svg", file, ext));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("(2 panels, 31 points)"), std::string::npos) << r.output;
+    EXPECT_EQ(svg_traces(dir_ / fmt::format("rlc_{}.svg", ext)),
+              (std::set<std::string>{"vdb(b)", "vp(b)", "idb(l1)", "ip(l1)"}));
+    std::string error;
+    const auto w = app::read_waveforms((dir_ / file).string(), error);
+    ASSERT_TRUE(w) << error;
+    EXPECT_EQ(w->scale, app::Scale::kFrequency);
+    const auto rq = app::analysis_plot_request(*w, {}, error);
+    ASSERT_TRUE(rq) << error;
+    EXPECT_EQ(rq->xlabel, "frequency [Hz]");
+    EXPECT_TRUE(rq->log_x);
+    requests.push_back(*rq);
+  }
+  expect_same_plot(requests[0], requests[1]);
+  // At 100 Hz: v(b) = 1/(1 − ω²LC + jωRC).
+  const double w = 2 * 3.141592653589793 * 100;
+  const std::complex<double> vb = 1.0 / (1.0 - w * w * 1e-9 + std::complex<double>(0, w * 1e-5));
+  EXPECT_NEAR(requests[0].panels[0].series[0].y[0], 20 * std::log10(std::abs(vb)), 1e-9);
+  const auto r = nsspice("view rlc.raw -o v.html");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("error: 'rlc.raw' is an AC analysis (complex data over frequency), not "
+                          "waveforms over time: view takes a transient's file (nsspice plot "
+                          "draws this one as a Bode plot)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "v.html"));
 }
 
 TEST_F(PlotCli, QuietKeepsTheMeasurements) {

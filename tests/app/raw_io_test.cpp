@@ -1,9 +1,12 @@
 // SPICE raw files: our writer and reader round-trip (binary bit for bit, ASCII to the last
 // digit), the layout is ngspice's, a file is valid while it is still being written, and ngspice
 // itself loads what we write.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <regex>
 
 #include "app/io/csv_writer.hpp"
@@ -131,6 +134,91 @@ TEST_F(RawIo, CsvReadsBack) {
   EXPECT_EQ(back->names, (std::vector<std::string>{"v(a)", "i(d1)"}));
   EXPECT_EQ(back->columns[0][0], 1.0 / 3);
   EXPECT_EQ(back->columns[1][1], 1e-300);
+}
+
+const char* kDescendingDc =
+    "descending\nV1 in 0 0\nR1 in a 470\nD1 a 0 DX\nD2 0 a DX\nR2 a 0 10k\n"
+    ".model DX D(IS=1e-14 N=1.0 RS=2)\n.dc V1 3 -3 -0.25\n.print dc v(a) i(v1)\n.end\n";
+const char* kNestedDc =
+    "nested\nV1 in 0 0\nR1 in out 100\nDZ 0 out ZM\nI1 out 0 0\n"
+    ".model ZM D(VF=0.7 RON=0.5 BV=5.1 RZ=2)\n.dc V1 -5 12 0.5 I1 0 20m 10m\n.save v(out) i(v1)\n"
+    ".end\n";
+
+// A DC sweep's file is read whole, its raw file as its CSV: a descending sweep, and a nested one
+// (the inner sweep starting again for each outer value) are one run each. Before, any decrease
+// of the scale was taken for the start of an LTspice .step run and only the first "run" was
+// read, without a word: 1 of the 25 points, 35 of the 105.
+TEST_F(RawIo, DcSweepsAreReadWholeRawAsCsv) {
+  write("desc.cir", kDescendingDc);
+  write("nest.cir", kNestedDc);
+  for (const auto& [name, points] : {std::pair{"desc", size_t{25}}, {"nest", size_t{105}}}) {
+    SCOPED_TRACE(name);
+    std::map<std::string, Waveforms> read;
+    for (const char* format : {"csv", "raw", "rawascii"}) {
+      const std::string file =
+          fmt::format("{}_{}.{}", name, format, format[0] == 'c' ? "csv" : "raw");
+      const auto r = nsspice(fmt::format("run {}.cir -o {} --format {} -q", name, file, format));
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      std::string error;
+      auto w = app::read_waveforms((dir_ / file).string(), error);
+      ASSERT_TRUE(w) << error;
+      EXPECT_EQ(w->points(), points) << format;
+      EXPECT_EQ(w->scale, app::Scale::kSweep) << format;
+      EXPECT_EQ(w->scale_unit, "V") << format;
+      EXPECT_EQ(w->note, "") << format;
+      read[format] = std::move(*w);
+    }
+    EXPECT_EQ(read["raw"].scale_name, "v(v-sweep)");
+    EXPECT_EQ(read["csv"].scale_name, "v-sweep");
+    for (const char* format : {"raw", "rawascii"}) {
+      EXPECT_EQ(read[format].time, read["csv"].time) << format;
+      for (size_t k = 0; k < read["csv"].names.size(); ++k) {
+        std::string n = read["csv"].names[k];
+        if (n.ends_with("-sweep")) n = "i(" + n + ")";  // the outer sweep's column
+        const auto j = read[format].index(n);
+        ASSERT_TRUE(j) << n;
+        EXPECT_EQ(read[format].columns[*j], read["csv"].columns[k]) << format << " " << n;
+      }
+    }
+  }
+  EXPECT_EQ(read_file(dir_ / "desc_csv.csv").substr(0, 10), "v-sweep,v(");
+}
+
+// Several runs in one plot are split only where the file says so: ngspice's nested DC sweep
+// (the scale starts again, no outer column) is one run; LTspice's stepped DC sweep ("stepped"
+// among the Flags; descending here) starts a run where the scale is back at its first value; a
+// time that goes back starts one. Whatever is left out is counted in the note.
+TEST_F(RawIo, RunsAreSplitOnlyWhereTheFileHoldsSeveral) {
+  auto plot = [](const std::string& plotname, const std::string& flags, const std::string& scale,
+                 const std::vector<double>& x) {
+    std::string text = fmt::format(
+        "Title: x\nDate: d\nPlotname: {}\nFlags: {}\nNo. Variables: 2\nNo. Points: {}\n"
+        "Variables:\n\t0\t{}\n\t1\tout\tvoltage\nValues:\n",
+        plotname, flags, x.size(), scale);
+    for (size_t i = 0; i < x.size(); ++i) text += fmt::format(" {}\t{}\n\t{}\n\n", i, x[i], i);
+    return text;
+  };
+  std::string error;
+  const auto nested = app::parse_raw(
+      plot("DC transfer characteristic", "real", "v(v-sweep)\tvoltage", {-1, 0, 1, -1, 0, 1}),
+      error);
+  ASSERT_TRUE(nested) << error;
+  EXPECT_EQ(nested->points(), 6u);
+  EXPECT_EQ(nested->note, "");
+  const auto stepped = app::parse_raw(
+      plot("DC transfer characteristic", "real forward stepped", "V1\tvoltage", {3, 2, 1, 3, 2, 1}),
+      error);
+  ASSERT_TRUE(stepped) << error;
+  EXPECT_EQ(stepped->time, (std::vector<double>{3, 2, 1}));
+  EXPECT_EQ(stepped->note,
+            "a stepped run of 2 runs: the first one is read (3 of 6 points; the other 3 left out)");
+  const auto back = app::parse_raw(
+      plot("Transient Analysis", "real", "time\ttime", {0, 1e-6, 2e-6, 0, 1e-6}), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->points(), 3u);
+  EXPECT_EQ(back->note,
+            "a plot of 2 runs (the time goes back 1 time): the first one is read (3 of 5 points; "
+            "the other 2 left out)");
 }
 
 // ngspice itself loads both kinds of file and prints the values we wrote.
