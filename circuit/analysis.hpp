@@ -37,6 +37,8 @@ struct AnalysisResult : solvers::RunOutcome {
   long mode_changes = 0;
   double max_residual = 0;         // .ac: the largest relative residual of the complex solves
   std::vector<std::string> notes;  // how the answer was found, where it matters (printed as notes)
+  std::vector<std::string> warnings;  // what the answer approximated, with numbers (.dc: the PWL
+                                      // fits' ranges left, pwl_range_check.hpp)
 };
 
 // The DC operating point. !result.ok when the static MLCP has no solution found.
@@ -56,6 +58,14 @@ double dc_value(const DcSweepSpec& sweep, long k);
 // The frequencies of an .ac card, as ngspice spaces them: DEC/OCT  f_k = F1·r^k (r = 10^(1/N),
 // 2^(1/N)) up to F2 (within 1e-9 relative); LIN  N points from F1 to F2 (F1 alone for N = 1).
 std::vector<double> ac_frequencies(const AcSpec& spec);
+
+// For .ac: every converted SPICE junction's depletion charge (a diode's CJO, a bipolar
+// transistor's CJE and CJC, a VDMOS's CGD) made the linear capacitance SPICE's small-signal
+// model has at the operating point, dQ/dv there, instead of the transient's PWL charge (a chord
+// over the reverse swing). Returns a note saying how many and the largest change, or "" (none,
+// or no operating point: the analysis says why). The circuit's structure (nodes, pairs) is
+// kept; only capacitances change (circuit/src/ac_junction_charges.cpp).
+std::string small_signal_charges(Circuit& circuit);
 
 // The small-signal response at every frequency of `circuit.ac`, about the operating point `op`.
 // observer(f, X, Λ). !ok when no source has an AC magnitude or the system is singular at some

@@ -100,6 +100,7 @@ void report(const RunOptions& o, const char* what, const AnalysisResult& r, cons
 // How an analysis found its answer (AnalysisResult::notes).
 void print_notes(const AnalysisResult& r) {
   for (const auto& n : r.notes) fmt::print(stderr, "nsspice: note: {}\n", n);
+  for (const auto& w : r.warnings) fmt::print(stderr, "nsspice: warning: {}\n", w);
 }
 
 int write_failed(const std::string& path) {
@@ -204,10 +205,14 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   return code;
 }
 
-int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Assembled& a,
-           const circuit::SignalTable& signals, const Output& out) {
+int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::SignalTable& signals,
+           const Output& out) {
   const auto start = std::chrono::steady_clock::now();
-  const circuit::Circuit& c = loaded.circuit;
+  // The junction capacitances at the operating point (SPICE's small-signal model), in a copy:
+  // only capacitances change, so the signals (names, pairs) are those of the loaded circuit.
+  circuit::Circuit c = loaded.circuit;
+  const std::string charges = circuit::small_signal_charges(c);
+  const circuit::Assembled a = circuit::assemble(c);
   circuit::StaticSolution op;
   if (const AnalysisResult r = circuit::operating_point(c, a, op); !r.ok()) {
     print_error(r.summary.message);
@@ -215,6 +220,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   } else {
     print_notes(r);
   }
+  if (!charges.empty()) fmt::print(stderr, "nsspice: note: {}\n", charges);
   AnalysisWriter writer(out.format);
   if (!writer.open(out.path, c.title,
                    {"AC Analysis", true, {{"frequency", "frequency"}}, out.names}))
@@ -359,7 +365,7 @@ int analysis_command(const RunOptions& o, const LoadedNetlist& loaded,
     case AnalysisKind::kDc:
       return run_dc(o, loaded, a, signals, *out);
     case AnalysisKind::kAc:
-      return run_ac(o, loaded, a, signals, *out);
+      return run_ac(o, loaded, signals, *out);
     case AnalysisKind::kTran:
     case AnalysisKind::kPss:
       break;

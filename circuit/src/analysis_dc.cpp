@@ -16,6 +16,7 @@
 
 #include "circuit/analysis.hpp"
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/pwl_range_check.hpp"
 #include "solvers/time/operating_point.hpp"
 
 namespace nsspice::circuit {
@@ -126,6 +127,9 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
   Eigen::VectorXd s = s0, b, b_last;
   long stepped = 0;
   std::string first_stepped;
+  // The converted SPICE junctions' currents against their fits' ranges, point by point (the
+  // small-signal check has no meaning here: no point is watched as settled).
+  detail::PwlRangeCheck range(circuit, a, std::numeric_limits<double>::infinity());
   for (long j = 0; j < outer; ++j) {
     for (long i = 0; i < circuit.dc[0].points; ++i) {
       values[0] = dc_value(circuit.dc[0], i);
@@ -152,6 +156,7 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
         return r;
       }
       observer(values, op.x, op.lambda);
+      if (!range.empty()) range.add(static_cast<double>(r.points), op.x, op.lambda);
       b_last = b;
       ++r.points;
     }
@@ -163,6 +168,7 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
         "previous point's mode did not reach {}",
         stepped, stepped == 1 ? "" : "s", first_stepped, solvers::kSourceSteps,
         stepped == 1 ? "it" : "them"));
+  range.warn(r.warnings);
   count(solver, r);
   return r;
 }

@@ -270,8 +270,9 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags, 
   e.elements(netlist.cards);
   e.references();
   e.unused_models();
-  e.pwl_models();
+  // The analyses first: a .dc sweep's range of its source is part of the PWL fits' range.
   detail::elaborate_analyses(netlist.cards, circuit, diags);
+  e.pwl_models();
   if (!diags.has_errors()) check_topology(circuit, diags);
   if (!diags.has_errors()) {
     detail::place_mos_bias(circuit);

@@ -42,9 +42,18 @@ double peak(const Waveform& wave, double t_stop) {
 Scales circuit_scales(const Circuit& c, const std::set<std::string>& internal) {
   Scales s;
   const double t_stop = c.tran ? c.tran->tstop : 1.0;
+  // A source that a .dc card sweeps reaches its start and stop values too.
+  const auto swept = [&](const std::string& name, double p) {
+    for (const DcSweepSpec& dc : c.dc)
+      if (!dc.parameter && dc.source == name)
+        p = std::max({p, std::abs(dc.start), std::abs(dc.stop)});
+    return p;
+  };
   for (const Device& d : c.devices) {
-    if (const auto* v = std::get_if<VoltageSource>(&d)) s.volts += peak(v->wave, t_stop);
-    if (const auto* i = std::get_if<CurrentSource>(&d)) s.amps += peak(i->wave, t_stop);
+    if (const auto* v = std::get_if<VoltageSource>(&d))
+      s.volts += swept(v->name, peak(v->wave, t_stop));
+    if (const auto* i = std::get_if<CurrentSource>(&d))
+      s.amps += swept(i->name, peak(i->wave, t_stop));
     if (const auto* r = std::get_if<Resistor>(&d); r && !internal.contains(r->name))
       s.r_min = std::min(s.r_min, r->r);
     s.reactive |= std::holds_alternative<Capacitor>(d) || std::holds_alternative<Inductor>(d);

@@ -13,8 +13,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 
 #include "app_test_helpers.hpp"
 
@@ -78,6 +80,43 @@ class SpiceSmallSignal : public AppTest {
 
 TEST_F(SpiceSmallSignal, BypassedCommonEmitter1mV) { common_emitter("1m", 0.01); }
 TEST_F(SpiceSmallSignal, BypassedCommonEmitter10mV) { common_emitter("10m", 0.02); }
+
+// .ac of a CE stage whose bandwidth CJC (Miller) and CJE set: nsspice's junction capacitances
+// at the operating point (circuit/src/ac_junction_charges.cpp) against ngspice's vdb(c) at
+// every frequency, within 0.02 dB (measured ≤ 0.004 dB); with the transient's PWL charges it
+// was 0.5–0.6 dB high above 600 kHz.
+TEST_F(SpiceSmallSignal, CommonEmitterAcWithItsJunctionCapacitances) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
+  const std::string deck =
+      "CE stage\nVCC vcc 0 12\nVIN in 0 DC 0 AC 1\nRS in b1 1k\nCIN b1 b 10u\nR1 vcc b 100k\n"
+      "R2 b 0 22k\nRC vcc c 4.7k\nRE e 0 1k\nCE e 0 100u\nQ1 c b e QN\n"
+      ".model QN NPN(IS=1e-14 BF=200 CJC=5p VJC=0.75 MJC=0.33 CJE=10p TF=0.3n)\n"
+      ".ac dec 5 10k 100Meg\n";
+  const fs::path p = write("ce.cir", deck + ".end\n");
+  const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("q1.cje 15.8 pF at 0.6633 V"), std::string::npos) << r.output;
+  const fs::path ng = write("ng.cir", deck + ".control\nrun\nwrdata '" +
+                                          (dir_ / "ng.txt").string() + "' vdb(c)\n.endc\n.end\n");
+  run_shell("ngspice -b '" + ng.string() + "'");
+  std::ifstream ours(dir_ / "out.csv"), theirs(dir_ / "ng.txt");
+  std::string line;
+  std::getline(ours, line);
+  std::vector<std::string> head;
+  for (std::stringstream in(line); std::getline(in, line, ',');) head.push_back(line);
+  const auto col = std::find(head.begin(), head.end(), "vdb(c)") - head.begin();
+  ASSERT_LT(static_cast<size_t>(col), head.size());
+  int compared = 0;
+  for (double f = 0, db = 0; theirs >> f >> db;) {
+    ASSERT_TRUE(std::getline(ours, line));
+    std::vector<double> row;
+    for (std::stringstream in(line); std::getline(in, line, ',');) row.push_back(std::stod(line));
+    ASSERT_NEAR(row[0], f, 1e-6 * f);
+    EXPECT_NEAR(row[static_cast<size_t>(col)], db, 0.02) << f << " Hz";
+    ++compared;
+  }
+  EXPECT_EQ(compared, 21);
+}
 
 TEST_F(SpiceSmallSignal, DiodeAtItsBias) {
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";

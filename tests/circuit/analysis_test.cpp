@@ -139,6 +139,36 @@ TEST(DcSweep, NestedSweepRunsTheInnerSourceFastest) {
   }
 }
 
+// The swept source's start and stop are part of the PWL fits' range: a source at DC 0 swept to
+// 30 V through 1 Ω into a SPICE diode (26.9 A). Fitted from its DC value alone (imax 1 A, "no
+// source scale") the drop at 30 V was 3.36 V against Shockley's 1.99 V. Each point against
+// the Shockley drop within pwltol (10 mV·max(1, v)); with .options pwlimax=1 the range left
+// is warned with the peak.
+TEST(DcSweep, TheSweptRangeIsInTheFitsRangeAndLeavingItIsWarned) {
+  const std::string deck =
+      "d\nV1 in 0 DC 0\nR1 in a 1\nD1 a 0 DX\n.model DX D(IS=1e-12 N=1.5 RS=0.01)\n"
+      ".dc V1 0 30 5\n";
+  const Ready r = ready(deck + ".end\n");
+  AnalysisResult res;
+  const Sweep s = sweep_of(r, &res);
+  ASSERT_EQ(s.sweep.size(), 7u);
+  EXPECT_TRUE(res.warnings.empty());
+  const double nvt = 1.5 * 1.380649e-23 * 300.15 / 1.602176634e-19;
+  for (size_t k = 1; k < s.sweep.size(); ++k) {
+    const double vs = s.sweep[k][0];
+    double v = 0.7;  // Shockley with RS and the 1 Ω: v = nVt ln(i/IS + 1) + RS i, i = vs − v
+    for (int it = 0; it < 200; ++it) v = nvt * std::log((vs - v) / 1e-12 + 1) + 0.01 * (vs - v);
+    EXPECT_NEAR(s.values[k][r.index("v(a)")], v, 0.01 * std::max(1.0, v)) << vs;
+  }
+  const Ready capped = ready(deck + ".options pwlimax=1\n.end\n");
+  sweep_of(capped, &res);
+  ASSERT_EQ(res.warnings.size(), 1u);
+  EXPECT_NE(res.warnings[0].find("d1 (model 'dx'): the forward current reached 26.9 A, above the "
+                                 "range of its PWL fit (imax = 1 A)"),
+            std::string::npos)
+      << res.warnings[0];
+}
+
 TEST(DcSweep, DescendingSweepAndOnePoint) {
   const Ready r = ready("d\nV1 a 0 0\nR1 a 0 1k\n.dc V1 3 1 -1\n.end\n");
   const Sweep s = sweep_of(r);
@@ -218,6 +248,31 @@ AcPoints ac_of(const Ready& r) {
   EXPECT_TRUE(res.ok()) << res.summary.message;
   EXPECT_LT(res.max_residual, 1e-13);
   return out;
+}
+
+// A varactor reverse-biased at 5 V behind 100 kΩ: the pole is at 1/(2π R C(−5 V)) with SPICE's
+// C(v) = CJO/(1 − v/VJ)^M = 35.04 pF, not at the transient's PWL charge's chord over the reverse
+// swing (51.9 pF: 3.4 dB low at 1 MHz; ngspice-39 gives −26.86 dB there, as the closed form).
+TEST(Ac, JunctionCapacitanceIsTakenAtTheOperatingPoint) {
+  Ready r = ready(
+      "varactor\nV1 a 0 DC 5 AC 1\nR1 a b 100k\nD1 0 b DV\n"
+      ".model DV D(IS=1e-14 CJO=100p VJ=0.7 M=0.5)\n.ac dec 5 1k 10meg\n.end\n");
+  const std::string note = small_signal_charges(r.e.circuit);
+  EXPECT_NE(note.find("d1.cj 35 pF at -5 V (the transient's 51.9 pF)"), std::string::npos) << note;
+  r.a = assemble(r.e.circuit);
+  r.signals = make_signals(r.e.circuit, r.a);
+  const AcPoints p = ac_of(r);
+  ASSERT_FALSE(p.f.empty());
+  const double c = 100e-12 / std::sqrt(1 + 5 / 0.7);
+  std::vector<double> v;
+  for (size_t k = 0; k < p.f.size(); ++k) {
+    const cd h = 1.0 / cd(1.0, 2 * std::numbers::pi * p.f[k] * 1e5 * c);
+    r.signals.evaluate(p.x[k].real(), p.lambda[k].real(), v);
+    const double re = v[r.index("v(b)")];
+    r.signals.evaluate(p.x[k].imag(), p.lambda[k].imag(), v);
+    // GMIN (1e-12 S across the junction, against 1/R = 1e-5 S) moves it by 1e-7.
+    EXPECT_NEAR(std::abs(cd(re, v[r.index("v(b)")]) - h), 0.0, 3e-7) << p.f[k];
+  }
 }
 
 TEST(Ac, SeriesRlcEqualsTheTransferFunction) {
