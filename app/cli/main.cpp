@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -198,7 +199,15 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
                   "(overrides .options lcpsolver)");
   cmd->add_option("--dump-mlcp", run.dump_step,
                   "write the LCP of step K (1 = first) to <output stem>.stepK.lcp")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            char* end = nullptr;
+            const long k = std::strtol(text.c_str(), &end, 10);
+            return end != text.c_str() && *end == '\0' && k >= 1
+                       ? std::string()
+                       : "expected a step number K >= 1, got " + text;
+          },
+          "K"));
   c.dump_time_opt = cmd->add_option("--dump-mlcp-time", c.dump_time,
                                     "write the LCP of the first step ending at or after time T")
                         ->transform(kSpiceNumber);

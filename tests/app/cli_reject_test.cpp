@@ -47,6 +47,12 @@ TEST_F(CliReject, NegativeOrZeroStep) {
   expect_no_file("--step -1");
 }
 
+// A step number is said as one (CLI11's own range check printed 1.8e308 as its upper bound).
+TEST_F(CliReject, DumpStepZeroNamesTheOption) {
+  expect_rejected("--dump-mlcp 0", "--dump-mlcp: expected a step number K >= 1, got 0");
+  expect_rejected("--dump-mlcp x", "--dump-mlcp: expected a step number K >= 1, got x");
+}
+
 TEST_F(CliReject, ZeroOrNegativeGrid) {
   expect_rejected("--grid 0", "--grid 0: must be positive (a step in seconds)");
   expect_rejected("--grid -1m", "--grid -0.001: must be positive (a step in seconds)");
