@@ -85,6 +85,12 @@ AnalysisResult operating_point(const Circuit& circuit, const Assembled& a, Stati
         "the operating point was found by source stepping (the sources ramped from 0 in {} "
         "steps, each from the last one's mode): the search from all pairs off did not reach it",
         op.source_steps));
+  if (op.gmin_steps > 0)
+    r.notes.push_back(fmt::format(
+        "the operating point was found by GMIN stepping (a conductance on every node from "
+        "1e-3 S down to 1e-12 S in {} steps, then none, each from the last one's mode): the "
+        "search from all pairs off and source stepping did not reach it",
+        op.gmin_steps));
   if (!solved(op)) {
     r.fail(op.outcome.status,
            fmt::format("the DC operating point could not be found: {}{}", op.outcome.message,

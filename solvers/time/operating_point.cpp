@@ -127,7 +127,34 @@ OperatingPoint StaticMlcp::solve_stepping(const Eigen::VectorXd& b, const Eigen:
   if (from != nullptr && ramp(*from, b, step)) return step;
   restart();  // from where the direct solve started
   if (ramp(Eigen::VectorXd::Zero(b.size()), b, step)) return step;
+  restart();
+  if (gmin_stepping(b, step)) return step;
+  restart();
   return direct;
+}
+
+bool StaticMlcp::gmin_stepping(const Eigen::VectorXd& b, OperatingPoint& op) {
+  constexpr double kFirst = 1e-3, kLast = 1e-12;
+  SparseMatrix eye(mlcs_.n, mlcs_.n);
+  eye.setIdentity();
+  std::vector<char> mode = mode_, on = on_;
+  int steps = 0;
+  for (double g = kFirst; g >= 0.5 * kLast; g *= 0.1) {
+    Mlcs stepped = mlcs_;
+    stepped.G = mlcs_.G + g * eye;
+    StaticMlcp solver(stepped);
+    solver.mode_ = mode;
+    solver.on_ = on;
+    if (!has_answer(solver.solve(b).outcome.status)) return false;
+    mode = solver.mode_;
+    on = solver.on_;
+    ++steps;
+  }
+  mode_ = mode;
+  on_ = on;
+  op = solve(b);
+  op.gmin_steps = steps;
+  return has_answer(op.outcome.status);
 }
 
 OperatingPoint solve_operating_point(const Mlcs& mlcs, double t) {

@@ -28,6 +28,14 @@
 // ramp has failed, and the first failure (the direct solve's) is returned. A ramp that never
 // halves is exactly the K equal steps. (The 20 equal steps do not reach the bias knots' second
 // initial point of a class-AB follower, with its refitted junctions; the halved ones do.)
+//
+// GMIN stepping (as SPICE's), the last resort after both ramps: a conductance g on every
+// unknown's diagonal (a node's to ground; a branch current's row: a series g Ω), g = 10⁻³ S down
+// by decades to 10⁻¹², each solve warm-started from the last one's mode, then the circuit's own
+// G from the last mode. Each answer is the MLCP's at its own g, and the last one is the
+// circuit's, held to the same check: a continuation through well-conditioned problems to one a
+// start from all pairs off did not reach (SPICE's 1e-12 S across junctions fed by a current
+// source: from all pairs off, 10 mA gives 10¹⁰ V, and pivoting in that scale failed).
 #include <Eigen/Core>
 #include <vector>
 
@@ -47,6 +55,7 @@ struct OperatingPoint {
   Eigen::VectorXd x, lambda, w;
   std::vector<char> mode;
   int source_steps = 0;  // found by source stepping in this many steps (0: directly)
+  int gmin_steps = 0;    // found by GMIN stepping in this many steps (0: not)
   // Switches whose state and control never agreed (StaticMlcp::solve's rounds ended with it
   // still flipping: a hysteretic switch in a relaxation oscillator has no DC state). `on`: its
   // state in this answer; the controls s = c·x last seen with it on and with it off.
@@ -72,6 +81,8 @@ class StaticMlcp {
   // side answered last, whose mode the solver holds) when given, then from 0.
   OperatingPoint solve_stepping(const Eigen::VectorXd& b, const Eigen::VectorXd* from = nullptr);
   const ModeMlcpStats& stats() const { return solver_.stats(); }
+  // GMIN stepping (header), solve_stepping's last resort; false when a step has no answer.
+  bool gmin_stepping(const Eigen::VectorXd& b, OperatingPoint& op);
 
  private:
   // The next solve starts from all pairs off and the switches' initial states.

@@ -14,6 +14,7 @@
 
 #include "circuit/transient.hpp"
 #include "circuit_helpers.hpp"
+#include "solvers/time/operating_point.hpp"
 
 namespace nsspice::circuit {
 namespace {
@@ -167,6 +168,33 @@ TEST(DcSweep, TheSweptRangeIsInTheFitsRangeAndLeavingItIsWarned) {
                                  "range of its PWL fit (imax = 1 A)"),
             std::string::npos)
       << res.warnings[0];
+}
+
+// GMIN stepping (solvers/time/operating_point.hpp), the operating point's last resort (two
+// ngspice example decks with TI op-amp macromodels reach their operating points only through
+// it since SPICE's GMIN is across junctions: their noise diodes are fed 10 mA with nothing but
+// GMIN beside them): from all pairs off through g = 1e-3 … 1e-12 S on every diagonal to the
+// circuit's own G, it ends at the direct solve's answer, to rounding.
+TEST(OperatingPoint, GminSteppingEndsAtTheCircuitsOwnAnswer) {
+  const Ready r = ready(
+      "gmin\nI1 0 7 10m\nI2 0 8 10m\nD1 7 0 DVN\nD2 8 0 DVN\n.model DVN D(IS=1e-16)\n"
+      "E1 3 6 7 8 0.1\nR1 3 0 1e9\nR3 3 6 1e9\nE2 6 0 in 0 1\nVin in 0 3\nVcp cp 0 2\n"
+      "Gp 0 op Value = {IF(V(3)>V(cp),((V(3)-V(cp))*10),0)}\nRp op 0 1k\n.op\n.end\n");
+  Eigen::VectorXd s;
+  static_source_values(r.a, s);
+  const Eigen::VectorXd b = r.a.mlcs.S * s;
+  solvers::StaticMlcp direct_solver(r.a.mlcs), stepping_solver(r.a.mlcs);
+  const solvers::OperatingPoint direct = direct_solver.solve_stepping(b);
+  ASSERT_TRUE(solvers::has_answer(direct.outcome.status)) << direct.outcome.message;
+  solvers::OperatingPoint stepped;
+  ASSERT_TRUE(stepping_solver.gmin_stepping(b, stepped)) << stepped.outcome.message;
+  EXPECT_EQ(stepped.gmin_steps, 10);
+  EXPECT_EQ(stepped.mode, direct.mode);
+  EXPECT_LT((stepped.x - direct.x).lpNorm<Eigen::Infinity>(),
+            1e-9 * direct.x.lpNorm<Eigen::Infinity>());
+  std::vector<double> v;
+  r.signals.evaluate(stepped.x, stepped.lambda, v);
+  EXPECT_NEAR(v[r.index("v(op)")], 10 * (3 - 2) * 1e3, 1e-6);  // the clamp amplifier: 10 S·1 V·1 kΩ
 }
 
 TEST(DcSweep, DescendingSweepAndOnePoint) {
