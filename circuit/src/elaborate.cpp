@@ -271,6 +271,7 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags, 
   e.references();
   e.unused_models();
   e.pwl_models();
+  e.derived_summaries();
   detail::elaborate_analyses(netlist.cards, circuit, diags);
   if (!diags.has_errors()) check_topology(circuit, diags);
   if (!diags.has_errors()) {
