@@ -248,11 +248,13 @@ bool parse_current_switch(ElementContext& c) {
   return c.read_tail(5, {"on", "off"});
 }
 
-// The plain words after the element name, up to the first NAME=VALUE or OFF.
+// The plain words (and KiCad's net names "Net-(Q1-B)") after the element name, up to the first
+// NAME=VALUE or OFF.
 std::size_t plain_words(const ElementContext& c) {
   std::size_t n = 0;
   for (std::size_t i = 1;
-       i < c.items.size() && c.items[i].is_plain() && ascii_lower(c.items[i].word.text) != "off";
+       i < c.items.size() && (c.items[i].is_plain() || CardReader::is_kicad_net(c.items[i])) &&
+       ascii_lower(c.items[i].word.text) != "off";
        ++i)
     ++n;
   return n;
@@ -266,9 +268,9 @@ bool parse_mosfet(ElementContext& c) {
               fmt::format("{}: VDMOS self-heating (THERMAL, with the thermal nodes '{}' and '{}') "
                           "is not supported; write '{} {} {} {} {}' to simulate the device at "
                           ".temp",
-                          c.what(), c.items[4].word.text, c.items[5].word.text,
-                          c.items[0].word.text, c.items[1].word.text, c.items[2].word.text,
-                          c.items[3].word.text, c.items[6].word.text));
+                          c.what(), c.r.text(c.items[4]), c.r.text(c.items[5]),
+                          c.r.text(c.items[0]), c.r.text(c.items[1]), c.r.text(c.items[2]),
+                          c.r.text(c.items[3]), c.r.text(c.items[6])));
     return false;
   }
   // Four words: drain gate source model (ngspice's VDMOS); otherwise the bulk node too.

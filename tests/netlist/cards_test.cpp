@@ -485,5 +485,30 @@ TEST(NetlistCards, PspiceSpellingsOfValueAndTemperatureCoefficients) {
   EXPECT_DOUBLE_EQ(r.params[1].number.value_or(0), -15e-6);
 }
 
+// KiCad's net names "Net-(Q1-B)" on transistors as on two-terminal elements: Q with 3 or 4
+// nodes (and an area), M with 3 (VDMOS) or 4 nodes.
+TEST(NetlistCards, KicadNetNamesOnTransistors) {
+  auto p = parse(
+      "t\nQ1 Net-(Q1-C) Net-(Q1-B) 0 QN\nQ2 Net-(Q2-C) Net-(Q2-B) 0 Net-(Q2-S) QN 2\n"
+      "M1 Net-(M1-D) Net-(M1-G) 0 VD\nM2 Net-(M2-D) g 0 Net-(M2-B) NM W=2u\n"
+      "Q3 c b e QN 1.5\n");
+  ASSERT_EQ(p.text(), "");
+  const auto nodes = [&](size_t k) {
+    std::vector<std::string> out;
+    for (const auto& w : card<ElementCard>(p, k).nodes) out.push_back(w.lower);
+    return out;
+  };
+  EXPECT_EQ(nodes(0), (std::vector<std::string>{"net-(q1-c)", "net-(q1-b)", "0"}));
+  EXPECT_EQ(card<ElementCard>(p, 0).model->lower, "qn");
+  EXPECT_EQ(nodes(1), (std::vector<std::string>{"net-(q2-c)", "net-(q2-b)", "0", "net-(q2-s)"}));
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 1).value->value, 2.0);
+  EXPECT_EQ(nodes(2), (std::vector<std::string>{"net-(m1-d)", "net-(m1-g)", "0"}));
+  EXPECT_EQ(card<ElementCard>(p, 2).model->lower, "vd");
+  EXPECT_EQ(nodes(3), (std::vector<std::string>{"net-(m2-d)", "g", "0", "net-(m2-b)"}));
+  EXPECT_EQ(card<ElementCard>(p, 3).params.at(0).name.lower, "w");
+  EXPECT_EQ(nodes(4), (std::vector<std::string>{"c", "b", "e"}));
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 4).value->value, 1.5);
+}
+
 }  // namespace
 }  // namespace nsspice::netlist
