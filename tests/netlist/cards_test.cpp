@@ -510,5 +510,25 @@ TEST(NetlistCards, KicadNetNamesOnTransistors) {
   EXPECT_DOUBLE_EQ(card<ElementCard>(p, 4).value->value, 1.5);
 }
 
+// LTspice's K with three or more inductors: the coupling factor is the last item.
+TEST(NetlistCards, CouplingOfThreeInductors) {
+  auto p = parse("t\nK1 L1 L2 L3 1\nK2 La Lb {kk}\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& k = card<ElementCard>(p, 0);
+  ASSERT_EQ(k.refs.size(), 3u);
+  EXPECT_EQ(k.refs[2].lower, "l3");
+  EXPECT_DOUBLE_EQ(k.value->value, 1.0);
+  EXPECT_EQ(card<ElementCard>(p, 1).refs.size(), 2u);
+  EXPECT_EQ(card<ElementCard>(p, 1).value->expr, "kk");
+  auto bad = parse("t\nK1 L1 0.5 L2 0.5\nK2 L1\n");
+  EXPECT_NE(bad.text().find("t.cir:2:7: error: coupling 'K1': expected an inductor name, got "
+                            "'0.5' (K L1 L2 ... k: the coupling factor is the last item)"),
+            std::string::npos)
+      << bad.text();
+  EXPECT_NE(bad.text().find("coupling 'K2' needs 2 inductor names and a coupling factor"),
+            std::string::npos)
+      << bad.text();
+}
+
 }  // namespace
 }  // namespace nsspice::netlist
