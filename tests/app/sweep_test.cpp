@@ -169,6 +169,26 @@ TEST_F(Sweep, TheRunsWarningsAreShownOnceWithTheirRuns) {
   EXPECT_EQ(r.output.find("(run 1)"), std::string::npos) << r.output;
 }
 
+// LTspice: a stepped parameter needs no .param card; each run takes its value of the .step.
+TEST_F(Sweep, ASteppedParameterNeedsNoParamCard) {
+  write("u.cir",
+        "u\nV1 in 0 10\nR1 in out {Rl}\nR2 out 0 1k\n.step param Rl list 1k 4k\n"
+        ".tran 1u 10u\n.meas tran vout avg v(out)\n.end\n");
+  const CliRun r = nsspice("run u.cir -o u.csv -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto vout = column("u.meas.csv", "vout");
+  ASSERT_EQ(vout.size(), 2u);
+  EXPECT_NEAR(vout[0], 5.0, 1e-9);
+  EXPECT_NEAR(vout[1], 2.0, 1e-9);
+  // A .param card, where there is one, is still the nominal value and the runs step it.
+  write("p.cir",
+        "p\n.param Rl=9k\nV1 in 0 10\nR1 in out {Rl}\nR2 out 0 1k\n.step param Rl list 1k 4k\n"
+        ".tran 1u 10u\n.meas tran vout avg v(out)\n.end\n");
+  const CliRun p = nsspice("run p.cir -o p.csv -q");
+  ASSERT_EQ(p.exit_code, 0) << p.output;
+  EXPECT_EQ(column("p.meas.csv", "vout"), vout);
+}
+
 TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   write("r.cir", std::string(kRc) + ".step param r list 500 1k 2k\n.end\n");
   const CliRun r = nsspice("run r.cir -o r.raw -q");
