@@ -189,6 +189,21 @@ TEST_F(Sweep, ASteppedParameterNeedsNoParamCard) {
   EXPECT_EQ(column("p.meas.csv", "vout"), vout);
 }
 
+// A .meas card left out (a signal the circuit does not have) is one warning after the runs,
+// with its place and the runs it applies to, not one per run.
+TEST_F(Sweep, AMeasurementLeftOutIsWarnedOnceForEveryRun) {
+  write("m.cir",
+        "m\n.param r=1k\nV1 in 0 1\nR1 in out {r}\nR2 out 0 1k\n.step param r list 1k 2k 3k\n"
+        ".tran 1u 10u\n.meas tran a avg v(nothere)\n.meas tran b avg v(out)\n.end\n");
+  const CliRun r = nsspice("run m.cir -o m.csv -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string want =
+      "nsspice: warning: m.cir:8:1: measurement 'a': unknown signal 'v(nothere)'; the measurement "
+      "is left out (every run)";
+  EXPECT_NE(r.output.find(want), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("unknown signal"), r.output.rfind("unknown signal")) << r.output;
+}
+
 TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   write("r.cir", std::string(kRc) + ".step param r list 500 1k 2k\n.end\n");
   const CliRun r = nsspice("run r.cir -o r.raw -q");
