@@ -202,6 +202,10 @@ struct MosModel {
   double mult = 1;
   std::string card = {};
   const std::string& card_name() const { return card.empty() ? name : card; }
+  // KP or VTO derived from the card's process parameters (UO TOX, NSUB PHI NSS TPG GAMMA), as
+  // ngspice's MOS1 does; said in the conversion summary ("KP 8.633e-05 A/V² from ..."); empty:
+  // none (circuit/src/elaborate_transistor_models.cpp).
+  std::string derived = {};
 };
 struct Mosfet {
   std::string name;

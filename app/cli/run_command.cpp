@@ -465,6 +465,7 @@ int run_command(const RunOptions& o) {
       print_error(error);
       return kBadInput;
     }
+    if (pass == 1) warn_left_out(current, plan->output);  // once, not again for a refit
     auto writer = make_writer(plan->format);
     std::vector<std::string> names;
     for (size_t k : plan->output.columns) names.push_back(plan->output.all_names[k]);
@@ -538,7 +539,8 @@ RunOutcome run_to_file(const RunOptions& o, const LoadedNetlist& loaded,
   out.rows = streamed.rows;
   const bool written = writer.close() && !streamed.output_lost;
   out.measures = plan->output.measures.results();
-  out.warnings = sim.result.warnings;
+  out.warnings = left_out_lines(loaded, plan->output);  // printed once after the runs
+  out.warnings.insert(out.warnings.end(), sim.result.warnings.begin(), sim.result.warnings.end());
   out.t_end = sim.result.t_end;
   if (!written) {
     out.code = kOutputFailed;

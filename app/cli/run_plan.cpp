@@ -208,8 +208,6 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
   auto output = make_output_plan(request, signal_names, error);
   if (!output) return std::nullopt;
   plan.output = std::move(*output);
-  for (const auto& [k, why] : plan.output.left_out)  // a .meas card: a warning at its place
-    netlist_warning(loaded, loaded.measure_spans[k], why);
   plan.grid = o.grid;
   if (plan.grid && plan.event_driven)
     plan.overrides.output_step = *plan.grid;  // the integrator's dense output
@@ -217,6 +215,21 @@ std::optional<RunPlan> make_run_plan(const RunOptions& o, const LoadedNetlist& l
   plan.format = files->format;
   if (error = check_output_size(o, loaded, plan); !error.empty()) return std::nullopt;
   return plan;
+}
+
+void warn_left_out(const LoadedNetlist& loaded, const OutputPlan& output) {
+  for (const auto& [k, why] : output.left_out)  // a .meas card: a warning at its place
+    netlist_warning(loaded, loaded.measure_spans[k], why);
+}
+
+std::vector<std::string> left_out_lines(const LoadedNetlist& loaded, const OutputPlan& output) {
+  std::vector<std::string> out;
+  for (const auto& [k, why] : output.left_out) {
+    const netlist::SourceSpan& at = loaded.measure_spans[k];
+    out.push_back(
+        fmt::format("{}:{}:{}: {}", loaded.sources.path(at.file), at.line, at.column, why));
+  }
+  return out;
 }
 
 std::optional<RunFiles> run_files(const RunOptions& o, const LoadedNetlist& loaded,

@@ -100,10 +100,17 @@ struct RunPlan {
 };
 
 // The whole plan, or nullopt with `error` (one message naming the option and its allowed
-// range). Opens no file. `rate_names`: the run's rate signals (OutputRequest::rate_names).
+// range). Opens no file, prints nothing. `rate_names`: the run's rate signals
+// (OutputRequest::rate_names).
 std::optional<RunPlan> make_run_plan(const RunOptions& options, const LoadedNetlist& loaded,
                                      const std::vector<std::string>& signal_names,
                                      std::string& error,
                                      const std::vector<std::string>& rate_names = {});
+
+// The .meas cards the plan left out (OutputPlan::left_out): a warning at each card, on stderr
+// (a run), or as lines "file:line:col: why" (a sweep's run: RunOutcome::warnings, each distinct
+// one printed once after the runs with the runs that gave it).
+void warn_left_out(const LoadedNetlist& loaded, const OutputPlan& output);
+std::vector<std::string> left_out_lines(const LoadedNetlist& loaded, const OutputPlan& output);
 
 }  // namespace nsspice::app

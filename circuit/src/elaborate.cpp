@@ -273,6 +273,7 @@ Circuit elaborate(const netlist::Netlist& netlist, netlist::Diagnostics& diags, 
   // The analyses first: a .dc sweep's range of its source is part of the PWL fits' range.
   detail::elaborate_analyses(netlist.cards, circuit, diags);
   e.pwl_models();
+  e.derived_summaries();
   if (!diags.has_errors()) check_topology(circuit, diags);
   if (!diags.has_errors()) {
     detail::place_mos_bias(circuit);

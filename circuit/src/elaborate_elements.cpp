@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
+#include <utility>
 
 #include "circuit/src/elaborator.hpp"
 #include "netlist/suggest.hpp"
@@ -191,16 +193,31 @@ void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
   const std::string& name = e.name.lower;
   double v = 0;
   if (letter == 'k') {
-    if (e.refs.size() != 2) {
+    if (e.refs.size() < 2) {
       error(e, e.name.span, fmt::format("mutual inductance '{}' needs two inductor names", name));
       return;
     }
+    for (size_t i = 1; i < e.refs.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (e.refs[i].lower == e.refs[j].lower) {
+          error(e, e.refs[i].span,
+                fmt::format("mutual inductance '{}' names inductor '{}' twice", name,
+                            e.refs[i].lower));
+          return;
+        }
     if (!number(e, "mutual inductance", v)) return;
     if (!(v > 0 && v <= 1)) {
       error(e, e.value->span, fmt::format("coupling of '{}' must be in (0, 1], got {}", name, v));
       return;
     }
-    add(e, Mutual{name, e.refs[0].lower, e.refs[1].lower, v});
+    // LTspice's K L1 L2 L3 ... k: every pair coupled by k, as one K card per pair would be; the
+    // pairs are named "<k>(<l1>,<l2>)".
+    for (size_t i = 0; i < e.refs.size(); ++i)
+      for (size_t j = i + 1; j < e.refs.size(); ++j) {
+        const std::string& a = e.refs[i].lower;
+        const std::string& b = e.refs[j].lower;
+        add(e, Mutual{e.refs.size() == 2 ? name : fmt::format("{}({},{})", name, a, b), a, b, v});
+      }
     return;
   }
   const bool current_controlled = letter == 'f' || letter == 'h';
@@ -374,16 +391,19 @@ void Elaborator::references() {
   for (const Device& d : c_.devices) by_name[device_name(d)] = &d;
   std::vector<std::string> names;
   for (const auto& [k, v] : by_name) names.push_back(k);
+  std::set<std::pair<const netlist::ElementCard*, std::string>> reported;  // once per card
   auto check = [&](const std::string& owner, const std::string& ref, bool want_inductor) {
     const netlist::ElementCard& card = *cards_.at(owner);
     auto it = by_name.find(ref);
     const bool ok =
         it != by_name.end() && (want_inductor ? std::holds_alternative<Inductor>(*it->second)
                                               : std::holds_alternative<VoltageSource>(*it->second));
-    if (ok) return;
-    const auto& span = card.refs.empty() ? card.name.span : card.refs.front().span;
+    if (ok || !reported.emplace(&card, ref).second) return;
+    const auto at = std::find_if(card.refs.begin(), card.refs.end(),
+                                 [&](const netlist::Word& w) { return w.lower == ref; });
+    const auto& span = at != card.refs.end() ? at->span : card.name.span;
     error(card, span,
-          fmt::format("'{}' refers to '{}', which is not {}{}", owner, ref,
+          fmt::format("'{}' refers to '{}', which is not {}{}", card.name.lower, ref,
                       want_inductor ? "an inductor" : "a voltage source",
                       it == by_name.end() ? netlist::did_you_mean(ref, names) : std::string()));
   };

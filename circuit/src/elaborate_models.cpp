@@ -11,7 +11,9 @@
 //   VSWITCH VON VOFF RON ROFF, ISWITCH ION IOFF RON ROFF  PSpice's switches, as SW/CSW with
 //         VT, VH from the ON/OFF levels (pspice_switch)
 //   COMP  VLOW|VOL VHIGH|VOH EPS       E element in comparator form
-//   NMOS PMOS  KP VTO SEGMENTS|NSEG VMAX   (LEVEL, LAMBDA, ... accepted, one warning)
+//   NMOS PMOS  KP VTO SEGMENTS|NSEG VMAX   (LEVEL, LAMBDA, ... accepted, one warning); KP from
+//              UO TOX and VTO from NSUB PHI NSS TPG GAMMA as ngspice's MOS1 derives them
+//              (mos_process, elaborate_transistor_models.cpp), said in the conversion summary
 //   VDMOS, NPN, PNP: elaborate_transistor_models.cpp
 //   R RES      R RSH DEFW DEFL|L NARROW TC1 TC2 TCE TNOM|T_MEASURED T_ABS T_REL_GLOBAL
 //              (elaborate_resistor.cpp; noise parameters named once)
@@ -270,6 +272,15 @@ void Elaborator::unused_models() {
     if (!used_models_.contains(name)) c_.unused_models.push_back(name);
 }
 
+void Elaborator::derived_summaries() {
+  for (const auto& [name, model] : models_) {
+    const auto* q = std::get_if<MosModel>(&model);
+    if (q == nullptr || q->derived.empty()) continue;
+    for (DiodeConversion& conv : c_.conversions)
+      if (conv.model == q->name && conv.mos_knots.size() > 1) conv.summary += "; " + q->derived;
+  }
+}
+
 void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags) {
   const std::string& type = m.type.lower;
   tried_models_.insert(m.name.lower);
@@ -316,17 +327,15 @@ void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags)
   } else if (type == "nmos" || type == "pmos") {
     model = MosModel{m.name.lower, type == "pmos"};
     auto& q = std::get<MosModel>(model);
-    specs = {{"kp", &q.kp, Range::kPositive},
-             {"vto", &q.vto, Range::kAny},
-             {"segments", &segments, Range::kPositive},
-             {"nseg", &segments, Range::kPositive},
-             {"vmax", &q.vmax, Range::kPositive},
-             {"level", &level, Range::kPositive},
-             {"lambda", &q.lambda, Range::kNonNegative},
-             {"rd", &q.rd, Range::kNonNegative},
-             {"rs", &q.rs, Range::kNonNegative},
+    specs = {{"kp", &q.kp, Range::kPositive},       {"vto", &q.vto, Range::kAny},
+             {"vt0", &q.vto, Range::kAny},          {"segments", &segments, Range::kPositive},
+             {"nseg", &segments, Range::kPositive}, {"vmax", &q.vmax, Range::kPositive},
+             {"level", &level, Range::kPositive},   {"lambda", &q.lambda, Range::kNonNegative},
+             {"rd", &q.rd, Range::kNonNegative},    {"rs", &q.rs, Range::kNonNegative},
              {"is", &q.body.is, Range::kPositive}};
-    uses = "the PWL MOS model uses KP, VTO, LAMBDA, RD, RS, IS, SEGMENTS, VMAX";
+    uses =
+        "the PWL MOS model uses KP (or UO and TOX), VTO (or NSUB PHI NSS TPG GAMMA and TOX), "
+        "LAMBDA, RD, RS, IS, SEGMENTS, VMAX";
   } else if (type == "vdmos") {
     model = MosModel{m.name.lower};
     auto& q = std::get<MosModel>(model);
@@ -355,8 +364,7 @@ void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags)
                             m.type.text));
     return;
   }
-  std::string ignored;
-  std::vector<const netlist::Param*> given;
+  std::vector<const netlist::Param*> given, ignored;
   for (const auto& p : m.params) {
     const std::string& k = p.name.lower;
     given.push_back(&p);
@@ -379,7 +387,7 @@ void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags)
     auto spec =
         std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return k == s.name; });
     if (spec == specs.end()) {
-      ignored += (ignored.empty() ? "" : ", ") + p.name.text;
+      ignored.push_back(&p);
       continue;
     }
     if (!p.number || !in_range(*p.number, spec->range)) {
@@ -395,7 +403,11 @@ void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags)
     q->segments = static_cast<int>(segments);
     if (q->segments < 2 || q->segments != segments)
       diags.error(m.name.span, fmt::format("SEGMENTS must be an integer ≥ 2, got {}", segments));
-    if (!mos_level_one(m, *q, given, !ignored.empty(), diags)) return;
+    std::set<std::string> process;  // UO, TOX, NSUB ... that gave KP or VTO: used, not ignored
+    if (!mos_process(m, *q, given, c_.pwl.tnom, process, diags)) return;
+    std::erase_if(ignored,
+                  [&](const netlist::Param* p) { return process.contains(p->name.lower); });
+    if (!mos_level_one(m, *q, given, !ignored.empty() || !process.empty(), diags)) return;
   }
   // (An error here keeps the model, so that its switches are not reported as unknown too.)
   if (auto* s = std::get_if<SwitchModel>(&model); s != nullptr && !std::isnan(pspice_on))
@@ -421,9 +433,12 @@ void Elaborator::model(const netlist::ModelCard& m, netlist::Diagnostics& diags)
           "they have no PWL meaning; the PWL model uses IS N RS ISR NR IKF BV IBV NBV CJO VJ M FC "
           "TT, and EG XTI TNOM TCV TRS1 TRS2 at .temp";
   }
-  if (!ignored.empty())
+  if (!ignored.empty()) {
+    std::string names;
+    for (const netlist::Param* p : ignored) names += (names.empty() ? "" : ", ") + p->name.text;
     diags.warning(m.name.span, fmt::format("model '{}': parameters {} are ignored ({})",
-                                           m.name.lower, ignored, uses));
+                                           m.name.lower, names, uses));
+  }
   models_[m.name.lower] = std::move(model);
 }
 

@@ -7,10 +7,24 @@
 //          the rest of ngspice's list named once.
 //   NPN/PNP  IS BF BR NF NR RB RC RE ISE NE ISC NC CJE VJE MJE CJC VJC MJC FC TF TR EG XTI TNOM;
 //          VAF VAR IKF IKR warned with their effect; the rest named once.
+//   NMOS/PMOS level 1 (elaborate_models.cpp): the process parameters as ngspice's MOS1temp reads
+//          them, with C_ox = 3.9·ε0/TOX (ε0 = 8.854214871e-12 F/m; TOX absent or 0: nothing is
+//          derived):
+//            KP    = UO·1e-4·C_ox                            KP not given; UO [cm²/V·s], 600
+//          and with NSUB [cm⁻³] > 1.45e10 (n_i) and VTO not given, at TNOM (Vt = kT/q,
+//          E_g = 1.16 − 7.02e-4·T²/(T + 1108), type = +1 NMOS, −1 PMOS):
+//            PHI   = max(0.1, 2·Vt·ln(NSUB/1.45e10))           unless given
+//            GAMMA = √(2·11.7·ε0·q·NSUB·1e6)/C_ox               unless given
+//            φ_ms  = W_gate − (3.25 + E_g/2 + type·PHI/2),  W_gate = 3.25 + E_g/2 − type·TPG·E_g/2
+//                    (TPG ≠ 0, default 1) or 3.2 (TPG = 0)
+//            VTO   = φ_ms − NSS·1e4·q/C_ox + type·(GAMMA·√PHI + PHI)      NSS [cm⁻²], 0
+//          The PWL MOS has no body effect: a GAMMA > 0 so used is warned about.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 
+#include "circuit/spice_temperature.hpp"
 #include "circuit/src/elaborate_model_specs.hpp"
 
 namespace nsspice::circuit::detail {
@@ -109,7 +123,94 @@ std::string unmodelled(const std::vector<const netlist::Param*>& given,
   return out;
 }
 
+constexpr double kEpsilon0 = 8.854214871e-12;  // F/m, ngspice's
+constexpr double kCharge = 1.6021766208e-19;   // C, ngspice's CHARGE
+constexpr double kIntrinsic = 1.45e16;         // n_i of silicon [m⁻³], ngspice's
+
+// The value of a given process parameter, or an error at it (nullopt).
+std::optional<double> process_value(const netlist::Param& p, Range r, netlist::Diagnostics& diags) {
+  if (p.number && in_range(*p.number, r)) return *p.number;
+  diags.error(p.raw.span, fmt::format("model parameter '{}' must be a number{}, got '{}'",
+                                      p.name.text, range_text(r), p.raw.text));
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool mos_process(const netlist::ModelCard& card, MosModel& q,
+                 const std::vector<const netlist::Param*>& given, double tnom,
+                 std::set<std::string>& used, netlist::Diagnostics& diags) {
+  const netlist::Param* tox_p = find(given, "tox");
+  if (tox_p == nullptr) return true;
+  const auto tox = process_value(*tox_p, Range::kNonNegative, diags);
+  if (!tox) return false;
+  if (*tox == 0) return true;
+  const double cox = 3.9 * kEpsilon0 / *tox;
+  auto value = [&](const char* name, const char* alias, Range r, double fallback,
+                   bool& ok) -> double {
+    const netlist::Param* p = find(given, name);
+    if (p == nullptr && alias != nullptr) p = find(given, alias);
+    if (p == nullptr) return fallback;
+    used.insert(p->name.lower);
+    const auto v = process_value(*p, r, diags);
+    ok = ok && v.has_value();
+    return v.value_or(fallback);
+  };
+  bool ok = true;
+  std::string derived;
+  if (find(given, "kp") == nullptr) {
+    const double uo = value("uo", "u0", Range::kPositive, 600, ok);
+    used.insert("tox");
+    q.kp = uo * 1e-4 * cox;
+    derived = fmt::format("KP {:.4g} A/V² derived from UO {:g} cm²/V·s{} and TOX {:g} m", q.kp, uo,
+                          used.contains("uo") || used.contains("u0") ? "" : " (default)", *tox);
+  }
+  const netlist::Param* nsub_p = find(given, "nsub");
+  if (nsub_p != nullptr && find(given, "vto") == nullptr && find(given, "vt0") == nullptr) {
+    const auto nsub = process_value(*nsub_p, Range::kPositive, diags);
+    if (!nsub) return false;
+    if (!(*nsub * 1e6 > kIntrinsic)) {
+      diags.error(nsub_p->raw.span,
+                  fmt::format("model '{}': NSUB {:g} cm⁻³ is not above the intrinsic density "
+                              "1.45e10 cm⁻³ (ngspice: 'Nsub < Ni')",
+                              card.name.lower, *nsub));
+      return false;
+    }
+    used.insert("nsub");
+    used.insert("tox");
+    const double kelvin = value("tnom", nullptr, Range::kAny, tnom, ok) + kCelsiusToKelvin;
+    const double vt = thermal_voltage(kelvin);
+    const double eg = 1.16 - 7.02e-4 * kelvin * kelvin / (kelvin + 1108);
+    const double type = q.pmos ? -1 : 1;
+    const double phi = value("phi", nullptr, Range::kPositive,
+                             std::max(0.1, 2 * vt * std::log(*nsub * 1e6 / kIntrinsic)), ok);
+    const double tpg = value("tpg", nullptr, Range::kAny, 1, ok);
+    const double nss = value("nss", nullptr, Range::kAny, 0, ok);
+    const bool gamma_given = find(given, "gamma") != nullptr;
+    const double gamma = value("gamma", nullptr, Range::kNonNegative,
+                               std::sqrt(2 * 11.7 * kEpsilon0 * kCharge * *nsub * 1e6) / cox, ok);
+    const double gate = tpg != 0 ? 3.25 + 0.5 * eg - type * tpg * 0.5 * eg : 3.2;
+    const double phi_ms = gate - (3.25 + 0.5 * eg + type * 0.5 * phi);
+    q.vto = phi_ms - nss * 1e4 * kCharge / cox + type * (gamma * std::sqrt(phi) + phi);
+    derived += fmt::format(
+        "{}VTO {:.4g} V derived from NSUB {:g} cm⁻³ and TOX {:g} m (PHI {:.4g} V, GAMMA {:.4g} "
+        "V^½, "
+        "NSS {:g} cm⁻², TPG {:g}, at TNOM {:g} °C)",
+        derived.empty() ? "" : "; ", q.vto, *nsub, *tox, phi, gamma, nss, tpg,
+        kelvin - kCelsiusToKelvin);
+    if (gamma > 0 && ok)
+      diags.warning(
+          card.name.span,
+          fmt::format("model '{}': VTO {:.4g} V derived from NSUB as ngspice's MOS1 "
+                      "does, at v_sb = 0; GAMMA {:.4g} V^½{} is not modelled (no body "
+                      "effect): ngspice's threshold rises by GAMMA·(√(PHI + v_sb) − "
+                      "√PHI), {:.3g} V at v_sb = 1 V",
+                      card.name.lower, q.vto, gamma, gamma_given ? "" : " (derived from NSUB)",
+                      gamma * (std::sqrt(phi + 1) - std::sqrt(phi))));
+  }
+  if (!derived.empty()) q.derived = derived + ", as ngspice's MOS1 does";
+  return ok;
+}
 
 bool finish_vdmos(const netlist::ModelCard& card, MosModel& q,
                   const std::vector<const netlist::Param*>& given, netlist::Diagnostics& diags) {

@@ -66,6 +66,9 @@ class Elaborator {
   bool pwl_option(const netlist::Param& p);
   // SPICE diode models → PWL pairs and junction capacitors, after the elements (pwl_models.cpp).
   void pwl_models();
+  // After pwl_models: a level-1 card's KP or VTO derived from its process parameters
+  // (MosModel::derived) said in its conversion summaries (elaborate_models.cpp).
+  void derived_summaries();
   // Circuit::unused_models: the .model cards no element names (ModelCards::kUsed), after the
   // elements.
   void unused_models();

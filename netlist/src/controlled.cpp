@@ -1,6 +1,7 @@
 // Internal: coupled inductors, controlled sources, switches and MOSFETs.
 //
 //   K name L1 L2 k                       -> refs {L1, L2}, value k
+//   K name L1 L2 L3 ... k                -> refs {L1, L2, L3, ...} (LTspice: every pair at k)
 //   E name n+ n- nc+ nc- gain            -> nodes[4], value       (linear VCVS)
 //   E name out+ out- in+ in- MODEL       -> nodes[4], model       (nsspice comparator form:
 //                                           the 5th item is a word that is not a number)
@@ -177,13 +178,22 @@ bool parse_polyn(ElementContext& c, std::size_t n) {
 
 }  // namespace
 
+// K L1 L2 [L3 ...] k: the coupling factor is the last item (LTspice couples every pair of the
+// inductors with it); an item before it that is a number is an error there.
 bool parse_coupling(ElementContext& c) {
   if (!c.need(4, "2 inductor names and a coupling factor")) return false;
-  if (!c.add_ref(c.items[1], "an inductor name") || !c.add_ref(c.items[2], "an inductor name") ||
-      !c.set_value(c.items[3])) {
-    return false;
+  const std::size_t last = c.items.size() - 1;
+  for (std::size_t i = 1; i < last; ++i) {
+    if (CardReader::is_number(c.items[i])) {
+      c.r.error(c.r.span(c.items[i]),
+                fmt::format("{}: expected an inductor name, got '{}' (K L1 L2 ... k: the coupling "
+                            "factor is the last item)",
+                            c.what(), c.r.text(c.items[i])));
+      return false;
+    }
+    if (!c.add_ref(c.items[i], "an inductor name")) return false;
   }
-  return no_more(c, 4);
+  return c.set_value(c.items[last]);
 }
 
 bool parse_voltage_controlled(ElementContext& c) {
@@ -248,11 +258,13 @@ bool parse_current_switch(ElementContext& c) {
   return c.read_tail(5, {"on", "off"});
 }
 
-// The plain words after the element name, up to the first NAME=VALUE or OFF.
+// The plain words (and KiCad's net names "Net-(Q1-B)") after the element name, up to the first
+// NAME=VALUE or OFF.
 std::size_t plain_words(const ElementContext& c) {
   std::size_t n = 0;
   for (std::size_t i = 1;
-       i < c.items.size() && c.items[i].is_plain() && ascii_lower(c.items[i].word.text) != "off";
+       i < c.items.size() && (c.items[i].is_plain() || CardReader::is_kicad_net(c.items[i])) &&
+       ascii_lower(c.items[i].word.text) != "off";
        ++i)
     ++n;
   return n;
@@ -266,9 +278,9 @@ bool parse_mosfet(ElementContext& c) {
               fmt::format("{}: VDMOS self-heating (THERMAL, with the thermal nodes '{}' and '{}') "
                           "is not supported; write '{} {} {} {} {}' to simulate the device at "
                           ".temp",
-                          c.what(), c.items[4].word.text, c.items[5].word.text,
-                          c.items[0].word.text, c.items[1].word.text, c.items[2].word.text,
-                          c.items[3].word.text, c.items[6].word.text));
+                          c.what(), c.r.text(c.items[4]), c.r.text(c.items[5]),
+                          c.r.text(c.items[0]), c.r.text(c.items[1]), c.r.text(c.items[2]),
+                          c.r.text(c.items[3]), c.r.text(c.items[6])));
     return false;
   }
   // Four words: drain gate source model (ngspice's VDMOS); otherwise the bulk node too.

@@ -126,6 +126,18 @@ void check_body(std::vector<Card>& cards, std::vector<SubcktDef>& subckts, Repor
 
 void define_top_params(const Netlist& net, const FlattenOptions& options, ParamScope& scope) {
   define_params(net.cards, scope);
+  // LTspice: a .step param needs no .param card; without one the parameter is the step's first
+  // value (a run of the sweep sets its own through options.params).
+  for (const Card& c : net.cards) {
+    const auto* st = std::get_if<StepCard>(&c);
+    if (st == nullptr || st->target != StepCard::Target::kParam || st->values.empty() ||
+        scope.has_local(st->name.lower))
+      continue;
+    const Value& first = st->values.front();
+    const std::string raw =
+        first.expr.empty() ? fmt::format("{:.17g}", first.value) : "{" + first.expr + "}";
+    scope.define(Param{st->name, Word{raw, "", first.span}, std::nullopt, st->span});
+  }
   for (const auto& [name, value] : options.params) {
     const Word w{name, name, net.title_span};
     scope.set(

@@ -145,6 +145,12 @@ class Parser {
   std::optional<double> number();
   bool level(CrossingSpec& c);
   bool key_value(std::string& key, size_t& key_at);
+  // A clause keyword at word k written with its value but without '=' ("from 2m"): an error,
+  // as in ngspice ("equal sign missing"); LTspice documents the keywords with '=' too.
+  bool missing_equals(size_t k) const;
+  // The error for the keywords without '=' from word i_ on: "'from 2m to 3m': ... write
+  // from=2m to=3m".
+  bool fail_missing_equals();
   bool count(const std::string& key, CrossingSpec& c);
   bool event(CrossingSpec& c, const char* clause);
   bool check_event(const CrossingSpec& c, const char* clause, size_t start, bool has_val,
@@ -177,9 +183,30 @@ std::optional<double> Parser::number() {
   return v;
 }
 
+bool Parser::missing_equals(size_t k) const {
+  static constexpr const char* kKeys[] = {"from", "to", "at", "td", "val", "rise", "fall", "cross"};
+  if (k + 1 >= w_.size() || w_[k + 1].text == "=" ||
+      std::none_of(std::begin(kKeys), std::end(kKeys),
+                   [&](const char* key) { return w_[k].text == key; }))
+    return false;
+  return parse_spice_number(w_[k + 1].text).has_value() || w_[k + 1].text == "last";
+}
+
+bool Parser::fail_missing_equals() {
+  std::string written, fixed;
+  const auto original = [&](size_t k) { return text_.substr(w_[k].offset, w_[k].text.size()); };
+  for (size_t k = i_; missing_equals(k); k += 2) {
+    written += fmt::format("{}{} {}", written.empty() ? "" : " ", original(k), original(k + 1));
+    fixed += fmt::format("{}{}={}", fixed.empty() ? "" : " ", original(k), original(k + 1));
+  }
+  return fail(fmt::format("'{}': the values need '=' (ngspice: 'equal sign missing'): write {}",
+                          written, fixed));
+}
+
 std::string Parser::signal_text() {
   std::string out = w_[i_++].text;
-  while (!at_end() && !is("=") && !is("when") && !(i_ + 1 < w_.size() && w_[i_ + 1].text == "="))
+  while (!at_end() && !is("=") && !is("when") && !(i_ + 1 < w_.size() && w_[i_ + 1].text == "=") &&
+         !missing_equals(i_))
     out += w_[i_++].text;
   // ngspice's par('EXPR') (or par(EXPR)): the expression itself.
   if (out.starts_with("par(") && out.back() == ')') {
@@ -204,6 +231,7 @@ bool Parser::level(CrossingSpec& c) {
 // "KEY =" with a value after it; the value is left at i_.
 bool Parser::key_value(std::string& key, size_t& key_at) {
   key_at = i_;
+  if (missing_equals(i_)) return fail_missing_equals();
   key = w_[i_++].text;
   if (!is("=")) return fail(fmt::format("expected '{}=VALUE'", key), key_at);
   ++i_;
@@ -238,6 +266,7 @@ bool Parser::event(CrossingSpec& c, const char* clause) {
       if (w == k) return true;
     return false;
   };
+  if (missing_equals(i_)) return fail_missing_equals();  // "trig at 1m"
   if (!(i_ + 1 < w_.size() && w_[i_ + 1].text == "=")) {
     c.signal = signal_name(w_[i_++].text);
   } else if (!is_key(w_[i_].text)) {  // LTspice's SIGNAL=LEVEL, its VAL= left out

@@ -160,14 +160,26 @@ TEST(Measure, TrigTargEventThatNeverHappensFails) {
       << j;
 }
 
+// A .meas card's tokens that do not parse: the message, and the token at fault.
+struct SyntaxCase {
+  std::vector<std::string> tokens;
+  const char* message;
+  size_t token;
+};
+
+void expect_syntax_errors(const std::vector<SyntaxCase>& cases) {
+  for (const auto& c : cases) {
+    std::string error;
+    size_t token = 99;
+    EXPECT_FALSE(app::parse_measure(c.tokens, "m", error, &token)) << c.message;
+    EXPECT_NE(error.find(c.message), std::string::npos) << error;
+    EXPECT_EQ(token, c.token) << error;
+  }
+}
+
 // Bad TRIG/TARG syntax: the message, and the token at fault (a .meas card's tokens).
 TEST(Measure, TrigTargSyntaxErrorsNameTheToken) {
-  struct Case {
-    std::vector<std::string> tokens;
-    const char* message;
-    size_t token;
-  };
-  const std::vector<Case> cases = {
+  expect_syntax_errors({
       {{"trig", "v(a)", "rise=1", "targ", "v(b)", "val=1"}, "trig v(a) needs val=LEVEL", 0},
       {{"targ", "v(b)", "val=1", "rise=1"}, "'targ' without a 'trig' before it", 0},
       {{"trig", "v(a)", "val=1", "rise=0", "targ", "v(b)", "val=1"}, "rise= must be 1, 2, ...", 3},
@@ -184,14 +196,7 @@ TEST(Measure, TrigTargSyntaxErrorsNameTheToken) {
       {{"trig", "v(a)", "val=1", "targ", "v(b)", "val=1", "from=2m", "to=1m"},
        "to= must be after from=",
        3},
-  };
-  for (const auto& c : cases) {
-    std::string error;
-    size_t token = 99;
-    EXPECT_FALSE(app::parse_measure(c.tokens, "m", error, &token)) << c.message;
-    EXPECT_NE(error.find(c.message), std::string::npos) << error;
-    EXPECT_EQ(token, c.token) << error;
-  }
+  });
 }
 
 TEST(Measure, SyntaxErrorsAreClear) {
@@ -214,6 +219,29 @@ TEST(Measure, SyntaxErrorsAreClear) {
       app::Measurement::bind(*spec, std::vector<std::string>{"v(oot)"}, error);
   EXPECT_FALSE(bound);
   EXPECT_NE(error.find("did you mean 'v(oot)'"), std::string::npos) << error;
+}
+
+// FROM, TO, AT, TD ... with the value but no '=' (ngspice: "equal sign missing"): an error at the
+// keyword that says what to write, not a signal made of the words ("v(out)from2mto3m").
+TEST(Measure, KeywordsWithoutEqualsNameTheFix) {
+  expect_syntax_errors({
+      {{"AVG", "V(out)", "FROM", "2m", "TO", "3m"},
+       "'FROM 2m TO 3m': the values need '=' (ngspice: 'equal sign missing'): write FROM=2m "
+       "TO=3m",
+       2},
+      {{"avg", "V(out)*I(R1)", "from=1m", "to", "3m"}, "'to 3m': the values need '='", 3},
+      {{"find", "v(out)", "at", "2.25m"}, "write at=2.25m", 2},
+      {{"trig", "v(a)", "val", "0.5", "rise", "1", "targ", "v(b)", "val=1"},
+       "write val=0.5 rise=1",
+       2},
+      {{"trig", "at", "1m", "targ", "v(b)", "val=1"}, "write at=1m", 1},
+      {{"when", "v(x)=1", "cross", "last"}, "write cross=last", 2},
+  });
+  std::string error;
+  auto spec =
+      app::parse_measure(std::vector<std::string>{"avg", "v(out)", "from=2m", "to=3m"}, "m", error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_EQ(spec->signal, "v(out)");
 }
 
 // LTspice's power measurement: arithmetic of signals at every point (v(x)·v(y) = 2 sin² here,

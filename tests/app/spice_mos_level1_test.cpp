@@ -5,7 +5,9 @@
 //    10 mV gain within 3 % (the output conductance λ·I_D is not modelled: R_D/r_o = 2.5 %, and
 //    the report says so);
 //  * a buck whose freewheel diode is an off NMOS's body diode (its bulk tied to its source,
-//    IS = 1e-12): the switch node while it conducts within 2 %, the output within 1 %.
+//    IS = 1e-12): the switch node while it conducts within 2 %, the output within 1 %;
+//  * a card given by UO and TOX without KP: KP derived as ngspice's MOS1 does, the source
+//    follower's output within 1 % (and the figure checked without ngspice too).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -91,6 +93,42 @@ TEST_F(SpiceMosLevel1, BodyDiodeCarriesTheFreewheelCurrent) {
       << ns.at("vswmin") << " vs " << ng.at("vswmin");
   EXPECT_LT(rel(ns.at("vout"), ng.at("vout")), 0.01) << ns.at("vout") << " vs " << ng.at("vout");
   EXPECT_NE(report.find("nsw.bulk:"), std::string::npos) << "the bulk diodes' conversion";
+}
+
+// A card given by UO and TOX (no KP): ngspice's MOS1 derives KP = UO·1e-4·3.9·ε0/TOX =
+// 8.633e-5 A/V²; the default KP (2e-5) gave 0.138 V for ngspice's 0.372 V.
+const char* kProcessParameters = R"(level-1 NMOS given by UO and TOX
+VDD vdd 0 5
+RD vdd d 10k
+M1 d g s b NM W=10u L=1u
+VG g 0 PULSE(0 2 0 1u 1u 5u 10u)
+RS s 0 1k
+VB b 0 -2
+.model NM NMOS(LEVEL=1 VTO=0.7 TOX=20n UO=500 LAMBDA=0)
+.tran 0.1u 10u
+.meas tran vs FIND v(s) AT=4u
+.end
+)";
+
+TEST_F(SpiceMosLevel1, KpFromUoAndTox) {
+  std::map<std::string, double> ns, ng;
+  std::string report;
+  if (have_ngspice()) {
+    both(kProcessParameters, ns, ng, report);
+    ASSERT_TRUE(ns.contains("vs") && ng.contains("vs"));
+    EXPECT_LT(rel(ns.at("vs"), ng.at("vs")), 0.01) << ns.at("vs") << " vs " << ng.at("vs");
+  } else {
+    const fs::path p = write("m.cir", kProcessParameters);
+    const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    report = r.output;
+    ns = measures(r.output);
+  }
+  EXPECT_NEAR(ns.at("vs"), 0.372, 0.004) << "ngspice-39: 0.3716";
+  EXPECT_NE(report.find("KP 8.633e-05 A/V² derived from UO 500 cm²/V·s and TOX 2e-08 m"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(report.find("are ignored"), std::string::npos) << report;
 }
 
 }  // namespace

@@ -169,6 +169,41 @@ TEST_F(Sweep, TheRunsWarningsAreShownOnceWithTheirRuns) {
   EXPECT_EQ(r.output.find("(run 1)"), std::string::npos) << r.output;
 }
 
+// LTspice: a stepped parameter needs no .param card; each run takes its value of the .step.
+TEST_F(Sweep, ASteppedParameterNeedsNoParamCard) {
+  write("u.cir",
+        "u\nV1 in 0 10\nR1 in out {Rl}\nR2 out 0 1k\n.step param Rl list 1k 4k\n"
+        ".tran 1u 10u\n.meas tran vout avg v(out)\n.end\n");
+  const CliRun r = nsspice("run u.cir -o u.csv -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto vout = column("u.meas.csv", "vout");
+  ASSERT_EQ(vout.size(), 2u);
+  EXPECT_NEAR(vout[0], 5.0, 1e-9);
+  EXPECT_NEAR(vout[1], 2.0, 1e-9);
+  // A .param card, where there is one, is still the nominal value and the runs step it.
+  write("p.cir",
+        "p\n.param Rl=9k\nV1 in 0 10\nR1 in out {Rl}\nR2 out 0 1k\n.step param Rl list 1k 4k\n"
+        ".tran 1u 10u\n.meas tran vout avg v(out)\n.end\n");
+  const CliRun p = nsspice("run p.cir -o p.csv -q");
+  ASSERT_EQ(p.exit_code, 0) << p.output;
+  EXPECT_EQ(column("p.meas.csv", "vout"), vout);
+}
+
+// A .meas card left out (a signal the circuit does not have) is one warning after the runs,
+// with its place and the runs it applies to, not one per run.
+TEST_F(Sweep, AMeasurementLeftOutIsWarnedOnceForEveryRun) {
+  write("m.cir",
+        "m\n.param r=1k\nV1 in 0 1\nR1 in out {r}\nR2 out 0 1k\n.step param r list 1k 2k 3k\n"
+        ".tran 1u 10u\n.meas tran a avg v(nothere)\n.meas tran b avg v(out)\n.end\n");
+  const CliRun r = nsspice("run m.cir -o m.csv -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string want =
+      "nsspice: warning: m.cir:8:1: measurement 'a': unknown signal 'v(nothere)'; the measurement "
+      "is left out (every run)";
+  EXPECT_NE(r.output.find(want), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("unknown signal"), r.output.rfind("unknown signal")) << r.output;
+}
+
 TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   write("r.cir", std::string(kRc) + ".step param r list 500 1k 2k\n.end\n");
   const CliRun r = nsspice("run r.cir -o r.raw -q");

@@ -136,5 +136,34 @@ TEST(Elaborate, TranStopBeforeStartIsAnError) {
   EXPECT_FALSE(e.circuit.tran);
 }
 
+// LTspice's K L1 L2 L3 k: one mutual inductance per pair, each with k; an inductor that is not
+// there is reported once, at its name; an inductor named twice is an error.
+TEST(Elaborate, CouplingOfThreeInductorsIsEveryPair) {
+  const auto e = elaborate_text(
+      "t\nV1 a 0 1\nL1 a 0 1m\nL2 b 0 4m\nL3 c 0 9m\nR2 b 0 1\nR3 c 0 1\n"
+      "K1 L1 L2 L3 0.5\n.tran 1u 10u\n.end\n");
+  ASSERT_FALSE(e.diags.has_errors()) << e.text();
+  std::vector<std::string> pairs;
+  for (const Device& d : e.circuit.devices)
+    if (const auto* k = std::get_if<Mutual>(&d)) {
+      pairs.push_back(k->name + " " + k->l1 + " " + k->l2);
+      EXPECT_DOUBLE_EQ(k->k, 0.5);
+    }
+  EXPECT_EQ(pairs,
+            (std::vector<std::string>{"k1(l1,l2) l1 l2", "k1(l1,l3) l1 l3", "k1(l2,l3) l2 l3"}));
+  const auto bad = elaborate_text(
+      "t\nV1 a 0 1\nL1 a 0 1m\nL2 b 0 4m\nR2 b 0 1\nK1 L1 L2 L4 0.5\nK2 L1 L2 L1 0.5\n"
+      "K3 L1 L2 L3 1.5\n.tran 1u 10u\n.end\n");
+  const std::string text = bad.text();
+  EXPECT_NE(text.find("t.cir:6:10: error: 'k1' refers to 'l4', which is not an inductor"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("refers to 'l4'"), text.rfind("refers to 'l4'")) << "once\n" << text;
+  EXPECT_NE(text.find("t.cir:7:10: error: mutual inductance 'k2' names inductor 'l1' twice"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("coupling of 'k3' must be in (0, 1], got 1.5"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace nsspice::circuit

@@ -485,5 +485,50 @@ TEST(NetlistCards, PspiceSpellingsOfValueAndTemperatureCoefficients) {
   EXPECT_DOUBLE_EQ(r.params[1].number.value_or(0), -15e-6);
 }
 
+// KiCad's net names "Net-(Q1-B)" on transistors as on two-terminal elements: Q with 3 or 4
+// nodes (and an area), M with 3 (VDMOS) or 4 nodes.
+TEST(NetlistCards, KicadNetNamesOnTransistors) {
+  auto p = parse(
+      "t\nQ1 Net-(Q1-C) Net-(Q1-B) 0 QN\nQ2 Net-(Q2-C) Net-(Q2-B) 0 Net-(Q2-S) QN 2\n"
+      "M1 Net-(M1-D) Net-(M1-G) 0 VD\nM2 Net-(M2-D) g 0 Net-(M2-B) NM W=2u\n"
+      "Q3 c b e QN 1.5\n");
+  ASSERT_EQ(p.text(), "");
+  const auto nodes = [&](size_t k) {
+    std::vector<std::string> out;
+    for (const auto& w : card<ElementCard>(p, k).nodes) out.push_back(w.lower);
+    return out;
+  };
+  EXPECT_EQ(nodes(0), (std::vector<std::string>{"net-(q1-c)", "net-(q1-b)", "0"}));
+  EXPECT_EQ(card<ElementCard>(p, 0).model->lower, "qn");
+  EXPECT_EQ(nodes(1), (std::vector<std::string>{"net-(q2-c)", "net-(q2-b)", "0", "net-(q2-s)"}));
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 1).value->value, 2.0);
+  EXPECT_EQ(nodes(2), (std::vector<std::string>{"net-(m1-d)", "net-(m1-g)", "0"}));
+  EXPECT_EQ(card<ElementCard>(p, 2).model->lower, "vd");
+  EXPECT_EQ(nodes(3), (std::vector<std::string>{"net-(m2-d)", "g", "0", "net-(m2-b)"}));
+  EXPECT_EQ(card<ElementCard>(p, 3).params.at(0).name.lower, "w");
+  EXPECT_EQ(nodes(4), (std::vector<std::string>{"c", "b", "e"}));
+  EXPECT_DOUBLE_EQ(card<ElementCard>(p, 4).value->value, 1.5);
+}
+
+// LTspice's K with three or more inductors: the coupling factor is the last item.
+TEST(NetlistCards, CouplingOfThreeInductors) {
+  auto p = parse("t\nK1 L1 L2 L3 1\nK2 La Lb {kk}\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& k = card<ElementCard>(p, 0);
+  ASSERT_EQ(k.refs.size(), 3u);
+  EXPECT_EQ(k.refs[2].lower, "l3");
+  EXPECT_DOUBLE_EQ(k.value->value, 1.0);
+  EXPECT_EQ(card<ElementCard>(p, 1).refs.size(), 2u);
+  EXPECT_EQ(card<ElementCard>(p, 1).value->expr, "kk");
+  auto bad = parse("t\nK1 L1 0.5 L2 0.5\nK2 L1\n");
+  EXPECT_NE(bad.text().find("t.cir:2:7: error: coupling 'K1': expected an inductor name, got "
+                            "'0.5' (K L1 L2 ... k: the coupling factor is the last item)"),
+            std::string::npos)
+      << bad.text();
+  EXPECT_NE(bad.text().find("coupling 'K2' needs 2 inductor names and a coupling factor"),
+            std::string::npos)
+      << bad.text();
+}
+
 }  // namespace
 }  // namespace nsspice::netlist

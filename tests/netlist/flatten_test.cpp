@@ -230,6 +230,33 @@ TEST(NetlistParams, ValuesGivenToFlattenReplaceTopLevelParams) {
   EXPECT_FALSE(dc->sweeps[1].parameter);
 }
 
+// LTspice: a .step param defines its parameter when no .param card does; its nominal value (a
+// single run's, the sweep's plan) is the step's first value, an expression too; a .param card
+// keeps its own; FlattenOptions::params (a run of the sweep) replaces either.
+TEST(NetlistParams, ASteppedParameterWithoutParamCardIsItsFirstValue) {
+  Flat list;
+  testing::load_text(list, "t\n.step param Rl list 2k 5k\nR1 a 0 {Rl}\nR2 a 0 {2*rl}\n");
+  EXPECT_EQ(list.text(), "");
+  EXPECT_DOUBLE_EQ(list.value("r1"), 2e3);
+  EXPECT_DOUBLE_EQ(list.value("r2"), 4e3);
+  Flat lin;
+  testing::load_text(lin, "t\n.param base=3\n.step dec param f {base*10} 1k 5\nR1 a 0 {f}\n");
+  EXPECT_EQ(lin.text(), "");
+  EXPECT_DOUBLE_EQ(lin.value("r1"), 30);
+  Flat given;
+  testing::load_text(given, "t\n.param rl=9k\n.step param rl list 2k 5k\nR1 a 0 {rl}\n");
+  EXPECT_EQ(given.text(), "");
+  EXPECT_DOUBLE_EQ(given.value("r1"), 9e3);
+  Flat run;
+  const Netlist parsed =
+      parse_string("t\n.step param rl list 2k 5k\nR1 a 0 {rl}\n", "t.cir", run.sources, run.diags);
+  FlattenOptions options;
+  options.params = {{"rl", 5e3}};
+  run.net = flatten(parsed, run.sources, run.diags, options);
+  EXPECT_EQ(run.text(), "");
+  EXPECT_DOUBLE_EQ(run.value("r1"), 5e3);
+}
+
 TEST(NetlistParams, SubcircuitScopesOverrideGlobals) {
   Flat f;
   testing::load_text(f,

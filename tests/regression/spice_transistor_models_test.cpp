@@ -345,5 +345,75 @@ TEST(SpiceBjtModels, UicStartsTheInnerNodesAtTheirTerminals) {
   EXPECT_NEAR(rises[2] - rises[1], 1.44539e-3, 0.01 * 1.44539e-3);
 }
 
+// The conversion summary of model `name` ("" when it has none).
+std::string summary_of(const circuit::Circuit& c, const std::string& name) {
+  for (const auto& conv : c.conversions)
+    if (conv.model == name) return conv.summary;
+  return "";
+}
+
+// A level-1 card given by its process parameters, as ngspice's MOS1 reads it: KP = UO·C_ox
+// (C_ox = 3.9·ε0/TOX) when KP is not given, and VTO from NSUB (PHI, GAMMA derived; NSS, TPG)
+// when VTO is not given. The numbers are ngspice-39's (showmod after the run: vto, kp).
+TEST(SpiceMosProcess, KpAndVtoAreDerivedAsNgspiceDoes) {
+  std::string messages;
+  const circuit::Circuit c = elaborated(
+      "t\nVDD vdd 0 5\nRD vdd d 10k\nVG g 0 2\nM1 d g s b NM W=10u L=1u\nRS s 0 1k\n"
+      "VB b 0 -2\nM2 d2 g 0 0 NS W=10u L=1u\nRD2 vdd d2 10k\nM3 d3 g vdd vdd PS W=10u L=1u\n"
+      "RD3 d3 0 10k\nM4 d4 g 0 0 NK W=10u L=1u\nRD4 vdd d4 10k\n"
+      ".model NM NMOS(LEVEL=1 VTO=0.7 TOX=20n UO=500 LAMBDA=0)\n"
+      ".model NS NMOS(LEVEL=1 TOX=20n UO=500 NSUB=1e16)\n"
+      ".model PS PMOS(LEVEL=1 TOX=20n U0=200 NSUB=1e15 NSS=1e10 TPG=-1)\n"
+      ".model NK NMOS(LEVEL=1 KP=50u TOX=20n UO=500)\n.tran 0.1u 1u\n.end\n",
+      messages);
+  const double cox = 3.9 * 8.854214871e-12 / 20e-9;
+  const auto* m1 = device<circuit::Mosfet>(c, "m1");
+  ASSERT_NE(m1, nullptr);
+  EXPECT_NEAR(m1->model.kp, 500e-4 * cox, 1e-12) << "ngspice: 8.63286e-05";
+  EXPECT_NEAR(m1->model.kp, 8.63286e-05, 1e-10);
+  EXPECT_DOUBLE_EQ(m1->model.vto, 0.7);
+  EXPECT_NE(summary_of(c, "nm").find("; KP 8.633e-05 A/V² derived from UO 500 cm²/V·s and TOX "
+                                     "2e-08 m, as ngspice's MOS1 does"),
+            std::string::npos)
+      << summary_of(c, "nm");
+  EXPECT_EQ(messages.find("model 'nm': parameters"), std::string::npos) << messages;
+  const auto* m2 = device<circuit::Mosfet>(c, "m2");
+  ASSERT_NE(m2, nullptr);
+  EXPECT_NEAR(m2->model.vto, 0.0684662, 1e-6);
+  EXPECT_NE(summary_of(c, "ns").find("VTO 0.06847 V derived from NSUB 1e+16 cm⁻³ and TOX 2e-08 m "
+                                     "(PHI 0.6955 V, GAMMA 0.3337 V^½, NSS 0 cm⁻², TPG 1, at TNOM "
+                                     "27 °C)"),
+            std::string::npos)
+      << summary_of(c, "ns");
+  EXPECT_NE(messages.find("model 'ns': VTO 0.06847 V derived from NSUB as ngspice's MOS1 does, at "
+                          "v_sb = 0; GAMMA 0.3337 V^½ (derived from NSUB) is not modelled"),
+            std::string::npos)
+      << messages;
+  const auto* m3 = device<circuit::Mosfet>(c, "m3");
+  ASSERT_NE(m3, nullptr);
+  EXPECT_NEAR(m3->model.vto, -0.935105, 1e-6);
+  EXPECT_NEAR(m3->model.kp, 3.45314e-05, 1e-10);
+  // KP given: UO has no effect (in ngspice neither), and TOX gives nothing the PWL MOS uses.
+  const auto* m4 = device<circuit::Mosfet>(c, "m4");
+  ASSERT_NE(m4, nullptr);
+  EXPECT_DOUBLE_EQ(m4->model.kp, 50e-6);
+  EXPECT_NE(messages.find("model 'nk': parameters TOX, UO are ignored"), std::string::npos)
+      << messages;
+  EXPECT_EQ(summary_of(c, "nk").find("derived"), std::string::npos) << summary_of(c, "nk");
+}
+
+TEST(SpiceMosProcess, SubstrateDopingBelowTheIntrinsicIsAnError) {
+  netlist::SourceManager sources;
+  netlist::Diagnostics diags;
+  const netlist::Netlist tree = netlist::parse_string(
+      "t\nM1 d g 0 0 NM\nV1 d 0 1\nV2 g 0 1\n.model NM NMOS(TOX=20n NSUB=1e9)\n.tran 1u 10u\n",
+      "t.cir", sources, diags);
+  circuit::elaborate(tree, diags);
+  EXPECT_NE(diags.format(sources).find("t.cir:5:29: error: model 'nm': NSUB 1e+09 cm⁻³ is not "
+                                       "above the intrinsic density 1.45e10 cm⁻³"),
+            std::string::npos)
+      << diags.format(sources);
+}
+
 }  // namespace
 }  // namespace nsspice::testing
