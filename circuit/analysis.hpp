@@ -61,11 +61,12 @@ std::vector<double> ac_frequencies(const AcSpec& spec);
 
 // For .ac: every converted SPICE junction's depletion charge (a diode's CJO, a bipolar
 // transistor's CJE and CJC, a VDMOS's CGD) made the linear capacitance SPICE's small-signal
-// model has at the operating point, dQ/dv there, instead of the transient's PWL charge (a chord
-// over the reverse swing). Returns a note saying how many and the largest change, or "" (none,
-// or no operating point: the analysis says why). The circuit's structure (nodes, pairs) is
-// kept; only capacitances change (circuit/src/ac_junction_charges.cpp).
-std::string small_signal_charges(Circuit& circuit);
+// model has at the operating point `op` (of this circuit: no capacitance moves it), dQ/dv there,
+// instead of the transient's PWL charge (a chord over the reverse swing). Returns a note saying
+// how many and the largest change, or "" (none). The circuit's structure (nodes, pairs) is
+// kept, only capacitances change, so `op` is the operating point of the result too
+// (circuit/src/ac_junction_charges.cpp).
+std::string small_signal_charges(Circuit& circuit, const StaticSolution& op);
 
 // The small-signal response at every frequency of `circuit.ac`, about the operating point `op`.
 // observer(f, X, Λ). !ok when no source has an AC magnitude or the system is singular at some

@@ -205,21 +205,22 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   return code;
 }
 
-int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::SignalTable& signals,
-           const Output& out) {
+int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Assembled& loaded_a,
+           const circuit::SignalTable& signals, const Output& out) {
   const auto start = std::chrono::steady_clock::now();
-  // The junction capacitances at the operating point (SPICE's small-signal model), in a copy:
-  // only capacitances change, so the signals (names, pairs) are those of the loaded circuit.
-  circuit::Circuit c = loaded.circuit;
-  const std::string charges = circuit::small_signal_charges(c);
-  const circuit::Assembled a = circuit::assemble(c);
   circuit::StaticSolution op;
-  if (const AnalysisResult r = circuit::operating_point(c, a, op); !r.ok()) {
+  if (const AnalysisResult r = circuit::operating_point(loaded.circuit, loaded_a, op); !r.ok()) {
     print_error(r.summary.message);
     return kSimulationFailed;
   } else {
     print_notes(r);
   }
+  // The junction capacitances at the operating point (SPICE's small-signal model), in a copy:
+  // only capacitances change, so the operating point and the signals (names, pairs) are those
+  // of the loaded circuit.
+  circuit::Circuit c = loaded.circuit;
+  const std::string charges = circuit::small_signal_charges(c, op);
+  const circuit::Assembled a = circuit::assemble(c);
   if (!charges.empty()) fmt::print(stderr, "nsspice: note: {}\n", charges);
   AnalysisWriter writer(out.format);
   if (!writer.open(out.path, c.title,
@@ -365,7 +366,7 @@ int analysis_command(const RunOptions& o, const LoadedNetlist& loaded,
     case AnalysisKind::kDc:
       return run_dc(o, loaded, a, signals, *out);
     case AnalysisKind::kAc:
-      return run_ac(o, loaded, signals, *out);
+      return run_ac(o, loaded, a, signals, *out);
     case AnalysisKind::kTran:
     case AnalysisKind::kPss:
       break;

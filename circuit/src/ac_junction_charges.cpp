@@ -63,11 +63,8 @@ void linearize(std::map<std::string, Capacitor*>& caps, const std::string& name,
 
 }  // namespace
 
-std::string small_signal_charges(Circuit& c) {
+std::string small_signal_charges(Circuit& c, const StaticSolution& op) {
   if (c.pwl.idealize) return {};
-  const Assembled a = assemble(c);
-  StaticSolution op;
-  if (!operating_point(c, a, op).ok()) return {};  // the analysis will say why
   std::map<std::string, Capacitor*> caps;
   for (Device& d : c.devices)
     if (auto* cap = std::get_if<Capacitor>(&d)) caps[cap->name] = cap;

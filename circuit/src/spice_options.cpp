@@ -12,8 +12,8 @@ struct Group {
 };
 
 constexpr Group kGroups[] = {
-    {{"gminsteps", "srcsteps", "itl1", "itl2", "itl3", "itl4", "itl5", "itl6", "pivtol",
-      "pivrel", "noopiter", "rshunt", "cshunt", "xmu", "ramptime"},
+    {{"gminsteps", "srcsteps", "itl1", "itl2", "itl3", "itl4", "itl5", "itl6", "pivtol", "pivrel",
+      "noopiter", "rshunt", "cshunt", "xmu", "ramptime"},
      "there is no Newton iteration: every step is one complementarity problem solved exactly"},
     {{"klu", "sparse", "trytocompact"},
      "nsspice chooses its sparse LU itself (KLU when installed, else Eigen)"},

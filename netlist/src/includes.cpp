@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "netlist/parse.hpp"
 #include "netlist/src/lines.hpp"
@@ -92,6 +93,14 @@ class Includer {
                std::size_t depth);
   bool read(const IncludeCard& inc, const std::string& location, std::string& text);
   std::string read_text(const std::string& location, std::string& text) const;  // "" or why not
+  // The file named `written` in a card of file `from`: where it really is, and its name as
+  // shown (both relative to that file's, unless absolute).
+  std::pair<fs::path, fs::path> resolve(const std::string& written, int from) const {
+    const fs::path name = include_name(written);
+    if (name.is_absolute()) return {name, name};
+    return {fs::path(sources_.location(from)).parent_path() / name,
+            fs::path(sources_.path(from)).parent_path() / name};
+  }
   // PWL file=NAME of the body's sources: the file's points become the function's args.
   void pwl_files(std::vector<Card>& cards);
   void pwl_file(const Param& file, SourceFunction& fn);
@@ -150,12 +159,7 @@ void Includer::include(const IncludeCard& inc, std::vector<Card>& out,
                     nullptr);
     return;
   }
-  const int from = inc.span.file;
-  const fs::path name = include_name(inc.path.text);
-  const fs::path location =
-      name.is_absolute() ? name : fs::path(sources_.location(from)).parent_path() / name;
-  const fs::path shown =
-      name.is_absolute() ? name : fs::path(sources_.path(from)).parent_path() / name;
+  const auto [location, shown] = resolve(inc.path.text, inc.span.file);
   std::string key = canonical_key(location.string());
   if (inc.section) key += "#" + inc.section->lower;
   for (std::size_t i = 0; i < chain_.size(); ++i) {
@@ -220,12 +224,7 @@ void Includer::pwl_file(const Param& file, SourceFunction& fn) {
   if (written.size() >= 2 && (written.front() == '"' || written.front() == '\'') &&
       written.back() == written.front())
     written = written.substr(1, written.size() - 2);
-  const fs::path name = include_name(written);
-  const int from = file.raw.span.file;
-  const fs::path location =
-      name.is_absolute() ? name : fs::path(sources_.location(from)).parent_path() / name;
-  const fs::path shown =
-      name.is_absolute() ? name : fs::path(sources_.path(from)).parent_path() / name;
+  const auto [location, shown] = resolve(written, file.raw.span.file);
   std::string text;
   if (const std::string why = read_text(location.string(), text); !why.empty()) {
     reporter_.error(file.raw.span, fmt::format("cannot open PWL file '{}': {}", written, why),
