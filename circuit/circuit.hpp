@@ -222,7 +222,8 @@ struct BjtModel {
   double rb = 0, rc = 0, re = 0;                        // [Ω], to internal nodes
   double ise = 0, ne = 1.5, isc = 0, nc = 2;            // base leakage diodes (0: none)
   double cje = 0, vje = 0.75, mje = 0.33, cjc = 0, vjc = 0.75, mjc = 0.33, fc = 0.5;
-  double tf = 0, tr = 0;                     // transit times: stored charge [s]
+  double tf = 0, tr = 0;  // transit times: stored charge [s]
+  double gmin = 0;  // SPICE's GMIN across each junction [S] (.options gmin, set by the conversion)
   double eg = 1.11, xti = 3, tnom = kUnset;  // IS(T); tnom unset: .options tnom
   // The PWL pairs of the B-E (i_F/α_F) and B-C (i_R/α_R) junctions, as fitted, and the linear
   // junction capacitances stamped [F].

@@ -46,6 +46,7 @@ std::string Elaborator::vdmos_summary(MosModel& q, const Scales& scales) const {
 }
 
 void Elaborator::convert_bjt(BjtModel& q, const Scales& scales) {
+  q.gmin = c_.pwl.gmin;  // SPICE's GMIN across each junction, as a diode's (pwl_models.cpp)
   const ModelTemperature t = model_temperature(c_.pwl, q.tnom);
   const double is = saturation_current_at(q.is, 1, q.eg, q.xti, t.kelvin, t.tnom_kelvin);
   const double af = q.bf / (1 + q.bf), ar = q.br / (1 + q.br);

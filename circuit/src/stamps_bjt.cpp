@@ -22,9 +22,11 @@
 // its junction's depletion PwlCharge (Stamper::charge_knots; the linear part C_lo is the capacitor
 // "<q>.cje" / "<q>.cjc").
 //
-// Signals: i(q) = I_C (into the collector), ib(q) = I_B, ie(q) = I_E: the junction and transport
-// currents; the charges' currents (q(<q>.qbe), q(<q>.qbc) and the capacitors <q>.cje, <q>.cjc)
-// flow besides them, as a diode's do.
+// GMIN (.options gmin, BjtModel::gmin) is a conductance across each junction, as SPICE's.
+//
+// Signals: i(q) = I_C (into the collector), ib(q) = I_B, ie(q) = I_E: the junction, GMIN and
+// transport currents; the charges' currents (q(<q>.qbe), q(<q>.qbc) and the capacitors <q>.cje,
+// <q>.cjc) flow besides them, as a diode's do.
 #include <fmt/format.h>
 
 #include <array>
@@ -70,6 +72,18 @@ std::vector<int> junction_pairs(Stamper& st, const Bjt& q, int index, const Junc
   return pairs;
 }
 
+// SPICE's GMIN across the junction p → n (BjtModel::gmin): a conductance, whose current
+// g (v_p − v_n) enters terminal p and leaves terminal n.
+void junction_gmin(Stamper& st, double g, Terminal p, Terminal n, const std::array<int, 3>& node,
+                   TerminalSignals& signals) {
+  if (!(g > 0)) return;
+  st.conductance(st.g, node[p], node[n], g);
+  for (const auto& [t, sign] : {std::pair{p, 1.0}, std::pair{n, -1.0}}) {
+    if (node[p] > 0) signals[t].x_terms.push_back({Stamper::row(node[p]), sign * g});
+    if (node[n] > 0) signals[t].x_terms.push_back({Stamper::row(node[n]), -sign * g});
+  }
+}
+
 // A leak diode (ISE/NE from B to E, ISC/NC from B to C; PNP reversed): pairs p → n, all base
 // current.
 void leak_pairs(Stamper& st, const Bjt& q, int index, Terminal p, Terminal n,
@@ -108,6 +122,8 @@ void stamp_bjt(Stamper& st, const Bjt& q, int index, Assembled& out) {
       npn ? Junction{kB, kC, kE, kC, ar, &m.bc, "B-C"} : Junction{kC, kB, kC, kE, ar, &m.bc, "C-B"};
   const std::vector<int> fwd = junction_pairs(st, q, index, be, node, signals);
   const std::vector<int> rev = junction_pairs(st, q, index, bc, node, signals);
+  junction_gmin(st, m.gmin, be.p, be.n, node, signals);
+  junction_gmin(st, m.gmin, bc.p, bc.n, node, signals);
   if (m.ise > 0) leak_pairs(st, q, index, be.p, be.n, m.be_leak.forward, node, "ISE", signals);
   if (m.isc > 0) leak_pairs(st, q, index, bc.p, bc.n, m.bc_leak.forward, node, "ISC", signals);
   charge(st, q, index, fwd, m.tf, af, m.cbe, be.p, be.n, node, "qbe", out);

@@ -482,7 +482,15 @@ TEST(DcSweep, AClassAbStageSweptOverItsInput) {
   const Sweep out = sweep_of(r, &res);
   ASSERT_TRUE(res.ok()) << res.summary.message;
   ASSERT_EQ(out.values.size(), 81u);
-  EXPECT_TRUE(res.notes.empty()) << res.notes[0];
+  // Since GMIN sits across the bipolar junctions (1e-12 S, as ngspice's), the search from the
+  // start mode does not reach the first point (vin = −20 V; also from −10 V) and source stepping
+  // does, with the note that says so; the others follow from their neighbours. Descending from
+  // +20 V, and the .op, need no stepping.
+  ASSERT_LE(res.notes.size(), 1u);
+  if (!res.notes.empty()) {
+    EXPECT_NE(res.notes[0].find("1 point of the sweep (the first at vin = -20)"), std::string::npos)
+        << res.notes[0];
+  }
   const std::vector<std::pair<double, double>> ngspice = {
       {-20, -18.4298561}, {-10, -9.02167602}, {0, 0.00403411}, {10, 8.98490554}, {20, 18.3808189}};
   for (const auto& [vin, vout] : ngspice) {

@@ -115,13 +115,14 @@ TEST(SpiceVdmosModels, StaticCharacteristicsWithinTheTolerance) {
 
 // Forward active, base driven by a current, collector held at 5 V: the transport currents are
 // exact, I_C = BF·I_B to rounding, and V_BE is the junction law NF·Vt·ln(1 + I_C/IS) within the
-// tolerance. The PNP mirrors it.
+// tolerance. The PNP mirrors it. Without GMIN (.options gmin=0): the 4.3 pA it draws across the
+// blocking B-C junction would be 150 × that at the collector, 4e-5 of I_C at I_B = 0.1 µA.
 TEST(SpiceBjtModels, ForwardActiveHasExactBetaAndTheJunctionLaw) {
   const Waveforms r = simulate_fixed(
       "t\nIB 0 b PWL(0 0 1 100u)\nVC c 0 5\nQ1 c b 0 QN\n"
       "IBP bp 0 PWL(0 0 1 100u)\nVCP cp 0 -5\nQ2 cp bp 0 QP\n"
       ".model QN NPN(IS=1e-14 BF=150 BR=3 RB=0 RE=0 RC=0)\n"
-      ".model QP PNP(IS=1e-14 BF=150 BR=3)\n.tran 1m 1\n.end\n");
+      ".model QP PNP(IS=1e-14 BF=150 BR=3)\n.options gmin=0\n.tran 1m 1\n.end\n");
   ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
   const auto ic = r.series("i(q1)"), ib = r.series("ib(q1)"), vb = r.series("v(b)");
   const auto icp = r.series("i(q2)"), vbp = r.series("v(bp)");
@@ -144,6 +145,21 @@ TEST(SpiceBjtModels, ForwardActiveHasExactBetaAndTheJunctionLaw) {
 // Saturation (Ebers–Moll, both junctions on): with forced β_f = I_C/I_B < BF,
 //   V_CE(sat) = Vt·ln[(1 + (β_f + 1)/BR) / (1 − β_f/BF)]
 // (Sedra–Smith; both junctions on the same exponential law), within two junction tolerances.
+// A Darlington held off: the node between Q1's emitter and Q2's base is held only by blocking
+// junctions and the pA that cross them. With SPICE's GMIN across each junction it has a voltage:
+// ngspice-39's .op gives 0.3005 V (11.7 pA through Q2's B-C GMIN into Q2's B-E junction); here
+// the PWL B-E junction carries that on its first segment (knot at 10 nA), 0.385 V. Without GMIN
+// on the bipolar junctions the node had no defined voltage and the run gave −0.384 V.
+TEST(SpiceBjtModels, GminGivesTheNodeBetweenADarlingtonsJunctionsAVoltage) {
+  const Waveforms r = simulate(
+      "t\nVCC vcc 0 12\nRL vcc c 1k\nVB b 0 0\nQ1 c b e1 QN\nQ2 c e1 0 QN\n"
+      ".model QN NPN(IS=1e-14 BF=100 BR=1)\n.tran 1u 10u\n.end\n",
+      {}, true);
+  ASSERT_TRUE(r.result.ok()) << r.diagnostics << r.result.summary.message;
+  for (double v : r.series("v(e1)")) EXPECT_NEAR(v, 0.3005, 0.1);
+  for (double v : r.series("v(c)")) EXPECT_NEAR(v, 12.0, 2e-6);  // RL·BF·11 pA
+}
+
 TEST(SpiceBjtModels, SaturationVoltageIsEbersMolls) {
   const Waveforms r = simulate_fixed(
       "t\nIB 0 b 1m\nIC 0 c PWL(0 0 1 50m)\nQ1 c b 0 QN\n"
