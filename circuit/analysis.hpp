@@ -67,6 +67,12 @@ std::vector<double> ac_frequencies(const AcSpec& spec);
 // kept, only capacitances change, so `op` is the operating point of the result too
 // (circuit/src/ac_junction_charges.cpp).
 std::string small_signal_charges(Circuit& circuit, const StaticSolution& op);
+// For .ac: every converted SPICE MOSFET with LAMBDA (level 1, VDMOS) conducting at `op` gets
+// its output conductance λ·I_0 there, SPICE's g_ds beyond the PWL channel's slope (its LAMBDA
+// is the constant factor 1 + λ·|v_ds0|), as a resistor "<m>.gds" from drain to source (no new
+// unknowns: `op` and the signals stay those of the circuit). Returns a note saying how many and
+// the largest, or "" (none).
+std::string small_signal_output_conductances(Circuit& circuit, const StaticSolution& op);
 
 // The small-signal response at every frequency of `circuit.ac`, about the operating point `op`.
 // observer(f, X, Λ). !ok when no source has an AC magnitude or the system is singular at some

@@ -215,13 +215,16 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   } else {
     print_notes(r);
   }
-  // The junction capacitances at the operating point (SPICE's small-signal model), in a copy:
-  // only capacitances change, so the operating point and the signals (names, pairs) are those
-  // of the loaded circuit.
+  // The junction capacitances and the MOSFETs' LAMBDA conductances at the operating point
+  // (SPICE's small-signal model), in a copy: only capacitances change and conductances are
+  // added between existing nodes, so the operating point and the signals (names, pairs) are
+  // those of the loaded circuit.
   circuit::Circuit c = loaded.circuit;
   const std::string charges = circuit::small_signal_charges(c, op);
+  const std::string outputs = circuit::small_signal_output_conductances(c, op);
   const circuit::Assembled a = circuit::assemble(c);
   if (!charges.empty()) fmt::print(stderr, "nsspice: note: {}\n", charges);
+  if (!outputs.empty()) fmt::print(stderr, "nsspice: note: {}\n", outputs);
   AnalysisWriter writer(out.format);
   if (!writer.open(out.path, c.title,
                    {"AC Analysis", true, {{"frequency", "frequency"}}, out.names}))
@@ -273,8 +276,10 @@ std::optional<std::vector<size_t>> chosen_signals(const RunOptions& o, const Loa
                  o.netlist);
     }
   }
+  // All, but the charge unknowns qs(x) (q(x)/s, docs/devices.md): q(x) is the charge.
   if (out.empty())
-    for (size_t k = 0; k < names.size(); ++k) out.push_back(k);
+    for (size_t k = 0; k < names.size(); ++k)
+      if (!names[k].starts_with("qs(")) out.push_back(k);
   return out;
 }
 
@@ -301,10 +306,24 @@ std::string format_operating_point(const circuit::Circuit& circuit, const circui
   for (int k = 0; k < a.node_count; ++k)
     out += fmt::format("    {:<20} {:>14.6g} V\n", signals.names[static_cast<size_t>(k)],
                        values[static_cast<size_t>(k)]);
-  if (a.mlcs.n > a.node_count) out += "  branch currents\n";
-  for (int k = a.node_count; k < a.mlcs.n; ++k)
-    out += fmt::format("    {:<20} {:>14.6g} A\n", signals.names[static_cast<size_t>(k)],
-                       values[static_cast<size_t>(k)]);
+  // The branch currents, then the stored charges q(x) (in C; their unknowns qs(x) = q(x)/s
+  // are not currents, and not shown).
+  std::string currents, charges;
+  for (int k = a.node_count; k < a.mlcs.n; ++k) {
+    const std::string& name = signals.names[static_cast<size_t>(k)];
+    if (!name.starts_with("qs(")) {
+      currents += fmt::format("    {:<20} {:>14.6g} A\n", name, values[static_cast<size_t>(k)]);
+      continue;
+    }
+    std::string q = name;
+    q.erase(1, 1);  // "qs(x)" -> "q(x)"
+    const auto it = std::find(signals.names.begin(), signals.names.end(), q);
+    if (it != signals.names.end())
+      charges += fmt::format("    {:<20} {:>14.6g} C\n", q,
+                             values[static_cast<size_t>(it - signals.names.begin())]);
+  }
+  if (!currents.empty()) out += "  branch currents\n" + currents;
+  if (!charges.empty()) out += "  stored charges\n" + charges;
   bool header = false;
   const std::vector<std::vector<char>> modes = device_modes(a, op.mode, circuit.devices.size());
   std::unordered_map<std::string_view, size_t> signal_index;  // the first of each name

@@ -465,6 +465,20 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    // CLI11 checks the required options before the arguments it does not know: name those
+    // first (`nsspice ac deck.cir --perod 1u` said only "--period is required").
+    const std::vector<std::string> extra = app.remaining(true);
+    std::string unknown;
+    for (const std::string& a : extra) unknown += (unknown.empty() ? "" : " ") + a;
+    if (unknown.empty())
+      fmt::print(stderr, "nsspice: error: {}\nRun 'nsspice --help' for the usage.\n", e.what());
+    else
+      fmt::print(stderr,
+                 "nsspice: error: The following argument{} not expected: {} (and {})\nRun "
+                 "'nsspice --help' for the usage.\n",
+                 extra.size() == 1 ? " was" : "s were", unknown, e.what());
+    return nsspice::app::kBadInput;
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "nsspice: error: {}\nRun 'nsspice --help' for the usage.\n", e.what());
     return nsspice::app::kBadInput;

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace nsspice::app {
 
 using netlist::Edge;
 
-void CrossingSearch::first(double t, double /*c*/, double f) {
+void CrossingSearch::first(double t, double c, double f) {
   if (spec_.at && *spec_.at == t) t_ = t, f_ = f;
+  const double level = spec_.level;
+  side_ = std::abs(c - level) <= 1e-12 * std::abs(level) ? 0 : c > level ? 1 : -1;
 }
 
 void CrossingSearch::segment(double t0, double c0, double t1, double c1, double f0, double f1) {
@@ -20,9 +24,22 @@ void CrossingSearch::segment(double t0, double c0, double t1, double c1, double 
   }
   if (t_ && spec_.count != -1) return;
   const double level = spec_.level;
-  const bool rise = c0 < level && c1 >= level, fall = c0 > level && c1 <= level;
+  // A value within rounding of the level is at it (a PULSE's top evaluated at its corner time,
+  // 5 − 1e-12: the fall was placed a step early, where the top was still exactly 5).
+  const auto snap = [&](double c) {
+    return std::abs(c - level) <= 1e-12 * std::abs(level) ? level : c;
+  };
+  c0 = snap(c0), c1 = snap(c1);
+  // The side of the level the last crossing left the signal on (crossing.hpp); at the level
+  // itself a departure to the other side is the crossing, at t0.
+  if (side_ == 0) side_ = c0 > level ? 1 : c0 < level ? -1 : 0;
+  const bool rise = side_ < 0 && c1 >= level && (c0 < level || c1 > level);
+  const bool fall = side_ > 0 && c1 <= level && (c0 > level || c1 < level);
+  if (side_ == 0 && c1 != level) side_ = c1 > level ? 1 : -1;  // the run starts at the level
+  if (rise) side_ = 1;
+  if (fall) side_ = -1;
   if (!(spec_.edge == Edge::kRise ? rise : spec_.edge == Edge::kFall ? fall : rise || fall)) return;
-  const double theta = c1 != c0 ? (level - c0) / (c1 - c0) : 1.0;
+  const double theta = c0 != level && c1 != c0 ? (level - c0) / (c1 - c0) : c0 == level ? 0.0 : 1.0;
   const double tc = t0 + theta * (t1 - t0);
   if (tc < spec_.td || (spec_.from && tc < *spec_.from) || (spec_.to && tc > *spec_.to)) return;
   ++crossings_;

@@ -6,6 +6,14 @@
 //   a rise if c0 < L <= c1,  a fall if c0 > L >= c1,
 //   at  t_c = t0 + θ (t1 − t0),  θ = (L − c0) / (c1 − c0),  where f(t_c) = f0 + θ (f1 − f0)
 //
+// and, at a signal that sits exactly at L at a point (a PULSE's top as the level, a PWL corner),
+// its departure to the side it did not come from: a rise if c0 = L < c1 after a fall, a fall if
+// c0 = L > c1 after a rise, at t_c = t0 (θ = 0). Rises and falls alternate: a PULSE from 0 to 5
+// measured at 5 rises where it reaches 5 and falls where it leaves it (the fall was never
+// counted, and cross=2 was the next rise), a triangle touching 0 from above falls there and
+// rises as it leaves (ngspice's sections below/above the level count the same). A run that
+// starts at L has no crossing there; its first departure sets the side.
+//
 // (f: a second signal read at the instant, for find ... when). A crossing is counted when
 // t_c >= td and, if given, from <= t_c <= to; the event is the N-th counted crossing of the
 // edge asked for (rise, fall or either), or the last one. With at = T the event is t_c = T if
@@ -31,6 +39,7 @@ class CrossingSearch {
  private:
   netlist::CrossingSpec spec_;
   int crossings_ = 0;
+  int side_ = 0;  // −1 below the level, +1 above, since the last crossing; 0 not yet known
   std::optional<double> t_, f_;
 };
 

@@ -25,6 +25,7 @@
 #include "circuit/junction_charge.hpp"
 #include "circuit/spice_temperature.hpp"
 #include "circuit/src/pwl_conversion.hpp"
+#include "circuit/src/pwl_mos_bias.hpp"
 #include "circuit/src/stamper.hpp"
 
 namespace nsspice::circuit {
@@ -112,6 +113,39 @@ std::string small_signal_charges(Circuit& c, const StaticSolution& op) {
       "{} {} at {:.4g} V (the transient's {})",
       changes.size(), changes.size() == 1 ? "" : "s", most->name, detail::si(most->at_bias, "F"),
       most->v, detail::si(most->chord, "F"));
+}
+
+// A converted MOSFET's channel carries I_0·F with F = 1 + λ·|v_ds0| fixed (pwl_mos_bias.cpp):
+// its slope in v_ds is F·∂I_0/∂v_ds, SPICE's g_ds less λ·I_0 (ngspice's MOS1 and VDMOS: I_D =
+// I_0·(1 + λ·|v_ds|), in saturation and in triode). That conductance, at the operating point,
+// is added from drain to source, so that the small-signal model is SPICE's: a common-source
+// stage into 10 kΩ was 15.35 dB against ngspice's 15.13 dB without it (R_D/r_o = 2.5 %).
+std::string small_signal_output_conductances(Circuit& c, const StaticSolution& op) {
+  if (c.pwl.idealize) return {};
+  std::vector<Resistor> added;
+  std::string most;
+  double most_g = 0;
+  for (const Device& dev : c.devices) {
+    const auto* m = std::get_if<Mosfet>(&dev);
+    if (m == nullptr || !m->model.spice || !(m->model.lambda > 0) || m->d == m->s) continue;
+    const detail::MosBias b = detail::mos_bias(*m, op.x);
+    const double g = m->model.lambda * b.current(m->model.kp * m->w / m->l);
+    if (!(g > 0) || !std::isfinite(g)) continue;
+    added.push_back({m->name + ".gds", m->d, m->s, 1.0 / g});
+    if (g > most_g) {
+      most_g = g;
+      most = fmt::format("{} {} (r_o {}, v_ds {:.4g} V)", m->name, detail::si(g, "S"),
+                         detail::si(1.0 / g, "Ω"), b.vds);
+    }
+  }
+  if (added.empty()) return {};
+  const size_t n = added.size();
+  for (Resistor& r : added) c.devices.emplace_back(std::move(r));
+  return fmt::format(
+      "the output conductance λ·I_D of {} MOSFET{} with LAMBDA is added to the small-signal "
+      "model at the operating point (SPICE's g_ds; the PWL channel's LAMBDA is a constant "
+      "factor); the largest: {}",
+      n, n == 1 ? "" : "s", most);
 }
 
 }  // namespace nsspice::circuit

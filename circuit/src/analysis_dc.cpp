@@ -16,6 +16,7 @@
 
 #include "circuit/analysis.hpp"
 #include "circuit/src/initial_point.hpp"
+#include "circuit/src/mos_lambda_check.hpp"
 #include "circuit/src/pwl_range_check.hpp"
 #include "solvers/time/operating_point.hpp"
 
@@ -136,6 +137,8 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
   // The converted SPICE junctions' currents against their fits' ranges, point by point (the
   // small-signal check has no meaning here: no point is watched as settled).
   detail::PwlRangeCheck range(circuit, a, std::numeric_limits<double>::infinity());
+  // The converted MOSFETs' LAMBDA factor, fixed at the operating point, against the points'.
+  detail::MosLambdaSweepCheck lambdas(circuit);
   for (long j = 0; j < outer; ++j) {
     for (long i = 0; i < circuit.dc[0].points; ++i) {
       values[0] = dc_value(circuit.dc[0], i);
@@ -163,6 +166,7 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
       }
       observer(values, op.x, op.lambda);
       if (!range.empty()) range.add(static_cast<double>(r.points), op.x, op.lambda);
+      if (!lambdas.empty()) lambdas.add(op.x, at);
       b_last = b;
       ++r.points;
     }
@@ -175,6 +179,7 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
         stepped, stepped == 1 ? "" : "s", first_stepped, solvers::kSourceSteps,
         stepped == 1 ? "it" : "them"));
   range.warn(r.warnings);
+  lambdas.warn(r.warnings);
   count(solver, r);
   return r;
 }

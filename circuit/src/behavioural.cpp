@@ -68,9 +68,13 @@ double constant_function(const std::string& f, const std::vector<double>& x, boo
     const double x0 = x[2 * k + 1], y0 = x[2 * k + 2], x1 = x[2 * k + 3], y1 = x[2 * k + 4];
     return y0 + (y1 - y0) / (x1 - x0) * (v - x0);
   }
+  if (x.size() >= 2 && (f == "min" || f == "max")) {
+    double v = x[0];
+    for (std::size_t k = 1; k < x.size(); ++k)
+      v = f == "min" ? std::fmin(v, x[k]) : std::fmax(v, x[k]);
+    return v;
+  }
   if (x.size() == 2) {
-    if (f == "min") return std::fmin(x[0], x[1]);
-    if (f == "max") return std::fmax(x[0], x[1]);
     if (f == "pow") return std::pow(x[0], x[1]);
   }
   known = false;
@@ -438,7 +442,7 @@ class Parser {
   }
 
   static bool is_piecewise_linear(const std::string& f, std::size_t n) {
-    return ((f == "min" || f == "max") && n == 2) || (f == "limit" && n == 3) ||
+    return ((f == "min" || f == "max") && n >= 2) || (f == "limit" && n == 3) ||
            ((f == "abs" || f == "uramp" || f == "u" || f == "step" || f == "sgn") && n == 1);
   }
   // r(u) = max(0, u) or s(u) = step(u) as a node of its own.
@@ -465,10 +469,14 @@ class Parser {
       auto r = kink(x[0], false);
       return r ? std::optional<AffineExpr>(sum(scaled(*r, 2), x[0], -1)) : r;
     }
-    if (f == "max" || f == "min") {
-      auto r = kink(sum(x[0], x[1], -1), false);
-      if (!r) return r;
-      return f == "max" ? sum(x[1], *r, 1) : sum(x[0], *r, -1);
+    if (f == "max" || f == "min") {  // max(a, b, c) = max(max(a, b), c): a kink per argument
+      AffineExpr acc = x[0];
+      for (std::size_t k = 1; k < x.size(); ++k) {
+        auto r = kink(sum(acc, x[k], -1), false);
+        if (!r) return r;
+        acc = f == "max" ? sum(x[k], *r, 1) : sum(acc, *r, -1);
+      }
+      return acc;
     }
     // limit(x, a, b): x clamped between a and b, in either order (LTspice, PSpice). Numeric
     // bounds: lo + r(x − lo) − r(x − hi) with lo ≤ hi. Bounds that are unknowns: the median

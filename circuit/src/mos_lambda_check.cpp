@@ -96,4 +96,51 @@ void MosLambdaCheck::warn(std::vector<std::string>& warnings,
   }
 }
 
+MosLambdaSweepCheck::MosLambdaSweepCheck(const Circuit& circuit) {
+  if (circuit.pwl.idealize) return;
+  for (const Device& device : circuit.devices) {
+    const auto* m = std::get_if<Mosfet>(&device);
+    if (m == nullptr || !m->model.spice || !(m->model.lambda > 0)) continue;
+    Watch w;
+    w.mos = m;
+    w.model = m->model.card_name();
+    w.k = m->model.kp * m->w / m->l;
+    w.factor = m->model.lambda_factor;
+    watches_.push_back(std::move(w));
+  }
+}
+
+void MosLambdaSweepCheck::add(const Eigen::VectorXd& x, const std::function<std::string()>& where) {
+  for (Watch& w : watches_) {
+    const MosBias b = mos_bias(*w.mos, x);
+    const double i0 = b.current(w.k);
+    w.peak = std::max(w.peak, i0);
+    if (!(i0 > 0) || i0 < kLambdaShare * w.peak) continue;
+    const double f = 1 + w.mos->model.lambda * b.vds;
+    w.f_lo = std::min(w.f_lo, f);
+    w.f_hi = std::max(w.f_hi, f);
+    const double e = std::abs(w.factor / f - 1);
+    if (e <= w.worst) continue;
+    w.worst = e, w.worst_f = f, w.worst_vds = b.vds;
+    w.where = where();
+  }
+}
+
+void MosLambdaSweepCheck::warn(std::vector<std::string>& warnings) const {
+  for (const Watch& w : watches_) {
+    if (!(w.worst > kLambdaTolerance)) continue;
+    const double lambda = w.mos->model.lambda;
+    warnings.push_back(fmt::format(
+        "{} (model '{}'): LAMBDA {:g} /V is the constant factor F = {:.5g} on the PWL drain "
+        "current (1 + λ·|v_ds| at the operating point of the netlist as written; LAMBDA·v_ds is "
+        "a product of two voltages, which the PWL MOS does not represent); over the sweep, where "
+        "the channel conducted, 1 + λ·|v_ds| was {:.5g}–{:.5g} (|v_ds| {:.3g}–{:.3g} V): the "
+        "PWL current is {:+.2g} % off ngspice's I_0·(1 + λ·|v_ds|) at {} (|v_ds| {:.4g} V), "
+        "and the output conductance λ·I_0 is missing throughout; a .dc over a .param that sets "
+        "the source's value elaborates the circuit, and fits F, at every point",
+        w.mos->name, w.model, lambda, w.factor, w.f_lo, w.f_hi, (w.f_lo - 1) / lambda,
+        (w.f_hi - 1) / lambda, 100 * (w.factor / w.worst_f - 1), w.where, w.worst_vds));
+  }
+}
+
 }  // namespace nsspice::circuit::detail

@@ -76,6 +76,9 @@ std::optional<ParamCard> parse_param(const CardReader& r, const std::vector<Item
 std::optional<IncludeCard> parse_include(const CardReader& r, const std::vector<Item>& items);
 std::optional<GlobalCard> parse_global(const CardReader& r, const std::vector<Item>& items);
 std::optional<SubcktDef> parse_subckt_header(const CardReader& r, const std::vector<Item>& items);
+// "params:r0=4k" (PSpice's keyword without the blank after it) read as "r0=4k"; other items as
+// they are (hierarchy_cards.cpp).
+Item without_params_prefix(const Item& item);
 // X cards give an InstanceCard, all other letters an ElementCard.
 std::optional<Card> parse_element_or_instance(const CardReader& r, const std::vector<Item>& items);
 // E|G name n+ n- TABLE {expr} = (x, y) ... (table_source.cpp), read from the card's text:

@@ -248,7 +248,7 @@ bool parse_instance(const CardReader& r, const std::vector<Item>& items, Instanc
   x.nodes = std::move(words);
   if (i < items.size() && ascii_lower(items[i].word.text) == "params:") ++i;
   for (; i < items.size(); ++i) {
-    auto p = r.param(items[i], "in an instance parameter list");
+    auto p = r.param(without_params_prefix(items[i]), "in an instance parameter list");
     if (!p) return false;
     x.params.push_back(std::move(*p));
   }

@@ -321,9 +321,17 @@ class Evaluator {
     }
     std::vector<double> args;
     if (!arguments(id, depth, args)) return std::nullopt;
+    // min and max take two or more arguments (HSPICE's and ngspice's B sources: max(a, b, c)).
+    const bool fold = (id == "min" || id == "max") && args.size() > 2;
+    if (fold) {
+      double v = args[0];
+      for (size_t k = 1; k < args.size(); ++k) v = fn->f2(v, args[k]);
+      return v;
+    }
     if (static_cast<int>(args.size()) != fn->arity) {
       return fail(start, id.size(),
-                  fmt::format("function '{}' takes {} argument{}, got {}", id, fn->arity,
+                  fmt::format("function '{}' takes {}{} argument{}, got {}", id, fn->arity,
+                              id == "min" || id == "max" ? " or more" : "",
                               fn->arity == 1 ? "" : "s", args.size()));
     }
     const double v = fn->arity == 1   ? fn->f1(args[0])

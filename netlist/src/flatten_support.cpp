@@ -41,10 +41,15 @@ bool evaluate_token(const ParamScope& scope, Word& token) {
   const std::size_t eq = token.text.find('=');
   const std::size_t start = eq == std::string::npos ? 0 : eq + 1;
   const std::string_view rhs = std::string_view(token.text).substr(start);
-  if (!is_expression(rhs)) return true;
+  // A bare parameter name (ngspice: WHEN V(out)=vth, VAL=vth) is its value too; not after
+  // RISE/FALL/CROSS, whose LAST is a keyword.
+  const std::string lhs = ascii_lower(token.text.substr(0, start));
+  const bool bare = eq != std::string::npos && lhs != "rise=" && lhs != "fall=" &&
+                    lhs != "cross=" && scope.defines(ascii_lower(std::string(rhs)));
+  if (!is_expression(rhs) && !bare) return true;
   SourceSpan at = token.span;
   at.column += static_cast<int>(start);
-  auto v = scope.evaluate(expression_body(rhs), at, 1);
+  auto v = bare ? scope.evaluate(rhs, at, 0) : scope.evaluate(expression_body(rhs), at, 1);
   if (!v) return false;
   token.text = token.text.substr(0, start) + fmt::format("{}", *v);
   token.lower = ascii_lower(token.text);

@@ -86,6 +86,18 @@ std::optional<ParamCard> parse_param(const CardReader& r, const std::vector<Item
   return card;
 }
 
+Item without_params_prefix(const Item& item) {
+  constexpr std::string_view kPrefix = "params:";
+  if (!item.has_value || item.word.text.size() <= kPrefix.size() ||
+      ascii_lower(item.word.text.substr(0, kPrefix.size())) != kPrefix)
+    return item;
+  Item out = item;
+  out.word.text.erase(0, kPrefix.size());
+  out.word.begin += kPrefix.size();
+  out.begin = out.word.begin;
+  return out;
+}
+
 std::optional<SubcktDef> parse_subckt_header(const CardReader& r, const std::vector<Item>& items) {
   SubcktDef def;
   def.span = r.card_span();
@@ -113,7 +125,7 @@ std::optional<SubcktDef> parse_subckt_header(const CardReader& r, const std::vec
     def.pins.push_back(std::move(pin));
   }
   for (; i < items.size(); ++i) {
-    auto p = parameter(r, items[i], "in .subckt");
+    auto p = parameter(r, without_params_prefix(items[i]), "in .subckt");
     if (!p) return std::nullopt;
     def.params.push_back(std::move(*p));
   }

@@ -90,6 +90,13 @@ TEST_F(CliReject, ParseErrorsExitOneWithAMessage) {
   EXPECT_EQ(bad_number.exit_code, 1) << bad_number.output;
   EXPECT_NE(bad_number.output.find("'abc' is not a number"), std::string::npos)
       << bad_number.output;
+  // An unknown option beside a missing required one is named (it was "--period is required").
+  const CliRun misspelt = nsspice("ac rect.cir --perod 1u");
+  EXPECT_EQ(misspelt.exit_code, 1) << misspelt.output;
+  EXPECT_NE(misspelt.output.find("The following arguments were not expected: --perod 1u (and "
+                                 "--period is required"),
+            std::string::npos)
+      << misspelt.output;
   const CliRun missing = nsspice("run");
   EXPECT_EQ(missing.exit_code, 1) << missing.output;
   EXPECT_NE(missing.output.find("netlist"), std::string::npos) << missing.output;

@@ -82,6 +82,39 @@ TEST(Measure, SineAverageRmsAndCrossings) {
 // TRIG/TARG on 10 sin(ωt), T = 20 ms, 1000 points per period: v(x) rises through 5 at T/12 + kT
 // and falls at 5T/12 + kT; v(y) = 2 v(x) crosses 10 at the same instants. The crossing instants
 // are interpolated as `when` does; on this sine that is within 1e-6 s (as the when tests).
+// A signal that sits exactly at the level at computed points: a pulse from 0 to 5 measured at 5
+// (its top) and a triangle touching 0. Its departure to the other side is a crossing, so rises
+// and falls alternate: the pulse's fall at 5 was never counted ("never crosses 5 (fall 1)"),
+// cross=2 was its next rise (4 ms, not the fall at 2 ms), and the triangle never rose.
+TEST(Measure, DepartureFromExactlyTheLevelIsACrossing) {
+  auto pulse = [](double t) {  // 0; up to 5 over 1..1.1 ms; 5 until 2 ms; down to 0 by 2.1 ms
+    const long k = std::lround(t * 1e5) % 300;  // the samples are 10 µs apart: exact values
+    return k < 100   ? 0.0
+           : k < 110 ? 0.5 * static_cast<double>(k - 100)
+           : k < 200 ? 5.0
+           : k < 210 ? 0.5 * static_cast<double>(210 - k)
+                     : 0.0;
+  };
+  EXPECT_NEAR(value(measure("when v(x)=5 rise=1", pulse, 8e-3, 800)), 1.1e-3, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=5 fall=1", pulse, 8e-3, 800)), 2e-3, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=5 cross=2", pulse, 8e-3, 800)), 2e-3, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=5 cross=3", pulse, 8e-3, 800)), 4.1e-3, 1e-12);
+  // The top's last point evaluated within rounding of 5 (a PULSE at its corner time) is at 5.
+  auto rounded = [&](double t) { return std::lround(t * 1e5) == 200 ? 5 - 4e-12 : pulse(t); };
+  EXPECT_NEAR(value(measure("when v(x)=5 fall=1", rounded, 8e-3, 800)), 2e-3, 1e-12);
+  // At 0, where the run starts: the first departure only sets the side.
+  EXPECT_NEAR(value(measure("when v(x)=0 fall=1", pulse, 8e-3, 800)), 2.1e-3, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=0 rise=1", pulse, 8e-3, 800)), 4e-3, 1e-12);
+  auto triangle = [](double t) { return std::abs(1 - std::fmod(t, 2.0)); };  // 1 → 0 → 1 ...
+  EXPECT_NEAR(value(measure("when v(x)=0 fall=1", triangle, 4.0, 400)), 1.0, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=0 rise=1", triangle, 4.0, 400)), 1.0, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=0 cross=3", triangle, 4.0, 400)), 3.0, 1e-12);
+  // A run that starts at the level: no crossing there.
+  auto ramp = [](double t) { return t; };
+  EXPECT_FALSE(measure("when v(x)=0 rise=1", ramp).value);
+  EXPECT_NEAR(value(measure("trig v(x) val=0.5 rise=1 targ v(y) val=1 rise=1", ramp)), 0, 1e-12);
+}
+
 TEST(Measure, TrigTargCountsTdAtLastAndWindow) {
   const double T = 20e-3, w = 2 * std::numbers::pi / T;
   auto sine = [&](double t) { return 10 * std::sin(w * t); };

@@ -334,6 +334,23 @@ TEST(NetlistCards, InstancesAndSubcircuitHeaders) {
   EXPECT_EQ(p.net.subckts[1].params.at(0).name.lower, "gain");
 }
 
+// PSpice's "params:" written without the blank after it, in a header and in an instance.
+TEST(NetlistCards, ParamsKeywordGluedToTheFirstParameter) {
+  auto p = parse(
+      "t\nX1 a b amp PARAMS:gain=4 rin=2\n.subckt amp in out params:r0=4k g=1\n"
+      "R1 in out {r0}\n.ends\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& x1 = card<InstanceCard>(p, 0);
+  ASSERT_EQ(x1.params.size(), 2u);
+  EXPECT_EQ(x1.params[0].name.lower, "gain");
+  EXPECT_EQ(x1.params[0].name.span.column, 19);
+  ASSERT_EQ(p.net.subckts.size(), 1u);
+  EXPECT_EQ(p.net.subckts[0].pins.size(), 2u);
+  ASSERT_EQ(p.net.subckts[0].params.size(), 2u);
+  EXPECT_EQ(p.net.subckts[0].params[0].name.lower, "r0");
+  EXPECT_EQ(p.net.subckts[0].params[0].raw.text, "4k");
+}
+
 TEST(NetlistCards, TitleIncludeLibAndExpressionsStayText) {
   auto p = parse(
       "t\n.title My circuit\n.include \"my models.inc\"\n.lib 'parts.lib' fast\n"

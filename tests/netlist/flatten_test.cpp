@@ -43,6 +43,18 @@ TEST(NetlistExpressions, OperatorsAndPrecedence) {
   EXPECT_DOUBLE_EQ(eval("atan(1)*4"), std::acos(-1.0));
 }
 
+// min and max fold over any number of arguments ≥ 2 (HSPICE, ngspice's B sources); one is an
+// error that says so.
+TEST(NetlistExpressions, MinAndMaxTakeMoreThanTwoArguments) {
+  EXPECT_DOUBLE_EQ(eval("max(x,y,2)"), 4);
+  EXPECT_DOUBLE_EQ(eval("min(x,y,2,7)"), 2);
+  EXPECT_DOUBLE_EQ(eval("max(1,x,y,min(5,6,-1))"), 4);
+  Flat bad;
+  testing::load_text(bad, "t\nR1 a 0 {max(3)}\n");
+  EXPECT_NE(bad.text().find("function 'max' takes 2 or more arguments, got 1"), std::string::npos)
+      << bad.text();
+}
+
 TEST(NetlistExpressions, QuotesAndBlanks) {
   Flat f;
   testing::load_text(f, "t\n.param a = 2  b='a * 3'  c={ a + b }\nR1 x 0 'c*2'\nR2 x 0 {c / 2}\n");
