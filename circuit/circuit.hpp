@@ -280,8 +280,9 @@ struct StepSettings {
 struct PwlRefit {
   double imin = 0, imax = 0;  // the range of its fit [A, at area 1]; imax 0: not refitted
   std::string why;            // what the earlier run met, for the conversion summary
-  // Diodes of the model whose junction charge is refitted (circuit/src/junction_charge_check.hpp):
-  // device (lower-case name) → the lowest junction voltage its charge is fitted down to [V].
+  // Diodes of the model whose junction charge is refitted, and VDMOS transistors whose gate-drain
+  // charge CGD is (circuit/src/junction_charge_check.hpp): device (lower-case name) → the lowest
+  // junction voltage (v_gd) its charge is fitted down to [V].
   std::map<std::string, double> charge;
   // MOSFETs of the card whose LAMBDA factor F is an earlier run's charge-weighted 1 + λ·|v_ds|
   // (circuit/src/mos_lambda_check.hpp): device (lower-case name) → F.

@@ -105,12 +105,14 @@ struct PwlRangeMiss {
   bool user_range = false;    // the range left was set by the user (.options pwlimax/pwlimin)
 };
 
-// A SPICE diode whose PWL junction charge moved a charge off SPICE's that matters against the
-// circuit's currents (circuit/src/junction_charge_check.hpp): refit it over [lowest, 0].
+// A SPICE diode whose PWL junction charge, or a VDMOS whose PWL gate-drain charge CGD, moved a
+// charge off SPICE's that matters against the circuit's currents
+// (circuit/src/junction_charge_check.hpp): refit it over [lowest, 0].
 struct JunctionChargeMiss {
-  std::string device, model;  // lower-case names
-  std::string met;            // "its PWL junction charge (151 pF below 0 V) moved 45 % ..."
-  double lowest = 0;          // the lowest junction voltage of the run [V]
+  std::string device, model;   // lower-case names
+  std::string kind = "diode";  // "diode", or "MOSFET" (a VDMOS's CGD, of v_gd)
+  std::string met;             // "its PWL junction charge (151 pF below 0 V) moved 45 % ..."
+  double lowest = 0;           // the lowest junction voltage (v_gd) of the run [V]
 };
 
 // A MOSFET whose LAMBDA factor F left its current off ngspice's by more than the tolerance on

@@ -3,6 +3,7 @@
 //
 //   [NAME] avg|rms|min|max|pp|integ SIGNAL [from=T1] [to=T2]
 //   [NAME] when SIGNAL=LEVEL [rise=N|fall=N|cross=N|cross=last] [td=T]
+//          (LEVEL a number, or a second signal: ngspice's WHEN v(a)=v(b), SIGNAL − SIGNAL2 = 0)
 //   [NAME] find SIGNAL at=T
 //   [NAME] find SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
 //   [NAME] trig EVENT targ EVENT          (the delay t_targ − t_trig, ngspice's TRIG/TARG)

@@ -282,9 +282,9 @@ bool refit_ranges(const circuit::TransientResult& result, int pass,
     const double lowest = 1.25 * miss.lowest;
     charges[miss.device] = lowest;
     say(fmt::format(
-        "diode '{}' (model '{}'): {}: its charge is fitted again in segments over {:.3g}…0 V "
+        "{} '{}' (model '{}'): {}: its charge is fitted again in segments over {:.3g}…0 V "
         "and the simulation repeated ({} of at most {})",
-        miss.device, miss.model, miss.met, lowest, pass + 1, kPwlRuns));
+        miss.kind, miss.device, miss.model, miss.met, lowest, pass + 1, kPwlRuns));
     changed = true;
   }
   // LAMBDA factors off the run's charge-weighted 1 + λ·|v_ds| (circuit::LambdaMiss): that

@@ -112,8 +112,9 @@ inline constexpr int kPwlRuns = 3;
 
 // After run `pass`: the converted SPICE models whose junctions left their estimated current
 // range (circuit::PwlRangeMiss, not a range the user set) get a refit over the range that covers
-// what the run met and the previous fit's range, and the diodes whose junction charge was off
-// SPICE's (circuit::JunctionChargeMiss) their charge in segments over the voltages they met
+// what the run met and the previous fit's range, and the diodes whose junction charge (the VDMOS
+// transistors whose gate-drain charge CGD) was off SPICE's (circuit::JunctionChargeMiss) their
+// charge in segments over the voltages they met
 // (PwlRefit::charge), and the MOSFETs whose LAMBDA factor was off the run's charge-weighted
 // one (circuit::LambdaMiss) that factor (PwlRefit::lambda), merged into `refit`, each said
 // in a note on stderr (into `notes` instead when given: a sweep's run). True when something

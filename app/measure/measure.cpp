@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "app/io/signals.hpp"
 #include "netlist/suggest.hpp"
@@ -92,6 +93,7 @@ void Measurement::feed(double t, std::span<const double> values) {
                        spec_.kind == MeasureKind::kFindWhen || spec_.kind == MeasureKind::kTrigTarg;
   if (!have_prev_) {
     have_prev_ = true;
+    t_first_ = t;
     window(t, y, t, y);
     if (instant) when_.first(t, c, y);
     if (spec_.kind == MeasureKind::kTrigTarg) targ_.first(t, d, d);
@@ -129,12 +131,35 @@ MeasureResult Measurement::result() const {
 MeasureResult Measurement::value() const {
   MeasureResult r{spec_.name, spec_.text, {}, {}, unit(), {}};
   const double end_tol = 1e-9 * std::max(1e-15, std::abs(t_prev_));
+  // from= or at= before the first point: the points do not cover what was asked for.
+  const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindWhen ||
+                       spec_.kind == MeasureKind::kFindAt || spec_.kind == MeasureKind::kTrigTarg;
+  const bool targ = spec_.kind == MeasureKind::kTrigTarg;
+  const std::pair<const char*, std::optional<double>> asked[] = {
+      {"from", spec_.from},
+      {"from", instant ? spec_.when.from : std::nullopt},
+      {"at", instant ? spec_.when.at : std::nullopt},
+      {"from", targ ? spec_.targ.from : std::nullopt},
+      {"at", targ ? spec_.targ.at : std::nullopt}};
+  if (have_prev_)
+    for (const auto& [key, t] : asked)
+      if (t && *t < t_first_ - end_tol) {
+        r.failure = fmt::format(
+            "{}={:g} s is before the first point, t = {:g} s (the rows start at the .tran "
+            "TSTART): only the points from there on are measured; lower TSTART to {:g} s or "
+            "measure from {:g} s on",
+            key, *t, t_first_, *t, t_first_);
+        return r;
+      }
+  // A crossing not found: in the points from the first one on.
+  const std::string since =
+      t_first_ > end_tol ? fmt::format(" in the points from t = {:g} s on", t_first_) : "";
   switch (spec_.kind) {
     case MeasureKind::kWhen:
     case MeasureKind::kFindWhen:
     case MeasureKind::kFindAt:
       if (!when_.time()) {
-        r.failure = when_.failure();
+        r.failure = when_.failure() + since;
         return r;
       }
       r.value = spec_.kind == MeasureKind::kWhen ? when_.time() : when_.value();
@@ -142,7 +167,8 @@ MeasureResult Measurement::value() const {
       return r;
     case MeasureKind::kTrigTarg:
       if (!when_.time() || !targ_.time()) {
-        r.failure = !when_.time() ? "trig: " + when_.failure() : "targ: " + targ_.failure();
+        r.failure =
+            (!when_.time() ? "trig: " + when_.failure() : "targ: " + targ_.failure()) + since;
         return r;
       }
       r.value = *targ_.time() - *when_.time();

@@ -8,6 +8,13 @@
 // cross=1, either direction), crossings before td ignored; find = the signal's value there;
 // trig/targ = t_targ − t_trig, each instant found as `when` finds its crossing (or given by
 // at=), negative when TARG comes first. The crossings: app/measure/crossing.hpp.
+//
+// Only the points fed are measured (a run's rows: from the .tran TSTART on, as SPICE measures
+// the data it saved). A window or an instant asked for before the first point (from=, at= before
+// TSTART) is a failed measurement naming both times, as a window ending after the run is: the
+// part of it the points cover is not the measurement asked for (AVG FROM=1m TO=2m of a ramp with
+// TSTART 1.5m came out as the average over 1.5–2m, exit 0). A crossing not found is said to be
+// not found in the points from the first one on.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -58,6 +65,7 @@ class Measurement {
   // of the measurements before it (slots are their indices in the set).
   std::optional<SignalExpr> expr_, when_expr_, targ_expr_;
   bool have_prev_ = false;
+  double t_first_ = 0;  // the first point's time (a .tran TSTART: the rows start there)
   double t_prev_ = 0, y_prev_ = 0, c_prev_ = 0, d_prev_ = 0;
   // window aggregates
   double integ_ = 0, integ2_ = 0, span_ = 0;

@@ -140,6 +140,24 @@ std::string summary_table(const std::vector<RunRecord>& records, const std::vect
     text += fmt::format("  {:<16} {:>6} {:>13.6g} {:>13.6g} {:>13.6g} {:>13.6g} {:>9}\n", name,
                         v.size(), m.mean, m.sd, m.min, m.max, yield);
   }
+  // Why a measurement has no value in runs that completed (a crossing never met, a window
+  // outside the rows): the count and the first reason, not only a smaller n (or nan).
+  for (const auto& name : names) {
+    std::size_t failed = 0, completed = 0;
+    const std::string* why = nullptr;
+    for (const auto& r : records) {
+      if (!r.ran || r.code != 0) continue;
+      ++completed;
+      for (const auto& m : r.measures)
+        if (m.name == name && !m.value) {
+          ++failed;
+          if (why == nullptr) why = &m.failure;
+        }
+    }
+    if (failed > 0)
+      text += fmt::format("  {} failed in {} of the {} runs that completed: {}\n", name, failed,
+                          completed, why != nullptr ? *why : std::string());
+  }
   return text;
 }
 

@@ -8,6 +8,8 @@
 //   * the summary: per measurement, over the runs that completed with a value, the count n,
 //     mean x̄ = Σx/n, standard deviation s = √(Σ(x − x̄)²/(n − 1)), min, max, and with a spec
 //     'NAME LO HI' the yield: the share of ALL runs with LO ≤ x ≤ HI (a failed run is out);
+//     then, for a measurement without a value in some completed runs, how many and the first
+//     one's reason ("early failed in 3 of the 3 runs that completed: from=0.001 s is before ...");
 //   * histograms: k = clamp(⌈2·n^(1/3)⌉, 5, 50) equal bins (Rice's rule) over [min, max] of a
 //     measurement's values; a value equal to max falls in the last bin.
 #include <optional>

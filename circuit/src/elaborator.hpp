@@ -141,6 +141,9 @@ class Elaborator {
   void convert_mos(MosModel& q, const Scales& scales);
   // A diode's junction charge from an earlier run's refit (PwlRefit::charge), if it has one.
   void refit_charge(Diode& d);
+  // A VDMOS's CGD below v_gd = 0 from an earlier run's refit (PwlRefit::charge), if it has one;
+  // `swing`: the sources' swing V its forward slope was fitted up to.
+  void refit_cgd(Mosfet& m, double swing);
   void bulk_diodes(const netlist::ElementCard& e, const Mosfet& q);
   // pwl_transistors.cpp: a VDMOS's CGD and its report; the junctions of a bipolar transistor
   // (at area 1), then per device at its area.

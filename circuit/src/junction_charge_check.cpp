@@ -1,5 +1,5 @@
-// The after-run check of the converted SPICE diodes' junction charges (junction_charge_check.hpp,
-// which states the sums and the test).
+// The after-run check of the converted SPICE diodes' junction charges and the VDMOS gate-drain
+// charges (junction_charge_check.hpp, which states the sums and the test).
 #include "circuit/src/junction_charge_check.hpp"
 
 #include <fmt/format.h>
@@ -21,25 +21,48 @@ double pwl_charge_at(const PwlCharge& p, double v) {
   return q;
 }
 
+template <class Spice>
+double spice_charge(const Spice& q, double v) {
+  return std::visit([v](const auto& c) { return c.charge(v); }, q);
+}
+
 }  // namespace
 
 JunctionChargeCheck::JunctionChargeCheck(const Circuit& circuit, const Assembled& assembled) {
-  if (circuit.pwl.idealize) return;
   std::vector<JunctionBranch> branches = junction_branches(circuit, assembled);
   for (size_t k = 0; k < circuit.devices.size(); ++k) {
+    if (const auto* m = std::get_if<Mosfet>(&circuit.devices[k]);
+        m != nullptr && m->model.vdmos && m->model.cgd.c_lo > 0) {
+      Watch w;
+      w.device = m->name;
+      w.model = m->model.name;
+      w.kind = "MOSFET";
+      w.a = m->model.pmos ? m->d : m->g, w.k = m->model.pmos ? m->g : m->d;  // as stamped
+      const VdmosGateDrainCharge q{m->model.cgdmax, m->model.cgdmin, m->model.a};
+      w.spice = q;
+      w.pwl = m->model.cgd;
+      w.e0 = pwl_charge_at(w.pwl, 0.0) - q.charge(0.0);
+      w.floor = q.capacitance(0.0) * 1.0;
+      watches_.push_back(std::move(w));
+      continue;
+    }
     const auto* d = std::get_if<Diode>(&circuit.devices[k]);
-    if (d == nullptr || !d->model.spice || !(d->model.cjo > 0) || !(d->model.cj.c_lo > 0)) continue;
+    if (circuit.pwl.idealize || d == nullptr || !d->model.spice || !(d->model.cjo > 0) ||
+        !(d->model.cj.c_lo > 0))
+      continue;
     const ModelTemperature t = model_temperature(circuit.pwl, d->model.tnom);
     const Depletion at =
         depletion_at({d->model.cjo, d->model.vj}, d->model.m, t.kelvin, t.tnom_kelvin);
     Watch w;
     w.device = d->name;
     w.model = d->model.name;
+    w.kind = "diode";
     w.a = d->a, w.k = d->k;
-    w.spice = DepletionCharge{at.cjo, at.vj, d->model.m, d->model.fc};
+    const DepletionCharge q{at.cjo, at.vj, d->model.m, d->model.fc};
+    w.spice = q;
     w.pwl = d->model.cj;
-    w.e0 = pwl_charge_at(w.pwl, 0.0) - w.spice.charge(0.0);
-    w.floor = w.spice.capacitance(0.0) * 1.0;
+    w.e0 = pwl_charge_at(w.pwl, 0.0) - q.charge(0.0);
+    w.floor = q.capacitance(0.0) * 1.0;
     for (size_t b = 0; b < branches.size(); ++b)
       if (branches[b].device == k) w.own.push_back(b);
     watches_.push_back(std::move(w));
@@ -65,7 +88,7 @@ void JunctionChargeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::V
   for (Watch& w : watches_) {
     const double u = std::min(node(w.a) - node(w.k), 0.0);
     if (w.seen && u == w.u) continue;  // (conducting: u = 0 point after point)
-    const double qs = w.spice.charge(u), error = pwl_charge_at(w.pwl, u) - qs;
+    const double qs = spice_charge(w.spice, u), error = pwl_charge_at(w.pwl, u) - qs;
     if (w.seen) {
       w.moved += std::abs(qs - w.qs);
       w.missed += std::abs(error - w.error);
@@ -106,12 +129,14 @@ void JunctionChargeCheck::warn(std::vector<std::string>& warnings,
     JunctionChargeMiss miss;
     miss.device = w.device;
     miss.model = w.model;
+    miss.kind = w.kind;
     miss.lowest = w.lowest;
+    const bool cgd = w.kind == "MOSFET";
     miss.met = fmt::format(
-        "its PWL junction charge ({} below 0 V) was up to {:.0f} % off SPICE's over the voltages "
-        "the run met (down to {:.3g} V), an error current of {} on average against the {} {} "
-        "conducted",
-        si(w.pwl.c_lo, "F"), 100 * w.worst, w.lowest, si(e, "A"), si(c, "A"),
+        "its PWL {} ({} below 0 V) was up to {:.0f} % off SPICE's over the voltages the run met "
+        "(down to {:.3g} V), an error current of {} on average against the {} {} conducted",
+        cgd ? "gate-drain charge CGD of v_gd" : "junction charge", si(w.pwl.c_lo, "F"),
+        100 * w.worst, w.lowest, si(e, "A"), si(c, "A"),
         own / span >= c         ? "the junction"
         : junctions / span >= c ? "the circuit's busiest junction"
                                 : "the circuit's busiest source or inductor");

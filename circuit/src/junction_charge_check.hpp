@@ -22,12 +22,22 @@
 // over [lowest, 0] within kRefitChargeTolerance < kChargeTolerance (app refit_ranges,
 // Elaborator::refit_charge), which the check then passes.
 //
+// A VDMOS's gate-drain charge CGD (ngspice's C(v_gd) from CGDMAX CGDMIN A, pwl_transistors.cpp,
+// fitted over the sources' swing [−V, V]) is watched the same way with u = min(v_gd, 0), v_gd
+// between the internal gate and drain nodes (v_dg for a PCHAN card, as stamped): a drain that an
+// inductor's turn-off rings far above the supply leaves [−V, 0], where the one chord continued
+// stores far more charge than SPICE's near CGDMIN (a 12 V supply, 10 µH turned off at 2.4 A: the
+// drain peaks at 336 V instead of ngspice's 621 V with the chord over −22…0 V). Its
+// JunctionChargeMiss (kind "MOSFET") refits it in segments over [lowest, 0]
+// (Elaborator::refit_cgd).
+//
 // A flyback's RCD snubber diode (two-slope charge fitted over the sources' −17…0 V, 151 pF) swings
 // down to −147 V and rings with the leakage inductance: e = 12.2 mA against c = 256 mA (an
 // inductor's). No rectifier, clamp or converter diode of the examples comes near (at most
 // 3.1e-4 of c; docs/devices.md).
 #include <Eigen/Core>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "circuit/assemble.hpp"
@@ -54,9 +64,10 @@ class JunctionChargeCheck {
  private:
   struct Watch {
     std::string device, model;
-    int a = 0, k = 0;         // the junction's nodes (0 is ground)
-    DepletionCharge spice;    // at .temp
-    PwlCharge pwl;            // as stamped
+    std::string kind;  // "diode" (its junction, a to k) or "MOSFET" (a VDMOS's CGD, g to d)
+    int a = 0, k = 0;  // the junction's nodes (0 is ground)
+    std::variant<DepletionCharge, VdmosGateDrainCharge> spice;  // at .temp
+    PwlCharge pwl;                                              // as stamped
     std::vector<size_t> own;  // its junction branches (forward, breakdown) in branches_
     double u = 0, error = 0;  // the last point's u and E(u)
     double moved = 0, missed = 0, lowest = 0, qs = 0, worst = 0;

@@ -30,7 +30,8 @@
 // Also here: level-1 MOS cards without SEGMENTS get the knots of circuit/pwl_mos.hpp over the
 // overdrive the sources can set (convert_mos); .options pwltol/pwlimin/pwlimax/idealize/temp/
 // tnom are read (pwl_option); idealize_diodes() undoes the diode conversion for --ideal. VDMOS
-// and bipolar transistors: pwl_transistors.cpp.
+// and bipolar transistors: pwl_transistors.cpp; a VDMOS's CGD below 0 V refitted after an earlier
+// run (junction_charge_check.hpp): refit_cgd.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -267,6 +268,28 @@ void Elaborator::refit_charge(Diode& d) {
                       d.name, charge_summary(q.q, lo, on));
 }
 
+// A VDMOS whose gate-drain charge an earlier run refitted (PwlRefit::charge): ngspice's C(v_gd)
+// below 0 in segments (pwl_charge) over [lowest, 0], the voltages that run met, within PWLQTOL (or
+// kRefitChargeTolerance without it), then the forward slope as fitted (the chord over [0, V]) from
+// a knot at 0; said in its model's conversion summary.
+void Elaborator::refit_cgd(Mosfet& m, double swing) {
+  const auto model = c_.pwl.refit.find(m.model.name);
+  if (model == c_.pwl.refit.end()) return;
+  const auto it = model->second.charge.find(m.name);
+  MosModel& q = m.model;
+  if (it == model->second.charge.end() || !q.vdmos || !(q.cgd.c_lo > 0)) return;
+  const double tol = c_.pwl.qtol > 0 ? c_.pwl.qtol : kRefitChargeTolerance;
+  const double lo = std::min(it->second, -1e-3);
+  const double forward = q.cgd.c_hi();
+  PwlCharge cgd = pwl_charge(VdmosGateDrainCharge{q.cgdmax, q.cgdmin, q.a}, lo, 0.0, 0.0, tol);
+  if (forward > cgd.c_hi()) cgd.knots.push_back({0.0, forward - cgd.c_hi()});
+  q.cgd = cgd;
+  for (DiodeConversion& conv : c_.conversions)
+    if (conv.model == q.name)
+      conv.summary += fmt::format("; {}'s CGD refitted over the voltages an earlier run met:{}",
+                                  m.name, charge_summary(cgd, lo, swing));
+}
+
 bool Elaborator::used_only_scaled(const std::string& card) const {
   // A card every instance of which has an AREA or M: their scaled copies ("<card>(...)") are
   // converted and reported, the card itself is not (unless every card is, kAll).
@@ -313,6 +336,7 @@ void Elaborator::pwl_models() {
     if (auto* mos = std::get_if<Mosfet>(&c_.devices[k])) {
       if (auto it = converted_mos.find(mos->model.name); it != converted_mos.end())
         mos->model = *it->second;
+      refit_cgd(*mos, voltage_swing(scales));
       if (mos->model.vdmos && mos->model.cgd.c_lo > 0)
         caps.push_back({mos->name + ".cgd", mos->g, mos->d, mos->model.cgd.c_lo, std::nullopt});
     } else if (auto* q = std::get_if<Bjt>(&c_.devices[k])) {

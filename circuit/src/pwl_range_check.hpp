@@ -7,7 +7,20 @@
 //  * small signal: over the second half of the run (after a start-up), did its current stay
 //    inside one PWL segment whose incremental resistance differs from the SPICE curve's at the
 //    run's average current by more than kSmallSignalTolerance? A warning with both
-//    resistances: small-signal gains through that junction are off by about as much.
+//    resistances: small-signal gains through that junction are off by about as much;
+//  * split (transient runs): a bipolar transistor's junction and its leakage branch (B-E with
+//    ISE, B-C with ISC) share the junction's base current by their PWL fits, each within PWLTOL
+//    of SPICE's voltage; a voltage error δ moves a branch's current by a factor e^(δ/(N·Vt)), so
+//    the split, and with it the collector current, can be off by far more than either fit's
+//    voltage. At each point, with i_m the PWL junction current (I_F/α_F, whose base share is
+//    i_m/(1 + BF); I_R/α_R and BR for B-C), i_l the leakage's, i_b = i_m/(1 + BF) + i_l the base
+//    current and x SPICE's junction current for it (v_m(x) = v_l(i_b − x/(1 + BF)), bisected),
+//    e = i_m/x − 1; over the run the
+//    current-weighted mean ē = ∫ e·i_m dt / ∫ i_m dt. |ē| > kSplitTolerance: a warning with ē
+//    and a PWLTOL that would bring it within 2 % (the error is about proportional to PWLTOL).
+//    An NPN with ISE = 65 pA, NE = 1.5 switching 1 mH/10 Ω from 48 V, 9 mA of base current:
+//    the inductor's average current 11 % below ngspice's at PWLTOL 10 mV without a word (0.4 %
+//    at 1 mV).
 #include <Eigen/Core>
 #include <string>
 #include <vector>
@@ -20,6 +33,7 @@
 namespace nsspice::circuit::detail {
 
 inline constexpr double kSmallSignalTolerance = 0.05;
+inline constexpr double kSplitTolerance = 0.05;
 // The below-range check skips branches whose peak is under this share of the largest peak of
 // all branches (a clamp barely touching its threshold beside a rectifier's amperes).
 inline constexpr double kBelowRangeShare = 1e-3;
@@ -45,6 +59,7 @@ class PwlRangeCheck {
     double lo = 0, hi = 0;                                // over t ≥ settled
     double t_last = 0, i_last = 0, charge = 0, span = 0;  // the time average: charge/span
     bool seen = false;
+    double i_now = 0;  // the current at the last point
     // A diode's branch voltage v(plus) − v(minus) (nodes; 0 is ground) and its largest value.
     bool has_voltage = false;
     int plus = 0, minus = 0;
@@ -60,6 +75,16 @@ class PwlRangeCheck {
  private:
   Worst worst_point(const Watch& w) const;
   std::vector<Watch> watches_;
+  // A junction and its leakage branch (split check): indices into watches_, the run's
+  // ∫ e·i_m dt and ∫ i_m dt (trapezoids over the points), the last point's products.
+  struct Split {
+    size_t main = 0, leak = 0;
+    double k = 1;  // 1 + BF (B-E) or 1 + BR (B-C): the junction current's base share is i/k
+    double weighted = 0, weight = 0;
+    double t_last = 0, p_last = 0, w_last = 0;
+    bool seen = false;
+  };
+  std::vector<Split> splits_;
   double settled_ = 0;
   double tol_ = 0.01;  // PWLTOL [V]
   const PwlSettings* pwl_ = nullptr;

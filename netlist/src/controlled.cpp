@@ -21,10 +21,12 @@
 //                                           (the elaborator takes p0 + p1·x, section 5)
 //   E|G name n+ n- VALUE={expr}          -> nodes[2], params {value: expr as raw text}
 //   E|G name n+ n- VALUE {expr}          -> the same (PSpice writes it without '=')
+//   E name n+ n- VOL='expr'              -> the same, params {value: expr} (ngspice's forms of
+//   G name n+ n- CUR='expr'                 a B source: VOL= on E, CUR= on G)
 //   E|G name n+ n- TABLE {expr} = (x, y)... -> as VALUE={table(expr, x, y, ...)} (table_source.cpp)
 //   E|G name n+ n- POLY(n) (a,b)... p0 p1 ... -> as VALUE={p0 + p1*V(a,b) + ...} (affine part only;
 //   F|H name n+ n- POLY(n) V1 ... p0 p1 ...      F, H as G, E with I(V1) ...; parse_polyn)
-// The other behavioural forms (LAPLACE, VOL=, CUR=) are errors.
+// The other behavioural forms (LAPLACE, CUR= on E, VOL= on G) are errors.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -200,6 +202,13 @@ bool parse_voltage_controlled(ElementContext& c) {
   if (c.items.size() >= 4 && c.items[3].has_value && !c.items[3].has_group &&
       ascii_lower(c.items[3].word.text) == "value") {  // E|G n+ n- VALUE={expr}
     return c.read_nodes(1, 2) && c.read_expression(3);
+  }
+  if (c.items.size() >= 4 && c.items[3].has_value && !c.items[3].has_group &&
+      ascii_lower(c.items[3].word.text) == (c.card.letter == 'e' ? "vol" : "cur")) {
+    // ngspice: E n+ n- VOL='expr', G n+ n- CUR='expr' are VALUE= (the key as written in text)
+    if (!c.read_nodes(1, 2) || !c.read_expression(3)) return false;
+    c.card.params.back().name.lower = "value";
+    return true;
   }
   if (c.items.size() == 5 && c.items[3].is_plain() &&
       ascii_lower(c.items[3].word.text) == "value" && c.items[4].is_plain() &&

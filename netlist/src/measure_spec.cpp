@@ -218,13 +218,21 @@ std::string Parser::signal_text() {
   return is_measure_expression(out) ? out : signal_name(out);
 }
 
-// "= LEVEL" after the signal of when.
+// "= LEVEL" after the signal of when; LEVEL a number, or (ngspice's WHEN SIGNAL=SIGNAL2) a second
+// signal: the instants the two cross, i.e. SIGNAL − SIGNAL2 crossing 0 (rise: SIGNAL going above
+// SIGNAL2, as ngspice counts them).
 bool Parser::level(CrossingSpec& c) {
   if (!is("=")) return fail("expected SIGNAL=LEVEL after 'when'");
   ++i_;
-  auto v = number();
-  if (!v) return fail("expected a number for the level");
-  c.level = *v;
+  if (auto v = number()) {
+    c.level = *v;
+    return true;
+  }
+  if (at_end() || is("=") || (i_ + 1 < w_.size() && w_[i_ + 1].text == "=") || missing_equals(i_))
+    return fail("expected a number (or a second signal) for the level");
+  const std::string other = signal_text();
+  c.signal = "(" + c.signal + ")-(" + other + ")";
+  c.level = 0;
   return true;
 }
 

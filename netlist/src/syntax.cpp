@@ -240,7 +240,8 @@ std::size_t stray_model_close(const std::string& t) {
 }
 
 // [begin, end) of the unbraced expression of a behavioural source: the text after "V=", "I="
-// (B) or "VALUE=" (E, G) as the fourth word of the card; {npos, npos} when there is none.
+// (B), "VALUE=" (E, G), "VOL=" (E) or "CUR=" (G) as the fourth word of the card; {npos, npos} when
+// there is none.
 std::pair<std::size_t, std::size_t> behavioural_tail(const std::string& t) {
   constexpr auto npos = std::string::npos;
   const char kind = t.empty() ? '\0' : ascii_lower_char(t[0]);
@@ -255,7 +256,8 @@ std::pair<std::size_t, std::size_t> behavioural_tail(const std::string& t) {
     for (std::size_t k = from; k < i; ++k) key += ascii_lower_char(t[k]);
     std::size_t j = i;
     while (j < t.size() && is_separator(t[j])) ++j;
-    const bool is_key = kind == 'b' ? key == "v" || key == "i" : key == "value";
+    const bool is_key = kind == 'b' ? key == "v" || key == "i"
+                                    : key == "value" || key == (kind == 'e' ? "vol" : "cur");
     if (!is_key || j >= t.size() || t[j] != '=') return {npos, npos};
     ++j;
     while (j < t.size() && is_separator(t[j])) ++j;

@@ -254,6 +254,58 @@ TEST(Measure, SyntaxErrorsAreClear) {
   EXPECT_NE(error.find("did you mean 'v(oot)'"), std::string::npos) << error;
 }
 
+// Points from t = 0.5 on, as a run with .tran TSTART 0.5 writes them (v(x) = 3t): a window or an
+// instant before the first point is a failure naming both times (AVG FROM=0.2 was the average
+// over 0.5..1, 2.25 instead of 1.8, and MIN FROM=0 was 1.5 at 0.5, without a word); a crossing
+// before it is said to be not found in the points from 0.5 on.
+TEST(Measure, AWindowBeforeTheFirstPointFails) {
+  const auto late = [](const std::string& text) {
+    std::string error;
+    auto spec = app::parse_measure(text, error);
+    EXPECT_TRUE(spec) << error;
+    auto m = app::Measurement::bind(*spec, {"v(x)", "v(y)"}, error);
+    EXPECT_TRUE(m) << error;
+    for (int i = 0; i <= 500; ++i) {
+      const double t = 0.5 + 0.001 * i, v[2] = {3 * t, 6 * t};
+      m->feed(t, v);
+    }
+    return m->result();
+  };
+  const auto avg = late("avg v(x) from=0.2 to=1");
+  EXPECT_FALSE(avg.value);
+  EXPECT_EQ(avg.failure,
+            "from=0.2 s is before the first point, t = 0.5 s (the rows start at the .tran "
+            "TSTART): only the points from there on are measured; lower TSTART to 0.2 s or "
+            "measure from 0.5 s on");
+  EXPECT_FALSE(late("min v(x) from=0").value);
+  EXPECT_NEAR(value(late("avg v(x) from=0.5 to=1")), 2.25, 1e-12);
+  EXPECT_NEAR(value(late("max v(x)")), 3.0, 1e-12);  // no window: the points fed
+  EXPECT_NE(late("find v(x) at=0.1").failure.find("at=0.1 s is before the first point"),
+            std::string::npos);
+  EXPECT_NE(late("trig at=0.1 targ v(x) val=2").failure.find("at=0.1 s is before"),
+            std::string::npos);
+  EXPECT_EQ(late("when v(x)=1").failure,
+            "v(x) never crosses 1 (cross 1) in the points from t = 0.5 s on");
+  EXPECT_NEAR(value(late("when v(x)=2")), 2.0 / 3, 1e-12);
+}
+
+// ngspice's WHEN v(a)=v(b): the instants the two signals cross (v(a) − v(b) through 0; rise:
+// v(a) going above v(b)); it was the error "expected a number for the level". On v(x) = t − 0.3,
+// v(y) = 2 v(x): they cross once, at t = 0.3, where v(y) rises above v(x).
+TEST(Measure, WhenOneSignalCrossesAnother) {
+  auto line = [](double t) { return t - 0.3; };
+  EXPECT_NEAR(value(measure("when v(y)=v(x) rise=1", line)), 0.3, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x)=v(y) fall=1", line)), 0.3, 1e-12);
+  EXPECT_NEAR(value(measure("when v(x) = y", line)), 0.3, 1e-12);  // a bare node name
+  EXPECT_FALSE(measure("when v(x)=v(y) rise=1", line).value);
+  EXPECT_NEAR(value(measure("find v(y) when v(y)=v(x)*3", line)), 0.0, 1e-12);
+  std::string error;
+  EXPECT_FALSE(app::parse_measure("when v(x)=", error));
+  EXPECT_NE(error.find("expected a number (or a second signal) for the level"), std::string::npos)
+      << error;
+  EXPECT_FALSE(app::parse_measure("when v(x)=rise=1", error));
+}
+
 // FROM, TO, AT, TD ... with the value but no '=' (ngspice: "equal sign missing"): an error at the
 // keyword that says what to write, not a signal made of the words ("v(out)from2mto3m").
 TEST(Measure, KeywordsWithoutEqualsNameTheFix) {

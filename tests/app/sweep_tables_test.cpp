@@ -116,6 +116,12 @@ TEST(SweepTables, SummaryAndMeasurementTable) {
             std::string::npos)
       << table;
   EXPECT_NE(table.find("50.0 %"), std::string::npos) << table;
+  // A measurement without a value in a completed run: how many and why (it was only a smaller
+  // count, or "0 ... nan" when it failed in every run).
+  EXPECT_NE(table.find("\n  b failed in 1 of the 3 runs that completed: never\n"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("a failed"), std::string::npos) << table;
   std::string no_error;
   const auto runs = app::sweep_runs({}, 4, no_error);
   ASSERT_TRUE(runs);

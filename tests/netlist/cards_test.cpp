@@ -502,6 +502,36 @@ TEST(NetlistCards, PspiceSpellingsOfValueAndTemperatureCoefficients) {
   EXPECT_DOUBLE_EQ(r.params[1].number.value_or(0), -15e-6);
 }
 
+// ngspice's B-source forms of E and G: E n+ n- VOL='expr' and G n+ n- CUR='expr' are VALUE=
+// (they were "unsupported form" errors); quoted, braced or bare. CUR= on E and VOL= on G are
+// not ngspice's and stay errors.
+TEST(NetlistCards, NgspiceVolAndCurAreValue) {
+  auto p = parse("t\nE1 a 0 vol='v(out)*0.5'\nG1 0 gi CUR={1m*v(a)}\nE2 b 0 VOL = v(a) + 1\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& e = card<ElementCard>(p, 0);
+  ASSERT_EQ(e.params.size(), 1u);
+  EXPECT_EQ(e.params[0].name.lower, "value");
+  EXPECT_EQ(e.params[0].name.text, "vol");
+  EXPECT_EQ(e.params[0].raw.text, "v(out)*0.5");
+  const auto& g = card<ElementCard>(p, 1);
+  ASSERT_EQ(g.params.size(), 1u);
+  EXPECT_EQ(g.params[0].name.lower, "value");
+  EXPECT_EQ(g.params[0].raw.text, "1m*v(a)");
+  const auto& e2 = card<ElementCard>(p, 2);
+  ASSERT_EQ(e2.params.size(), 1u);
+  EXPECT_EQ(e2.params[0].name.lower, "value");
+  EXPECT_EQ(e2.params[0].raw.text, "v(a) + 1");
+  auto bad = parse("t\nE1 a 0 cur='v(b)'\nG1 a 0 vol='v(b)'\n");
+  EXPECT_NE(bad.text().find("t.cir:2:8: error: unsupported form of voltage-controlled voltage "
+                            "source 'E1': 'cur='v(b)''"),
+            std::string::npos)
+      << bad.text();
+  EXPECT_NE(bad.text().find("t.cir:3:8: error: unsupported form of voltage-controlled current "
+                            "source 'G1': 'vol='v(b)''"),
+            std::string::npos)
+      << bad.text();
+}
+
 // KiCad's net names "Net-(Q1-B)" on transistors as on two-terminal elements: Q with 3 or 4
 // nodes (and an area), M with 3 (VDMOS) or 4 nodes.
 TEST(NetlistCards, KicadNetNamesOnTransistors) {
