@@ -19,7 +19,10 @@ Modes:
       whole processes, wall and CPU time and peak RSS (/usr/bin/time -v; CPU time is the steadier
       figure on a loaded machine), nsspice's counters, the ratios;
       the step costs inside one process (bench/clamp_step_bench, built with the project): median
-      of the non-switching steps, mean and max of the steps whose mode changes.
+      of the non-switching steps, mean and max of the steps whose mode changes; and over a run of
+      STEADY_END (6 periods) the switching steps split by whether their new mode was met before
+      in the run (from the third period on the modes recur, and those steps find their
+      factorizations cached; the first meeting of each mode pays its factorization).
       Writes bench/results/clamp_network.{json,md}.
 """
 import argparse
@@ -36,6 +39,7 @@ import bench_peers
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 H = "1u"
 T_END = "2m"
+STEADY_END = "6m"
 
 
 def netlist(n, ngspice=False, t_end=T_END, model_card=None):
@@ -78,13 +82,23 @@ def run_ngspice(n, tmp):
 
 def step_costs(build, n, tmp):
     """Per-step costs inside one process (bench/clamp_step_bench.cpp): non-switching steps
-    (median) against steps whose mode changes (mean, max)."""
-    path = tmp / f"clamp_steps_{n}.cir"
-    path.write_text(netlist(n))
+    (median) against steps whose mode changes (mean, max); then the same over STEADY_END, with
+    the switching steps into modes met before apart ("steady")."""
     exe = (ROOT / build / "bench" / "clamp_step_bench").resolve()
-    proc = subprocess.run([exe, path], capture_output=True, text=True, check=True)
-    r = json.loads(proc.stdout)
+
+    def one(t_end, tag):
+        path = tmp / f"clamp_steps_{tag}_{n}.cir"
+        path.write_text(netlist(n, False, t_end))
+        proc = subprocess.run([exe, path], capture_output=True, text=True, check=True)
+        return json.loads(proc.stdout)
+    r = one(T_END, "run")
     r["ratio_switching_mean_over_plain_median"] = r["switching_mean_us"] / r["plain_median_us"]
+    s = one(STEADY_END, "steady")
+    s["ratio_into_met_over_plain_median"] = (s["switching_into_met_mean_us"] /
+                                             s["plain_median_us"])
+    s["ratio_into_new_over_plain_median"] = (s["switching_into_new_mean_us"] /
+                                             s["plain_median_us"])
+    r["steady"] = s
     return r
 
 
@@ -124,13 +138,24 @@ def bench(args):
                if ng else "- | - | - |")
             + (f" {sw['plain_median_us']:.0f} | {sw['switching_mean_us']:.0f} / "
                f"{sw['switching_max_us']:.0f} ({sw['switching_steps']}) | "
-               f"{sw['ratio_switching_mean_over_plain_median']:.0f} |" if sw else " - | - | - |"))
+               f"{sw['ratio_switching_mean_over_plain_median']:.0f} | "
+               f"{sw['steady']['plain_median_us']:.0f} | "
+               f"{sw['steady']['switching_into_met_mean_us']:.0f} / "
+               f"{sw['steady']['switching_into_met_max_us']:.0f} "
+               f"({sw['steady']['switching_into_met_modes']}) | "
+               f"{sw['steady']['ratio_into_met_over_plain_median']:.1f} | "
+               f"{sw['steady']['switching_into_new_mean_us']:.0f} "
+               f"({sw['steady']['switching_into_new_modes']}) | "
+               f"{sw['steady']['ratio_into_new_over_plain_median']:.0f} |"
+               if sw else " - | - | - | - | - | - | - | - |"))
         print(rows[-1], flush=True)
     table = ("| N | nsspice wall / CPU [s] | RSS [MB] | pivoting steps / pivots | mode changes | "
              "factorizations / refactorizations | ngspice wall / CPU [s] | ngspice RSS [MB] | "
              "ngspice / nsspice (wall / CPU) | non-switching step, median [us] | switching step, "
-             "mean / max [us] (steps) | ratio |\n"
-             "|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+             "mean / max [us] (steps) | ratio | 6 periods: non-switching, median [us] | "
+             "switching into a mode met before, mean / max [us] (steps) | ratio | "
+             "switching into a new mode, mean [us] (steps) | ratio |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
     if args.write:
         bench_peers.write_results("clamp_network", result, table)
     else:

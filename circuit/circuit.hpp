@@ -224,6 +224,7 @@ struct BjtModel {
   double cje = 0, vje = 0.75, mje = 0.33, cjc = 0, vjc = 0.75, mjc = 0.33, fc = 0.5;
   double tf = 0, tr = 0;  // transit times: stored charge [s]
   double gmin = 0;  // SPICE's GMIN across each junction [S] (.options gmin, set by the conversion)
+  double vaf = 0;   // forward Early voltage [V]: not modelled, measured after a run (0: none)
   double eg = 1.11, xti = 3, tnom = kUnset;  // IS(T); tnom unset: .options tnom
   // The PWL pairs of the B-E (i_F/α_F) and B-C (i_R/α_R) junctions, as fitted, and the linear
   // junction capacitances stamped [F].

@@ -96,8 +96,8 @@ std::vector<Spec> bjt_specs(BjtModel& q, double& sink) {
           {"fc", &q.fc, Range::kNonNegative},   {"tf", &q.tf, Range::kNonNegative},
           {"tr", &q.tr, Range::kNonNegative},   {"eg", &q.eg, Range::kPositive},
           {"xti", &q.xti, Range::kAny},         {"pt", &q.xti, Range::kAny},
-          {"tnom", &q.tnom, Range::kAny},       {"vaf", &sink, Range::kAny},
-          {"va", &sink, Range::kAny},           {"var", &sink, Range::kAny},
+          {"tnom", &q.tnom, Range::kAny},       {"vaf", &q.vaf, Range::kAny},
+          {"va", &q.vaf, Range::kAny},          {"var", &sink, Range::kAny},
           {"vb", &sink, Range::kAny},           {"ikf", &sink, Range::kAny},
           {"ik", &sink, Range::kAny},           {"ikr", &sink, Range::kAny},
           {"level", &sink, Range::kAny}};

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "circuit/explain.hpp"
+#include "circuit/src/bjt_early_check.hpp"
 #include "circuit/src/inductor_cuts.hpp"
 #include "circuit/src/initial_point.hpp"
 #include "circuit/src/junction_charge_check.hpp"
@@ -165,27 +166,30 @@ TransientResult run_transient_unchecked(const Circuit& circuit, const Assembled&
                                         const TransientOptions& options, const Observer& observer);
 }  // namespace
 
-// The run, with the current range of every converted SPICE diode, their junction charges and
-// the MOSFETs' LAMBDA factors checked on each point.
+// The run, with the current range of every converted SPICE diode, their junction charges, the
+// MOSFETs' LAMBDA factors and the bipolar transistors' Early effect checked on each point.
 TransientResult run_transient(const Circuit& circuit, const Assembled& assembled,
                               const TransientOptions& options, const Observer& observer) {
   const double settled = circuit.tran ? 0.5 * (circuit.tran->tstart + circuit.tran->tstop) : 0.0;
   detail::PwlRangeCheck range(circuit, assembled, settled);
   detail::JunctionChargeCheck charges(circuit, assembled);
   detail::MosLambdaCheck lambdas(circuit);
-  if (range.empty() && charges.empty() && lambdas.empty())
+  detail::BjtEarlyCheck early(circuit, assembled);
+  if (range.empty() && charges.empty() && lambdas.empty() && early.empty())
     return run_transient_unchecked(circuit, assembled, options, observer);
   const Observer watched = [&](double t, const Eigen::VectorXd& x, const Eigen::VectorXd& l,
                                const Eigen::VectorXd& xdot) {
     range.add(t, x, l);
     charges.add(t, x, l);
     lambdas.add(t, x);
+    early.add(t, x, l);
     return !observer || observer(t, x, l, xdot);
   };
   TransientResult result = run_transient_unchecked(circuit, assembled, options, watched);
   range.warn(result.warnings, &result.range_misses);
   charges.warn(result.warnings, result.charge_misses);
   lambdas.warn(result.warnings, result.lambda_misses);
+  early.warn(result.warnings);
   return result;
 }
 
