@@ -19,16 +19,9 @@ using cd = std::complex<double>;
 
 class AnalysisCli : public AppTest {};
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 // True when some line of `text` starts with `head` and ends with `tail`.
 bool has_line(const std::string& text, const std::string& head, const std::string& tail) {
-  for (const auto& line : lines_of(text))
+  for (const auto& line : text_lines(text))
     if (line.starts_with(head) && line.ends_with(tail)) return true;
   return false;
 }
@@ -38,7 +31,7 @@ std::vector<std::string> raw_names(const std::string& text) {
   std::vector<std::string> out;
   const auto begin = text.find("Variables:\n") + 11;
   const auto end = text.find_first_of("VB", text.find("\n\t", begin) + 1);
-  for (const auto& line : lines_of(text.substr(begin, end - begin))) {
+  for (const auto& line : text_lines(text.substr(begin, end - begin))) {
     std::istringstream in(line);
     std::string index, name;
     if (in >> index >> name) out.push_back(name);
@@ -85,7 +78,7 @@ TEST_F(AnalysisCli, OpOnlyNetlistPrintsAndWritesTheOperatingPoint) {
       << r.output;
   EXPECT_NE(r.output.find("d2                   blocking       i = 0 A"), std::string::npos)
       << r.output;
-  const auto csv = lines_of(read_file(dir_ / "op.csv"));
+  const auto csv = text_lines(read_file(dir_ / "op.csv"));
   ASSERT_EQ(csv.size(), 2u);
   EXPECT_EQ(csv[0], "v(in),v(a),v(out),i(v1),i(d1),i(d2)");
   const std::vector<double> want = {10, 5.5, 4.5, -0.0045, 0.0045, 0};
@@ -113,7 +106,7 @@ TEST_F(AnalysisCli, DcSweepWritesTheSweepColumnAndPlots) {
         ".dc Vin -4 4 1\n.save v(out) i(d1)\n.end\n");
   auto r = nsspice("run clip.cir -o clip.csv --plot clip.png");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto csv = lines_of(read_file(dir_ / "clip.csv"));
+  const auto csv = text_lines(read_file(dir_ / "clip.csv"));
   ASSERT_EQ(csv.size(), 10u);
   EXPECT_EQ(csv[0], "v-sweep,v(out),i(d1)");
   EXPECT_EQ(csv[1], "-4,-4,0");
@@ -135,7 +128,7 @@ TEST_F(AnalysisCli, DcOverAParameterRebuildsTheCircuitPerValue) {
         "Vz z 0 4\n.model DZ D\n.dc rload 500 2k 500 V1 5 10 5\n.save v(out) i(d1)\n.end\n");
   const auto r = nsspice("run p.cir -o p.csv -q");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto csv = lines_of(read_file(dir_ / "p.csv"));
+  const auto csv = text_lines(read_file(dir_ / "p.csv"));
   ASSERT_EQ(csv.size(), 9u);
   EXPECT_EQ(csv[0], "rload,v1-sweep,v(out),i(d1)");
   for (size_t k = 1; k < csv.size(); ++k) {
@@ -153,7 +146,7 @@ TEST_F(AnalysisCli, AcWritesDbAndPhaseColumnsComplexRawAndABodePlot) {
   auto r = nsspice("run rlc.cir -o rlc.csv --save 'v(b),i(l1)' --plot bode.png");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(read_file(dir_ / "bode.png").substr(0, 4), "\x89PNG");
-  const auto csv = lines_of(read_file(dir_ / "rlc.csv"));
+  const auto csv = text_lines(read_file(dir_ / "rlc.csv"));
   ASSERT_EQ(csv.size(), 32u);
   EXPECT_EQ(csv[0], "frequency,vdb(b),vp(b),idb(l1),ip(l1)");
   // At 100 Hz: v(b) = 1/(1 − ω²LC + jωRC).
@@ -217,10 +210,10 @@ TEST_F(AnalysisCli, TranRunsAndTheOpIsPrintedWhenBothAreThere) {
                           "ac)"),
             std::string::npos)
       << r.output;
-  EXPECT_EQ(lines_of(read_file(dir_ / "both.csv"))[0].substr(0, 5), "time,");
+  EXPECT_EQ(text_lines(read_file(dir_ / "both.csv"))[0].substr(0, 5), "time,");
   r = nsspice("run both.cir -o ac.csv --analysis ac -q");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(lines_of(read_file(dir_ / "ac.csv"))[0].substr(0, 10), "frequency,");
+  EXPECT_EQ(text_lines(read_file(dir_ / "ac.csv"))[0].substr(0, 10), "frequency,");
   r = nsspice("run both.cir --analysis dc");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("--analysis dc: the netlist has no .dc card"), std::string::npos)
@@ -243,7 +236,7 @@ TEST_F(AnalysisCli, EveryAnalysisExampleRuns) {
     EXPECT_NE(read_file(entry.path()).find("What it shows"), std::string::npos);
     const auto r = nsspice("run '" + entry.path().string() + "' -o out.csv -q");
     EXPECT_EQ(r.exit_code, 0) << r.output;
-    EXPECT_GE(lines_of(read_file(dir_ / "out.csv")).size(), 2u);
+    EXPECT_GE(text_lines(read_file(dir_ / "out.csv")).size(), 2u);
     ++count;
   }
   EXPECT_GE(count, 5);
@@ -257,7 +250,7 @@ TEST_F(AnalysisCli, PssWritesOnePeriodThatClosesOnItself) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Newton iterations"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("transient to settle"), std::string::npos) << r.output;
-  const auto csv = lines_of(read_file(dir_ / "p.csv"));
+  const auto csv = text_lines(read_file(dir_ / "p.csv"));
   ASSERT_GT(csv.size(), 200u);
   EXPECT_EQ(csv[0], "time,v(out),i(l1)");
   double t0, v0, i0, t1, v1, i1;
@@ -329,7 +322,7 @@ TEST_F(AnalysisCli, PssCardAndTriggerOfASelfOscillatingCircuit) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("T = 0.001694595721 s"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("warning: '.pss' HARMS = 10 ignored"), std::string::npos) << r.output;
-  const auto csv = lines_of(read_file(dir_ / "osc.csv"));
+  const auto csv = text_lines(read_file(dir_ / "osc.csv"));
   ASSERT_GT(csv.size(), 400u);
   double t1 = 0;
   ASSERT_EQ(std::sscanf(csv.back().c_str(), "%lf", &t1), 1);
@@ -369,7 +362,7 @@ TEST_F(AnalysisCli, ThetaMapFailureFallsBackToTheEventMapAndSaysWhy) {
                           "its step grid (h = 1e-08 s)"),
             std::string::npos)
       << r.output;
-  EXPECT_GT(lines_of(read_file(dir_ / "cl.csv")).size(), 200u);
+  EXPECT_GT(text_lines(read_file(dir_ / "cl.csv")).size(), 200u);
 }
 
 const char* kDcmBuck =

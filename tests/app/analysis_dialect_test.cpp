@@ -16,13 +16,6 @@ namespace {
 
 class AnalysisDialect : public AppTest {};
 
-std::vector<std::string> csv_lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 // A common-source stage biased in saturation, I_0 = K/2·x² = 125 µA (K = 1 mA/V², x = 0.5 V),
 // v_ds 8.537 V: LAMBDA's factor F = 1 + λ·v_ds = 1.1707 is exact there.
 const char* kCommonSource =
@@ -43,7 +36,7 @@ TEST_F(AnalysisDialect, AcHasTheMosOutputConductance) {
   const double k = 1e-3, x = 0.5, i0 = 0.5 * k * x * x;
   const double vds = 10 - 1e4 * i0 * (1 + 0.02 * 8.536585), f = 1 + 0.02 * vds;
   const double gain = k * x * f / (1e-4 + 0.02 * i0);
-  const auto csv = csv_lines(read_file(dir_ / "cs.csv"));
+  const auto csv = text_lines(read_file(dir_ / "cs.csv"));
   ASSERT_EQ(csv.size(), 3u);
   EXPECT_EQ(csv[0], "frequency,vdb(d),vp(d)");
   double freq = 0, db = 0, phase = 0;
@@ -89,19 +82,19 @@ TEST_F(AnalysisDialect, StoredChargesAreNotBranchCurrents) {
   ASSERT_NE(charges, std::string::npos) << r.output;
   EXPECT_GT(charges, r.output.find("  branch currents\n    i(v1) "));
   EXPECT_NE(r.output.find(" C\n", charges), std::string::npos) << r.output;
-  EXPECT_EQ(csv_lines(read_file(dir_ / "q.csv"))[0], "v(a),v(k),i(v1),q(d1.q),i(d1)");
+  EXPECT_EQ(text_lines(read_file(dir_ / "q.csv"))[0], "v(a),v(k),i(v1),q(d1.q),i(d1)");
   write("q.cir",
         "charges\nV1 a 0 DC 5 AC 1\nR1 a k 1k\nD1 k 0 DX\n.model DX D(IS=1e-14 CJO=2p TT=5n)\n"
         ".ac dec 1 1k 10k\n.end\n");
   r = nsspice("run q.cir -o q.csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const std::string header = csv_lines(read_file(dir_ / "q.csv"))[0];
+  const std::string header = text_lines(read_file(dir_ / "q.csv"))[0];
   EXPECT_EQ(header.find("qs"), std::string::npos) << header;
   EXPECT_NE(header.find("qdb(d1.q)"), std::string::npos) << header;
   // Asked for by name, the unknown is written.
   r = nsspice("run q.cir -o q.csv --save 'qs(d1.q)'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(csv_lines(read_file(dir_ / "q.csv"))[0], "frequency,qsdb(d1.q),qsp(d1.q)");
+  EXPECT_EQ(text_lines(read_file(dir_ / "q.csv"))[0], "frequency,qsdb(d1.q),qsp(d1.q)");
 }
 
 // ngspice's .meas takes a parameter's name as a level without braces (WHEN V(out)=vth); it was
@@ -128,7 +121,7 @@ TEST_F(AnalysisDialect, GluedParamsAndThreeArgumentMax) {
         "V1 x 0 {max(a,b,c)}\nX1 x 0 rr\nX2 x 0 rr PARAMS:r0={min(a,b,c)*1k}\n.op\n.end\n");
   const auto r = nsspice("run s.cir -o s.csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto csv = csv_lines(read_file(dir_ / "s.csv"));
+  const auto csv = text_lines(read_file(dir_ / "s.csv"));
   ASSERT_EQ(csv.size(), 2u);
   EXPECT_EQ(csv[0], "v(x),i(v1)");
   double v = 0, i = 0;
@@ -145,7 +138,7 @@ TEST_F(AnalysisDialect, BehaviouralMaxOfThreeUnknowns) {
         "R1 o 0 1k\nR2 p 0 1k\n.dc V1 0 4 0.5\n.save v(o) v(p)\n.end\n");
   const auto r = nsspice("run b.cir -o b.csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto csv = csv_lines(read_file(dir_ / "b.csv"));
+  const auto csv = text_lines(read_file(dir_ / "b.csv"));
   ASSERT_EQ(csv.size(), 10u);
   for (size_t k = 1; k < csv.size(); ++k) {
     double va = 0, vo = 0, vp = 0;

@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace nsspice::testing {
 
@@ -41,6 +42,14 @@ inline std::string read_file(const fs::path& p) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The lines of `text` (a CSV file, a run's output), without their '\n'.
+inline std::vector<std::string> text_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
 }
 
 class AppTest : public ::testing::Test {

@@ -21,19 +21,12 @@ std::string example(const std::string& name) {
   return path.str();
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 TEST_F(SwitchingAcCli, WritesTheResponseAndTheLoopGainLikeAnAc) {
   auto r = nsspice("ac " + example("ac_loop_gain.cir") +
                    " --period 10u --inject vinj --freq 100 40k 25 --loop-gain "
                    "--save 'v(out),v(fb)' -o loop.csv --plot loop.png");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto csv = lines_of(read_file(dir_ / "loop.csv"));
+  const auto csv = text_lines(read_file(dir_ / "loop.csv"));
   ASSERT_EQ(csv.size(), 26u);
   EXPECT_EQ(csv[0], "frequency,vdb(out),vp(out),vdb(fb),vp(fb),loopgaindb,loopgainp");
   double f = 0, vdb = 0, vp = 0, fdb = 0, fp = 0, tdb = 0, tp = 0;
