@@ -18,6 +18,8 @@
 // check_value_ranges (value_checks.cpp): an element value (or 1/R) beyond 1e150 in magnitude,
 //   or a nonzero one below 1e-150, is out of the range the solver can take (products of two such
 //   values overflow double precision): a warning naming the element and the value.
+// check_inductive_systems (inductive_systems.cpp): inductors coupled by K cards whose inductance
+//   matrix is not positive semidefinite: an error naming them and the couplings.
 #include "circuit/circuit.hpp"
 #include "netlist/diagnostics.hpp"
 
@@ -26,5 +28,6 @@ namespace nsspice::circuit::detail {
 void check_initial_conditions(const Circuit& circuit, netlist::Diagnostics& diags);
 void check_source_rates(const Circuit& circuit, netlist::Diagnostics& diags);
 void check_value_ranges(const Circuit& circuit, netlist::Diagnostics& diags);
+void check_inductive_systems(const Circuit& circuit, netlist::Diagnostics& diags);
 
 }  // namespace nsspice::circuit::detail

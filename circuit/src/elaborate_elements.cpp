@@ -206,10 +206,14 @@ void Elaborator::controlled(const netlist::ElementCard& e, char letter) {
           return;
         }
     if (!number(e, "mutual inductance", v)) return;
-    if (!(v > 0 && v <= 1)) {
-      error(e, e.value->span, fmt::format("coupling of '{}' must be in (0, 1], got {}", name, v));
+    if (!(std::abs(v) <= 1)) {
+      error(e, e.value->span,
+            fmt::format("coupling of '{}' must be in [-1, 1] (negative: one winding reversed), "
+                        "got {}",
+                        name, v));
       return;
     }
+    if (v == 0) return;  // no coupling (ngspice takes k = 0 too)
     // LTspice's K L1 L2 L3 ... k: every pair coupled by k, as one K card per pair would be; the
     // pairs are named "<k>(<l1>,<l2>)".
     for (size_t i = 0; i < e.refs.size(); ++i)

@@ -132,6 +132,7 @@ void check_topology(const Circuit& circuit, netlist::Diagnostics& diags) {
   detail::check_initial_conditions(circuit, diags);
   detail::check_source_rates(circuit, diags);
   detail::check_value_ranges(circuit, diags);
+  detail::check_inductive_systems(circuit, diags);
 }
 
 }  // namespace nsspice::circuit

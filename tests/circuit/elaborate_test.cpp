@@ -1,5 +1,6 @@
 // Elaboration (circuit/elaborate.hpp): netlist cards → devices, nodes, models, .tran/.options,
 // with the diagnostics of bad cards.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <variant>
@@ -162,7 +163,33 @@ TEST(Elaborate, CouplingOfThreeInductorsIsEveryPair) {
   EXPECT_NE(text.find("t.cir:7:10: error: mutual inductance 'k2' names inductor 'l1' twice"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("coupling of 'k3' must be in (0, 1], got 1.5"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("coupling of 'k3' must be in [-1, 1] (negative: one winding reversed), got 1.5"),
+      std::string::npos)
+      << text;
+}
+
+// Three inductors coupled pairwise (circuit/src/inductive_systems.cpp): each |k| ≤ 1, but
+// k12 = k13 = 1 with k23 = 0.1 makes the scaled inductance matrix [[1, 1, 1], [1, 1, 0.1],
+// [1, 0.1, 1]] indefinite: its eigenvalues are 0.9 and (2.1 ± √8.01)/2, the smaller −0.365. The
+// run used to go on and call the operating point an unstable equilibrium (growth 1.3e4 /s); it
+// is an error naming the inductors and the couplings. k23 = 1 (all three perfectly coupled:
+// semidefinite) stays accepted, and so do k13 = k23 = −0.5 (L3 wound against the other two).
+TEST(Elaborate, AnIndefiniteInductiveSystemIsAnError) {
+  const std::string deck =
+      "t\nV1 a 0 SIN(0 1 1k)\nR1 a b 1\nL1 b 0 1m\nL2 c 0 1m\nL3 d 0 1m\nR2 c 0 10\nR3 d 0 10\n"
+      "K12 L1 L2 1\nK13 L1 L3 {}\nK23 L2 L3 {}\n.tran 1u 1m\n.end\n";
+  const auto bad = elaborate_text(fmt::format(fmt::runtime(deck), 1, 0.1));
+  const std::string text = bad.text();
+  EXPECT_NE(text.find("t.cir:9:1: error: the coupled inductors l1, l2, l3 (k12 = 1, k13 = 1, "
+                      "k23 = 0.1) have an inductance matrix that is not positive semidefinite "
+                      "(its scaled form has the eigenvalue -0.365 < 0)"),
+            std::string::npos)
+      << text;
+  for (const auto& [k13, k23] : {std::pair{1.0, 1.0}, std::pair{-0.5, -0.5}}) {
+    const auto good = elaborate_text(fmt::format(fmt::runtime(deck), k13, k23));
+    EXPECT_FALSE(good.diags.has_errors()) << good.text();
+  }
 }
 
 }  // namespace
