@@ -36,7 +36,9 @@ enum class MeasureKind {
   kFindAt,
   kFindWhen,
   kTrigTarg,
-  kParam
+  kParam,
+  kMinAt,  // ngspice's MIN_AT, MAX_AT: the time of the window's minimum, maximum
+  kMaxAt
 };
 enum class Edge { kRise, kFall, kCross };
 

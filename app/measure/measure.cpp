@@ -108,7 +108,9 @@ void Measurement::feed(double t, std::span<const double> values) {
 std::string Measurement::unit() const {
   if (spec_.kind == MeasureKind::kParam || expr_) return "";  // arithmetic: no known unit
   const std::string base = unit_of(signal_kind(spec_.signal));
-  if (spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kTrigTarg) return "s";
+  if (spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kTrigTarg ||
+      spec_.kind == MeasureKind::kMinAt || spec_.kind == MeasureKind::kMaxAt)
+    return "s";
   if (spec_.kind == MeasureKind::kInteg) return base.empty() ? "s" : base + "·s";
   return base;
 }
@@ -196,6 +198,12 @@ MeasureResult Measurement::value() const {
       break;
     case MeasureKind::kMax:
       r.value = max_, r.at = t_max_;
+      break;
+    case MeasureKind::kMinAt:
+      r.value = t_min_;
+      break;
+    case MeasureKind::kMaxAt:
+      r.value = t_max_;
       break;
     case MeasureKind::kPp:
       r.value = max_ - min_;

@@ -51,6 +51,8 @@ std::optional<MeasureKind> kind_of(const std::string& w) {
   if (w == "rms") return MeasureKind::kRms;
   if (w == "min") return MeasureKind::kMin;
   if (w == "max") return MeasureKind::kMax;
+  if (w == "min_at") return MeasureKind::kMinAt;
+  if (w == "max_at") return MeasureKind::kMaxAt;
   if (w == "pp") return MeasureKind::kPp;
   if (w == "integ" || w == "integral") return MeasureKind::kInteg;
   if (w == "when") return MeasureKind::kWhen;
@@ -379,7 +381,8 @@ std::optional<MeasureSpec> Parser::run() {
     }
   }
   if (at_end() || !kind_of(w_[i_].text))
-    return fail("expected avg, rms, min, max, pp, integ, when, find or trig"), std::nullopt;
+    return fail("expected avg, rms, min, max, min_at, max_at, pp, integ, when, find or trig"),
+           std::nullopt;
   spec.kind = *kind_of(w_[i_++].text);
   if (spec.kind == MeasureKind::kParam) {
     // NAME param [=] EXPR: the rest of the words, quotes or braces around it dropped.
@@ -422,8 +425,9 @@ std::optional<MeasureSpec> Parser::run() {
     if (!options(spec)) return std::nullopt;
   }
   if (name_.empty()) {
-    static constexpr const char* kNames[] = {"avg",  "rms",  "min",  "max",   "pp",   "integ",
-                                             "when", "find", "find", "delay", "param"};
+    static constexpr const char* kNames[] = {"avg",   "rms",    "min",   "max",  "pp",
+                                             "integ", "when",   "find",  "find", "delay",
+                                             "param", "min_at", "max_at"};
     const std::string& what = spec.kind == MeasureKind::kTrigTarg
                                   ? (spec.targ.signal.empty() ? spec.when.signal : spec.targ.signal)
                                   : spec.signal;

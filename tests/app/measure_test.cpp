@@ -52,6 +52,21 @@ TEST(Measure, WindowAggregatesOfARamp) {
   EXPECT_EQ(measure("integ v(x)", ramp).unit, "V·s");
 }
 
+// ngspice's MIN_AT / MAX_AT: the time of the window's extreme, in seconds. A sine sampled at
+// 2000 points on two periods has its peaks on sample points: the first maximum at T/4, the
+// minimum inside [T, 2T] at T + 3T/4. (The name MAX_AT was an error before.)
+TEST(Measure, MinAtAndMaxAtAreTheTimesOfTheExtremes) {
+  const double f = 50, w = 2 * std::numbers::pi * f, T = 1 / f;
+  auto sine = [&](double t) { return 10 * std::sin(w * t); };
+  const auto mx = measure("tymax max_at v(x) from=0 to=20m", sine, 2 * T, 2000);
+  EXPECT_EQ(mx.name, "tymax");
+  EXPECT_EQ(mx.unit, "s");
+  EXPECT_NEAR(value(mx), T / 4, 1e-12);
+  EXPECT_NEAR(value(measure("MIN_AT v(x) from=20m to=40m", sine, 2 * T, 2000)), T + 3 * T / 4,
+              1e-12);
+  EXPECT_EQ(measure("min_at v(x)", sine, 2 * T, 2000).name, "min_at_v(x)");
+}
+
 TEST(Measure, SineAverageRmsAndCrossings) {
   const double f = 50, w = 2 * std::numbers::pi * f;
   auto sine = [&](double t) { return 10 * std::sin(w * t); };
