@@ -76,12 +76,23 @@ void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorX
     double p = 0;  // e·i_m
     if (i_m > a * m.imin) {
       // SPICE's junction current x for the base current i_b: v_m(x/A) − v_l((i_b − x/k)/A) rises.
+      // Newton's method from the PWL's own i_m, kept inside the bracket [lo, hi] that the signs
+      // of f(x) = v_m(x/A) − v_l((i_b − x/k)/A) (increasing) narrow, bisecting when a step
+      // leaves it; until x moves by less than 1e-6 of itself (e to 1e-6, against
+      // kSplitTolerance): a few steps (60 at most).
       double lo = 0, hi = s.k * i_b;
+      double x = std::clamp(i_m, 0.5 * hi * 1e-12, hi);
       for (int k = 0; k < 60; ++k) {
-        const double x = 0.5 * (lo + hi);
-        (m.branch.voltage(x / a) < l.branch.voltage((i_b - x / s.k) / a) ? lo : hi) = x;
+        const double il = (i_b - x / s.k) / a;
+        const double f = m.branch.voltage(x / a) - l.branch.voltage(il);
+        (f < 0 ? lo : hi) = x;
+        const double slope = m.branch.slope(x / a) / a + l.branch.slope(il) / (a * s.k);
+        double next = slope > 0 ? x - f / slope : 0.5 * (lo + hi);
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        const bool done = std::abs(next - x) <= kSplitPrecision * x;
+        x = next;
+        if (done) break;
       }
-      const double x = 0.5 * (lo + hi);
       if (x > 0) p = (i_m / x - 1) * i_m;
     }
     if (s.seen) {

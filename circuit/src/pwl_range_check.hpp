@@ -34,6 +34,7 @@ namespace nsspice::circuit::detail {
 
 inline constexpr double kSmallSignalTolerance = 0.05;
 inline constexpr double kSplitTolerance = 0.05;
+inline constexpr double kSplitPrecision = 1e-6;  // relative step at which the solve for x stops
 // The below-range check skips branches whose peak is under this share of the largest peak of
 // all branches (a clamp barely touching its threshold beside a rectifier's amperes).
 inline constexpr double kBelowRangeShare = 1e-3;
