@@ -260,6 +260,15 @@ int CompareRun::load() {
       print_error(why);
       return kBadInput;
     }
+  if (const auto& tran = loaded_->circuit.tran;
+      tran && o_.startup && *o_.startup >= tran->tstop - tran->tstart) {
+    // It left no time to compare, and the verdict said "no signal in common" with exit 0.
+    print_error(
+        fmt::format("--startup {:g}: skips the whole run (TSTART .. TSTOP = {:g} .. {:g} s): "
+                    "nothing left to compare",
+                    *o_.startup, tran->tstart, tran->tstop));
+    return kBadInput;
+  }
   if (const auto& tran = loaded_->circuit.tran)
     if (const std::string why = window_outside(o_.t_from, o_.t_to, tran->tstart, tran->tstop,
                                                "the run's TSTART .. TSTOP");

@@ -277,6 +277,13 @@ TEST_F(CliReject, AWindowOutsideTheDataIsRejected) {
             std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+  // A start-up as long as the run left nothing to compare: exit 0, "verdict: no signal in common".
+  r = nsspice("compare rect.cir -d cmp -q --against w.csv --startup 5m");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--startup 0.005: skips the whole run (TSTART .. TSTOP = 0 .. 0.005 s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
 }
 
 // A signal compare cannot judge is bad input, and bad input writes nothing: `compare --signals
