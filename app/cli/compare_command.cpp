@@ -25,6 +25,7 @@
 #include "app/io/element_columns.hpp"
 #include "app/io/file_write.hpp"
 #include "app/io/signals.hpp"
+#include "app/plot/plot_gnuplot.hpp"
 #include "circuit/elaborate.hpp"
 #include "circuit/tran_settings.hpp"
 #include "netlist/flatten.hpp"
@@ -128,7 +129,7 @@ class CompareRun {
 
   int run() {
     for (auto phase : {&CompareRun::load, &CompareRun::reference, &CompareRun::choose_signals,
-                       &CompareRun::peer})
+                       &CompareRun::write_reference, &CompareRun::peer})
       if (const int code = (this->*phase)(); code != 0) return code;
     compare();
     if (const int code = sweep(); code != 0) return code;
@@ -146,6 +147,8 @@ class CompareRun {
   UserModels user_models_;
   CompareResult r_;
   Waveforms ns_, peer_;
+  Waveforms ns_file_;  // nsspice's run as it came (nsspice.raw), written once the options are
+                       // checked: a bad --signals or --meas leaves no directory
   Simulated sim_;
   std::string dir_;
   double load_seconds_ = 0;  // parse, flatten, elaborate
@@ -184,6 +187,7 @@ class CompareRun {
   int load();
   int reference();
   int choose_signals();
+  int write_reference();
   int peer();
   int ngspice_peer();
   int file_peer();
@@ -251,6 +255,27 @@ int CompareRun::load() {
     print_error(why);
     return kBadInput;
   }
+  if (!o_.view.empty())
+    if (const std::string why = view_path_error(o_.view, "--view"); !why.empty()) {
+      print_error(why);
+      return kBadInput;
+    }
+  if (const auto& tran = loaded_->circuit.tran;
+      tran && o_.startup && *o_.startup >= tran->tstop - tran->tstart) {
+    // It left no time to compare, and the verdict said "no signal in common" with exit 0.
+    print_error(
+        fmt::format("--startup {:g}: skips the whole run (TSTART .. TSTOP = {:g} .. {:g} s): "
+                    "nothing left to compare",
+                    *o_.startup, tran->tstart, tran->tstop));
+    return kBadInput;
+  }
+  if (const auto& tran = loaded_->circuit.tran)
+    if (const std::string why = window_outside(o_.t_from, o_.t_to, tran->tstart, tran->tstop,
+                                               "the run's TSTART .. TSTOP");
+        !why.empty()) {
+      print_error(why);
+      return kBadInput;
+    }
   return 0;
 }
 
@@ -287,6 +312,11 @@ int CompareRun::reference() {
   r_.options = o_.translate.options;
   if (question_ == Question::kMethods) r_.ref_label = "θ-scheme";
   dir_ = o_.out_dir.empty() ? fs::path(o_.netlist).stem().string() + "-compare" : o_.out_dir;
+  ns_file_ = ns_;
+  return 0;
+}
+
+int CompareRun::write_reference() {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) {
@@ -294,12 +324,13 @@ int CompareRun::reference() {
     return kOutputFailed;
   }
   const std::string raw = (fs::path(dir_) / "nsspice.raw").string();
-  if (const std::string why = write_run_raw(raw, c.title, ns_); why.empty()) {
+  if (const std::string why = write_run_raw(raw, loaded_->circuit.title, ns_file_); why.empty()) {
     r_.files.push_back(raw);
   } else {
     print_error(why);
     code_ = kOutputFailed;
   }
+  ns_file_ = Waveforms{};
   return 0;
 }
 
@@ -324,6 +355,15 @@ int CompareRun::choose_signals() {
     if (!ns_.index(s)) {
       print_error(fmt::format("unknown signal '{}' in --signals{}", s,
                               netlist::did_you_mean(s, ns_.names)));
+      return kBadInput;
+    }
+  // A --meas of a signal nsspice's run lacks is bad input, as in `run` (a .meas card's is a
+  // warning there and a failed measurement here); it was reported as failed with exit 0.
+  MeasureSet bound;
+  for (size_t i = 0; i < specs_.size(); ++i)
+    if (std::string why;
+        !bound.add(specs_[i], ns_.names, why) && i + o_.measures.size() >= specs_.size()) {
+      print_error(why);
       return kBadInput;
     }
   return 0;

@@ -275,6 +275,13 @@ int plot_command(const PlotOptions& o) {
   const bool over_time = data->scale == Scale::kTime && !data->complex;
   if (over_time)
     if (const auto code = plot_runs(o, output)) return *code;
+  if (over_time && !data->time.empty())
+    if (const std::string why = window_outside(o.t_from, o.t_to, data->time.front(),
+                                               data->time.back(), fmt::format("'{}'", o.input));
+        !why.empty()) {
+      print_error(why);
+      return kBadInput;
+    }
   size_t left_out = 0;
   auto rq = over_time ? waveform_plot_request(*data, o, error, left_out)
                       : analysis_plot_request(*data, o, error, &left_out);

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "app/cli/plot_command.hpp"
+#include "app/cli/view_command.hpp"
 #include "app/io/element_columns.hpp"
 #include "netlist/suggest.hpp"
 
@@ -241,6 +242,8 @@ std::optional<RunFiles> run_files(const RunOptions& o, const LoadedNetlist& load
     error = fmt::format("--plot '{}': the file must end in .png, .svg or .pdf", files.plot_path);
     return std::nullopt;
   }
+  if (!o.view.empty())
+    if (error = view_path_error(o.view, "--view"); !error.empty()) return std::nullopt;
   files.output_path = !o.output.empty()             ? o.output
                       : !loaded.output_file.empty() ? loaded.output_file
                                                     : stem + ".csv";

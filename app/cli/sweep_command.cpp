@@ -21,6 +21,7 @@
 #include "app/sweep/sweep_plot.hpp"
 #include "app/sweep/sweep_tables.hpp"
 #include "circuit/elaborate.hpp"
+#include "netlist/suggest.hpp"
 
 namespace nsspice::app {
 namespace {
@@ -148,6 +149,17 @@ std::optional<Prepared> prepare(const RunOptions& o, const LoadedNetlist& nomina
     if (!s) return printed = fmt::format("nsspice: error: {}\n", error), std::nullopt;
     p.specs.push_back(*s);
   }
+  // A --spec must name a measurement (a .meas card's or a --meas's): one that named none was a
+  // warning after every run had run, with exit 0 and a yield of "-".
+  std::vector<std::string> known;
+  for (const auto& m : nominal.measures) known.push_back(m.name);
+  for (const auto& text : o.measures)
+    if (std::string why; const auto m = parse_measure(text, why)) known.push_back(m->name);
+  for (const auto& s : p.specs)
+    if (std::find(known.begin(), known.end(), s.name) == known.end())
+      return printed = fmt::format("nsspice: error: --spec '{}': no measurement of that name{}\n",
+                                   s.name, netlist::did_you_mean(s.name, known)),
+             std::nullopt;
   p.directory = !o.output.empty() && (o.output.back() == '/' || fs::is_directory(o.output));
   p.base = o;
   p.base.plot.clear();

@@ -52,7 +52,19 @@ int write_view_file(const std::string& path, const Waveforms& w, const std::stri
   return 0;
 }
 
+std::string view_path_error(const std::string& path, const std::string& option) {
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  if (ext == ".html" || ext == ".htm") return {};
+  return fmt::format("{} '{}': the viewer is an HTML file: the name must end in .html or .htm",
+                     option, path);
+}
+
 int view_command(const ViewOptions& o) {
+  if (!o.output.empty())
+    if (const std::string why = view_path_error(o.output, "-o"); !why.empty()) {
+      print_error(why);
+      return kBadInput;
+    }
   std::string error;
   auto data = read_waveforms(o.input, error);
   if (!data) {

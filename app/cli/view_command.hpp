@@ -19,6 +19,11 @@ struct ViewOptions {
 
 int view_command(const ViewOptions& options);
 
+// Empty when `path` ends in .html or .htm (any case); else the error naming `option`: the viewer
+// wrote its HTML under any name before, `view out.csv -o out.csv` over its own input, `run
+// buck.cir --view buck.cir` over the netlist.
+std::string view_path_error(const std::string& path, const std::string& option);
+
 // Writes the viewer of `w` (all its signals) to `path`; exit code 0, or kOutputFailed with the
 // error printed.
 int write_view_file(const std::string& path, const Waveforms& w, const std::string& title,

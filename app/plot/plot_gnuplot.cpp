@@ -352,6 +352,13 @@ std::string build_script(const PlotRequest& rq, const PlotGeometry& geo) {
 
 }  // namespace
 
+std::string window_outside(std::optional<double> from, std::optional<double> to, double lo,
+                           double hi, const std::string& what) {
+  if (!from || !to || (*from<hi&& * to> lo)) return {};
+  return fmt::format("--window {:g},{:g} lies outside {} (t = {:g} .. {:g} s): nothing to draw",
+                     *from, *to, what, lo, hi);
+}
+
 bool display_available() {
   const char* x = std::getenv("DISPLAY");
   const char* w = std::getenv("WAYLAND_DISPLAY");
@@ -377,7 +384,10 @@ std::string write_plot(const PlotRequest& request) {
                                   terminal_for(request.output, geo), gnuplot_quoted(request.output),
                                   build_script(request, geo)),
                       false);
-      if (!errors.empty()) return fmt::format("gnuplot: {}", errors);
+      if (!errors.empty()) {
+        std::filesystem::remove(request.output, ec);  // gnuplot's partial file is no plot
+        return fmt::format("gnuplot: {}", errors);
+      }
     }
     if (request.show && display_available()) {
       const std::string errors = run_gnuplot(build_script(request, geo), true);

@@ -66,6 +66,12 @@ struct PlotRequest {
 std::string write_plot(const PlotRequest& request);
 // True when a window can be opened ($DISPLAY or $WAYLAND_DISPLAY set).
 bool display_available();
+
+// Empty when the window FROM,TO (--window) overlaps the time range lo .. hi of `what` (a file, a
+// run); else the error naming the option: a window beside the data drew nothing but gnuplot's
+// "all points y value undefined" (exit 3) before.
+std::string window_outside(std::optional<double> from, std::optional<double> to, double lo,
+                           double hi, const std::string& what);
 // The gnuplot script of a request (without the terminal and output lines): for tests.
 std::string plot_script(const PlotRequest& request);
 

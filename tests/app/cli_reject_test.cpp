@@ -251,3 +251,83 @@ TEST(PlotOptionsValidate, WindowMustBeOrdered) {
 
 }  // namespace
 }  // namespace nsspice::app
+
+namespace nsspice::testing {
+namespace {
+
+// A --window beside the data drew nothing: `plot --window 200m,300m` of a 100 ms file exited 3
+// with gnuplot's "all points y value undefined" and left gnuplot's partial PNG (3388 bytes) under
+// the name; `compare --window` did the same after both runs. Now exit 1 naming the option, no
+// file (compare: no directory; it checks against the netlist's TSTART .. TSTOP before running).
+TEST_F(CliReject, AWindowOutsideTheDataIsRejected) {
+  write("w.csv", "time,v(a)\n0,0\n50e-3,1\n100e-3,0.5\n");
+  CliRun r = nsspice("plot w.csv -o w.png --window 200m,300m");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--window 0.2,0.3 lies outside 'w.csv' (t = 0 .. 0.1 s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "w.png"));
+  r = nsspice("plot w.csv -o w.png --window 90m,300m");  // overlapping: drawn
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "w.png"));
+  write("rect.cir", kRect);
+  r = nsspice("compare rect.cir -d cmp -q --against w.csv --window 6m,7m");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--window 0.006,0.007 lies outside the run's TSTART .. TSTOP"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+  // A start-up as long as the run left nothing to compare: exit 0, "verdict: no signal in common".
+  r = nsspice("compare rect.cir -d cmp -q --against w.csv --startup 5m");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--startup 0.005: skips the whole run (TSTART .. TSTOP = 0 .. 0.005 s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+}
+
+// A signal compare cannot judge is bad input, and bad input writes nothing: `compare --signals
+// v(nope)` exited 1 but left its directory with nsspice.raw (written before the signals were
+// checked against the run's).
+TEST_F(CliReject, CompareWithAnUnknownSignalWritesNoDirectory) {
+  write("w.csv", "time,v(out)\n0,0\n5e-3,1\n");
+  write("rect.cir", kRect);
+  CliRun r = nsspice("compare rect.cir -d cmp -q --against w.csv --signals 'v(nope)'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("unknown signal 'v(nope)' in --signals"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+  r = nsspice("compare rect.cir -d cmp -q --against w.csv --meas 'avg v(nope)'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+  r = nsspice("compare rect.cir -d cmp -q --against w.csv --signals 'v(out)'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "cmp" / "nsspice.raw"));
+}
+
+// The viewer is HTML: `view x.raw -o v.png` wrote HTML into v.png (exit 0), `view out.csv -o
+// out.csv` over its own input, `run rect.cir --view rect.cir` over the netlist. Now exit 1
+// naming the option, nothing written.
+TEST_F(CliReject, TheViewerMustBeAnHtmlFile) {
+  const std::string csv = "time,v(a)\n0,0\n1e-3,1\n";
+  write("w.csv", csv);
+  CliRun r = nsspice("view w.csv -o v.png");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("-o 'v.png': the viewer is an HTML file"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "v.png"));
+  r = nsspice("view w.csv -o w.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(read_file(dir_ / "w.csv"), csv);
+  EXPECT_EQ(nsspice("view w.csv -o v.HTML").exit_code, 0);
+  expect_rejected("--view rect.cir", "--view 'rect.cir': the viewer is an HTML file");
+  EXPECT_EQ(read_file(dir_ / "rect.cir"), kRect);
+  expect_no_file("--view v.png");
+  EXPECT_FALSE(fs::exists(dir_ / "v.png"));
+  r = nsspice("compare rect.cir -d cmp -q --against w.csv --view cmp.png");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--view 'cmp.png': the viewer is an HTML file"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "cmp"));
+}
+
+}  // namespace
+}  // namespace nsspice::testing

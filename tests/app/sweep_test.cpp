@@ -223,6 +223,24 @@ TEST_F(Sweep, RawOutputHoldsOnePlotPerRunInRunOrder) {
   EXPECT_EQ(ng.output.find("tran4\t"), std::string::npos) << ng.output;
 }
 
+// A --spec naming no measurement is bad input before any run: it was a warning after all the runs,
+// exit 0, its yield "-". The names are the .meas cards' and the --meas's.
+TEST_F(Sweep, ASpecOfNoMeasurementIsRejectedBeforeTheRuns) {
+  write("p.cir", std::string(kRc) + ".step param r list 500 1k\n.end\n");
+  CliRun r = nsspice("run p.cir -o p.csv -q --meas 'max v(out)' --spec 'max_v(ou) 0 1'");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("--spec 'max_v(ou)': no measurement of that name (did you mean "
+                          "'max_v(out)'?)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "p.run1.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "p.meas.csv"));
+  r = nsspice(
+      "run p.cir -o p.csv -q --meas 'max v(out)' --spec 'max_v(out) 0 1' --spec 'vend 0 1'");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "p.meas.csv"));
+}
+
 // --plot of a sweep draws the runs over each other from their files (a raw output is joined
 // after the plot is drawn); with many runs one legend entry per signal, and the count drawn.
 TEST_F(Sweep, PlotOverlaysTheRuns) {
