@@ -115,12 +115,16 @@ std::size_t poly_order(const ElementContext& c) {
 
 // POLY(n), n ≥ 2: y = p0 + p1·x1 + ... + pn·xn + (products of the x's), the controls written
 // "(a,b)", "a b" (E G: x = v(a, b)) or as source names (F H: x = i(V)). Only the affine part is
-// piecewise linear: a nonzero coefficient after pn is an error naming it. The card becomes the
-// behavioural source VALUE={p0 + p1*V(a,b) + ...} (F as G, H as E: the same output quantity).
+// piecewise linear: a nonzero coefficient after pn is an error naming it. The coefficients may
+// also be one parenthesized, comma-separated list ("F1 4 10 POLY(2) VS1 VS2 (0,2.4E-5,3.8E-5)",
+// as in ngspice's examples; written against the last source name, it is that word's group). The
+// card becomes the behavioural source VALUE={p0 + p1*V(a,b) + ...} (F as G, H as E: the same
+// output quantity).
 bool parse_polyn(ElementContext& c, std::size_t n) {
   const bool current = c.card.letter == 'f' || c.card.letter == 'h';
   if (!c.read_nodes(1, 2)) return false;
   std::vector<std::string> x;
+  std::vector<Item> coefficients;  // a coefficient list written as a group, then the items after
   std::size_t i = 4;
   const auto control_word = [&](const Item& item) -> std::optional<std::string> {
     auto w = c.r.name(item, current ? "a voltage source name" : "a node name");
@@ -129,7 +133,13 @@ bool parse_polyn(ElementContext& c, std::size_t n) {
   while (x.size() < n && i < c.items.size()) {
     const Item& item = c.items[i];
     if (current) {
-      auto v = control_word(item);
+      Item name = item;
+      if (item.has_group && !item.has_value && !item.word.text.empty() && x.size() + 1 == n) {
+        coefficients = item.args;  // "VS2 (0,2E-3,3E-3)": the list belongs to no name
+        name.has_group = false;
+        name.args.clear();
+      }
+      auto v = control_word(name);
       if (!v) return false;
       x.push_back("I(" + *v + ")");
       ++i;
@@ -155,17 +165,25 @@ bool parse_polyn(ElementContext& c, std::size_t n) {
   if (x.size() < n)
     return c.need(c.items.size() + 1, fmt::format("POLY({}) and {} controlling {}", n, n,
                                                   current ? "voltage sources" : "node pairs"));
+  for (; i < c.items.size(); ++i) {
+    const Item& item = c.items[i];
+    if (item.has_group && item.word.text.empty() && !item.has_value)
+      coefficients.insert(coefficients.end(), item.args.begin(), item.args.end());
+    else
+      coefficients.push_back(item);
+  }
   std::string value;
-  for (std::size_t k = 0; i < c.items.size(); ++i, ++k) {
-    auto v = c.r.number(c.items[i]);
+  for (std::size_t k = 0; k < coefficients.size(); ++k) {
+    const Item& item = coefficients[k];
+    auto v = c.r.number(item);
     if (!v) return false;
-    const std::string coefficient = v->expr.empty() ? c.r.text(c.items[i]) : "(" + v->expr + ")";
+    const std::string coefficient = v->expr.empty() ? c.r.text(item) : "(" + v->expr + ")";
     if (k > n) {
       if (v->expr.empty() && v->value == 0) continue;
       c.r.error(v->span, fmt::format("POLY({}) coefficient p{} = {} of {} multiplies a product of "
                                      "the controlling quantities: not piecewise linear (only "
                                      "p0 .. p{}, the affine part, are)",
-                                     n, k, c.r.text(c.items[i]), c.what(), n));
+                                     n, k, c.r.text(item), c.what(), n));
       return false;
     }
     value += (value.empty() ? "" : " + ") + coefficient + (k == 0 ? "" : "*" + x[k - 1]);

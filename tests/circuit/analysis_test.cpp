@@ -784,6 +784,21 @@ TEST(OperatingPoint, AffinePolySourcesOfSeveralControls) {
   EXPECT_NEAR(v[r.index("v(h)")], 1 + 1e3 * i1 - 2e3 * i2, 1e-12);
 }
 
+// The coefficients as one parenthesized list, written against the last source name (ngspice's
+// TransImpedanceAmp example: "F1 4 10 POLY(2) VS1 VS2 (0,2.42834E-5,3.8E-5)", an error before)
+// or apart, commas and blanks mixed: the same sources as the coefficients written plainly.
+TEST(OperatingPoint, PolyCoefficientsAsAParenthesizedList) {
+  const Ready r = ready(
+      "poly\nVa a 0 2\nVb b 0 -1\nVs1 a s1 0\nRs1 s1 0 2k\nVs2 b s2 0\nRs2 s2 0 4k\n"
+      "F1 0 f POLY(2) Vs1 Vs2 (0,1,1)\nRf f 0 1k\nH1 h 0 POLY(2) Vs1 Vs2 (1, 1k -2k)\nRh h 0 1k\n"
+      ".op\n.end\n");
+  const std::vector<double> v = op_values(r);
+  ASSERT_FALSE(v.empty());
+  const double i1 = 2.0 / 2e3, i2 = -1.0 / 4e3;  // i(Vs1), i(Vs2)
+  EXPECT_NEAR(v[r.index("v(f)")], 1e3 * (i1 + i2), 1e-12);
+  EXPECT_NEAR(v[r.index("v(h)")], 1 + 1e3 * i1 - 2e3 * i2, 1e-12);
+}
+
 TEST(DcSweep, VswitchIsTheIdealSwitchBetweenVonAndVoff) {
   // PSpice VSWITCH (RON 10, ROFF 1 MΩ): on above VON = 2, off below VOFF = 1; the inverted one
   // (VON 1 < VOFF 2) on below 1, off above 2. Each switches 1 V into 10 Ω + RON.
