@@ -10,9 +10,10 @@
 // Prints: steps, mode-changing steps, the median and mean cost of non-switching steps, the mean
 // and max cost of switching steps, the same split by whether the step's new mode was met before in
 // the run (a periodic run meets its modes again from its second or third period: those steps find
-// their factorizations cached, the others pay them), the largest number of pairs changed in one step, and the run
-// statistics (pivoting steps, pivots, factorizations, step sizes, shared mode structures,
-// mode-system solves, modes answered by low-rank updates and their solves, dense matrices built).
+// their factorizations cached, the others pay them), the largest number of pairs changed in one
+// step, and the run statistics (pivoting steps, pivots, factorizations, step sizes, shared mode
+// structures, mode-system solves, modes answered by low-rank updates and their solves, dense
+// matrices built).
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -106,11 +107,10 @@ int main(int argc, char** argv) {
       "\"mode_structures\": %ld, \"mode_solves\": %ld, \"low_rank_modes\": %ld, "
       "\"low_rank_solves\": %ld, \"dense_allocations\": %ld}\n",
       plain.size() + switching.size(), switching.size(), max_changed, 1e6 * median,
-      1e6 * mean(plain), 1e6 * mean(switching), 1e6 * sw_max, into_new.size(),
-      1e6 * mean(into_new), into_met.size(), 1e6 * mean(into_met),
+      1e6 * mean(plain), 1e6 * mean(switching), 1e6 * sw_max, into_new.size(), 1e6 * mean(into_new),
+      into_met.size(), 1e6 * mean(into_met),
       into_met.empty() ? 0.0 : 1e6 * *std::max_element(into_met.begin(), into_met.end()),
-      s.lemke_calls, s.pivots,
-      s.factorizations, s.refactorizations, s.step_solvers, s.mode_structures, s.mode_solves,
-      s.low_rank_modes, s.low_rank_solves, s.dense_allocations);
+      s.lemke_calls, s.pivots, s.factorizations, s.refactorizations, s.step_solvers,
+      s.mode_structures, s.mode_solves, s.low_rank_modes, s.low_rank_solves, s.dense_allocations);
   return 0;
 }

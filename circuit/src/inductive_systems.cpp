@@ -15,23 +15,16 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <string>
 #include <vector>
 
 #include "circuit/src/checks.hpp"
+#include "circuit/src/graph.hpp"
 
 namespace nsspice::circuit::detail {
 namespace {
 
 constexpr double kIndefinite = 1e-9;
-
-int find(std::vector<int>& parent, int a) {
-  while (parent[static_cast<size_t>(a)] != a)
-    a = parent[static_cast<size_t>(a)] =
-        parent[static_cast<size_t>(parent[static_cast<size_t>(a)])];
-  return a;
-}
 
 }  // namespace
 
@@ -47,14 +40,13 @@ void check_inductive_systems(const Circuit& circuit, netlist::Diagnostics& diags
   std::map<std::string, double> inductance;
   for (const Device& dev : circuit.devices)
     if (const auto* l = std::get_if<Inductor>(&dev)) inductance[l->name] = l->l;
-  std::vector<int> parent(index.size());
-  std::iota(parent.begin(), parent.end(), 0);
+  UnionFind groups_of(static_cast<int>(index.size()));
   for (size_t d : mutuals) {
     const auto& k = std::get<Mutual>(circuit.devices[d]);
-    parent[static_cast<size_t>(find(parent, index.at(k.l1)))] = find(parent, index.at(k.l2));
+    groups_of.unite(index.at(k.l1), index.at(k.l2));
   }
   std::map<int, std::vector<std::string>> groups;  // root → its inductors, in name order
-  for (const auto& [name, i] : index) groups[find(parent, i)].push_back(name);
+  for (const auto& [name, i] : index) groups[groups_of.find(i)].push_back(name);
   for (const auto& [root, names] : groups) {
     if (names.size() < 2) continue;
     const auto n = static_cast<Eigen::Index>(names.size());
@@ -66,7 +58,7 @@ void check_inductive_systems(const Circuit& circuit, netlist::Diagnostics& diags
     std::vector<size_t> cards;
     for (size_t d : mutuals) {
       const auto& k = std::get<Mutual>(circuit.devices[d]);
-      if (find(parent, index.at(k.l1)) != root) continue;
+      if (groups_of.find(index.at(k.l1)) != root) continue;
       const Eigen::Index a = at(k.l1), b = at(k.l2);
       s(a, b) += k.k;
       s(b, a) += k.k;

@@ -81,7 +81,7 @@ void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorX
       // leaves it; until x moves by less than 1e-6 of itself (e to 1e-6, against
       // kSplitTolerance): a few steps (60 at most).
       double lo = 0, hi = s.k * i_b;
-      double x = std::clamp(i_m, 0.5 * hi * 1e-12, hi);
+      double x = std::clamp(i_m, 1e-12 * hi, hi);
       for (int k = 0; k < 60; ++k) {
         const double il = (i_b - x / s.k) / a;
         const double f = m.branch.voltage(x / a) - l.branch.voltage(il);
