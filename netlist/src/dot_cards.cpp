@@ -26,10 +26,38 @@ bool is_tolerance(const Item& keyword, const Item* value) {
   return head == "dev" || head == "lot";
 }
 
-// The param of items[i] (a tolerance takes items[i + 1] too: i moves past it).
+// NAME=FUNC(args) with FUNC an identifier and its '(' right after it: the generic syntax reads
+// FUNC as the value word and (args) as the next item, a bare group.
+bool is_call_value(const Item& item, const Item* next) {
+  if (!item.has_value || item.has_group || next == nullptr || !next->has_group ||
+      !next->word.text.empty() || next->has_value || next->begin != item.value.end)
+    return false;
+  const std::string& f = item.value.text;
+  return !f.empty() && (std::isalpha(static_cast<unsigned char>(f[0])) != 0 || f[0] == '_') &&
+         std::all_of(f.begin(), f.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+         });
+}
+
+// The param of items[i] (a tolerance takes items[i + 1] too: i moves past it). A function call
+// written without braces (ngspice's Monte Carlo decks: TOX=AGAUSS(9e-09, 9e-09, 10), also
+// IS=exp(-31.5)) is read as the expression {FUNC(args)}, as ngspice reads it; i moves past the
+// group.
 std::optional<Param> model_param(const CardReader& r, const std::vector<Item>& items,
                                  std::size_t& i, std::string_view where) {
   const Item* next = i + 1 < items.size() ? &items[i + 1] : nullptr;
+  if (is_call_value(items[i], next)) {
+    const Item& named = items[i++];
+    Item whole;  // FUNC(args)
+    whole.begin = named.value.begin;
+    whole.end = next->end;
+    const Token call{r.text(whole), whole.begin, whole.end};
+    Word value = r.word(call);
+    value.text = "{" + value.text + "}";
+    value.lower = ascii_lower(value.text);
+    return Param{r.word(named.word), std::move(value), std::nullopt,
+                 r.span(Token{{}, named.begin, next->end})};
+  }
   if (!is_tolerance(items[i], next)) return r.param(items[i], where);
   ++i;
   return Param{r.word(items[i - 1].word), r.word(next->word), parse_spice_number(next->word.text),

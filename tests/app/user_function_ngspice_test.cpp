@@ -67,5 +67,22 @@ TEST_F(UserFunctionsVsNgspice, ScopeAndShadowingAgree) {
   }
 }
 
+// Functions called without braces in .model cards, as ngspice reads them (its Monte Carlo
+// decks write TOX=AGAUSS(9e-09, 9e-09, 10)): switch models whose RON and ROFF are calls. Both
+// programs give the exact divider currents (1 V over 100 Ω + RON = max(1, 2) Ω, and over
+// ROFF = exp(ln 1e6) = 1 MΩ). (ngspice fails on a call that is the last parameter before the
+// model's closing parenthesis, "ROFF=exp(13.8))": nsspice reads it; the deck avoids it.)
+TEST_F(UserFunctionsVsNgspice, UnbracedCallsInModelCardsAgree) {
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
+  const auto [theirs, ours] = both(
+      "calls in .model cards\nV1 a 0 1\nVc c 0 2\nS1 a b c 0 SWON\nR1 b 0 100\n"
+      "S2 a d 0 c SWON\nR2 d 0 1\n.model SWON SW(RON=max(1, 2) ROFF=exp(13.815510558) VT=1 VH=0)\n"
+      ".tran 1u 4u\n.meas tran ion find i(v1) at=2u\n.end\n");
+  ASSERT_TRUE(theirs.contains("ion") && ours.contains("ion"));
+  const double want = -(1 / 102.0 + 1 / (1e6 + 1));
+  EXPECT_NEAR(theirs.at("ion"), want, 1e-5 * std::abs(want));
+  EXPECT_NEAR(ours.at("ion"), want, 1e-5 * std::abs(want));
+}
+
 }  // namespace
 }  // namespace nsspice::testing

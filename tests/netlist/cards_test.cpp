@@ -204,6 +204,28 @@ TEST(NetlistCards, ModelParamWithNonNumberKeepsRawText) {
   EXPECT_FALSE(m.params.at(0).number.has_value());
 }
 
+// ngspice reads a function call written without braces as a model parameter's value
+// (its Monte Carlo decks: TOX=AGAUSS(9e-09, 9e-09, 10)): the call is the expression
+// {FUNC(args)}, with its span. A blank between the name and '(' is an error, as in ngspice.
+TEST(NetlistCards, ModelParamWrittenAsAnUnbracedCallIsAnExpression) {
+  auto p = parse("t\n.model DX D(IS=agauss(1e-14, 1e-15, 3) N=1.5 RS=max(1,2))\n");
+  ASSERT_EQ(p.text(), "");
+  const auto& m = card<ModelCard>(p, 0);
+  ASSERT_EQ(m.params.size(), 3u);
+  EXPECT_EQ(m.params[0].name.lower, "is");
+  EXPECT_EQ(m.params[0].raw.text, "{agauss(1e-14, 1e-15, 3)}");
+  EXPECT_FALSE(m.params[0].number.has_value());
+  EXPECT_EQ(m.params[0].raw.span.column, 16);
+  EXPECT_EQ(m.params[0].raw.span.length, 23);
+  EXPECT_DOUBLE_EQ(m.params[1].number.value_or(0), 1.5);
+  EXPECT_EQ(m.params[2].raw.text, "{max(1,2)}");
+  EXPECT_NE(testing::diagnose(".model DX D(IS=exp (-31.5))\n")
+                .find("error: expected NAME=VALUE in .model, got '(-31.5)'"),
+            std::string::npos);
+  EXPECT_NE(testing::diagnose(".model DX D(IS=1e-14(2))\n").find("error: expected NAME=VALUE"),
+            std::string::npos);
+}
+
 TEST(NetlistCards, TranWithTwoThreeFourArgsAndUic) {
   auto p = parse("t\n.tran 1n 1u\n.tran 1n 1u 100n\n.tran 1n 1u 100n 5n\n.tran 1u 1m UIC\n");
   ASSERT_EQ(p.text(), "");
