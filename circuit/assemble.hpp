@@ -29,7 +29,9 @@ namespace nsspice::circuit {
 
 struct AssembleOptions {
   // Adds a voltage source for every `.ic v(node)` so that the operating point honours it
-  // (SPICE semantics without UIC); their currents come after the other unknowns.
+  // (SPICE semantics without UIC), and for every `.ic I(L)` (Circuit::ic_currents, LTspice's
+  // semantics) a constraint i_L = value whose unknown u, the voltage that holds the current,
+  // enters the inductor's row (−(v_a − v_b) + u = 0 at DC); their unknowns come after the others.
   bool hold_ic_nodes = false;
 };
 

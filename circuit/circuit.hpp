@@ -371,6 +371,10 @@ struct Circuit {
   std::vector<netlist::SourceSpan> spans;  // where each device was written
   std::optional<TranSpec> tran;
   std::vector<std::pair<int, double>> ic;  // .ic v(node) = value
+  // The inductors (indices into devices) given .ic I(L)=value (LTspice): their Inductor::ic
+  // holds the value; under UIC it is their initial current, otherwise the operating point holds
+  // it (AssembleOptions::hold_ic_nodes).
+  std::vector<int> ic_currents;
   // The internal nodes behind a model's series resistance (RB, RC, RE, RD, RS, RG, a diode's RS
   // split off): (outer terminal, inner node). Under UIC an inner node without data of its own
   // starts at its terminal's voltage (initial_point.cpp).

@@ -175,12 +175,13 @@ struct TranCard {
 };
 
 struct IcEntry {
-  Word node;
+  Word node;  // the node; for `current`, the inductor
   Value value;
   SourceSpan span;
+  bool current = false;  // I(L1)=value (LTspice's .ic of an inductor's current)
 };
 
-// .ic V(n1)=10 v(out)=0
+// .ic V(n1)=10 v(out)=0 I(L1)=0.5
 struct IcCard {
   std::vector<IcEntry> entries;
   SourceSpan span;

@@ -242,6 +242,14 @@ void stamp_circuit(const Circuit& circuit, const AssembleOptions& options, Assem
       st.branch(node, 0, k, 1.0);
       st.s.emplace_back(k, st.new_source(Dc{value}), 1.0);
     }
+    for (const int index : circuit.ic_currents) {
+      const auto& l = std::get<Inductor>(circuit.devices[static_cast<size_t>(index)]);
+      const int current = col.at(l.name);
+      const int k = st.new_branch("v(.ic i(" + l.name + "))");
+      st.g.emplace_back(k, current, 1.0);  // i_L = value
+      st.g.emplace_back(current, k, 1.0);  // the holding voltage in the inductor's row
+      st.s.emplace_back(k, st.new_source(Dc{*l.ic}), 1.0);
+    }
   }
   out.source_device.resize(out.sources.size(), -1);
 }

@@ -38,6 +38,10 @@ void Elaborator::elements(const std::vector<netlist::Card>& cards) {
     const auto* ic = std::get_if<netlist::IcCard>(&card);
     if (ic == nullptr) continue;
     for (const auto& entry : ic->entries) {
+      if (entry.current) {
+        inductor_ic(entry);
+        continue;
+      }
       if (entry.node.lower == "0" || entry.node.lower == "gnd") {
         diags_.error(entry.node.span, "the ground node's voltage is 0 by definition");
         continue;
@@ -59,6 +63,39 @@ void Elaborator::elements(const std::vector<netlist::Card>& cards) {
       c_.ic.emplace_back(it->second, entry.value.value);
     }
   }
+}
+
+void Elaborator::inductor_ic(const netlist::IcEntry& entry) {
+  // LTspice's .ic I(L1)=value: the inductor's initial current. Under UIC it is the inductor's
+  // IC=; otherwise the operating point holds it (Circuit::ic_currents).
+  std::vector<std::string> inductors;
+  for (size_t i = 0; i < c_.devices.size(); ++i) {
+    auto* l = std::get_if<Inductor>(&c_.devices[i]);
+    if (l == nullptr) continue;
+    if (l->name != entry.node.lower) {
+      inductors.push_back(l->name);
+      continue;
+    }
+    if (l->ic) {
+      diags_.error(entry.span,
+                   fmt::format("inductor '{}' has its initial current twice: IC={:g} on its card "
+                               "and .ic I({})={:g}; give one",
+                               l->name, *l->ic, entry.node.text, entry.value.value));
+      return;
+    }
+    l->ic = entry.value.value;
+    c_.ic_currents.push_back(static_cast<int>(i));
+    return;
+  }
+  const bool other = std::any_of(c_.devices.begin(), c_.devices.end(), [&](const Device& d) {
+    return device_name(d) == entry.node.lower;
+  });
+  diags_.error(entry.node.span,
+               other ? fmt::format("'{}' in .ic I({}) is not an inductor: .ic sets node voltages "
+                                   "V(node) and inductor currents I(L) only",
+                                   entry.node.text, entry.node.text)
+                     : fmt::format("unknown inductor '{}' in .ic{}", entry.node.text,
+                                   netlist::did_you_mean(entry.node.lower, inductors)));
 }
 
 void Elaborator::element(const netlist::ElementCard& e) {

@@ -102,6 +102,7 @@ class Elaborator {
   template <class M>
   const M* model_of(const netlist::ElementCard& e, const char* what, const char* type);
   void element(const netlist::ElementCard& e);
+  void inductor_ic(const netlist::IcEntry& entry);  // .ic I(L)=value
   // The model a diode instance uses: the card's, or a copy scaled by the instance's AREA and M
   // (kept in models_ under "<card>(area=A,m=M)"); nullptr after an error.
   const DiodeModel* diode_instance_model(const netlist::ElementCard& e, const DiodeModel& m);

@@ -100,7 +100,8 @@ InitialPoint uic_point(const Circuit& circuit, const Assembled& a) {
 InitialPoint operating_point(const Circuit& circuit, const Assembled& a) {
   InitialPoint p;
   std::optional<Assembled> held;
-  if (!circuit.ic.empty()) held = assemble(circuit, {.hold_ic_nodes = true});
+  if (!circuit.ic.empty() || !circuit.ic_currents.empty())
+    held = assemble(circuit, {.hold_ic_nodes = true});
   const Assembled& system = held ? *held : a;
   const solvers::OperatingPoint op = solvers::solve_operating_point(system.mlcs, 0.0);
   if (op.outcome.status != solvers::LcpStatus::kSolved &&

@@ -4,7 +4,7 @@
 //   param := NAME=VALUE  |  DEV[/...] VALUE  |  LOT[/...] VALUE   (PSpice's tolerance of the
 //            parameter before it: kept as the param "dev[/...]" = VALUE, app/sweep applies it)
 //   .tran tstep tstop [tstart [tmax]] [UIC]  |  .tran tstop [UIC]   (LTspice: tstep = 0)
-//   .ic {V '(' node ')' '=' value}            (also .nodeset)
+//   .ic {V '(' node ')' '=' value | I '(' inductor ')' '=' value}   (.nodeset: V only)
 //   .options|.option|.opt {NAME=VALUE | FLAG}
 //   .temp T                                    (as .options TEMP=T)
 #include <fmt/format.h>
@@ -228,21 +228,28 @@ std::optional<TranCard> parse_tran(const CardReader& r, const std::vector<Item>&
 
 namespace {
 
+// `currents`: I(L1)=value is read too (.ic; LTspice's initial inductor current).
 bool parse_ic_entries(const CardReader& r, const std::vector<Item>& items, std::string_view where,
-                      std::vector<IcEntry>& out) {
+                      bool currents, std::vector<IcEntry>& out) {
   for (std::size_t i = 1; i < items.size(); ++i) {
     const Item& item = items[i];
     // The node: a plain word, or one holding parentheses (KiCad's "Net-(R1-Pad2)").
     const bool node_ok = item.args.size() == 1 && !item.args[0].has_value &&
                          (item.args[0].is_plain() || !item.args[0].word.text.empty());
-    const bool shape_ok =
-        ascii_lower(item.word.text) == "v" && item.has_group && node_ok && item.has_value;
+    const std::string kind = ascii_lower(item.word.text);
+    const bool current = kind == "i" && item.has_group;
+    const bool shape_ok = (kind == "v" || (current && currents && item.args.size() == 1 &&
+                                           item.args[0].is_plain())) &&
+                          item.has_group && node_ok && item.has_value;
     if (!shape_ok) {
-      const bool current = ascii_lower(item.word.text) == "i" && item.has_group;
       r.error(r.span(item),
-              fmt::format(
-                  "expected V(node)=value in {}, got '{}'{}", where, r.text(item),
-                  current ? " (an inductor's initial current is its IC=: L1 a b 1m IC=0.5)" : ""));
+              fmt::format("expected {} in {}, got '{}'{}",
+                          currents ? "V(node)=value or I(inductor)=value" : "V(node)=value", where,
+                          r.text(item),
+                          current && !currents
+                              ? " (an inductor's initial current is its IC=: L1 a b 1m IC=0.5, "
+                                "or .ic I(L1)=0.5)"
+                              : ""));
       return false;
     }
     auto v = r.number(item.value);
@@ -254,7 +261,7 @@ bool parse_ic_entries(const CardReader& r, const std::vector<Item>& items, std::
       name.lower = ascii_lower(name.text);
       name.span = r.span(node);
     }
-    out.push_back(IcEntry{name, *v, r.span(item)});
+    out.push_back(IcEntry{name, *v, r.span(item), current});
   }
   return true;
 }
@@ -264,14 +271,14 @@ bool parse_ic_entries(const CardReader& r, const std::vector<Item>& items, std::
 std::optional<IcCard> parse_ic(const CardReader& r, const std::vector<Item>& items) {
   IcCard card;
   card.span = r.card_span();
-  if (!parse_ic_entries(r, items, ".ic", card.entries)) return std::nullopt;
+  if (!parse_ic_entries(r, items, ".ic", true, card.entries)) return std::nullopt;
   return card;
 }
 
 std::optional<NodesetCard> parse_nodeset(const CardReader& r, const std::vector<Item>& items) {
   NodesetCard card;
   card.span = r.card_span();
-  if (!parse_ic_entries(r, items, ".nodeset", card.entries)) return std::nullopt;
+  if (!parse_ic_entries(r, items, ".nodeset", false, card.entries)) return std::nullopt;
   return card;
 }
 

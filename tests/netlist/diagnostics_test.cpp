@@ -68,11 +68,16 @@ TEST(NetlistDiagnostics, MissingValueAfterEquals) {
 }
 
 TEST(NetlistDiagnostics, BadIcEntry) {
-  EXPECT_EQ(diagnose(".ic v(1)=1 i(L1)=2\n"),
-            "t.cir:2:12: error: expected V(node)=value in .ic, got 'i(L1)=2' (an inductor's "
-            "initial current is its IC=: L1 a b 1m IC=0.5)\n"
-            ".ic v(1)=1 i(L1)=2\n"
-            "           ^~~~~~~\n");
+  EXPECT_EQ(diagnose(".ic v(1)=1 i(L1 L2)=2\n"),
+            "t.cir:2:12: error: expected V(node)=value or I(inductor)=value in .ic, got "
+            "'i(L1 L2)=2'\n"
+            ".ic v(1)=1 i(L1 L2)=2\n"
+            "           ^~~~~~~~~~\n");
+  EXPECT_EQ(diagnose(".nodeset i(L1)=2\n"),
+            "t.cir:2:10: error: expected V(node)=value in .nodeset, got 'i(L1)=2' (an "
+            "inductor's initial current is its IC=: L1 a b 1m IC=0.5, or .ic I(L1)=0.5)\n"
+            ".nodeset i(L1)=2\n"
+            "         ^~~~~~~\n");
 }
 
 TEST(NetlistDiagnostics, DiodeWithoutModel) {
