@@ -165,7 +165,10 @@ AnalysisResult dc_sweep(const Circuit& circuit, const Assembled& a, const DcObse
         return r;
       }
       observer(values, op.x, op.lambda);
-      if (!range.empty()) range.add(static_cast<double>(r.points), op.x, op.lambda);
+      if (!range.empty()) {
+        range.label(at());
+        range.add(static_cast<double>(r.points), op.x, op.lambda);
+      }
       if (!lambdas.empty()) lambdas.add(op.x, at);
       b_last = b;
       ++r.points;

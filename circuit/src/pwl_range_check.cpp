@@ -13,6 +13,11 @@
 //                  PWLTOL·max(1, |v̂|) → the branch worked below its fit's range, off the bound
 //                  (imax estimated far above the circuit's currents: a diode straight across a
 //                  source; ngspice's VDMOS-DIO.sp: 1.63 mA at 0.5 V where SPICE gives 5 mA).
+//   pair (DC):     two B-E junctions with PWL currents i1, i2 (emitters at one node) and the
+//                  PWL's voltage difference Δv = v_PWL1(i1) − v_PWL2(i2): SPICE's share x of
+//                  T = i1 + i2 from v1(x/A1) − v2((T − x)/A2) = Δv (bisection on [0, T]), the
+//                  error e = i/x − 1 of each side with x ≥ kPairShareFloor·T; the offset
+//                  Δv − (v1(i1/A1) − v2(i2/A2)) at the worst point.
 #include "circuit/src/pwl_range_check.hpp"
 
 #include <fmt/format.h>
@@ -37,7 +42,10 @@ PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled,
     }
     watches_.push_back(std::move(w));
   }
-  if (!std::isfinite(settled)) return;  // a DC sweep: no split check
+  if (!std::isfinite(settled)) {  // a DC sweep: the pair check, no split check
+    add_pairs(circuit);
+    return;
+  }
   for (size_t m = 0; m < watches_.size(); ++m) {
     const JunctionBranch& a = watches_[m].junction;
     const auto* q = std::get_if<Bjt>(&circuit.devices[a.device]);
@@ -49,6 +57,47 @@ PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled,
           watches_[l].junction.label == (be ? "ISE" : "ISC"))
         splits_.push_back({m, l, 1 + (be ? q->model.bf : q->model.br)});
   }
+}
+
+namespace {
+
+// A transistor's emitter node outside RE (its "<q>.re" resistor), else its own.
+int outer_emitter(const Circuit& circuit, const Bjt& q) {
+  const std::string re = q.name + ".re";
+  for (const Device& d : circuit.devices)
+    if (const auto* r = std::get_if<Resistor>(&d); r != nullptr && r->name == re)
+      return r->a == q.e ? r->b : r->a;
+  return q.e;
+}
+
+// SPICE's share x of the total t of two junctions (area 1 branches a, b of areas aa, ab) whose
+// voltages differ by dv: v_a(x/aa) − v_b((t − x)/ab) = dv, increasing in x, bisected.
+double spice_share(const ExpBranch& a, double aa, const ExpBranch& b, double ab, double t,
+                   double dv) {
+  double lo = 0, hi = t;
+  for (int k = 0; k < 200 && hi - lo > kSplitPrecision * 1e-3 * t; ++k) {
+    const double x = 0.5 * (lo + hi);
+    (a.voltage(x / aa) - b.voltage((t - x) / ab) < dv ? lo : hi) = x;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+void PwlRangeCheck::add_pairs(const Circuit& circuit) {
+  std::vector<std::pair<size_t, int>> be;  // B-E watches and their emitter nodes
+  for (size_t m = 0; m < watches_.size(); ++m) {
+    const JunctionBranch& j = watches_[m].junction;
+    const auto* q = std::get_if<Bjt>(&circuit.devices[j.device]);
+    if (q == nullptr || (j.label != "B-E" && j.label != "E-B")) continue;
+    if (const int e = outer_emitter(circuit, *q); e != 0) be.emplace_back(m, e);
+  }
+  for (size_t k = 0; k < be.size(); ++k)
+    for (size_t l = k + 1; l < be.size(); ++l)
+      if (be[k].second == be[l].second &&
+          watches_[be[k].first].junction.label == watches_[be[l].first].junction.label)
+        pairs_.push_back(
+            {be[k].first, be[l].first, circuit.nodes[be[k].second], 0, 0, 0, 0, 0, {}});
 }
 
 void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
@@ -100,6 +149,24 @@ void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorX
       s.weight += 0.5 * (i_m + s.w_last) * (t - s.t_last);
     }
     s.t_last = t, s.p_last = p, s.w_last = i_m, s.seen = true;
+  }
+  for (Pair& p : pairs_) {
+    const Watch &w1 = watches_[p.first], &w2 = watches_[p.second];
+    const double i1 = std::max(0.0, w1.i_now), i2 = std::max(0.0, w2.i_now), total = i1 + i2;
+    const JunctionBranch &j1 = w1.junction, &j2 = w2.junction;
+    if (!(i1 > j1.area * j1.imin) || !(i2 > j2.area * j2.imin)) continue;
+    const double dv = w1.curve.voltage(i1) - w2.curve.voltage(i2);
+    const double x1 = spice_share(j1.branch, j1.area, j2.branch, j2.area, total, dv);
+    const double xs[2] = {x1, total - x1}, is[2] = {i1, i2};
+    for (size_t k = 0; k < 2; ++k) {
+      if (!(xs[k] >= kPairShareFloor * total)) continue;
+      const double e = is[k] / xs[k] - 1;
+      if (!(std::abs(e) > std::abs(p.worst))) continue;
+      p.worst = e, p.i_pwl = is[k], p.i_spice = xs[k], p.at = k;
+      p.where = where_.empty() ? fmt::format("point {:g}", t) : where_;
+      // The fits' error in the voltage difference at the PWL's own currents.
+      p.offset = dv - (j1.branch.voltage(i1 / j1.area) - j2.branch.voltage(i2 / j2.area));
+    }
   }
 }
 
@@ -253,6 +320,24 @@ void PwlRangeCheck::warn(std::vector<std::string>& warnings,
         "error is about proportional to PWLTOL)",
         m.name, m.model, m.label, l.label, si(tol_, "V"), m.label, 100 * mean,
         tol_ * 0.02 / std::abs(mean)));
+  }
+  for (const Pair& p : pairs_) {
+    if (!(std::abs(p.worst) > kSplitTolerance)) continue;
+    const JunctionBranch &a = watches_[p.first].junction, &b = watches_[p.second].junction;
+    const JunctionBranch& worst = p.at == 0 ? a : b;
+    warnings.push_back(fmt::format(
+        "{} and {} (emitters joined at node '{}'): their {} junctions share the emitter current "
+        "by their PWL fits, each within PWLTOL ({}) of SPICE's voltage: at {}, the fits' "
+        "voltage difference is {:+.2g} mV off SPICE's at the same currents, and at the same "
+        "difference SPICE's junctions share the same total with {} for {}'s {} current where "
+        "the PWL has {} ({:+.1f} %). Where the circuit sets the voltage difference (an open-loop "
+        "pair) the collector currents are off by as much; in a feedback loop, which sets the "
+        "currents, the pair's offset voltage is off by the {:+.2g} mV instead. Set .options "
+        "pwltol={:.2g} and run again (two fits within PWLTOL move the share by at most a factor "
+        "e^(2·PWLTOL/(NF·Vt)): 2 % at that PWLTOL)",
+        a.name, b.name, p.node, a.label, si(tol_, "V"), p.where, 1e3 * p.offset, si(p.i_spice, "A"),
+        worst.name, worst.label, si(p.i_pwl, "A"), 100 * p.worst, 1e3 * p.offset,
+        0.5 * std::min(a.branch.nvt, b.branch.nvt) * std::log(1.02)));
   }
 }
 
