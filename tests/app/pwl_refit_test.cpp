@@ -171,6 +171,41 @@ TEST_F(PwlRefit, AVdmosGateDrainChargeOffSpicesIsRefitted) {
   EXPECT_NEAR(ours.at("vpk"), theirs.at("vpk"), 0.03 * theirs.at("vpk"));
 }
 
+// The same ring with a 10 Ω load across the supply: the CGD's error current (12.8 mA on average)
+// is now below 2 % of the source's 1.29 A, but weighed by the hundreds of volts it is met at it is
+// 1.95 W against the 15.6 W the source delivers (junction_charge_check.hpp): the check still
+// fires, says why, and the refitted peak is ngspice's (the load across the ideal source does not
+// touch the ring). With a 1 Ω load (144 W) it is quiet and the peak 336 V: a limit stated in
+// docs/devices.md.
+TEST_F(PwlRefit, AChargeMetAtHighVoltageIsRefittedWhateverItsAverageCurrent) {
+  const fs::path p = write("ring.cir",
+                           "VDMOS turning off an inductor, the supply loaded\n"
+                           "Vdd vdd 0 12\n"
+                           "Rload vdd 0 10\n"
+                           "Vg g 0 PULSE(0 10 0 10n 10n 1u 20u)\n"
+                           "L1 vdd d 10u\n"
+                           "Rp d vdd 2k\n"
+                           "M1 d g 0 MV\n"
+                           ".model MV VDMOS(Vto=3 Kp=5 Cgdmax=1n Cgdmin=20p A=1 Cgs=500p Rg=5)\n"
+                           ".tran 1n 4u\n"
+                           ".meas tran vpk MAX v(d)\n"
+                           ".end\n");
+  const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(says(r,
+                   "an error current of 12.8 mA on average against the 1.29 A the circuit's "
+                   "busiest source or inductor conducted, but weighed by the voltage it was met "
+                   "at 1.95 W against the 15.6 W the voltage sources delivered"));
+  EXPECT_TRUE(says(r, "its charge is fitted again in segments over "));
+  const auto ours = measures(r.output);
+  ASSERT_TRUE(ours.count("vpk")) << r.output;
+  EXPECT_NEAR(ours.at("vpk"), 622.2, 0.03 * 622.2);
+  if (!have_ngspice()) GTEST_SKIP() << "ngspice not installed: the comparison with it skipped";
+  const auto theirs = measures(run_shell("ngspice -b '" + p.string() + "'").output);
+  ASSERT_TRUE(theirs.count("vpk"));
+  EXPECT_NEAR(ours.at("vpk"), theirs.at("vpk"), 0.03 * theirs.at("vpk"));
+}
+
 // Each run of a sweep refits on its own: the note is among the sweep's warnings with its run,
 // and the run at RB = 10 kΩ measures what the single run above does.
 TEST_F(PwlRefit, EachSweepRunRefitsOnItsOwn) {
