@@ -15,9 +15,9 @@
 // point (LTspice's `avg V(out)*I(Rload)`; app/measure/signal_expr.hpp): + - * / ^, abs sqrt exp
 // log log10 min max pow, numbers; written with or without blanks.
 //
-// A leading "tran" (the analysis of a netlist .meas card) is accepted and ignored. Numbers take
-// SPICE suffixes (1m, 2.5u). A bare node name is the signal v(name). What the measurements
-// compute: app/measure.hpp.
+// A leading "tran", "dc" or "ac" (the analysis of a netlist .meas card) is kept in `analysis`.
+// Numbers take SPICE suffixes (1m, 2.5u). A bare node name is the signal v(name). What the
+// measurements compute: app/measure.hpp.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +56,9 @@ struct CrossingSpec {
 struct MeasureSpec {
   std::string name;  // given, or made up as "<kind>_<signal>"
   std::string text;  // as written
+  // The analysis it measures: "tran", "dc" or "ac"; empty when not written (LTspice: the run's).
+  // Along time, a DC sweep's value or frequency: app/measure/measure.hpp, MeasureScale.
+  std::string analysis;
   MeasureKind kind = MeasureKind::kAvg;
   std::string signal;  // the measured signal (kTrigTarg: none; kParam: the expression)
   // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only;

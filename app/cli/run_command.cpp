@@ -181,12 +181,6 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
   if (!files.view_path.empty()) fmt::print("  {:<18} {}\n", "viewer", files.view_path);
 }
 
-// The measurements asked for: printed with -q too (-q silences the report, not the results).
-void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
-  if (measured.empty()) return;
-  fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
-}
-
 // The device model conversions (SPICE → PWL, idealized) and bias knots, after the report.
 void print_conversions(const RunOptions& o, const circuit::Circuit& circuit) {
   const std::string lines = format_conversions(circuit);
@@ -308,19 +302,6 @@ int report_stop(const std::string& path, const Simulated& sim, WaveformWriter& w
   return code;
 }
 
-// --meas-json FILE, every write checked; returns the exit code so far.
-int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
-  if (o.meas_json.empty()) return code;
-  const nlohmann::ordered_json j = {{"netlist", o.netlist},
-                                    {"measurements", measures_json_value(measured)}};
-  const std::string json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
-    print_error(why);
-    return code ? code : kOutputFailed;
-  }
-  return code;
-}
-
 // Writes (and shows) the plot; returns the exit code so far.
 int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
   if (const std::string why = write_plot(plot); !why.empty()) {
@@ -408,6 +389,25 @@ int finish_run(const RunOptions& o, RunPlan& plan, const circuit::Circuit& circu
 
 }  // namespace
 
+// The measurements asked for: printed with -q too (-q silences the report, not the results).
+void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
+  if (measured.empty()) return;
+  fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
+}
+
+// --meas-json FILE, every write checked; returns the exit code so far.
+int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
+  if (o.meas_json.empty()) return code;
+  const nlohmann::ordered_json j = {{"netlist", o.netlist},
+                                    {"measurements", measures_json_value(measured)}};
+  const std::string json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
+    print_error(why);
+    return code ? code : kOutputFailed;
+  }
+  return code;
+}
+
 int run_command(const RunOptions& o) {
   // From here on SIGINT/SIGTERM stop the run after the current row (app/cli/interrupt.hpp).
   const InterruptScope interrupt;
@@ -426,6 +426,7 @@ int run_command(const RunOptions& o) {
     print_error(error);
     return kBadInput;
   }
+  warn_other_measures(*loaded, choice->kind);
   if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr ||
       o.run_range) {
     if (choice->kind != AnalysisKind::kTran) {

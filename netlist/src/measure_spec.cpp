@@ -364,7 +364,7 @@ bool Parser::options(MeasureSpec& spec) {
 std::optional<MeasureSpec> Parser::run() {
   MeasureSpec spec;
   spec.text = text_;
-  if (is("tran")) ++i_;
+  if (is("tran") || is("dc") || is("ac")) spec.analysis = w_[i_++].text;
   if (!at_end() && !kind_of(w_[i_].text) && w_[i_].text != "targ" && name_.empty())
     name_ = w_[i_++].text;
   if (is("targ")) return fail("'targ' without a 'trig' before it"), std::nullopt;
