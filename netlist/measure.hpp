@@ -6,6 +6,9 @@
 //          (LEVEL a number, or a second signal: ngspice's WHEN v(a)=v(b), SIGNAL − SIGNAL2 = 0)
 //   [NAME] find SIGNAL at=T
 //   [NAME] find SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
+//   [NAME] deriv SIGNAL at=T
+//   [NAME] deriv SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
+//          (the slope dSIGNAL/dt there: HSPICE's and LTspice's DERIV; ngspice 39 refuses it)
 //   [NAME] trig EVENT targ EVENT          (the delay t_targ − t_trig, ngspice's TRIG/TARG)
 //     EVENT := SIGNAL val=LEVEL [td=T] [rise=N|fall=N|cross=N|rise=last|...] [from=T1] [to=T2]
 //            | at=T
@@ -38,7 +41,8 @@ enum class MeasureKind {
   kTrigTarg,
   kParam,
   kMinAt,  // ngspice's MIN_AT, MAX_AT: the time of the window's minimum, maximum
-  kMaxAt
+  kMaxAt,
+  kDeriv  // DERIV: the signal's slope at an instant (at=, or when SIGNAL2=LEVEL)
 };
 enum class Edge { kRise, kFall, kCross };
 
@@ -61,7 +65,8 @@ struct MeasureSpec {
   std::string analysis;
   MeasureKind kind = MeasureKind::kAvg;
   std::string signal;  // the measured signal (kTrigTarg: none; kParam: the expression)
-  // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only;
+  // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only; kDeriv: at
+  // only, or the condition;
   // kTrigTarg: the TRIG event.
   CrossingSpec when;
   CrossingSpec targ;               // kTrigTarg: the TARG event

@@ -93,7 +93,8 @@ void Measurement::feed(double t, std::span<const double> values) {
   const double y = read(col_, expr_), c = read(when_col_, when_expr_),
                d = read(targ_col_, targ_expr_);
   const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindAt ||
-                       spec_.kind == MeasureKind::kFindWhen || spec_.kind == MeasureKind::kTrigTarg;
+                       spec_.kind == MeasureKind::kFindWhen ||
+                       spec_.kind == MeasureKind::kTrigTarg || spec_.kind == MeasureKind::kDeriv;
   t_lo_ = have_prev_ ? std::min(t_lo_, t) : t;
   t_hi_ = have_prev_ ? std::max(t_hi_, t) : t;
   if (!have_prev_) {
@@ -102,12 +103,31 @@ void Measurement::feed(double t, std::span<const double> values) {
     window(t, y, t, y);
     if (instant) when_.first(t, c, y);
     if (spec_.kind == MeasureKind::kTrigTarg) targ_.first(t, d, d);
+  } else if (spec_.kind == MeasureKind::kDeriv) {
+    slope(t, c, y);
   } else {
     window(t_prev_, y_prev_, t, y);
     if (instant) when_.segment(t_prev_, c_prev_, t, c, y_prev_, y);
     if (spec_.kind == MeasureKind::kTrigTarg) targ_.segment(t_prev_, d_prev_, t, d, d_prev_, d);
   }
   t_prev_ = t, y_prev_ = y, c_prev_ = c, d_prev_ = d;
+}
+
+void Measurement::slope(double t, double c, double y) {
+  const double s = (y - y_prev_) / (t - t_prev_);
+  if (slope_pending_) {  // the instant was the point before: this segment's slope too
+    slope_sum_ += s, ++slopes_;
+    slope_pending_ = false;
+  }
+  when_.segment(t_prev_, c_prev_, t, c, y_prev_, y);
+  if (when_.time() && when_.time() != slope_at_) {  // a new instant, in this segment
+    slope_at_ = when_.time();
+    const bool at_start = *slope_at_ == t_prev_ && have_slope_;
+    slope_sum_ = s + (at_start ? slope_prev_ : 0.0);
+    slopes_ = at_start ? 2 : 1;
+    slope_pending_ = *slope_at_ == t;
+  }
+  slope_prev_ = s, have_slope_ = true;
 }
 
 std::string Measurement::unit() const {
@@ -119,6 +139,8 @@ std::string Measurement::unit() const {
     return scale_.unit;
   if (spec_.kind == MeasureKind::kInteg)
     return base.empty() || scale_.unit.empty() ? base + scale_.unit : base + "·" + scale_.unit;
+  if (spec_.kind == MeasureKind::kDeriv)
+    return scale_.unit.empty() ? base : (base.empty() ? "1" : base) + "/" + scale_.unit;
   return base;
 }
 
@@ -143,7 +165,8 @@ MeasureResult Measurement::value() const {
   const std::string unit = scale_.unit.empty() ? "" : " " + scale_.unit;
   // from= or at= before the first point: the points do not cover what was asked for.
   const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindWhen ||
-                       spec_.kind == MeasureKind::kFindAt || spec_.kind == MeasureKind::kTrigTarg;
+                       spec_.kind == MeasureKind::kFindAt || spec_.kind == MeasureKind::kTrigTarg ||
+                       spec_.kind == MeasureKind::kDeriv;
   const bool targ = spec_.kind == MeasureKind::kTrigTarg;
   const std::pair<const char*, std::optional<double>> asked[] = {
       {"from", spec_.from},
@@ -179,6 +202,18 @@ MeasureResult Measurement::value() const {
       }
       r.value = spec_.kind == MeasureKind::kWhen ? when_.time() : when_.value();
       if (spec_.kind == MeasureKind::kFindWhen) r.at = when_.time();
+      return r;
+    case MeasureKind::kDeriv:
+      if (!when_.time()) {
+        r.failure = when_.failure() + since;
+        return r;
+      }
+      if (slopes_ == 0) {
+        r.failure = "a single point has no slope";
+        return r;
+      }
+      r.value = slope_sum_ / slopes_;
+      if (!spec_.when.signal.empty()) r.at = when_.time();
       return r;
     case MeasureKind::kTrigTarg:
       if (!when_.time() || !targ_.time()) {

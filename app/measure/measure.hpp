@@ -7,7 +7,10 @@
 // the ends included; when = the interpolated time of the N-th crossing of the level (default:
 // cross=1, either direction), crossings before td ignored; find = the signal's value there;
 // trig/targ = t_targ − t_trig, each instant found as `when` finds its crossing (or given by
-// at=), negative when TARG comes first. The crossings: app/measure/crossing.hpp.
+// at=), negative when TARG comes first; deriv = the slope of the piecewise-linear waveform at its
+// instant (at=, or when's crossing): the slope of the segment holding it, or, at a point between
+// two segments, the mean of their slopes (a central difference on an even grid). The crossings:
+// app/measure/crossing.hpp.
 //
 // Only the points fed are measured (a run's rows: from the .tran TSTART on, as SPICE measures
 // the data it saved). A window or an instant asked for before the first point (from=, at= before
@@ -67,6 +70,7 @@ class Measurement {
   std::string unit() const;
   MeasureResult value() const;  // result() before its finiteness check
   void window(double t0, double y0, double t1, double y1);
+  void slope(double t, double c, double y);  // deriv: the segment from the point before to t
   friend class MeasureSet;
   MeasureSpec spec_;
   MeasureScale scale_;
@@ -84,6 +88,12 @@ class Measurement {
   bool any_ = false;
   // the instants: when's crossing, find's point, TRIG; TARG
   CrossingSearch when_, targ_;
+  // deriv: the slopes of the segments around its instant (their sum and count), one more to
+  // come when the instant is the last point fed; the slope of the segment before.
+  double slope_sum_ = 0, slope_prev_ = 0;
+  int slopes_ = 0;
+  bool slope_pending_ = false, have_slope_ = false;
+  std::optional<double> slope_at_;  // the instant the slopes are of
 };
 
 // All measurements of a run: binds them, feeds them, formats their results.

@@ -47,13 +47,23 @@ const char* const kRcAc =
     ".meas ac f20 when vdb(out)=-20 fall=last\n"
     ".end\n";
 
-class MeasureSweepCli : public AppTest {};
+class MeasureSweepCli : public AppTest {
+ protected:
+  // Runs `deck` (-q, --meas-json): what it printed in `output`, its measurements by name (none,
+  // the test failed, when the run fails).
+  std::map<std::string, double> measured(const std::string& deck, std::string& output) {
+    const CliRun r = nsspice("run " + deck + " -q -o out.csv --meas-json m.json");
+    output = r.output;
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return r.exit_code == 0 ? json_measures(read_file(dir_ / "m.json"))
+                            : std::map<std::string, double>{};
+  }
+};
 
 TEST_F(MeasureSweepCli, AcRcLowPassAgainstClosedForms) {
   write("rc.cir", kRcAc);
-  const CliRun r = nsspice("run rc.cir -q -o rc.csv --meas-json m.json");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto m = json_measures(read_file(dir_ / "m.json"));
+  std::string r_output;
+  const auto m = measured("rc.cir", r_output);
   const double fc = 1 / (2 * std::numbers::pi * 1e3 * 1e-6);
   // The corner: vdb interpolated linearly in f between the points 158.5 and 162.2 Hz (as
   // ngspice does) is off by 2.0e-7 of fc for the exact response; bound 1e-6.
@@ -84,7 +94,7 @@ TEST_F(MeasureSweepCli, AcRcLowPassAgainstClosedForms) {
        {"f3db =             159.155 Hz  (when vdb(out)=-3.0103)", "ph =               -1.4129",
         "gmax =             -0.000171449 dB at f = 1 Hz  (max vdb(out))",
         "minteg =           759.3", "V·Hz"})
-    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+    EXPECT_NE(r_output.find(want), std::string::npos) << want << "\n" << r_output;
 }
 
 // ngspice's numbers are printed with 6 or 7 digits: the tolerances below are 1e-5 of the value
@@ -99,9 +109,8 @@ void expect_agree(const std::map<std::string, double>& ns, const std::map<std::s
 TEST_F(MeasureSweepCli, AcAgreesWithNgspice) {
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
   const auto deck = write("rc.cir", kRcAc);
-  const CliRun r = nsspice("run rc.cir -q -o rc.csv --meas-json m.json");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto ns = json_measures(read_file(dir_ / "m.json"));
+  std::string r_output;
+  const auto ns = measured("rc.cir", r_output);
   const auto ng = measures(run_shell("ngspice -b '" + deck.string() + "'").output);
   for (const char* name : {"f3db", "gdb", "ph", "mg", "re", "im", "pl", "gmax", "pmin", "minteg",
                            "bw", "pwhen", "f20"})
@@ -134,21 +143,20 @@ const char* const kVShapeDc =
 
 TEST_F(MeasureSweepCli, DcAgreesWithNgspiceAndClosedForms) {
   const auto deck = write("v.cir", kVShapeDc);
-  const CliRun r = nsspice("run v.cir -q -o v.csv --meas-json m.json");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto ns = json_measures(read_file(dir_ / "m.json"));
+  std::string r_output;
+  const auto ns = measured("v.cir", r_output);
   // Closed forms: y = |v − 1|, mid = v · 3/4; the sweep is exact where the curve is linear.
   const std::map<std::string, double> exact = {
       {"x1", 0.5}, {"x2", 1.5}, {"xr", 1.5}, {"xf", 0.5},  {"xl", 1.5}, {"ya", 1.525},
       {"ymax", 2}, {"yavg", 1}, {"yint", 4}, {"ypp", 4.5}, {"dly", 4},  {"fw", 1.875}};
   for (const auto& [name, value] : exact) {
-    ASSERT_TRUE(ns.contains(name)) << name << "\n" << r.output;
+    ASSERT_TRUE(ns.contains(name)) << name << "\n" << r_output;
     EXPECT_NEAR(ns.at(name), value, 1e-9) << name;
   }
   EXPECT_NEAR(ns.at("ymin"), 0, 1e-12);
-  EXPECT_NE(r.output.find("ymax =             2 V at v1 = 3 V  (max v(y) from=0 to=3)"),
+  EXPECT_NE(r_output.find("ymax =             2 V at v1 = 3 V  (max v(y) from=0 to=3)"),
             std::string::npos)
-      << r.output;
+      << r_output;
   if (!have_ngspice()) GTEST_SKIP() << "ngspice is not installed: no comparison";
   const auto ng = measures(run_shell("ngspice -b '" + deck.string() + "'").output);
   for (const auto& [name, value] : exact)
@@ -169,9 +177,8 @@ TEST_F(MeasureSweepCli, DcIdealDiodeKneeSweptBothWays) {
                        "\n.meas dc vk when v(a)=0.71\n.meas dc vlow when v(a)=0.35\n"
                        ".meas dc va find v(a) at=2.5\n.meas dc amax max v(a) from=0 to=3\n"
                        ".meas dc aint integ v(a) from=0 to=0.7\n.end\n");
-    const CliRun r = nsspice("run d.cir -q -o d.csv --meas-json m.json");
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    const auto m = json_measures(read_file(dir_ / "m.json"));
+    std::string r_output;
+    const auto m = measured("d.cir", r_output);
     EXPECT_NEAR(m.at("vk"), 0.7 + 0.01 * 1010 / 10, 1e-9) << sweep;  // 1.71 V
     EXPECT_NEAR(m.at("vlow"), 0.35, 1e-9) << sweep;
     EXPECT_NEAR(m.at("va"), 0.7 + 10 * 1.8 / 1010, 1e-9) << sweep;
@@ -242,6 +249,43 @@ TEST_F(MeasureSweepCli, FailuresAndCardsLeftOutAreReported) {
                            ".tran, .dc and .ac runs, and this run is .op"),
             std::string::npos)
       << op.output;
+}
+
+// DERIV (HSPICE's and LTspice's; ngspice 39 answers "function 'deriv' currently not
+// supported"): an RC charging through 1 kΩ into 1 µF (τ = 1 ms), v = 1 − e^(−t/τ), so
+// dv/dt = e^(−t/τ)/τ; the same slope measured along a .dc sweep and along frequency.
+TEST_F(MeasureSweepCli, DerivAgainstClosedForms) {
+  write("rc.cir",
+        "rc charging\nV1 in 0 PULSE(0 1 0 1n 1n 1 2)\nR1 in out 1k\nC1 out 0 1u\n"
+        ".tran 1u 5m\n.meas tran s1 deriv v(out) at=1m\n"
+        ".meas tran shalf deriv v(out) when v(out)=0.5\n.end\n");
+  std::string t_output;
+  const auto m = measured("rc.cir", t_output);
+  // The waveform's own error (RELTOL 1e-3) dominates the difference quotient's (1.7e-7 at a
+  // print point; 5e-4 of the slope on a 1 µs chord off the points): bound 2e-3.
+  EXPECT_NEAR(m.at("s1"), std::exp(-1.0) / 1e-3, 2e-3 * std::exp(-1.0) / 1e-3);
+  EXPECT_NEAR(m.at("shalf"), 0.5 / 1e-3, 2e-3 * 0.5 / 1e-3);  // at t = τ ln 2
+  EXPECT_NE(t_output.find("shalf =            "), std::string::npos) << t_output;
+  EXPECT_NE(t_output.find(" V/s at t = 0.00069"), std::string::npos) << t_output;
+  // Along the ideal diode's resistive branch: dv(a)/dv1 = RON/(R + RON) = 10/1010.
+  write("d.cir",
+        "diode\nV1 in 0 0\nR1 in a 1k\nD1 a 0 DI\n.model DI D(VF=0.7 RON=10)\n"
+        ".dc V1 -1 6 0.01\n.meas dc g deriv v(a) at=2.5\n.meas dc g0 deriv v(a) at=0.3\n.end\n");
+  std::string d_output;
+  const auto g = measured("d.cir", d_output);
+  EXPECT_NEAR(g.at("g"), 10.0 / 1010, 1e-9);
+  EXPECT_NEAR(g.at("g0"), 1.0, 1e-9);
+  EXPECT_NE(d_output.find("V/V"), std::string::npos) << d_output;
+  // d(vdb)/df of the RC low-pass at 100 kHz, a point of the sweep: −(20/ln 10) x/(fc (1 + x²)),
+  // x = f/fc; the central difference on the 100-per-decade grid is within 1e-3 of it.
+  write("ac.cir", std::string(kRcAc).replace(std::string(kRcAc).find(".end"), 4,
+                                             ".meas ac gslope deriv vdb(out) at=100k\n.end"));
+  std::string a_output;
+  const auto gslope = measured("ac.cir", a_output);
+  const double fc = 1 / (2 * std::numbers::pi * 1e3 * 1e-6), x = 1e5 / fc;
+  const double slope = -20 / std::log(10.0) * x / (fc * (1 + x * x));
+  EXPECT_NEAR(gslope.at("gslope"), slope, 1e-3 * std::abs(slope));
+  EXPECT_NE(a_output.find("dB/Hz"), std::string::npos) << a_output;
 }
 
 }  // namespace
