@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
 #include <tuple>
 
@@ -29,6 +30,7 @@
 #include "app/plot/plot_gnuplot.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "circuit/elaborate.hpp"
+#include "netlist/diagnostics.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 #include "solvers/lcp/mode_mlcp.hpp"
 
@@ -429,6 +431,20 @@ int run_command(const RunOptions& o) {
   warn_other_measures(*loaded, choice->kind);
   if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr ||
       o.run_range) {
+    if (choice->kind != AnalysisKind::kTran && !loaded->steps.empty()) {
+      // A .step card: the error at it. The runs of a sweep are transients (their files,
+      // .meas.csv and statistics); a .dc or .ac per run is not built.
+      const char* what = analysis_card(choice->kind);
+      netlist::Diagnostics diags;
+      diags.error(loaded->steps.front().span,
+                  fmt::format(".step sweeps the .tran analysis only, and this netlist runs its {} "
+                              "(one analysis per run): add a .tran card (--analysis tran), or "
+                              "run the {} without the .step (a .dc sweeps a .param itself: "
+                              "'.dc PARAM START STOP STEP')",
+                              what, what));
+      std::cerr << diags.format(loaded->sources);
+      return kBadInput;
+    }
     if (choice->kind != AnalysisKind::kTran) {
       print_error(
           fmt::format("sweeps and Monte Carlo (.step, --step-param, --runs) run the .tran "
