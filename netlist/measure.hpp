@@ -6,6 +6,9 @@
 //          (LEVEL a number, or a second signal: ngspice's WHEN v(a)=v(b), SIGNAL − SIGNAL2 = 0)
 //   [NAME] find SIGNAL at=T
 //   [NAME] find SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
+//   [NAME] deriv SIGNAL at=T
+//   [NAME] deriv SIGNAL when SIGNAL2=LEVEL [rise=N|fall=N|cross=N] [td=T]
+//          (the slope dSIGNAL/dt there: HSPICE's and LTspice's DERIV; ngspice 39 refuses it)
 //   [NAME] trig EVENT targ EVENT          (the delay t_targ − t_trig, ngspice's TRIG/TARG)
 //     EVENT := SIGNAL val=LEVEL [td=T] [rise=N|fall=N|cross=N|rise=last|...] [from=T1] [to=T2]
 //            | at=T
@@ -15,9 +18,9 @@
 // point (LTspice's `avg V(out)*I(Rload)`; app/measure/signal_expr.hpp): + - * / ^, abs sqrt exp
 // log log10 min max pow, numbers; written with or without blanks.
 //
-// A leading "tran" (the analysis of a netlist .meas card) is accepted and ignored. Numbers take
-// SPICE suffixes (1m, 2.5u). A bare node name is the signal v(name). What the measurements
-// compute: app/measure.hpp.
+// A leading "tran", "dc" or "ac" (the analysis of a netlist .meas card) is kept in `analysis`.
+// Numbers take SPICE suffixes (1m, 2.5u). A bare node name is the signal v(name). What the
+// measurements compute: app/measure.hpp.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,7 +41,8 @@ enum class MeasureKind {
   kTrigTarg,
   kParam,
   kMinAt,  // ngspice's MIN_AT, MAX_AT: the time of the window's minimum, maximum
-  kMaxAt
+  kMaxAt,
+  kDeriv  // DERIV: the signal's slope at an instant (at=, or when SIGNAL2=LEVEL)
 };
 enum class Edge { kRise, kFall, kCross };
 
@@ -56,9 +60,13 @@ struct CrossingSpec {
 struct MeasureSpec {
   std::string name;  // given, or made up as "<kind>_<signal>"
   std::string text;  // as written
+  // The analysis it measures: "tran", "dc" or "ac"; empty when not written (LTspice: the run's).
+  // Along time, a DC sweep's value or frequency: app/measure/measure.hpp, MeasureScale.
+  std::string analysis;
   MeasureKind kind = MeasureKind::kAvg;
   std::string signal;  // the measured signal (kTrigTarg: none; kParam: the expression)
-  // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only;
+  // kWhen: the crossing of `signal`; kFindWhen: the condition; kFindAt: at only; kDeriv: at
+  // only, or the condition;
   // kTrigTarg: the TRIG event.
   CrossingSpec when;
   CrossingSpec targ;               // kTrigTarg: the TARG event

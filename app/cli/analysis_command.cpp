@@ -11,6 +11,7 @@
 #include <complex>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "app/cli/param_sweep.hpp"
@@ -18,6 +19,7 @@
 #include "app/io/element_columns.hpp"
 #include "app/io/output_file.hpp"
 #include "app/io/signals.hpp"
+#include "app/measure/sweep_measures.hpp"
 #include "app/plot/analysis_plot.hpp"
 #include "app/plot/plot_gnuplot.hpp"
 
@@ -34,7 +36,6 @@ std::string transient_only_option(const RunOptions& o) {
   if (!o.method.empty()) return "--method";
   if (o.evrtol) return "--evrtol";
   if (o.dump_step > 0 || o.dump_time) return "--dump-mlcp";
-  if (!o.measures.empty() || !o.meas_json.empty()) return "--meas";
   if (!o.signals.empty() || !o.panels.empty()) return "--signals/--panel (plot the --save signals)";
   return {};
 }
@@ -136,6 +137,79 @@ int run_op(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   return 0;
 }
 
+// The measurements of a .dc or an .ac run: its .meas dc|ac cards and those without an analysis
+// (a card that cannot be measured is a warning at its place, and left out), then the --meas
+// texts (an error: nullopt, `error` set). Along the first sweep's value, or the frequency.
+std::optional<SweepMeasures> sweep_measures(const RunOptions& o, const LoadedNetlist& loaded,
+                                            bool ac, const std::vector<std::string>& names,
+                                            std::string& error) {
+  const circuit::Circuit& c = loaded.circuit;
+  const std::string which = ac ? "ac" : "dc";
+  MeasureScale scale{"f", "Hz", false};
+  if (!ac)
+    scale = {c.dc[0].source, c.dc[0].parameter ? "" : c.dc[0].source[0] == 'i' ? "A" : "V", false};
+  SweepMeasures out(scale, names, ac);
+  // Why `spec` is not measured on this run ("" if it is); td= is dropped, as ngspice ignores it.
+  const auto check = [&](MeasureSpec& spec, std::string& note) -> std::string {
+    if (!spec.analysis.empty() && spec.analysis != which)
+      return fmt::format("'{}' measures a .{} run, and this run is .{}", spec.text, spec.analysis,
+                         which);
+    if (!ac && c.dc.size() > 1)
+      return fmt::format(
+          "measurement '{}': a nested .dc (two sweeps) is not measured: measure "
+          "one sweep (a .step of the outer one repeats it)",
+          spec.name);
+    if (spec.when.td != 0 || spec.targ.td != 0) {
+      note = fmt::format(
+          "measurement '{}': td= is a delay in time; a .meas {} ignores it (as "
+          "ngspice does)",
+          spec.name, which);
+      spec.when.td = spec.targ.td = 0;
+    }
+    return {};
+  };
+  for (size_t k = 0; k < loaded.sweep_measures.size(); ++k) {
+    MeasureSpec spec = loaded.sweep_measures[k];
+    if (!spec.analysis.empty() && spec.analysis != which) continue;  // warn_other_measures
+    std::string note, why = check(spec, note);
+    if (!note.empty()) netlist_warning(loaded, loaded.sweep_measure_spans[k], note);
+    if (why.empty() && out.add(spec, why)) continue;
+    netlist_warning(loaded, loaded.sweep_measure_spans[k], why + "; the measurement is left out");
+  }
+  for (const auto& text : o.measures) {
+    auto spec = parse_measure(text, error);
+    if (!spec) return std::nullopt;
+    std::string note;
+    if (error = check(*spec, note); !error.empty()) return std::nullopt;
+    if (!note.empty()) fmt::print(stderr, "nsspice: warning: {}\n", note);
+    if (!out.add(*spec, error)) return std::nullopt;
+  }
+  return out;
+}
+
+// Feeds one point's values of the signals the measurements read (.ac: complex).
+template <typename Vector>
+void feed_point(SweepMeasures& measures, double scale, const circuit::SignalTable& table,
+                const Vector& x, const Vector& l, std::vector<double>& re,
+                std::vector<double>& im) {
+  if (measures.empty()) return;
+  if constexpr (std::is_same_v<Vector, Eigen::VectorXcd>) {
+    table.evaluate(x.real(), l.real(), measures.signals(), re);
+    table.evaluate(x.imag(), l.imag(), measures.signals(), im);
+  } else {
+    table.evaluate(x, l, measures.signals(), re);
+  }
+  measures.feed(scale, re, im);
+}
+
+// The results after the report, and --meas-json; the exit code so far.
+int finish_measures(const RunOptions& o, const SweepMeasures& measures, int code) {
+  const auto measured = measures.results();
+  code = write_meas_json(o, measured, code);
+  print_measures(measured, o.quiet);
+  return code;
+}
+
 // ngspice's scale of a DC sweep: v(v-sweep) for a V source, i(i-sweep) for an I source; a
 // second (outer) sweep is a column of its own, "<source>-sweep".
 std::vector<std::pair<std::string, std::string>> dc_scale(const circuit::Circuit& c) {
@@ -157,6 +231,13 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
            const circuit::SignalTable& signals, const Output& out) {
   const auto start = std::chrono::steady_clock::now();
   const circuit::Circuit& c = loaded.circuit;
+  std::string error;
+  auto measures = sweep_measures(o, loaded, false, signals.names, error);
+  if (!measures) {
+    print_error(error);
+    return kBadInput;
+  }
+  std::vector<double> re, im;
   AnalysisWriter writer(out.format);
   if (!writer.open(out.path, c.title,
                    {"DC transfer characteristic", false, dc_scale(c), out.names}))
@@ -178,6 +259,7 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
       curves.start(nested ? fmt::format("{}={:g}", c.dc[1].source, sweep[1]) : "");
     }
     curves.point(sweep[0], values);
+    feed_point(*measures, sweep[0], table, x, l, re, im);
   };
   const bool by_parameter =
       std::any_of(c.dc.begin(), c.dc.end(), [](const auto& sweep) { return sweep.parameter; });
@@ -198,16 +280,22 @@ int run_dc(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   }
   if (!written) return write_failed(out.path);
   print_notes(r);
-  const int code = finish_plot(o, plot, 0);
+  int code = finish_plot(o, plot, 0);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report(o, "DC sweep", r, out, wall);
-  return code;
+  return finish_measures(o, *measures, code);
 }
 
 int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Assembled& loaded_a,
            const circuit::SignalTable& signals, const Output& out) {
   const auto start = std::chrono::steady_clock::now();
+  std::string error;
+  auto measures = sweep_measures(o, loaded, true, signals.names, error);
+  if (!measures) {
+    print_error(error);
+    return kBadInput;
+  }
   circuit::StaticSolution op;
   if (const AnalysisResult r = circuit::operating_point(loaded.circuit, loaded_a, op); !r.ok()) {
     print_error(r.summary.message);
@@ -234,7 +322,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   plot.output = out.plot_path;
   plot.show = o.show;
   BodeCurves bode(out.names);
-  std::vector<double> re, im;
+  std::vector<double> re, im, measured_re, measured_im;
   std::vector<std::complex<double>> z;
   const AnalysisResult r = circuit::ac_sweep(
       c, a, op, [&](double f, const Eigen::VectorXcd& x, const Eigen::VectorXcd& l) {
@@ -245,6 +333,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
         const double scale[1] = {f};
         writer.row(scale, z);
         bode.point(f, z);
+        feed_point(*measures, f, signals, x, l, measured_re, measured_im);
       });
   const bool written = writer.close();
   if (!r.ok()) {
@@ -257,7 +346,7 @@ int run_ac(const RunOptions& o, const LoadedNetlist& loaded, const circuit::Asse
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report(o, "AC analysis", r, out, wall);
-  return code;
+  return finish_measures(o, *measures, code);
 }
 
 }  // namespace
@@ -343,6 +432,27 @@ std::string format_operating_point(const circuit::Circuit& circuit, const circui
   return out;
 }
 
+void warn_other_measures(const LoadedNetlist& loaded, AnalysisKind kind) {
+  const std::string run = analysis_card(kind == AnalysisKind::kPss ? AnalysisKind::kTran : kind);
+  const auto warn = [&](const MeasureSpec& spec, const netlist::SourceSpan& span) {
+    if (kind == AnalysisKind::kOp)
+      netlist_warning(loaded, span,
+                      fmt::format("measurement '{}' is not made: .meas cards measure .tran, .dc "
+                                  "and .ac runs, and this run is .op",
+                                  spec.name));
+    else if (!spec.analysis.empty() && "." + spec.analysis != run)
+      netlist_warning(loaded, span,
+                      fmt::format("measurement '{}' of .{} is not made: this run is {} (one "
+                                  "analysis per run: --analysis {})",
+                                  spec.name, spec.analysis, run, spec.analysis));
+  };
+  for (size_t k = 0; k < loaded.measures.size(); ++k)
+    warn(loaded.measures[k], loaded.measure_spans[k]);
+  for (size_t k = 0; k < loaded.sweep_measures.size(); ++k)
+    if (!loaded.sweep_measures[k].analysis.empty())  // those without are in `measures` too
+      warn(loaded.sweep_measures[k], loaded.sweep_measure_spans[k]);
+}
+
 bool print_operating_point(const LoadedNetlist& loaded) {
   const circuit::Assembled a = circuit::assemble(loaded.circuit);
   const circuit::SignalTable signals = circuit::make_signals(loaded.circuit, a);
@@ -370,15 +480,10 @@ int analysis_command(const RunOptions& o, const LoadedNetlist& loaded,
   if (choice.print_op && choice.kind != AnalysisKind::kOp && !o.quiet &&
       !print_operating_point(loaded))
     return kSimulationFailed;
-  // .meas cards are measured on transient runs only: each says so here, never dropped silently.
-  const char* kind_name = choice.kind == AnalysisKind::kOp   ? ".op"
-                          : choice.kind == AnalysisKind::kDc ? ".dc"
-                                                             : ".ac";
-  for (size_t k = 0; k < loaded.measures.size() && k < loaded.measure_spans.size(); ++k)
-    netlist_warning(loaded, loaded.measure_spans[k],
-                    fmt::format("measurement '{}' ignored: .meas cards are measured on .tran "
-                                "runs, and this run is {}",
-                                loaded.measures[k].name, kind_name));
+  if (choice.kind == AnalysisKind::kOp && (!o.measures.empty() || !o.meas_json.empty())) {
+    print_error("--meas measures a .tran, .dc or .ac run; this run is .op");
+    return kBadInput;
+  }
   switch (choice.kind) {
     case AnalysisKind::kOp:
       return run_op(o, loaded, a, signals, *out);

@@ -37,6 +37,11 @@ std::optional<std::vector<size_t>> chosen_signals(const RunOptions& options,
                                                   const std::vector<std::string>& names,
                                                   std::string& error);
 
+// A warning at each .meas card a run of `kind` does not measure: one written for another analysis
+// (a .meas ac card on a .tran run), and every card on an .op run. (.meas cards without an
+// analysis measure whichever analysis runs, as LTspice's.)
+void warn_other_measures(const LoadedNetlist& loaded, AnalysisKind kind);
+
 // Prints the operating point of the loaded netlist (the .op next to a .tran); false, with the
 // error printed, when it has none.
 bool print_operating_point(const LoadedNetlist& loaded);

@@ -180,7 +180,8 @@ CLI::App* add_run(CLI::App& app, RunCli& c) {
   cmd->add_option("--meas", run.measures,
                   "a measurement (repeatable): 'avg v(out) from=1m to=2m', rms, min, max, pp, "
                   "integ; 'when v(out)=2.5 rise=2'; 'find v(a) at=1m'; 'trig v(in) val=2.5 "
-                  "rise=1 targ v(out) val=2.5 fall=1'")
+                  "rise=1 targ v(out) val=2.5 fall=1'; on a .dc or .ac run along the sweep: "
+                  "'when vdb(out)=-3'")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--meas-json", run.meas_json, "also write the measurements as JSON");

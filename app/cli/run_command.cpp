@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
 #include <tuple>
 
@@ -29,6 +30,7 @@
 #include "app/plot/plot_gnuplot.hpp"
 #include "app/plot/plot_layout.hpp"
 #include "circuit/elaborate.hpp"
+#include "netlist/diagnostics.hpp"
 #include "solvers/lcp/lcp_dump.hpp"
 #include "solvers/lcp/mode_mlcp.hpp"
 
@@ -181,12 +183,6 @@ void print_report(const RunOptions& o, const RunPlan& plan, const Simulated& sim
   if (!files.view_path.empty()) fmt::print("  {:<18} {}\n", "viewer", files.view_path);
 }
 
-// The measurements asked for: printed with -q too (-q silences the report, not the results).
-void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
-  if (measured.empty()) return;
-  fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
-}
-
 // The device model conversions (SPICE → PWL, idealized) and bias knots, after the report.
 void print_conversions(const RunOptions& o, const circuit::Circuit& circuit) {
   const std::string lines = format_conversions(circuit);
@@ -308,19 +304,6 @@ int report_stop(const std::string& path, const Simulated& sim, WaveformWriter& w
   return code;
 }
 
-// --meas-json FILE, every write checked; returns the exit code so far.
-int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
-  if (o.meas_json.empty()) return code;
-  const nlohmann::ordered_json j = {{"netlist", o.netlist},
-                                    {"measurements", measures_json_value(measured)}};
-  const std::string json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
-    print_error(why);
-    return code ? code : kOutputFailed;
-  }
-  return code;
-}
-
 // Writes (and shows) the plot; returns the exit code so far.
 int finish_plot(const RunOptions& o, const PlotRequest& plot, int code) {
   if (const std::string why = write_plot(plot); !why.empty()) {
@@ -408,6 +391,25 @@ int finish_run(const RunOptions& o, RunPlan& plan, const circuit::Circuit& circu
 
 }  // namespace
 
+// The measurements asked for: printed with -q too (-q silences the report, not the results).
+void print_measures(const std::vector<MeasureResult>& measured, bool quiet) {
+  if (measured.empty()) return;
+  fmt::print("{}{}", quiet ? "" : "measurements\n", format_measures(measured));
+}
+
+// --meas-json FILE, every write checked; returns the exit code so far.
+int write_meas_json(const RunOptions& o, const std::vector<MeasureResult>& measured, int code) {
+  if (o.meas_json.empty()) return code;
+  const nlohmann::ordered_json j = {{"netlist", o.netlist},
+                                    {"measurements", measures_json_value(measured)}};
+  const std::string json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (const std::string why = write_whole_file(o.meas_json, json); !why.empty()) {
+    print_error(why);
+    return code ? code : kOutputFailed;
+  }
+  return code;
+}
+
 int run_command(const RunOptions& o) {
   // From here on SIGINT/SIGTERM stop the run after the current row (app/cli/interrupt.hpp).
   const InterruptScope interrupt;
@@ -426,8 +428,23 @@ int run_command(const RunOptions& o) {
     print_error(error);
     return kBadInput;
   }
+  warn_other_measures(*loaded, choice->kind);
   if (!loaded->steps.empty() || !o.step_params.empty() || o.runs > 0 || o.mpi != nullptr ||
       o.run_range) {
+    if (choice->kind != AnalysisKind::kTran && !loaded->steps.empty()) {
+      // A .step card: the error at it. The runs of a sweep are transients (their files,
+      // .meas.csv and statistics); a .dc or .ac per run is not built.
+      const char* what = analysis_card(choice->kind);
+      netlist::Diagnostics diags;
+      diags.error(loaded->steps.front().span,
+                  fmt::format(".step sweeps the .tran analysis only, and this netlist runs its {} "
+                              "(one analysis per run): add a .tran card (--analysis tran), or "
+                              "run the {} without the .step (a .dc sweeps a .param itself: "
+                              "'.dc PARAM START STOP STEP')",
+                              what, what));
+      std::cerr << diags.format(loaded->sources);
+      return kBadInput;
+    }
     if (choice->kind != AnalysisKind::kTran) {
       print_error(
           fmt::format("sweeps and Monte Carlo (.step, --step-param, --runs) run the .tran "

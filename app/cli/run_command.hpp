@@ -72,6 +72,14 @@ struct LoadedNetlist;
 struct MeasureResult;
 class WaveformWriter;
 
+// The measurements asked for, printed after the report: with -q too (-q silences the report, not
+// the results), without their heading then.
+void print_measures(const std::vector<MeasureResult>& measured, bool quiet);
+// --meas-json FILE, when asked for; returns the exit code so far (kOutputFailed when it could not
+// be written and the code was 0).
+int write_meas_json(const RunOptions& options, const std::vector<MeasureResult>& measured,
+                    int code);
+
 // One run of a sweep: the plan made for `options` (its output file), the transient streamed
 // into that file, or into `writer` when given (opened with the plan's file name: a writer in
 // memory, as the Python module's); no report, no plot, nothing printed. `stop_signal` is polled

@@ -213,10 +213,11 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
     }
     const auto* meas = std::get_if<netlist::MeasCard>(&card);
     if (meas == nullptr) continue;
-    if (!meas->analysis.lower.empty() && meas->analysis.lower != "tran") {
+    const std::string& analysis = meas->analysis.lower;
+    if (!analysis.empty() && analysis != "tran" && analysis != "dc" && analysis != "ac") {
       diags.warning(meas->span, fmt::format("measurement '{}' of .{} ignored: nsspice measures "
-                                            ".tran runs (.meas tran ...)",
-                                            meas->name.lower, meas->analysis.lower));
+                                            ".tran, .dc and .ac runs (.meas tran|dc|ac ...)",
+                                            meas->name.lower, analysis));
       continue;
     }
     std::vector<std::string> tokens;
@@ -224,11 +225,18 @@ std::unique_ptr<LoadedNetlist> load_netlist(const std::string& path, const LoadO
     std::string error;
     size_t at = 0;
     auto spec = parse_measure(tokens, meas->name.lower, error, &at);
-    if (spec) {
-      loaded->measures.push_back(std::move(*spec));
-      loaded->measure_spans.push_back(meas->span);
-    } else {  // at the word at fault
+    if (!spec) {  // at the word at fault
       diags.error(at < meas->tokens.size() ? meas->tokens[at].span : meas->span, error);
+      continue;
+    }
+    spec->analysis = analysis;
+    if (analysis != "dc" && analysis != "ac") {
+      loaded->measures.push_back(*spec);
+      loaded->measure_spans.push_back(meas->span);
+    }
+    if (analysis != "tran") {
+      loaded->sweep_measures.push_back(std::move(*spec));
+      loaded->sweep_measure_spans.push_back(meas->span);
     }
   }
   const bool no_tran = options.require_tran && !loaded->circuit.tran;

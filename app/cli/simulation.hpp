@@ -30,8 +30,14 @@ inline constexpr int kPeerMissing = 4;
 struct LoadedNetlist {
   netlist::SourceManager sources;
   circuit::Circuit circuit;
-  std::vector<MeasureSpec> measures;               // the netlist's .meas cards
+  // The netlist's .meas tran cards and those without an analysis (MeasureSpec::analysis): what
+  // a transient run measures.
+  std::vector<MeasureSpec> measures;
   std::vector<netlist::SourceSpan> measure_spans;  // where each of them is written
+  // Its .meas dc and .meas ac cards and those without an analysis, in order, with where each is
+  // written: what a .dc or an .ac run measures (measures_of()).
+  std::vector<MeasureSpec> sweep_measures;
+  std::vector<netlist::SourceSpan> sweep_measure_spans;
   // Signals of its .print/.save/.probe cards in order, once each ("v(a)", "i(r1)", "all"),
   // with where they are written (resolved against the run's signals by card_signals()).
   std::vector<netlist::Word> saved;

@@ -16,7 +16,7 @@ void CrossingSearch::first(double t, double c, double f) {
 
 void CrossingSearch::segment(double t0, double c0, double t1, double c1, double f0, double f1) {
   if (spec_.at) {
-    if (!t_ && *spec_.at > t0 && *spec_.at <= t1) {
+    if (!t_ && ((*spec_.at > t0 && *spec_.at <= t1) || (*spec_.at < t0 && *spec_.at >= t1))) {
       t_ = *spec_.at;
       f_ = f0 + (*spec_.at - t0) / (t1 - t0) * (f1 - f0);
     }
@@ -41,7 +41,9 @@ void CrossingSearch::segment(double t0, double c0, double t1, double c1, double 
   if (!(spec_.edge == Edge::kRise ? rise : spec_.edge == Edge::kFall ? fall : rise || fall)) return;
   const double theta = c0 != level && c1 != c0 ? (level - c0) / (c1 - c0) : c0 == level ? 0.0 : 1.0;
   const double tc = t0 + theta * (t1 - t0);
-  if (tc < spec_.td || (spec_.from && tc < *spec_.from) || (spec_.to && tc > *spec_.to)) return;
+  if ((scale_.time && tc < spec_.td) || (spec_.from && tc < *spec_.from) ||
+      (spec_.to && tc > *spec_.to))
+    return;
   ++crossings_;
   if (spec_.count == -1 || crossings_ == spec_.count) {
     t_ = tc;
@@ -50,7 +52,9 @@ void CrossingSearch::segment(double t0, double c0, double t1, double c1, double 
 }
 
 std::string CrossingSearch::failure() const {
-  if (spec_.at) return fmt::format("t = {:g} s is outside the run", *spec_.at);
+  if (spec_.at)
+    return fmt::format("{} = {:g}{}{} is outside the run", scale_.symbol, *spec_.at,
+                       scale_.unit.empty() ? "" : " ", scale_.unit);
   const char* edge = spec_.edge == Edge::kRise   ? "rise"
                      : spec_.edge == Edge::kFall ? "fall"
                                                  : "cross";
@@ -59,8 +63,11 @@ std::string CrossingSearch::failure() const {
   std::string where;
   if (spec_.td > 0) where += fmt::format(" after td = {:g} s", spec_.td);
   if (spec_.from || spec_.to)
-    where += fmt::format(" in [{:g}, {}] s", spec_.from.value_or(0),
-                         spec_.to ? fmt::format("{:g}", *spec_.to) : std::string("end"));
+    where += fmt::format(" in [{}, {}]{}{}",
+                         spec_.from || scale_.time ? fmt::format("{:g}", spec_.from.value_or(0))
+                                                   : std::string("start"),
+                         spec_.to ? fmt::format("{:g}", *spec_.to) : std::string("end"),
+                         scale_.unit.empty() ? "" : " ", scale_.unit);
   if (crossings_ == 0)
     return fmt::format("{} never crosses {:g}{} ({} {})", spec_.signal, spec_.level, where, edge,
                        which);

@@ -15,9 +15,11 @@
 // starts at L has no crossing there; its first departure sets the side.
 //
 // (f: a second signal read at the instant, for find ... when). A crossing is counted when
-// t_c >= td and, if given, from <= t_c <= to; the event is the N-th counted crossing of the
-// edge asked for (rise, fall or either), or the last one. With at = T the event is t_c = T if
-// the run reaches T, f(T) interpolated the same way.
+// t_c >= td (time only: a sweep's values may be negative) and, if given, from <= t_c <= to; the
+// event is the N-th counted crossing of the edge asked for (rise, fall or either), or the last one.
+// With at = T the event is t_c = T if the run reaches T, f(T) interpolated the same way. The scale
+// t may also be a DC sweep's value or a frequency (MeasureScale), and a DC sweep may run downwards:
+// a segment's ends in either order.
 #include <optional>
 #include <string>
 
@@ -25,9 +27,18 @@
 
 namespace nsspice::app {
 
+// What the measurements run along: time (.tran), a DC sweep's value, frequency (.ac); named in
+// results and messages ("at t = 1e-3 s", "f = 1e6 Hz is outside the run").
+struct MeasureScale {
+  std::string symbol = "t";
+  std::string unit = "s";
+  bool time = true;  // a .tran run: its rows start at TSTART
+};
+
 class CrossingSearch {
  public:
-  explicit CrossingSearch(netlist::CrossingSpec spec) : spec_(std::move(spec)) {}
+  CrossingSearch(netlist::CrossingSpec spec, MeasureScale scale)
+      : spec_(std::move(spec)), scale_(std::move(scale)) {}
   // The run's first point (only an at=T event can happen there).
   void first(double t, double c, double f);
   void segment(double t0, double c0, double t1, double c1, double f0, double f1);
@@ -38,6 +49,7 @@ class CrossingSearch {
 
  private:
   netlist::CrossingSpec spec_;
+  MeasureScale scale_;
   int crossings_ = 0;
   int side_ = 0;  // −1 below the level, +1 above, since the last crossing; 0 not yet known
   std::optional<double> t_, f_;

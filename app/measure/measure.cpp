@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "app/io/signals.hpp"
+#include "app/measure/ac_part.hpp"
 #include "netlist/suggest.hpp"
 #include "netlist/units.hpp"
 
@@ -21,8 +22,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::optional<Measurement> Measurement::bind(const MeasureSpec& spec,
                                              const std::vector<std::string>& names,
-                                             std::string& error) {
-  Measurement m(spec);
+                                             std::string& error, const MeasureScale& scale) {
+  Measurement m(spec, scale);
   auto find = [&](const std::string& s, size_t& col) {
     auto it = std::find(names.begin(), names.end(), s);
     if (it == names.end()) {
@@ -68,13 +69,15 @@ std::vector<size_t> Measurement::columns() const {
 
 void Measurement::window(double t0, double y0, double t1, double y1) {
   const double lo = spec_.from.value_or(-kInf), hi = spec_.to.value_or(kInf);
-  const double a = std::max(t0, lo), b = std::min(t1, hi);
+  // A segment of a DC sweep running downwards counts with the sign of its direction.
+  const double sign = t1 < t0 ? -1.0 : 1.0;
+  const double a = std::max(std::min(t0, t1), lo), b = std::min(std::max(t0, t1), hi);
   if (a > b) return;
-  auto at = [&](double t) { return t1 > t0 ? y0 + (t - t0) / (t1 - t0) * (y1 - y0) : y1; };
+  auto at = [&](double t) { return t1 != t0 ? y0 + (t - t0) / (t1 - t0) * (y1 - y0) : y1; };
   const double ya = at(a), yb = at(b);
-  integ_ += 0.5 * (ya + yb) * (b - a);
-  integ2_ += (ya * ya + ya * yb + yb * yb) / 3.0 * (b - a);
-  span_ += b - a;
+  integ_ += sign * 0.5 * (ya + yb) * (b - a);
+  integ2_ += sign * (ya * ya + ya * yb + yb * yb) / 3.0 * (b - a);
+  span_ += sign * (b - a);
   for (auto [t, y] : {std::pair{a, ya}, std::pair{b, yb}}) {
     if (!any_ || y < min_) min_ = y, t_min_ = t;
     if (!any_ || y > max_) max_ = y, t_max_ = t;
@@ -90,13 +93,18 @@ void Measurement::feed(double t, std::span<const double> values) {
   const double y = read(col_, expr_), c = read(when_col_, when_expr_),
                d = read(targ_col_, targ_expr_);
   const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindAt ||
-                       spec_.kind == MeasureKind::kFindWhen || spec_.kind == MeasureKind::kTrigTarg;
+                       spec_.kind == MeasureKind::kFindWhen ||
+                       spec_.kind == MeasureKind::kTrigTarg || spec_.kind == MeasureKind::kDeriv;
+  t_lo_ = have_prev_ ? std::min(t_lo_, t) : t;
+  t_hi_ = have_prev_ ? std::max(t_hi_, t) : t;
   if (!have_prev_) {
     have_prev_ = true;
     t_first_ = t;
     window(t, y, t, y);
     if (instant) when_.first(t, c, y);
     if (spec_.kind == MeasureKind::kTrigTarg) targ_.first(t, d, d);
+  } else if (spec_.kind == MeasureKind::kDeriv) {
+    slope(t, c, y);
   } else {
     window(t_prev_, y_prev_, t, y);
     if (instant) when_.segment(t_prev_, c_prev_, t, c, y_prev_, y);
@@ -105,13 +113,34 @@ void Measurement::feed(double t, std::span<const double> values) {
   t_prev_ = t, y_prev_ = y, c_prev_ = c, d_prev_ = d;
 }
 
+void Measurement::slope(double t, double c, double y) {
+  const double s = (y - y_prev_) / (t - t_prev_);
+  if (slope_pending_) {  // the instant was the point before: this segment's slope too
+    slope_sum_ += s, ++slopes_;
+    slope_pending_ = false;
+  }
+  when_.segment(t_prev_, c_prev_, t, c, y_prev_, y);
+  if (when_.time() && when_.time() != slope_at_) {  // a new instant, in this segment
+    slope_at_ = when_.time();
+    const bool at_start = *slope_at_ == t_prev_ && have_slope_;
+    slope_sum_ = s + (at_start ? slope_prev_ : 0.0);
+    slopes_ = at_start ? 2 : 1;
+    slope_pending_ = *slope_at_ == t;
+  }
+  slope_prev_ = s, have_slope_ = true;
+}
+
 std::string Measurement::unit() const {
   if (spec_.kind == MeasureKind::kParam || expr_) return "";  // arithmetic: no known unit
-  const std::string base = unit_of(signal_kind(spec_.signal));
+  const auto form = ac_form(spec_.signal);
+  const std::string base = form ? ac_unit(*form) : unit_of(signal_kind(spec_.signal));
   if (spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kTrigTarg ||
       spec_.kind == MeasureKind::kMinAt || spec_.kind == MeasureKind::kMaxAt)
-    return "s";
-  if (spec_.kind == MeasureKind::kInteg) return base.empty() ? "s" : base + "·s";
+    return scale_.unit;
+  if (spec_.kind == MeasureKind::kInteg)
+    return base.empty() || scale_.unit.empty() ? base + scale_.unit : base + "·" + scale_.unit;
+  if (spec_.kind == MeasureKind::kDeriv)
+    return scale_.unit.empty() ? base : (base.empty() ? "1" : base) + "/" + scale_.unit;
   return base;
 }
 
@@ -131,11 +160,13 @@ MeasureResult Measurement::result() const {
 }
 
 MeasureResult Measurement::value() const {
-  MeasureResult r{spec_.name, spec_.text, {}, {}, unit(), {}};
-  const double end_tol = 1e-9 * std::max(1e-15, std::abs(t_prev_));
+  MeasureResult r{spec_.name, spec_.text, {}, {}, unit(), {}, scale_.symbol, scale_.unit};
+  const double end_tol = 1e-9 * std::max({1e-15, std::abs(t_lo_), std::abs(t_hi_)});
+  const std::string unit = scale_.unit.empty() ? "" : " " + scale_.unit;
   // from= or at= before the first point: the points do not cover what was asked for.
   const bool instant = spec_.kind == MeasureKind::kWhen || spec_.kind == MeasureKind::kFindWhen ||
-                       spec_.kind == MeasureKind::kFindAt || spec_.kind == MeasureKind::kTrigTarg;
+                       spec_.kind == MeasureKind::kFindAt || spec_.kind == MeasureKind::kTrigTarg ||
+                       spec_.kind == MeasureKind::kDeriv;
   const bool targ = spec_.kind == MeasureKind::kTrigTarg;
   const std::pair<const char*, std::optional<double>> asked[] = {
       {"from", spec_.from},
@@ -145,17 +176,22 @@ MeasureResult Measurement::value() const {
       {"at", targ ? spec_.targ.at : std::nullopt}};
   if (have_prev_)
     for (const auto& [key, t] : asked)
-      if (t && *t < t_first_ - end_tol) {
-        r.failure = fmt::format(
-            "{}={:g} s is before the first point, t = {:g} s (the rows start at the .tran "
-            "TSTART): only the points from there on are measured; lower TSTART to {:g} s or "
-            "measure from {:g} s on",
-            key, *t, t_first_, *t, t_first_);
+      if (t && *t < t_lo_ - end_tol) {
+        r.failure =
+            scale_.time
+                ? fmt::format(
+                      "{}={:g} s is before the first point, t = {:g} s (the rows start at the "
+                      ".tran TSTART): only the points from there on are measured; lower TSTART "
+                      "to {:g} s or measure from {:g} s on",
+                      key, *t, t_first_, *t, t_first_)
+                : fmt::format("{}={:g}{} is below the sweep, which covers {} = {:g} … {:g}{}", key,
+                              *t, unit, scale_.symbol, t_lo_, t_hi_, unit);
         return r;
       }
   // A crossing not found: in the points from the first one on.
-  const std::string since =
-      t_first_ > end_tol ? fmt::format(" in the points from t = {:g} s on", t_first_) : "";
+  const std::string since = scale_.time && t_first_ > end_tol
+                                ? fmt::format(" in the points from t = {:g} s on", t_first_)
+                                : "";
   switch (spec_.kind) {
     case MeasureKind::kWhen:
     case MeasureKind::kFindWhen:
@@ -166,6 +202,18 @@ MeasureResult Measurement::value() const {
       }
       r.value = spec_.kind == MeasureKind::kWhen ? when_.time() : when_.value();
       if (spec_.kind == MeasureKind::kFindWhen) r.at = when_.time();
+      return r;
+    case MeasureKind::kDeriv:
+      if (!when_.time()) {
+        r.failure = when_.failure() + since;
+        return r;
+      }
+      if (slopes_ == 0) {
+        r.failure = "a single point has no slope";
+        return r;
+      }
+      r.value = slope_sum_ / slopes_;
+      if (!spec_.when.signal.empty()) r.at = when_.time();
       return r;
     case MeasureKind::kTrigTarg:
       if (!when_.time() || !targ_.time()) {
@@ -179,8 +227,14 @@ MeasureResult Measurement::value() const {
     default:
       break;
   }
-  if (!any_ || (spec_.to && *spec_.to > t_prev_ + end_tol)) {
-    r.failure = fmt::format("the window is not inside the run (which ends at t = {:g} s)", t_prev_);
+  if (!any_ || (spec_.to && *spec_.to > t_hi_ + end_tol)) {
+    r.failure =
+        scale_.time
+            ? fmt::format("the window is not inside the run (which ends at t = {:g} s)", t_hi_)
+            : fmt::format(
+                  "the window is not inside the sweep, which covers {} = "
+                  "{:g} … {:g}{}",
+                  scale_.symbol, t_lo_, t_hi_, unit);
     return r;
   }
   switch (spec_.kind) {
@@ -219,7 +273,7 @@ MeasureResult Measurement::value() const {
 
 bool MeasureSet::add(const MeasureSpec& spec, const std::vector<std::string>& names,
                      std::string& error) {
-  auto m = Measurement::bind(spec, names, error);
+  auto m = Measurement::bind(spec, names, error, scale_);
   if (!m) return false;
   if (spec.kind == MeasureKind::kParam) {
     // Its names are the measurements before it (LTspice and ngspice evaluate in order).
@@ -274,7 +328,9 @@ std::string format_measures(const std::vector<MeasureResult>& results) {
       out += fmt::format("  {:<18} failed: {}  ({})\n", r.name, r.failure, r.text);
       continue;
     }
-    std::string at = r.at ? fmt::format(" at t = {:.6g} s", *r.at) : std::string();
+    std::string at = r.at ? fmt::format(" at {} = {:.6g}{}{}", r.at_symbol, *r.at,
+                                        r.at_unit.empty() ? "" : " ", r.at_unit)
+                          : std::string();
     out += fmt::format("  {:<18} {:.6g}{}{}{}  ({})\n", r.name + " =", *r.value,
                        r.unit.empty() ? "" : " ", r.unit, at, r.text);
   }

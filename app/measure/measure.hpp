@@ -7,7 +7,10 @@
 // the ends included; when = the interpolated time of the N-th crossing of the level (default:
 // cross=1, either direction), crossings before td ignored; find = the signal's value there;
 // trig/targ = t_targ − t_trig, each instant found as `when` finds its crossing (or given by
-// at=), negative when TARG comes first. The crossings: app/measure/crossing.hpp.
+// at=), negative when TARG comes first; deriv = the slope of the piecewise-linear waveform at its
+// instant (at=, or when's crossing): the slope of the segment holding it, or, at a point between
+// two segments, the mean of their slopes (a central difference on an even grid). The crossings:
+// app/measure/crossing.hpp.
 //
 // Only the points fed are measured (a run's rows: from the .tran TSTART on, as SPICE measures
 // the data it saved). A window or an instant asked for before the first point (from=, at= before
@@ -15,6 +18,13 @@
 // part of it the points cover is not the measurement asked for (AVG FROM=1m TO=2m of a ramp with
 // TSTART 1.5m came out as the average over 1.5–2m, exit 0). A crossing not found is said to be
 // not found in the points from the first one on.
+//
+// The same measurements run along a DC sweep's value or a frequency (.meas dc, .meas ac:
+// app/measure/sweep_measures.hpp) as along time: `t` is then that value (MeasureScale), every
+// at=, from=, to= one of it, and a window or an instant outside the points is a failed
+// measurement the same way. A DC sweep may run downwards: a segment counts in either direction,
+// and avg, rms and integ are those of the values over the sweep variable (integ signed by the
+// direction of the sweep, as ngspice's sum).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -38,6 +48,7 @@ struct MeasureResult {
   std::optional<double> at;  // min/max: where; when/find-when: the crossing time; trig/targ: t_targ
   std::string unit;          // "V", "A", "s", "V·s", "A·s", ""
   std::string failure;       // when !value: why ("v(out) never crosses 2.5 (rise 2)")
+  std::string at_symbol = "t", at_unit = "s";  // how `at` is printed: "at t = 0.001 s"
 };
 
 // One measurement bound to the columns of a stream.
@@ -45,7 +56,8 @@ class Measurement {
  public:
   // nullopt with `error` set if a signal is not among `names`.
   static std::optional<Measurement> bind(const MeasureSpec& spec,
-                                         const std::vector<std::string>& names, std::string& error);
+                                         const std::vector<std::string>& names, std::string& error,
+                                         const MeasureScale& scale = {});
   void feed(double t, std::span<const double> values);
   MeasureResult result() const;
   // The columns it reads (the signal; the conditions', for when/find-when and trig/targ).
@@ -53,19 +65,22 @@ class Measurement {
 
  private:
   static constexpr size_t kNone = static_cast<size_t>(-1);  // no column
-  explicit Measurement(MeasureSpec spec)
-      : spec_(std::move(spec)), when_(spec_.when), targ_(spec_.targ) {}
+  Measurement(MeasureSpec spec, const MeasureScale& scale)
+      : spec_(std::move(spec)), scale_(scale), when_(spec_.when, scale), targ_(spec_.targ, scale) {}
   std::string unit() const;
   MeasureResult value() const;  // result() before its finiteness check
   void window(double t0, double y0, double t1, double y1);
+  void slope(double t, double c, double y);  // deriv: the segment from the point before to t
   friend class MeasureSet;
   MeasureSpec spec_;
+  MeasureScale scale_;
   size_t col_ = kNone, when_col_ = kNone, targ_col_ = kNone;
   // Arithmetic of signals in place of a column (signal_expr.hpp; slots are columns); for param,
   // of the measurements before it (slots are their indices in the set).
   std::optional<SignalExpr> expr_, when_expr_, targ_expr_;
   bool have_prev_ = false;
-  double t_first_ = 0;  // the first point's time (a .tran TSTART: the rows start there)
+  double t_first_ = 0;          // the first point's time (a .tran TSTART: the rows start there)
+  double t_lo_ = 0, t_hi_ = 0;  // the range of t the points cover (a DC sweep may run downwards)
   double t_prev_ = 0, y_prev_ = 0, c_prev_ = 0, d_prev_ = 0;
   // window aggregates
   double integ_ = 0, integ2_ = 0, span_ = 0;
@@ -73,11 +88,18 @@ class Measurement {
   bool any_ = false;
   // the instants: when's crossing, find's point, TRIG; TARG
   CrossingSearch when_, targ_;
+  // deriv: the slopes of the segments around its instant (their sum and count), one more to
+  // come when the instant is the last point fed; the slope of the segment before.
+  double slope_sum_ = 0, slope_prev_ = 0;
+  int slopes_ = 0;
+  bool slope_pending_ = false, have_slope_ = false;
+  std::optional<double> slope_at_;  // the instant the slopes are of
 };
 
 // All measurements of a run: binds them, feeds them, formats their results.
 class MeasureSet {
  public:
+  explicit MeasureSet(MeasureScale scale = {}) : scale_(std::move(scale)) {}
   bool add(const MeasureSpec& spec, const std::vector<std::string>& names, std::string& error);
   void feed(double t, std::span<const double> values) {
     for (auto& m : items_) m.feed(t, values);
@@ -92,6 +114,7 @@ class MeasureSet {
   }
 
  private:
+  MeasureScale scale_;
   std::vector<Measurement> items_;
 };
 

@@ -211,6 +211,35 @@ bool parse_function(Context& c, std::size_t& i) {
   return true;
 }
 
+// ngspice's "(PULSE 0 5 0 1n 1n 5u 10u)", as some exporters write it: the function's name inside
+// its parentheses. The group attaches to the word before it ("0 (PULSE ...)" is one item, a node
+// or a value with a group): such an item is split into its word and the function, the rest of
+// the group the function's arguments. "PULSE(...)" and "PULSE (...)" are left as they are.
+std::vector<Item> split_parenthesized_functions(const std::vector<Item>& items) {
+  std::vector<Item> out;
+  for (const Item& item : items) {
+    if (!item.has_group || item.has_value || item.args.empty() || !item.args[0].is_plain() ||
+        !is_function(ascii_lower(item.args[0].word.text)) ||
+        is_function(ascii_lower(item.word.text))) {
+      out.push_back(item);
+      continue;
+    }
+    if (!item.word.text.empty()) {
+      Item word;
+      word.word = item.word;
+      word.begin = item.begin;
+      word.end = item.word.end;
+      out.push_back(std::move(word));
+    }
+    Item head = item.args[0];
+    head.has_group = true;
+    head.args.assign(item.args.begin() + 1, item.args.end());
+    head.end = item.end;
+    out.push_back(std::move(head));
+  }
+  return out;
+}
+
 // "AC mag [phase]" at items[i]: kept as params ac / acphase (the .ac analysis's excitation).
 void read_ac(Context& c, std::size_t& i) {
   const Item& ac = c.items[i];
@@ -429,7 +458,9 @@ std::optional<Card> parse_element_or_instance(const CardReader& r, const std::ve
     if (!parse_instance(r, items, x)) return std::nullopt;
     return Card{std::move(x)};
   }
-  Context c{r, items, ElementCard{}, ""};
+  const std::vector<Item> source_items =
+      letter == 'v' || letter == 'i' ? split_parenthesized_functions(items) : std::vector<Item>{};
+  Context c{r, source_items.empty() ? items : source_items, ElementCard{}, ""};
   c.card.name = name;
   c.card.span = r.card_span();
   c.card.letter = letter;

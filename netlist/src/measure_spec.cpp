@@ -57,6 +57,7 @@ std::optional<MeasureKind> kind_of(const std::string& w) {
   if (w == "integ" || w == "integral") return MeasureKind::kInteg;
   if (w == "when") return MeasureKind::kWhen;
   if (w == "find") return MeasureKind::kFindAt;
+  if (w == "deriv" || w == "derivative") return MeasureKind::kDeriv;
   if (w == "trig") return MeasureKind::kTrigTarg;
   if (w == "param") return MeasureKind::kParam;
   return std::nullopt;
@@ -331,8 +332,11 @@ bool Parser::check_event(const CrossingSpec& c, const char* clause, size_t start
 
 // key=value pairs of every kind but trig.
 bool Parser::options(MeasureSpec& spec) {
-  const bool crossing = spec.kind == MeasureKind::kWhen || spec.kind == MeasureKind::kFindWhen;
-  const bool window = !crossing && spec.kind != MeasureKind::kFindAt;
+  const bool deriv_at = spec.kind == MeasureKind::kDeriv && spec.when.signal.empty();
+  const bool at = spec.kind == MeasureKind::kFindAt || deriv_at;
+  const bool crossing = spec.kind == MeasureKind::kWhen || spec.kind == MeasureKind::kFindWhen ||
+                        (spec.kind == MeasureKind::kDeriv && !deriv_at);
+  const bool window = !crossing && !at;
   while (!at_end()) {
     std::string key;
     size_t key_at = 0;
@@ -347,7 +351,7 @@ bool Parser::options(MeasureSpec& spec) {
       spec.from = *v;
     } else if (key == "to" && window) {
       spec.to = *v;
-    } else if (key == "at" && spec.kind == MeasureKind::kFindAt) {
+    } else if (key == "at" && at) {
       spec.when.at = *v;
     } else if (key == "td" && crossing) {
       spec.when.td = *v;
@@ -355,8 +359,9 @@ bool Parser::options(MeasureSpec& spec) {
       return fail(fmt::format("'{}=' does not apply here", key), key_at);
     }
   }
-  if (spec.kind == MeasureKind::kFindAt && !spec.when.at)
-    return fail("'find' needs at=T or when SIGNAL=LEVEL");
+  if (at && !spec.when.at)
+    return fail(fmt::format("'{}' needs at=T or when SIGNAL=LEVEL",
+                            spec.kind == MeasureKind::kDeriv ? "deriv" : "find"));
   if (spec.from && spec.to && *spec.to <= *spec.from) return fail("to= must be after from=");
   return true;
 }
@@ -364,7 +369,7 @@ bool Parser::options(MeasureSpec& spec) {
 std::optional<MeasureSpec> Parser::run() {
   MeasureSpec spec;
   spec.text = text_;
-  if (is("tran")) ++i_;
+  if (is("tran") || is("dc") || is("ac")) spec.analysis = w_[i_++].text;
   if (!at_end() && !kind_of(w_[i_].text) && w_[i_].text != "targ" && name_.empty())
     name_ = w_[i_++].text;
   if (is("targ")) return fail("'targ' without a 'trig' before it"), std::nullopt;
@@ -381,7 +386,9 @@ std::optional<MeasureSpec> Parser::run() {
     }
   }
   if (at_end() || !kind_of(w_[i_].text))
-    return fail("expected avg, rms, min, max, min_at, max_at, pp, integ, when, find or trig"),
+    return fail(
+               "expected avg, rms, min, max, min_at, max_at, pp, integ, when, find, deriv or "
+               "trig"),
            std::nullopt;
   spec.kind = *kind_of(w_[i_++].text);
   if (spec.kind == MeasureKind::kParam) {
@@ -415,8 +422,9 @@ std::optional<MeasureSpec> Parser::run() {
     if (spec.kind == MeasureKind::kWhen) {
       spec.when.signal = spec.signal;
       if (!level(spec.when)) return std::nullopt;
-    } else if (spec.kind == MeasureKind::kFindAt && is("when")) {
-      spec.kind = MeasureKind::kFindWhen;
+    } else if ((spec.kind == MeasureKind::kFindAt || spec.kind == MeasureKind::kDeriv) &&
+               is("when")) {
+      if (spec.kind == MeasureKind::kFindAt) spec.kind = MeasureKind::kFindWhen;
       ++i_;
       if (at_end()) return fail("expected SIGNAL=LEVEL after 'when'"), std::nullopt;
       spec.when.signal = signal_text();
@@ -425,9 +433,9 @@ std::optional<MeasureSpec> Parser::run() {
     if (!options(spec)) return std::nullopt;
   }
   if (name_.empty()) {
-    static constexpr const char* kNames[] = {"avg",   "rms",    "min",   "max",  "pp",
-                                             "integ", "when",   "find",  "find", "delay",
-                                             "param", "min_at", "max_at"};
+    static constexpr const char* kNames[] = {"avg",   "rms",    "min",    "max",  "pp",
+                                             "integ", "when",   "find",   "find", "delay",
+                                             "param", "min_at", "max_at", "deriv"};
     const std::string& what = spec.kind == MeasureKind::kTrigTarg
                                   ? (spec.targ.signal.empty() ? spec.when.signal : spec.targ.signal)
                                   : spec.signal;

@@ -443,5 +443,29 @@ TEST(GridResampler, UniformGridWithBreakpointsKept) {
   }
 }
 
+// DERIV: the slope of the piecewise-linear waveform at its instant; at a point between two
+// segments the mean of their slopes, so that t² sampled evenly gives 2t exactly there.
+TEST(Measure, DerivIsTheSlopeOfThePiecewiseLinearWaveform) {
+  auto ramp = [](double t) { return 3 * t; };
+  EXPECT_NEAR(value(measure("deriv v(x) at=0.2005", ramp)), 3, 1e-9);
+  auto square = [](double t) { return t * t; };
+  EXPECT_NEAR(value(measure("deriv v(x) at=0.5", square)), 1.0, 1e-9);  // a point: central
+  // Inside the segment [0.5, 0.501]: its chord, (t1² − t0²)/(t1 − t0) = t0 + t1.
+  EXPECT_NEAR(value(measure("deriv v(x) at=0.5005", square)), 1.001, 1e-9);
+  // At the crossing of 2t² through 0.5 (t = 0.5, a point): the same central difference.
+  const auto w = measure("slope deriv v(x) when v(y)=0.5", square);
+  EXPECT_NEAR(value(w), 1.0, 1e-9);
+  EXPECT_NEAR(w.at.value_or(NAN), 0.5, 1e-12);
+  EXPECT_EQ(w.unit, "V/s");
+  EXPECT_EQ(w.name, "slope");
+  // At the first point only one segment: its slope.
+  EXPECT_NEAR(value(measure("deriv v(x) at=0", square)), 0.001, 1e-9);
+  std::string error;
+  EXPECT_FALSE(app::parse_measure("deriv v(x)", error));
+  EXPECT_NE(error.find("'deriv' needs at=T or when SIGNAL=LEVEL"), std::string::npos) << error;
+  EXPECT_FALSE(app::parse_measure("deriv v(x) at=1 from=0", error));
+  EXPECT_NE(error.find("'from=' does not apply here"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace nsspice::testing

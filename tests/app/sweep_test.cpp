@@ -303,16 +303,41 @@ TEST_F(Sweep, BadStepCardsAndOptionsAreClearErrors) {
   r = nsspice("run g.cir -o g.csv --runs 0");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("--runs"), std::string::npos) << r.output;
-  // A sweep of a netlist whose analysis is not .tran: said so, not a bad .tran.
+  // A sweep of a netlist whose analysis is not .tran: said so, not a bad .tran; a .step card's
+  // at the card, LTspice's .step with .ac included.
   write("o.cir", "o\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.step param r list 1k 2k\n.op\n.end\n");
   r = nsspice("run o.cir -o o.csv");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("sweeps and Monte Carlo (.step, --step-param, --runs) run the .tran "
-                          "analysis; 'o.cir' would run its .op"),
+  EXPECT_NE(r.output.find("o.cir:5:1: error: .step sweeps the .tran analysis only, and this "
+                          "netlist runs its .op (one analysis per run)"),
             std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "o.csv"));
   EXPECT_FALSE(fs::exists(dir_ / "o.run1.csv"));
+  write("ac.cir",
+        "ac\n.param r=1k\nV1 a 0 DC 0 AC 1\nR1 a b {r}\nC1 b 0 1u\n"
+        ".step param R 1k 10k 1k\n.ac dec 10 1 1Meg\n.end\n");
+  r = nsspice("run ac.cir -o ac.csv");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("ac.cir:6:1: error: .step sweeps the .tran analysis only, and this "
+                          "netlist runs its .ac (one analysis per run): add a .tran card "
+                          "(--analysis tran), or run the .ac without the .step"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("\n.step param R 1k 10k 1k\n^~~~"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "ac.csv"));
+  r = nsspice("run o.cir -o o.csv --analysis op --step-param r=1k,2k");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("o.cir:5:1: error: .step sweeps the .tran analysis only"),
+            std::string::npos)
+      << r.output;
+  write("p.cir", "p\n.param r=1k\nV1 a 0 1\nR1 a 0 {r}\n.op\n.end\n");
+  r = nsspice("run p.cir -o p.csv --step-param r=1k,2k");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("sweeps and Monte Carlo (.step, --step-param, --runs) run the .tran "
+                          "analysis; 'p.cir' would run its .op"),
+            std::string::npos)
+      << r.output;
 }
 
 // A stepped source or model that is not in the netlist is bad input before any run (exit 1, no

@@ -476,6 +476,36 @@ TEST(NetlistCards, ResistorInstanceForms) {
   EXPECT_DOUBLE_EQ(card<ElementCard>(p, 5).value->value, 3e3);
 }
 
+// ngspice's form with the function's name inside its parentheses, as some exporters write it:
+// "(PULSE 0 5 ...)" is "PULSE(0 5 ...)"; a group that names no function stays an error.
+TEST(NetlistCards, SourceFunctionNamedInsideItsParentheses) {
+  auto p = parse(
+      "t\nV1 in 0 (PULSE 0 5 0 1n 1n 5u 10u)\nV2 b 0 DC 0 (SIN 0 1 1k)\n"
+      "I3 c 0 (pwl 0 0 1m 1 r=0)\nV4 d 0 PULSE(0 5 0 1n 1n 5u 10u)\n");
+  ASSERT_EQ(p.text(), "");
+  ASSERT_EQ(p.net.cards.size(), 4u);
+  const auto& v1 = card<ElementCard>(p, 0);
+  const auto& v4 = card<ElementCard>(p, 3);
+  ASSERT_EQ(v1.functions.size(), 1u);
+  EXPECT_EQ(v1.functions[0].kind.lower, "pulse");
+  ASSERT_EQ(v1.functions[0].args.size(), v4.functions.at(0).args.size());
+  for (size_t k = 0; k < v1.functions[0].args.size(); ++k)
+    EXPECT_EQ(v1.functions[0].args[k].value, v4.functions[0].args[k].value) << k;
+  EXPECT_EQ(v1.functions[0].span.column, 10);  // the function's name
+  const auto& v2 = card<ElementCard>(p, 1);
+  EXPECT_DOUBLE_EQ(v2.value->value, 0);
+  EXPECT_EQ(v2.functions.at(0).kind.lower, "sin");
+  EXPECT_EQ(v2.functions.at(0).args.size(), 3u);
+  const auto& i3 = card<ElementCard>(p, 2);
+  EXPECT_EQ(i3.functions.at(0).kind.lower, "pwl");
+  EXPECT_EQ(i3.functions.at(0).args.size(), 4u);
+  EXPECT_EQ(i3.functions.at(0).params.size(), 1u);  // r=0
+  const auto bad = parse("t\nV1 in 0 (FOO 0 5)\n");
+  EXPECT_NE(bad.text().find("t.cir:2:7: error: expected a node name, got '0 (FOO 0 5)'"),
+            std::string::npos)
+      << bad.text();
+}
+
 TEST(NetlistCards, TableSourcesBecomeTableExpressions) {
   auto p = parse(
       "t\nG1 o 0 TABLE {(V(a,b))} =\n+(0, 0.663e-5)\n+(4.78, 2.7e-4)\n"
