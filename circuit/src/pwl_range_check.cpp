@@ -18,6 +18,22 @@
 //                  T = i1 + i2 from v1(x/A1) − v2((T − x)/A2) = Δv (bisection on [0, T]), the
 //                  error e = i/x − 1 of each side with x ≥ kPairShareFloor·T; the offset
 //                  Δv − (v1(i1/A1) − v2(i2/A2)) at the worst point.
+//   saturation (DC): a transistor whose collector and emitter (outside RC, RE) a path of
+//                  voltage sources and inductors joins, with PWL junction currents i_DE, i_DC
+//                  (both ≥ A·imin) and leakages i_LE, i_LC. Ebers–Moll/Gummel–Poon (q_b = 1)
+//                  with SPICE's junction currents at area A:
+//                    I_B(v_be, v_bc) = (1 − α_F)·i_DE(v_be) + (1 − α_R)·i_DC(v_bc) + i_LE + i_LC
+//                    I_C(v_be, v_bc) = α_F·i_DE(v_be) − i_DC(v_bc) − i_LC(v_bc)
+//                  the PWL's are the same linear functions of its junction currents, which are
+//                  SPICE's at v_be − δ_BE, v_bc − δ_BC (|δ| ≤ PWLTOL). The circuit holds v_ce
+//                  and the base drive holds i_b, so compare at those: v_ce = v_PWL,BE(i_DE) −
+//                  v_PWL,BC(i_DC), i_b the PWL's I_B; SPICE's v_be from I_B(v_be, v_be − v_ce) =
+//                  i_b (increasing in v_be, bisected), I_C* = I_C(v_be, v_be − v_ce). The PWL's
+//                  I_C is I_C*(i_b, v_ce − Δ), Δ = δ_BE − δ_BC. e = (I_C − I_C*)/s, s =
+//                  max(|I_C*|, i_b). At v_ce = 0 with equal NF, NR and no leakage,
+//                  I_C* = −i_b·BF/(BF + BR) whatever the junction laws (i_F = i_R there).
+//                  Suggested PWLTOL Δ*/2: Δ* bisected so max over ± of |I_C*(i_b, v_ce ± Δ*) −
+//                  I_C*(i_b, v_ce)| = 0.02·s, the smallest over the saturated points.
 #include "circuit/src/pwl_range_check.hpp"
 
 #include <fmt/format.h>
@@ -25,6 +41,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "circuit/src/graph.hpp"
 #include "circuit/src/pwl_conversion.hpp"
 
 namespace nsspice::circuit::detail {
@@ -42,8 +59,9 @@ PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled,
     }
     watches_.push_back(std::move(w));
   }
-  if (!std::isfinite(settled)) {  // a DC sweep: the pair check, no split check
+  if (!std::isfinite(settled)) {  // a DC sweep: the pair and saturation checks, no split check
     add_pairs(circuit);
+    add_saturated(circuit);
     return;
   }
   for (size_t m = 0; m < watches_.size(); ++m) {
@@ -61,13 +79,18 @@ PwlRangeCheck::PwlRangeCheck(const Circuit& circuit, const Assembled& assembled,
 
 namespace {
 
+// A transistor's internal node n outside its resistor "<q><suffix>" (".re", ".rc"), else n.
+int outer_node(const Circuit& circuit, const Bjt& q, int n, const char* suffix) {
+  const std::string name = q.name + suffix;
+  for (const Device& d : circuit.devices)
+    if (const auto* r = std::get_if<Resistor>(&d); r != nullptr && r->name == name)
+      return r->a == n ? r->b : r->a;
+  return n;
+}
+
 // A transistor's emitter node outside RE (its "<q>.re" resistor), else its own.
 int outer_emitter(const Circuit& circuit, const Bjt& q) {
-  const std::string re = q.name + ".re";
-  for (const Device& d : circuit.devices)
-    if (const auto* r = std::get_if<Resistor>(&d); r != nullptr && r->name == re)
-      return r->a == q.e ? r->b : r->a;
-  return q.e;
+  return outer_node(circuit, q, q.e, ".re");
 }
 
 // SPICE's share x of the total t of two junctions (area 1 branches a, b of areas aa, ab) whose
@@ -98,6 +121,36 @@ void PwlRangeCheck::add_pairs(const Circuit& circuit) {
           watches_[be[k].first].junction.label == watches_[be[l].first].junction.label)
         pairs_.push_back(
             {be[k].first, be[l].first, circuit.nodes[be[k].second], 0, 0, 0, 0, 0, {}});
+}
+
+void PwlRangeCheck::add_saturated(const Circuit& circuit) {
+  UnionFind held(static_cast<int>(circuit.nodes.size()));  // nodes joined by sources, inductors
+  for (const Device& d : circuit.devices) {
+    if (const auto* v = std::get_if<VoltageSource>(&d)) held.unite(v->p, v->n);
+    if (const auto* l = std::get_if<Inductor>(&d)) held.unite(l->a, l->b);
+  }
+  std::vector<Saturated> found(circuit.devices.size());
+  for (size_t m = 0; m < watches_.size(); ++m) {
+    const JunctionBranch& j = watches_[m].junction;
+    const auto* q = std::get_if<Bjt>(&circuit.devices[j.device]);
+    if (q == nullptr) continue;
+    Saturated& s = found[j.device];
+    if (j.label == "B-E" || j.label == "E-B") s.be = m + 1;  // 0: not seen yet
+    if (j.label == "B-C" || j.label == "C-B") s.bc = m + 1;
+    if (j.label == "ISE") s.be_leak = m;
+    if (j.label == "ISC") s.bc_leak = m;
+  }
+  for (size_t k = 0; k < found.size(); ++k) {
+    Saturated& s = found[k];
+    const auto* q = std::get_if<Bjt>(&circuit.devices[k]);
+    if (q == nullptr || s.be == 0 || s.bc == 0) continue;
+    if (held.find(outer_node(circuit, *q, q->c, ".rc")) != held.find(outer_emitter(circuit, *q)))
+      continue;
+    s.be -= 1, s.bc -= 1;
+    s.alpha_f = q->model.bf / (1 + q->model.bf), s.alpha_r = q->model.br / (1 + q->model.br);
+    s.node = circuit.nodes[static_cast<size_t>(outer_node(circuit, *q, q->c, ".rc"))];
+    saturated_.push_back(std::move(s));
+  }
 }
 
 void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& lambda) {
@@ -168,6 +221,7 @@ void PwlRangeCheck::add(double t, const Eigen::VectorXd& x, const Eigen::VectorX
       p.offset = dv - (j1.branch.voltage(i1 / j1.area) - j2.branch.voltage(i2 / j2.area));
     }
   }
+  for (Saturated& q : saturated_) check_saturated(q, t);
 }
 
 namespace {
@@ -206,7 +260,83 @@ double spice_current(const ExpBranch& b, double v, double hi) {
   return lo;
 }
 
+// The SPICE branch's current at v (area 1): the closed form of a Shockley branch without RS
+// (−I0 below), else spice_current's bisection.
+double branch_current(const ExpBranch& b, double v) {
+  if (!b.extended() && b.rs == 0) return b.i0 * (std::exp((v - b.v0) / b.nvt) - b.c);
+  return spice_current(b, v, 1e6);
+}
+
+// SPICE's transistor (header: saturation) from its junction watches' branches.
+struct SpiceBjt {
+  const JunctionBranch *be, *bc, *le, *lc;  // le, lc: null without ISE, ISC
+  double af, ar;
+  // I_B and I_C at the junction voltages v_be, v_bc (junction space: v_eb, v_cb for a PNP).
+  std::pair<double, double> currents(double vbe, double vbc) const {
+    auto i = [](const JunctionBranch* j, double v) {
+      return j == nullptr ? 0.0 : j->area * branch_current(j->branch, v);
+    };
+    const double ide = i(be, vbe), idc = i(bc, vbc), ile = i(le, vbe), ilc = i(lc, vbc);
+    return {(1 - af) * ide + (1 - ar) * idc + ile + ilc, af * ide - idc - ilc};
+  }
+  // I_C at the base current ib and v_ce: v_be from I_B(v_be, v_be − v_ce) = ib (increasing),
+  // bisected in [guess − 0.5, guess + 0.5] V to 1 nV.
+  double collector(double ib, double vce, double guess) const {
+    double lo = guess - 0.5, hi = guess + 0.5;
+    for (int k = 0; k < 80 && hi - lo > 1e-9; ++k) {
+      const double v = 0.5 * (lo + hi);
+      (currents(v, v - vce).first < ib ? lo : hi) = v;
+    }
+    const double v = 0.5 * (lo + hi);
+    return currents(v, v - vce).second;
+  }
+};
+
 }  // namespace
+
+void PwlRangeCheck::check_saturated(Saturated& q, double t) {
+  const Watch &we = watches_[q.be], &wc = watches_[q.bc];
+  const double ide = std::max(0.0, we.i_now), idc = std::max(0.0, wc.i_now);
+  if (!(ide > we.junction.area * we.junction.imin) || !(idc > wc.junction.area * wc.junction.imin))
+    return;  // not saturated
+  const size_t none = static_cast<size_t>(-1);
+  const Watch* le = q.be_leak == none ? nullptr : &watches_[q.be_leak];
+  const Watch* lc = q.bc_leak == none ? nullptr : &watches_[q.bc_leak];
+  const double ile = le == nullptr ? 0.0 : std::max(0.0, le->i_now);
+  const double ilc = lc == nullptr ? 0.0 : std::max(0.0, lc->i_now);
+  const double ib = (1 - q.alpha_f) * ide + (1 - q.alpha_r) * idc + ile + ilc;
+  const double ic = q.alpha_f * ide - idc - ilc;
+  const double vbe = we.curve.voltage(ide), vce = vbe - wc.curve.voltage(idc);
+  const SpiceBjt spice{&we.junction,
+                       &wc.junction,
+                       le == nullptr ? nullptr : &le->junction,
+                       lc == nullptr ? nullptr : &lc->junction,
+                       q.alpha_f,
+                       q.alpha_r};
+  const double ic_spice = spice.collector(ib, vce, vbe);
+  const double scale = std::max(std::abs(ic_spice), ib);
+  if (!(scale > 0)) return;
+  const double e = (ic - ic_spice) / scale;
+  if (std::abs(e) > std::abs(q.worst)) {
+    q.worst = e, q.i_pwl = ic, q.i_spice = ic_spice, q.i_b = ib, q.v_ce = vce;
+    q.where = where_.empty() ? fmt::format("point {:g}", t) : where_;
+  }
+  // Δ*: the shift of v_ce that moves SPICE's I_C by 2 % of the scale (increasing in Δ).
+  auto moved = [&](double d) {
+    return std::max(std::abs(spice.collector(ib, vce + d, vbe) - ic_spice),
+                    std::abs(spice.collector(ib, vce - d, vbe) - ic_spice));
+  };
+  double lo = 0, hi = 0.2;
+  if (moved(hi) <= 0.02 * scale) {  // insensitive within 200 mV
+    q.pwltol = std::min(q.pwltol, 0.5 * hi);
+    return;
+  }
+  for (int k = 0; k < 40 && hi - lo > 1e-3 * hi; ++k) {
+    const double d = 0.5 * (lo + hi);
+    (moved(d) < 0.02 * scale ? lo : hi) = d;
+  }
+  q.pwltol = std::min(q.pwltol, 0.5 * lo);
+}
 
 PwlRangeCheck::Worst PwlRangeCheck::worst_point(const Watch& w) const {
   const JunctionBranch& j = w.junction;
@@ -338,6 +468,20 @@ void PwlRangeCheck::warn(std::vector<std::string>& warnings,
         a.name, b.name, p.node, a.label, si(tol_, "V"), p.where, 1e3 * p.offset, si(p.i_spice, "A"),
         worst.name, worst.label, si(p.i_pwl, "A"), 100 * p.worst, 1e3 * p.offset,
         0.5 * std::min(a.branch.nvt, b.branch.nvt) * std::log(1.02)));
+  }
+  for (const Saturated& q : saturated_) {
+    if (!(std::abs(q.worst) > kSplitTolerance)) continue;
+    const JunctionBranch& j = watches_[q.be].junction;
+    warnings.push_back(fmt::format(
+        "{} (model '{}'): saturated with its collector–emitter voltage held by the circuit "
+        "(collector at node '{}'): its collector current is the difference of the two "
+        "junctions' transport currents, set by their PWL fits, each within PWLTOL ({}) of "
+        "SPICE's voltage: at {}, with v_ce = {:.4g} V and base current {}, SPICE's junctions "
+        "give I_C = {} where the PWL has {} ({:+.1f} % of max(|I_C|, I_B)). Set .options "
+        "pwltol={:.2g} and run again (the fits' errors shift the transistor's v_ce by up to "
+        "2·PWLTOL: 2 % of that current at that PWLTOL)",
+        j.name, j.model, q.node, si(tol_, "V"), q.where, q.v_ce, si(q.i_b, "A"), si(q.i_spice, "A"),
+        si(q.i_pwl, "A"), 100 * q.worst, q.pwltol));
   }
 }
 
