@@ -136,20 +136,25 @@ TEST_F(PwlRefit, AJunctionChargeOffSpicesIsRefittedInSegments) {
 // continued the peak came out at 336 V (−46 %) and the time above 50 V at 96 ns against 49 ns,
 // exit 0 without a word. Now the check fires and the run is repeated with CGD in segments over the
 // voltages met.
+// The ring of the two tests below: `load` goes across the supply.
+std::string vdmos_ring(const std::string& load) {
+  return "VDMOS turning off an inductor: the drain rings far above the supply\n"
+         "Vdd vdd 0 12\n" +
+         load +
+         "Vg g 0 PULSE(0 10 0 10n 10n 1u 20u)\n"
+         "L1 vdd d 10u\n"
+         "Rp d vdd 2k\n"
+         "M1 d g 0 MV\n"
+         ".model MV VDMOS(Vto=3 Kp=5 Cgdmax=1n Cgdmin=20p A=1 Cgs=500p Rg=5)\n"
+         ".tran 1n 4u\n"
+         ".meas tran vpk MAX v(d)\n"
+         ".meas tran tr WHEN v(d)=50 RISE=1\n"
+         ".meas tran tf WHEN v(d)=50 FALL=1\n"
+         ".end\n";
+}
+
 TEST_F(PwlRefit, AVdmosGateDrainChargeOffSpicesIsRefitted) {
-  const fs::path p = write("ring.cir",
-                           "VDMOS turning off an inductor: the drain rings far above the supply\n"
-                           "Vdd vdd 0 12\n"
-                           "Vg g 0 PULSE(0 10 0 10n 10n 1u 20u)\n"
-                           "L1 vdd d 10u\n"
-                           "Rp d vdd 2k\n"
-                           "M1 d g 0 MV\n"
-                           ".model MV VDMOS(Vto=3 Kp=5 Cgdmax=1n Cgdmin=20p A=1 Cgs=500p Rg=5)\n"
-                           ".tran 1n 4u\n"
-                           ".meas tran vpk MAX v(d)\n"
-                           ".meas tran tr WHEN v(d)=50 RISE=1\n"
-                           ".meas tran tf WHEN v(d)=50 FALL=1\n"
-                           ".end\n");
+  const fs::path p = write("ring.cir", vdmos_ring(""));
   const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(says(r,
@@ -178,18 +183,7 @@ TEST_F(PwlRefit, AVdmosGateDrainChargeOffSpicesIsRefitted) {
 // touch the ring). With a 1 Ω load (144 W) it is quiet and the peak 336 V: a limit stated in
 // docs/devices.md.
 TEST_F(PwlRefit, AChargeMetAtHighVoltageIsRefittedWhateverItsAverageCurrent) {
-  const fs::path p = write("ring.cir",
-                           "VDMOS turning off an inductor, the supply loaded\n"
-                           "Vdd vdd 0 12\n"
-                           "Rload vdd 0 10\n"
-                           "Vg g 0 PULSE(0 10 0 10n 10n 1u 20u)\n"
-                           "L1 vdd d 10u\n"
-                           "Rp d vdd 2k\n"
-                           "M1 d g 0 MV\n"
-                           ".model MV VDMOS(Vto=3 Kp=5 Cgdmax=1n Cgdmin=20p A=1 Cgs=500p Rg=5)\n"
-                           ".tran 1n 4u\n"
-                           ".meas tran vpk MAX v(d)\n"
-                           ".end\n");
+  const fs::path p = write("ring.cir", vdmos_ring("Rload vdd 0 10\n"));
   const CliRun r = nsspice("run '" + p.string() + "' -o out.csv --no-progress");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(says(r,
